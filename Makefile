@@ -1,0 +1,37 @@
+# croupier: the two set-up commands are `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PYTEST_FLAGS ?=
+
+.PHONY: run test test-all lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -e '.[server,cli,plot,dask]' --group dev
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/croupier run
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy src
+	$(BIN)/lint-imports
+
+test: lint
+	$(BIN)/pytest $(PYTEST_FLAGS)
+
+test-all: lint
+	$(BIN)/pytest -m '' $(PYTEST_FLAGS)
+
+bench: $(STAMP)
+	$(BIN)/croupier bench eval
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

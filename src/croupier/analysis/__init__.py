@@ -1,0 +1,1 @@
+"""Game mathematics: exact returns, optimal strategies, Monte Carlo simulation."""

@@ -1,0 +1,25 @@
+"""Assemble the Typer application from the sub-command modules."""
+
+from __future__ import annotations
+
+import typer
+
+from croupier.cli import bench, holdem, russian, run, uth
+
+__all__ = ["build_app"]
+
+
+def build_app() -> typer.Typer:
+    """The ``croupier`` application with every sub-command group registered."""
+    app = typer.Typer(
+        name="croupier",
+        help="Casino poker: Ultimate Texas Hold'em, Texas Hold'em and Russian Poker.",
+        no_args_is_help=True,
+        add_completion=False,
+    )
+    app.add_typer(uth.app, name="uth")
+    app.add_typer(holdem.app, name="holdem")
+    app.add_typer(russian.app, name="russian")
+    app.add_typer(bench.app, name="bench")
+    run.register(app)
+    return app

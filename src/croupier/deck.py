@@ -1,0 +1,138 @@
+"""Decks, shoes and a fair shuffle.
+
+A :class:`Shoe` is an already ordered sequence of cards dealt from the top, with burns; the
+engines deal only from a shoe handed to them. :func:`shuffled` orders a deck by Fisher--Yates
+from a supplied :class:`RandomSource`: the server passes the OS CSPRNG
+(``secrets.SystemRandom``), simulations a seeded NumPy generator (:func:`seeded_source`).
+
+>>> shoe = Shoe(shuffled(seeded_source(7)))
+>>> len(shoe.draw(2)), shoe.remaining
+(2, 50)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+from croupier.cards import DECK, Card, check_distinct, format_cards, parse_cards
+from croupier.errors import InvalidCardsError
+
+if TYPE_CHECKING:
+    import random
+
+__all__ = [
+    "NumpySource",
+    "PyRandomSource",
+    "RandomSource",
+    "Shoe",
+    "seeded_source",
+    "shuffled",
+]
+
+
+class RandomSource(Protocol):
+    """A source of uniform integers: ``randbelow(n)`` returns 0 <= k < n, each equally likely."""
+
+    def randbelow(self, n: int) -> int: ...
+
+
+class PyRandomSource:
+    """Adapt a :class:`random.Random` (for live play, ``secrets.SystemRandom()``)."""
+
+    __slots__ = ("_rng",)
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def randbelow(self, n: int) -> int:
+        return self._rng.randrange(n)
+
+
+class NumpySource:
+    """Adapt a NumPy :class:`numpy.random.Generator` (for simulation; reproducible)."""
+
+    __slots__ = ("_gen",)
+
+    def __init__(self, generator: np.random.Generator) -> None:
+        self._gen = generator
+
+    def randbelow(self, n: int) -> int:
+        return int(self._gen.integers(n))
+
+
+def seeded_source(seed: int | np.random.SeedSequence) -> NumpySource:
+    """A reproducible source for tests and simulation."""
+    return NumpySource(np.random.default_rng(seed))
+
+
+def shuffled(source: RandomSource, cards: Sequence[Card] = DECK) -> tuple[Card, ...]:
+    """Return ``cards`` in a uniformly random order (Fisher--Yates, Durstenfeld's form).
+
+    Each position from the last down swaps with a position drawn uniformly among those not
+    yet fixed, so each of the n! orders has probability exactly 1/n! given a fair source.
+    """
+    order = list(cards)
+    for last in range(len(order) - 1, 0, -1):
+        pick = source.randbelow(last + 1)
+        order[last], order[pick] = order[pick], order[last]
+    return tuple(order)
+
+
+class Shoe:
+    """Cards in a fixed order, dealt from the top; burns are recorded like deals.
+
+    Raises:
+        InvalidCardsError: the order repeats a card, or more cards are asked than remain.
+    """
+
+    __slots__ = ("_next", "_order")
+
+    def __init__(self, order: Iterable[Card]) -> None:
+        cards = tuple(order)
+        check_distinct(cards)
+        self._order = cards
+        self._next = 0
+
+    @classmethod
+    def parse(cls, text: str) -> Shoe:
+        """A shoe from card notation, top card first."""
+        return cls(parse_cards(text))
+
+    @property
+    def order(self) -> tuple[Card, ...]:
+        """The whole order, top card first (for records and commitments)."""
+        return self._order
+
+    @property
+    def position(self) -> int:
+        """How many cards have been dealt or burnt."""
+        return self._next
+
+    @property
+    def remaining(self) -> int:
+        """How many cards are left."""
+        return len(self._order) - self._next
+
+    def draw(self, count: int = 1) -> tuple[Card, ...]:
+        """Deal ``count`` cards from the top."""
+        if count < 0 or count > self.remaining:
+            raise InvalidCardsError(
+                f"cannot deal {count} cards from a shoe with {self.remaining} left"
+            )
+        start = self._next
+        self._next += count
+        return self._order[start : self._next]
+
+    def draw_one(self) -> Card:
+        """Deal one card."""
+        return self.draw(1)[0]
+
+    def burn(self) -> Card:
+        """Discard the top card face down."""
+        return self.draw(1)[0]
+
+    def __repr__(self) -> str:
+        return f"Shoe.parse({format_cards(self._order, ' ')!r})"

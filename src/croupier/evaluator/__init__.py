@@ -1,0 +1,262 @@
+"""Hand evaluation: any 5, 6 or 7 cards to a totally ordered :class:`HandValue`.
+
+Values are integers from 1 (7-5-4-3-2) to 7,462 (royal flush), one per five-card hand class:
+higher is better, equal hands are equal, suits never break ties. The scalar API is for play;
+:func:`evaluate_batch` is the numba path for mathematics and simulation and returns the same
+integers.
+
+>>> hand = evaluate("Ks Kd 6h 6c Kh 2d 3s")
+>>> hand.category, hand.description
+(<HandCategory.FULL_HOUSE: 6>, 'Full house, Kings full of Sixes')
+>>> evaluate("AsKsQsJsTs") > evaluate("9h9d9c9s2c")
+True
+>>> int(evaluate_batch(np.array([[51, 47, 43, 39, 35]]))[0])
+7462
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.cards import Card, Rank, check_distinct, parse_cards
+from croupier.errors import InvalidCardsError
+from croupier.evaluator import _kernels
+from croupier.evaluator._tables import (
+    FLUSH_INIT,
+    FLUSH_TEST,
+    HIGH_MASK,
+    LOW_BITS,
+    LOW_MASK,
+    SUIT_SHIFT,
+    Tables,
+    classes,
+    tables,
+)
+from croupier.evaluator.categories import CATEGORY_COUNTS_5, HandCategory
+
+__all__ = [
+    "CATEGORY_COUNTS_5",
+    "MAX_VALUE",
+    "HandCategory",
+    "HandValue",
+    "Tables",
+    "best_five",
+    "categories",
+    "category_of",
+    "describe",
+    "enumerate7_histogram",
+    "evaluate",
+    "evaluate_batch",
+    "evaluate_ids",
+    "lookup_tables",
+]
+
+MAX_VALUE = 7462
+"""The value of a royal flush; there are exactly this many five-card hand classes."""
+
+
+def lookup_tables() -> Tables:
+    """The evaluator's arrays, for numba kernels elsewhere (analysis) that inline the lookup."""
+    return tables()
+
+
+def _category_bounds() -> npt.NDArray[np.int64]:
+    bounds = np.cumsum([CATEGORY_COUNTS_5[c] for c in HandCategory])
+    return np.asarray(bounds, dtype=np.int64)
+
+
+_BOUNDS = _category_bounds()
+
+
+def category_of(value: int) -> HandCategory:
+    """The category of a hand value."""
+    if not 1 <= value <= MAX_VALUE:
+        raise InvalidCardsError(f"hand value {value} is outside 1..{MAX_VALUE}")
+    return HandCategory(int(np.searchsorted(_BOUNDS, value, side="left")))
+
+
+def categories(values: npt.ArrayLike) -> npt.NDArray[np.int8]:
+    """Map an array of hand values to category codes (:class:`HandCategory` values)."""
+    array = np.asarray(values)
+    if array.size and (array.min() < 1 or array.max() > MAX_VALUE):
+        raise InvalidCardsError(f"hand values must be within 1..{MAX_VALUE}")
+    return np.searchsorted(_BOUNDS, array, side="left").astype(np.int8)
+
+
+def describe(value: int) -> str:
+    """Describe a hand value in English (``"Two pair, Kings and Sixes"``)."""
+    category = category_of(value)
+    ranks = [Rank(r) for r in classes().ranks[value - 1]]
+    match category:
+        case HandCategory.HIGH_CARD:
+            return f"{ranks[0].noun}-{ranks[1].noun} high"
+        case HandCategory.PAIR:
+            return f"Pair of {ranks[0].plural}"
+        case HandCategory.TWO_PAIR:
+            return f"Two pair, {ranks[0].plural} and {ranks[1].plural}"
+        case HandCategory.THREE_OF_A_KIND:
+            return f"Three of a kind, {ranks[0].plural}"
+        case HandCategory.STRAIGHT:
+            return f"Straight, {ranks[0].noun} high"
+        case HandCategory.FLUSH:
+            return f"Flush, {ranks[0].noun} high"
+        case HandCategory.FULL_HOUSE:
+            return f"Full house, {ranks[0].plural} full of {ranks[1].plural}"
+        case HandCategory.FOUR_OF_A_KIND:
+            return f"Four of a kind, {ranks[0].plural}"
+        case HandCategory.STRAIGHT_FLUSH:
+            return f"Straight flush, {ranks[0].noun} high"
+        case _:
+            return "Royal flush"
+
+
+class _Scalar:
+    """Python-list copies of the tables: list indexing beats NumPy scalar indexing."""
+
+    def __init__(self, t: Tables) -> None:
+        self.keys: list[int] = t.card_keys.tolist()
+        self.low: list[list[int]] = t.low_hash.tolist()
+        self.high: list[int] = t.high_hash.tolist()
+        self.nonflush: list[list[int]] = t.nonflush.tolist()
+        self.flush: list[int] = t.flush.tolist()
+
+
+_scalar: _Scalar | None = None
+
+
+def evaluate_ids(ids: tuple[int, ...] | list[int]) -> int:
+    """The value of 5, 6 or 7 distinct card ids (checked), as a plain int."""
+    global _scalar
+    n = len(ids)
+    if not 5 <= n <= 7:
+        raise InvalidCardsError(f"a hand has 5, 6 or 7 cards, not {n}")
+    if _scalar is None:
+        _scalar = _Scalar(tables())
+    s = _scalar
+    key = FLUSH_INIT
+    seen = 0
+    for c in ids:
+        if not 0 <= c < 52:
+            raise InvalidCardsError(f"card id {c!r} is outside 0..51")
+        if seen >> c & 1:
+            raise InvalidCardsError(f"card {Card.from_id(c)} appears more than once")
+        seen |= 1 << c
+        key += s.keys[c]
+    suits = key >> SUIT_SHIFT & FLUSH_TEST
+    if suits:
+        suit = (suits.bit_length() - 4) // 4
+        mask = 0
+        for c in ids:
+            if c & 3 == suit:
+                mask |= 1 << (c >> 2)
+        return s.flush[mask]
+    return s.nonflush[n - 5][s.low[n - 5][key & LOW_MASK] + s.high[key >> LOW_BITS & HIGH_MASK]]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class HandValue:
+    """The strength of a hand; compares by ``value`` only (suits never break ties)."""
+
+    value: int
+    cards: tuple[Card, ...] = field(compare=False, default=())
+    """The cards evaluated (5 to 7)."""
+
+    @property
+    def category(self) -> HandCategory:
+        """The hand's category (royal flush distinct from straight flush)."""
+        return category_of(self.value)
+
+    @property
+    def description(self) -> str:
+        """The hand in English, e.g. ``"Full house, Kings full of Sixes"``."""
+        return describe(self.value)
+
+    @property
+    def best_five(self) -> tuple[Card, ...]:
+        """Five of ``cards`` that make the hand, strongest ranks first."""
+        return best_five(self.cards)
+
+    def __str__(self) -> str:
+        return self.description
+
+
+def _as_cards(cards: Iterable[Card] | str) -> tuple[Card, ...]:
+    hand = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
+    for card in hand:
+        if not isinstance(card, Card):
+            raise InvalidCardsError(f"{card!r} is not a Card")
+    if not 5 <= len(hand) <= 7:
+        raise InvalidCardsError(f"a hand has 5, 6 or 7 cards, not {len(hand)}")
+    check_distinct(hand)
+    return hand
+
+
+def evaluate(cards: Iterable[Card] | str) -> HandValue:
+    """Evaluate 5, 6 or 7 distinct cards (``Card`` objects or notation).
+
+    Raises:
+        InvalidCardsError: wrong count or a repeated card.
+        NotationError: text that is not cards.
+    """
+    hand = _as_cards(cards)
+    return HandValue(evaluate_ids([c.id for c in hand]), hand)
+
+
+def best_five(cards: Iterable[Card] | str) -> tuple[Card, ...]:
+    """The five cards that make the best hand, ordered by the ranks that define it."""
+    hand = _as_cards(cards)
+    best = max(combinations(hand, 5), key=lambda five: evaluate_ids([c.id for c in five]))
+    counts = {r: sum(1 for c in best if c.rank == r) for r in {c.rank for c in best}}
+    ordered = sorted(best, key=lambda c: (counts[c.rank], c.rank, c.suit), reverse=True)
+    value = evaluate_ids([c.id for c in best])
+    if category_of(value) in (HandCategory.STRAIGHT, HandCategory.STRAIGHT_FLUSH) and (
+        classes().ranks[value - 1][0] == Rank.FIVE
+    ):  # the wheel: the Ace plays low
+        ordered = ordered[1:] + ordered[:1]
+    return tuple(ordered)
+
+
+def evaluate_batch(cards: npt.ArrayLike, *, parallel: bool = False) -> npt.NDArray[np.int64]:
+    """Evaluate every row of an (N, 5), (N, 6) or (N, 7) array of card ids.
+
+    Returns an int64 array of values comparable with :attr:`HandValue.value`. ``parallel``
+    spreads rows over numba's threads.
+
+    Raises:
+        InvalidCardsError: a wrong shape, an id outside 0..51 or a repeated card (the first
+            bad row is named).
+    """
+    array = np.asarray(cards)
+    if array.ndim != 2 or array.shape[1] not in (5, 6, 7):
+        raise InvalidCardsError(f"cards must have shape (N, 5), (N, 6) or (N, 7), not {array.shape}")
+    if not np.issubdtype(array.dtype, np.integer):
+        raise InvalidCardsError(f"card ids must be integers, not {array.dtype}")
+    if array.dtype != np.int8 and array.dtype != np.int64:
+        array = array.astype(np.int64)
+    array = np.ascontiguousarray(array)
+    t = tables()
+    n = array.shape[1]
+    out = np.empty(array.shape[0], dtype=np.int64)
+    kernel = _kernels.batch_parallel if parallel else _kernels.batch_serial
+    bad = kernel(array, out, t.card_keys, t.low_hash[n - 5], t.high_hash, t.nonflush[n - 5], t.flush)
+    if bad >= 0:
+        raise InvalidCardsError(f"row {bad} ({array[bad].tolist()}) has an id outside 0..51 or a repeated card")
+    return out
+
+
+def enumerate7_histogram(*, threads: int | None = None) -> npt.NDArray[np.int64]:
+    """How many of the 133,784,560 seven-card hands have each value (index = value)."""
+    import numba
+
+    t = tables()
+    chunks = threads or numba.get_num_threads()
+    result: Any = _kernels.enumerate7(
+        t.card_keys, t.low_hash[2], t.high_hash, t.nonflush[2], t.flush, chunks
+    )
+    return np.asarray(result, dtype=np.int64)

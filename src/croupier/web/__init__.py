@@ -1,0 +1,1 @@
+"""The browser client: static HTML, CSS and JavaScript served by the server."""
