@@ -153,7 +153,10 @@ class Card:
         stripped = text.strip()
         if len(stripped) not in (2, 3):
             raise NotationError(f"card {text!r} is not a rank and a suit, like 'As' or 'Td'")
-        return cls.make(Rank.parse(stripped[:-1]), Suit.parse(stripped[-1]))
+        try:
+            return cls.make(Rank.parse(stripped[:-1]), Suit.parse(stripped[-1]))
+        except NotationError as exc:
+            raise NotationError(f"{exc} in card {text!r}") from None
 
     @property
     def rank(self) -> Rank:
@@ -197,7 +200,9 @@ def parse_cards(text: str) -> tuple[Card, ...]:
             continue
         match = _TOKEN.match(text, position)
         if match is None:
-            raise NotationError(f"cannot read a card at {text[position : position + 3]!r} in {text!r}")
+            bad = re.match(r"[^\s,;]+", text[position:])
+            token = bad.group(0) if bad else text[position:]
+            raise NotationError(f"cannot read a card at {token!r} in {text!r}")
         cards.append(Card.make(Rank.parse(match.group(1)), Suit.parse(match.group(2))))
         position = match.end()
     return tuple(cards)
