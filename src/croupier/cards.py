@@ -182,6 +182,12 @@ for _index, _card in enumerate(_CARDS):
 DECK: tuple[Card, ...] = _CARDS
 """The 52 cards in id order: 2c, 2d, 2h, 2s, 3c, ... As."""
 
+_BY_NAME: dict[str, Card] = {}
+for _card in _CARDS:
+    for _rank in {_RANK_SYMBOLS[_card.id >> 2], _RANK_SYMBOLS[_card.id >> 2].lower()}:
+        for _suit in {"cdhs"[_card.id & 3], "CDHS"[_card.id & 3]}:
+            _BY_NAME[_rank + _suit] = _card
+
 _TOKEN = re.compile(r"(10|[2-9TJQKAtjqka])([cdhsCDHS♣♦♥♠])")
 
 
@@ -190,6 +196,11 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 
     Duplicates are allowed here (use :func:`check_distinct`); an empty string gives ``()``.
     """
+    compact = text.replace(" ", "").replace(",", "")
+    if len(compact) % 2 == 0:  # fast path: two-character cards only
+        fast = [_BY_NAME.get(compact[i : i + 2]) for i in range(0, len(compact), 2)]
+        if None not in fast:
+            return tuple(fast)  # type: ignore[arg-type]
     cards: list[Card] = []
     position = 0
     length = len(text)

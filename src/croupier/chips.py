@@ -4,15 +4,17 @@
 ((50, 50), 1)
 >>> pay_ratio(Chips(105), 3, 2)
 (157, 1)
+>>> format_money(-12345), parse_money("12.5")
+('-123.45', 1250)
 """
 
 from __future__ import annotations
 
 from typing import NewType
 
-from croupier.errors import ConfigError
+from croupier.errors import ConfigError, NotationError
 
-__all__ = ["Chips", "pay_ratio", "split_evenly"]
+__all__ = ["Chips", "format_money", "parse_money", "pay_ratio", "split_evenly"]
 
 Chips = NewType("Chips", int)
 """An amount of money in integer minor units (cents). Never a float."""
@@ -42,3 +44,25 @@ def pay_ratio(stake: int, numerator: int, denominator: int) -> tuple[Chips, int]
         raise ConfigError(f"cannot pay {stake} at {numerator}:{denominator}")
     paid, remainder = divmod(stake * numerator, denominator)
     return Chips(paid), remainder
+
+
+def format_money(amount: int, *, unit: int = 100) -> str:
+    """Write minor units as major units with exact decimals (``12345`` -> ``"123.45"``)."""
+    sign = "-" if amount < 0 else ""
+    major, minor = divmod(abs(amount), unit)
+    digits = len(str(unit)) - 1
+    return f"{sign}{major}.{minor:0{digits}d}" if digits else f"{sign}{major}"
+
+
+def parse_money(text: str, *, unit: int = 100) -> Chips:
+    """Read major units (``"12.50"``, ``"12"``) into minor units, exactly; no float involved.
+
+    Raises:
+        NotationError: not a non-negative amount with at most the unit's decimals.
+    """
+    cleaned = text.strip()
+    major, _, minor = cleaned.partition(".")
+    digits = len(str(unit)) - 1
+    if not major.isdigit() or (minor and not minor.isdigit()) or len(minor) > digits:
+        raise NotationError(f"amount {text!r} is not a number with at most {digits} decimals")
+    return Chips(int(major) * unit + (int(minor.ljust(digits, "0")) if minor else 0))

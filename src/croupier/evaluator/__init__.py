@@ -74,11 +74,16 @@ def _category_bounds() -> npt.NDArray[np.int64]:
 _BOUNDS = _category_bounds()
 
 
+_CATEGORY_OF: tuple[HandCategory, ...] = tuple(
+    HandCategory(int(c)) for c in np.searchsorted(_BOUNDS, np.arange(MAX_VALUE + 1), side="left")
+)
+
+
 def category_of(value: int) -> HandCategory:
     """The category of a hand value."""
     if not 1 <= value <= MAX_VALUE:
         raise InvalidCardsError(f"hand value {value} is outside 1..{MAX_VALUE}")
-    return HandCategory(int(np.searchsorted(_BOUNDS, value, side="left")))
+    return _CATEGORY_OF[value]
 
 
 def categories(values: npt.ArrayLike) -> npt.NDArray[np.int8]:
@@ -234,7 +239,9 @@ def evaluate_batch(cards: npt.ArrayLike, *, parallel: bool = False) -> npt.NDArr
     """
     array = np.asarray(cards)
     if array.ndim != 2 or array.shape[1] not in (5, 6, 7):
-        raise InvalidCardsError(f"cards must have shape (N, 5), (N, 6) or (N, 7), not {array.shape}")
+        raise InvalidCardsError(
+            f"cards must have shape (N, 5), (N, 6) or (N, 7), not {array.shape}"
+        )
     if not np.issubdtype(array.dtype, np.integer):
         raise InvalidCardsError(f"card ids must be integers, not {array.dtype}")
     if array.dtype != np.int8 and array.dtype != np.int64:
@@ -244,9 +251,13 @@ def evaluate_batch(cards: npt.ArrayLike, *, parallel: bool = False) -> npt.NDArr
     n = array.shape[1]
     out = np.empty(array.shape[0], dtype=np.int64)
     kernel = _kernels.batch_parallel if parallel else _kernels.batch_serial
-    bad = kernel(array, out, t.card_keys, t.low_hash[n - 5], t.high_hash, t.nonflush[n - 5], t.flush)
+    bad = kernel(
+        array, out, t.card_keys, t.low_hash[n - 5], t.high_hash, t.nonflush[n - 5], t.flush
+    )
     if bad >= 0:
-        raise InvalidCardsError(f"row {bad} ({array[bad].tolist()}) has an id outside 0..51 or a repeated card")
+        raise InvalidCardsError(
+            f"row {bad} ({array[bad].tolist()}) has an id outside 0..51 or a repeated card"
+        )
     return out
 
 

@@ -30,14 +30,14 @@ def eval_row(  # pragma: no cover - compiled
         for j in range(ncards):
             if row[j] & 3 == suit:
                 mask |= 1 << (row[j] >> 2)
-        return flush[mask]
-    return nonflush[low[key & _LOW_MASK] + high[(key >> 17) & _HIGH_MASK]]
+        return int(flush[mask])
+    return int(nonflush[low[key & _LOW_MASK] + high[(key >> 17) & _HIGH_MASK]])
 
 
 def _batch(
     cards: Any, out: Any, keys: Any, low: Any, high: Any, nonflush: Any, flush: Any
 ) -> int:  # pragma: no cover - compiled
-    """Evaluate every row; return the index of the first invalid row (bad id or duplicate), or -1."""
+    """Evaluate every row; return the first invalid row (bad id or duplicate), or -1."""
     n, ncards = cards.shape
     bad = n
     for i in nb.prange(n):
@@ -123,6 +123,8 @@ def enumerate7(
                                             m |= 1 << (c7 >> 2)
                                         v = flush[m]
                                     else:
-                                        v = nonflush7[low7[k & _LOW_MASK] + high[(k >> 17) & _HIGH_MASK]]
+                                        v = nonflush7[
+                                            low7[k & _LOW_MASK] + high[(k >> 17) & _HIGH_MASK]
+                                        ]
                                     hist[chunk, v] += 1
     return hist.sum(axis=0)

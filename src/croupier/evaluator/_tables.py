@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -45,10 +46,14 @@ def _straight_ranks(top: int) -> tuple[int, ...]:
     return tuple(range(top, top - 5, -1))
 
 
+_STRAIGHT_MASKS = tuple((top, sum(1 << r for r in _straight_ranks(top))) for top in _STRAIGHT_TOPS)
+
+
 def _straight_top(rank_set: set[int]) -> int:
     """The top rank of the best straight in ``rank_set``, or -1."""
-    for top in _STRAIGHT_TOPS:
-        if all(r in rank_set for r in _straight_ranks(top)):
+    mask = sum(1 << r for r in rank_set)
+    for top, straight in _STRAIGHT_MASKS:
+        if mask & straight == straight:
             return top
     return -1
 
@@ -74,22 +79,22 @@ def classes() -> Classes:
     ]
     distinct5.sort()
     entries += [(HandCategory.HIGH_CARD, r) for r in distinct5]
-    pairs = []
+    pairs: list[tuple[int, ...]] = []
     for p in range(13):
         for kick in combinations([r for r in range(13) if r != p], 3):
             pairs.append((p, *sorted(kick, reverse=True)))
     entries += [(HandCategory.PAIR, r) for r in sorted(pairs)]
-    two = []
+    two: list[tuple[int, ...]] = []
     for hi in range(13):
         for lo in range(hi):
             for k in range(13):
                 if k not in (hi, lo):
                     two.append((hi, lo, k))
     entries += [(HandCategory.TWO_PAIR, r) for r in sorted(two)]
-    trips = []
+    trips: list[tuple[int, ...]] = []
     for t in range(13):
-        for kick in combinations([r for r in range(13) if r != t], 2):
-            trips.append((t, *sorted(kick, reverse=True)))
+        for pair_kick in combinations([r for r in range(13) if r != t], 2):
+            trips.append((t, *sorted(pair_kick, reverse=True)))
     entries += [(HandCategory.THREE_OF_A_KIND, r) for r in sorted(trips)]
     entries += [(HandCategory.STRAIGHT, (top,)) for top in range(3, 13)]
     entries += [(HandCategory.FLUSH, r) for r in distinct5]
@@ -125,13 +130,13 @@ def best_nonflush(counts: list[int]) -> tuple[HandCategory, tuple[int, ...]]:
         return HandCategory.STRAIGHT, (top,)
     if trips:
         t = trips[0]
-        kick = [r for r in present if r != t][:2]
-        return HandCategory.THREE_OF_A_KIND, (t, *kick)
+        kickers = [r for r in present if r != t][:2]
+        return HandCategory.THREE_OF_A_KIND, (t, *kickers)
     pairs = [r for r in present if counts[r] >= 2]
     if len(pairs) >= 2:
         hi, lo = pairs[0], pairs[1]
-        kick = next(r for r in present if r not in (hi, lo))
-        return HandCategory.TWO_PAIR, (hi, lo, kick)
+        fifth = next(r for r in present if r not in (hi, lo))
+        return HandCategory.TWO_PAIR, (hi, lo, fifth)
     if pairs:
         p = pairs[0]
         return HandCategory.PAIR, (p, *[r for r in present if r != p][:3])
@@ -172,9 +177,33 @@ def _digit_groups(ranks: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int
     return digits, digits.sum(axis=1)
 
 
+_SHIPPED = Path(__file__).with_name("tables.npz")
+
+
 @cache
 def tables() -> Tables:
-    """Build every table (about 0.5 MB in use; well under a second)."""
+    """The tables: loaded from the copy shipped in the package, or built if it is missing.
+
+    ``tests/evaluator`` checks that the shipped copy equals a fresh :func:`build_tables`;
+    ``python -m croupier.evaluator._tables`` rewrites it.
+    """
+    try:
+        with np.load(_SHIPPED) as data:
+            return Tables(**{name: data[name] for name in Tables.__dataclass_fields__})
+    except (OSError, KeyError, ValueError):
+        return build_tables()
+
+
+def save_tables(path: Path = _SHIPPED) -> None:
+    """Write freshly built tables to ``path`` (compressed)."""
+    built = build_tables()
+    np.savez_compressed(
+        path, **{name: getattr(built, name) for name in Tables.__dataclass_fields__}
+    )
+
+
+def build_tables() -> Tables:
+    """Build every table from the hand classes (about 0.5 MB in use; under a second)."""
     value_of = classes().value_of
     keys = np.zeros(52, dtype=np.int64)
     for card in range(52):
@@ -213,8 +242,6 @@ def tables() -> Tables:
             low_part = [int(d) for d in low_digits[low]]
             for high in np.flatnonzero(high_sum == n - a):
                 counts = low_part + [int(d) for d in high_digits[high]]
-                if max(counts) > 4:
-                    continue
                 slot = low_hash[n - 5, low] + high_hash[high]
                 nonflush[n - 5, slot] = value_of[best_nonflush(counts)]
 
@@ -223,3 +250,7 @@ def tables() -> Tables:
         if mask.bit_count() >= 5:
             flush[mask] = value_of[best_flush(mask)]
     return Tables(keys, low_hash, high_hash, nonflush, flush)
+
+
+if __name__ == "__main__":  # pragma: no cover - maintenance entry point
+    save_tables()

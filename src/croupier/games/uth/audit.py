@@ -1,0 +1,114 @@
+"""Settle one known hand, for test labs auditing settlement (``croupier uth settle``).
+
+>>> result = settle_hand(player="AsKd", dealer="7c7d", board="AhKh4c5s9c", ante=1000,
+...                      trips=500, action="4x")
+>>> audit_line(result)
+{'ante': 1000, 'blind': 0, 'play': 4000, 'trips': -500, 'total': 4500}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from croupier.cards import Card, check_distinct, parse_cards
+from croupier.errors import IllegalActionError, InvalidCardsError, NotationError
+from croupier.evaluator import evaluate_ids
+from croupier.games.uth.config import UthConfig
+from croupier.games.uth.rules import Bet, SeatResult, settle_seat
+
+__all__ = ["ACTIONS", "audit_line", "settle_hand", "settle_mapping"]
+
+ACTIONS = {"4x": 4, "3x": 3, "2x": 2, "1x": 1, "fold": 0}
+"""The Play decision of a hand: the multiple bet, or 0 for a fold on the river."""
+
+_DEFAULT = UthConfig()
+
+
+def _cards(name: str, text: object, count: int) -> tuple[Card, ...]:
+    if not isinstance(text, str):
+        raise InvalidCardsError(f"{name} must be a string of cards like 'AsKd', not {text!r}")
+    try:
+        cards = parse_cards(text)
+    except NotationError as exc:
+        raise NotationError(f"{name}: {exc}") from None
+    if len(cards) != count:
+        raise InvalidCardsError(f"{name} {text!r} has {len(cards)} cards, not {count}")
+    return cards
+
+
+def _amount(name: str, value: object, *, allow_zero: bool) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalActionError(f"{name} {value!r} is not a whole number of minor units")
+    if value < 0 or (value == 0 and not allow_zero):
+        raise IllegalActionError(f"{name} {value} must be {'0 or ' if allow_zero else ''}positive")
+    return value
+
+
+def settle_hand(
+    *,
+    player: object,
+    dealer: object,
+    board: object,
+    ante: object,
+    action: object,
+    trips: object = 0,
+    config: UthConfig = _DEFAULT,
+) -> SeatResult:
+    """Settle one box given its cards, bets and Play decision (amounts in minor units).
+
+    Raises:
+        InvalidCardsError, NotationError: bad or repeated cards.
+        IllegalActionError: an unknown action or a bad amount.
+    """
+    hole = _cards("player", player, 2)
+    dealer_cards = _cards("dealer", dealer, 2)
+    board_cards = _cards("board", board, 5)
+    check_distinct(hole + dealer_cards + board_cards)
+    stake = _amount("ante", ante, allow_zero=False)
+    side = _amount("trips", trips, allow_zero=True)
+    if not isinstance(action, str) or action not in ACTIONS:
+        raise IllegalActionError(f"action {action!r} is not one of {', '.join(ACTIONS)}")
+    multiple = ACTIONS[action]
+    board_ids = [c.id for c in board_cards]
+    return settle_seat(
+        seat=0,
+        player=evaluate_ids([c.id for c in hole] + board_ids),
+        dealer=evaluate_ids([c.id for c in dealer_cards] + board_ids),
+        ante=stake,
+        trips=side,
+        play=multiple * stake,
+        folded=multiple == 0,
+        config=config,
+    )
+
+
+def settle_mapping(line: Mapping[str, Any], config: UthConfig = _DEFAULT) -> SeatResult:
+    """:func:`settle_hand` from a decoded JSON object; unknown keys are refused."""
+    known = {"player", "dealer", "board", "ante", "trips", "action"}
+    unknown = set(line) - known
+    if unknown:
+        raise IllegalActionError(f"unknown field {sorted(unknown)[0]!r}")
+    missing = sorted({"player", "dealer", "board", "ante", "action"} - set(line))
+    if missing:
+        raise IllegalActionError(f"missing field {missing[0]!r}")
+    trips = 0 if line.get("trips") is None else line["trips"]
+    return settle_hand(
+        player=line["player"],
+        dealer=line["dealer"],
+        board=line["board"],
+        ante=line["ante"],
+        trips=trips,
+        action=line["action"],
+        config=config,
+    )
+
+
+def audit_line(result: SeatResult) -> dict[str, int]:
+    """The player's net per bet and in total, as ``croupier uth settle`` writes it."""
+    out = {}
+    for bet in (Bet.ANTE, Bet.BLIND, Bet.PLAY, Bet.TRIPS):
+        settled = result.bet(bet)
+        out[bet.value] = settled.net if settled else 0
+    out["total"] = result.net
+    return out

@@ -1,0 +1,223 @@
+"""Ultimate Texas Hold'em showdown and settlement (spec/uth.md "Showdown").
+
+Pure functions over hand values; the round state calls them and so does ``croupier uth
+settle``. Every amount is an integer number of minor units.
+
+>>> from croupier.evaluator import evaluate
+>>> result = settle_seat(
+...     seat=0, player=evaluate("AsKd AhKh4c5s9c").value, dealer=evaluate("7c7d AhKh4c5s9c").value,
+...     ante=1000, trips=500, play=4000, folded=False, config=UthConfig())
+>>> {str(bet.bet): bet.net for bet in result.bets}, result.net
+({'ante': 1000, 'blind': 0, 'play': 4000, 'trips': -500}, 4500)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from croupier.chips import pay_ratio
+from croupier.evaluator import HandCategory, category_of
+from croupier.games.paytables import PayLine
+from croupier.games.uth.config import UthConfig
+
+__all__ = [
+    "Bet",
+    "BetResult",
+    "Comparison",
+    "Outcome",
+    "SeatResult",
+    "dealer_qualifies",
+    "settle_seat",
+]
+
+
+class Bet(StrEnum):
+    """The spots of a UTH box."""
+
+    ANTE = "ante"
+    BLIND = "blind"
+    PLAY = "play"
+    TRIPS = "trips"
+
+
+class Outcome(StrEnum):
+    """How one bet ended."""
+
+    WON = "won"
+    LOST = "lost"
+    PUSH = "push"
+
+
+class Comparison(StrEnum):
+    """The player's hand against the dealer's."""
+
+    WIN = "win"
+    LOSE = "lose"
+    TIE = "tie"
+    FOLD = "fold"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetResult:
+    """The settlement of one bet."""
+
+    bet: Bet
+    stake: int
+    outcome: Outcome
+    net: int
+    """The player's result: the win if positive, 0 for a push, minus the stake if lost."""
+    line: str
+    """The rule or pay-table line that decided it (``"Flush 3:2"``, ``"dealer not qualified"``)."""
+    rounding: str | None = None
+    """The fraction of a minor unit rounded away from a fractional payout (``"1/2"``)."""
+    capped: int = 0
+    """How much of the win the table's maximum payout took away."""
+
+    @property
+    def returned(self) -> int:
+        """What goes back to the player for this bet: stake plus win, 0 if lost."""
+        return self.stake + self.net
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatResult:
+    """Every bet of one seat, settled."""
+
+    seat: int
+    player_value: int
+    dealer_value: int
+    dealer_qualifies: bool
+    comparison: Comparison
+    bets: tuple[BetResult, ...]
+
+    @property
+    def net(self) -> int:
+        """The player's net result of the round."""
+        return sum(b.net for b in self.bets)
+
+    @property
+    def staked(self) -> int:
+        """Everything the player put on the table."""
+        return sum(b.stake for b in self.bets)
+
+    @property
+    def returned(self) -> int:
+        """Everything paid back to the player (stakes kept plus wins)."""
+        return sum(b.returned for b in self.bets)
+
+    def bet(self, bet: Bet) -> BetResult | None:
+        """The result of one bet, or None if it was not placed."""
+        return next((b for b in self.bets if b.bet is bet), None)
+
+
+def dealer_qualifies(dealer: int) -> bool:
+    """The dealer qualifies with a pair or better (spec/uth.md "Showdown")."""
+    return category_of(dealer) >= HandCategory.PAIR
+
+
+def _paid(bet: Bet, stake: int, line: PayLine) -> BetResult:
+    win, remainder = pay_ratio(stake, line.numerator, line.denominator)
+    rounding = f"{remainder}/{line.denominator}" if remainder else None
+    return BetResult(
+        bet=bet, stake=stake, outcome=Outcome.WON, net=win, line=line.label, rounding=rounding
+    )
+
+
+def _even(bet: Bet, stake: int) -> BetResult:
+    return BetResult(bet=bet, stake=stake, outcome=Outcome.WON, net=stake, line="1:1")
+
+
+def _push(bet: Bet, stake: int, why: str) -> BetResult:
+    return BetResult(bet=bet, stake=stake, outcome=Outcome.PUSH, net=0, line=why)
+
+
+def _lost(bet: Bet, stake: int, why: str) -> BetResult:
+    return BetResult(bet=bet, stake=stake, outcome=Outcome.LOST, net=-stake, line=why)
+
+
+def settle_seat(
+    *,
+    seat: int,
+    player: int,
+    dealer: int,
+    ante: int,
+    trips: int,
+    play: int,
+    folded: bool,
+    config: UthConfig,
+) -> SeatResult:
+    """Settle one box: Ante and Blind (= Ante), Play (0 if none), Trips (0 if none).
+
+    ``player`` and ``dealer`` are the values of the best five of seven cards.
+    """
+    qualifies = dealer_qualifies(dealer)
+    category = category_of(player)
+    bets: list[BetResult] = []
+    if folded:
+        # spec/uth.md "Showdown": a fold on the river loses Ante and Blind; Trips stays in play
+        comparison = Comparison.FOLD
+        bets += [_lost(Bet.ANTE, ante, "folded"), _lost(Bet.BLIND, ante, "folded")]
+    elif player > dealer:
+        comparison = Comparison.WIN
+        if qualifies:
+            bets.append(_even(Bet.ANTE, ante))
+        else:
+            bets.append(_push(Bet.ANTE, ante, "dealer does not qualify"))
+        blind_line = config.blind_paytable.line_for(category)
+        if blind_line is None:
+            bets.append(_push(Bet.BLIND, ante, f"{category.label} below the Blind table"))
+        else:
+            bets.append(_paid(Bet.BLIND, ante, blind_line))
+        bets.append(_even(Bet.PLAY, play))
+    elif player < dealer:
+        comparison = Comparison.LOSE
+        if qualifies:
+            bets.append(_lost(Bet.ANTE, ante, "dealer wins"))
+        else:
+            bets.append(_push(Bet.ANTE, ante, "dealer does not qualify"))
+        bets += [_lost(Bet.BLIND, ante, "dealer wins"), _lost(Bet.PLAY, play, "dealer wins")]
+    else:
+        comparison = Comparison.TIE
+        bets += [
+            _push(b, s, "tie") for b, s in ((Bet.ANTE, ante), (Bet.BLIND, ante), (Bet.PLAY, play))
+        ]
+    if trips:
+        trips_line = config.trips_paytable.line_for(category)
+        if trips_line is None:
+            bets.append(_lost(Bet.TRIPS, trips, f"{category.label} below the Trips table"))
+        else:
+            bets.append(_paid(Bet.TRIPS, trips, trips_line))
+    if config.max_payout is not None:
+        bets = _cap(bets, config.max_payout)
+    return SeatResult(
+        seat=seat,
+        player_value=player,
+        dealer_value=dealer,
+        dealer_qualifies=qualifies,
+        comparison=comparison,
+        bets=tuple(bets),
+    )
+
+
+_CAP_ORDER = (Bet.TRIPS, Bet.BLIND, Bet.PLAY, Bet.ANTE)
+
+
+def _cap(bets: list[BetResult], limit: int) -> list[BetResult]:
+    """Reduce wins so the seat's total win is at most ``limit``.
+
+    Decision (spec/uth.md is silent on how a cap is applied): the cap is on the seat's total
+    win in the round; the excess is taken from Trips first, then Blind, Play and Ante.
+    """
+    excess = sum(b.net for b in bets if b.net > 0) - limit
+    if excess <= 0:
+        return bets
+    by_bet = {b.bet: b for b in bets}
+    for name in _CAP_ORDER:
+        result = by_bet.get(name)
+        if result is None or result.net <= 0 or excess <= 0:
+            continue
+        cut = min(result.net, excess)
+        excess -= cut
+        by_bet[name] = replace(result, net=result.net - cut, capped=cut)
+    return [by_bet[b.bet] for b in bets]
