@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from croupier.cli import bench, holdem, russian, run, uth
+from croupier.cli import bench, holdem, run, russian, uth
 
 __all__ = ["build_app"]
 

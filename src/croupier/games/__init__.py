@@ -1,1 +1,1 @@
-"""Game engines: pure state machines (no I/O, no clock, no randomness but the shoe they are given)."""
+"""Game engines: pure state machines (no I/O, no clock, no randomness but the shoe given)."""

@@ -1,1 +1,1 @@
-"""The table server: accounts, wallet ledger, database, WebSocket tables (needs the ``server`` extra)."""
+"""The table server: accounts, wallet ledger, database, WebSocket tables (``server`` extra)."""
