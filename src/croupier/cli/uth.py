@@ -9,6 +9,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.prompt import Prompt
 from rich.table import Table
@@ -204,7 +205,7 @@ def play(
             console.print(Text("You    ").append_text(cards_text(view.hole)))
             options = {"c": "check", "4": "4x", "3": "3x", "2": "2x", "1": "1x", "f": "fold"}
             legal = {k: v for k, v in options.items() if v in view.legal}
-            menu = " / ".join(f"[{k}] {v}" for k, v in legal.items()) + " / [h] hint"
+            menu = escape(" / ".join(f"[{k}] {v}" for k, v in legal.items()) + " / [h] hint")
             choice = (
                 Prompt.ask(f"{view.phase.value.capitalize()}: {menu}", console=console)
                 .strip()
