@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -121,8 +122,8 @@ def _result_table(result: SeatResult) -> Table:
 
 def _hint(hole: tuple[Card, ...], board: tuple[Card, ...]) -> str:
     try:
-        from croupier.analysis.uth import advise  # type: ignore[attr-defined]
-    except ImportError:
+        advise = importlib.import_module("croupier.analysis.uth").advise
+    except (ImportError, AttributeError):
         return "the strategy advisor is not installed"
     try:
         advice = advise(hole, board=board)
