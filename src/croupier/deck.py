@@ -13,15 +13,12 @@ from a supplied :class:`RandomSource`: the server passes the OS CSPRNG
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
 
 from croupier.cards import DECK, Card, check_distinct, format_cards, parse_cards
 from croupier.errors import InvalidCardsError
-
-if TYPE_CHECKING:
-    import random
 
 __all__ = [
     "NumpySource",
@@ -39,12 +36,16 @@ class RandomSource(Protocol):
     def randbelow(self, n: int) -> int: ...
 
 
+class _Randrange(Protocol):
+    def randrange(self, stop: int, /) -> int: ...
+
+
 class PyRandomSource:
     """Adapt a :class:`random.Random` (for live play, ``secrets.SystemRandom()``)."""
 
     __slots__ = ("_rng",)
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: _Randrange) -> None:
         self._rng = rng
 
     def randbelow(self, n: int) -> int:
