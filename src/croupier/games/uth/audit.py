@@ -67,9 +67,9 @@ def settle_hand(
     check_distinct(hole + dealer_cards + board_cards)
     stake = _amount("ante", ante, allow_zero=False)
     side = _amount("trips", trips, allow_zero=True)
-    if not isinstance(action, str) or action not in ACTIONS:
+    if not isinstance(action, str) or action.strip().lower() not in ACTIONS:
         raise IllegalActionError(f"action {action!r} is not one of {', '.join(ACTIONS)}")
-    multiple = ACTIONS[action]
+    multiple = ACTIONS[action.strip().lower()]
     board_ids = [c.id for c in board_cards]
     return settle_seat(
         seat=0,
