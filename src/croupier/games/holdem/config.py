@@ -1,0 +1,231 @@
+"""Table options of a Texas Hold'em cash game: structure, forced bets, split policy, rake.
+
+Per-player arrays (``antes``, ``blinds_or_straddles``) are in PHH position order: index 0 is
+the small blind (first left of the button) ... the last index is the button. Heads-up they are
+written the same way and applied reversed (spec/phh.md section 2): the button posts ``[0]``.
+
+>>> config = HoldemConfig.cash(players=6, small_blind=1, big_blind=2)
+>>> config.blinds_or_straddles
+(1, 2, 0, 0, 0, 0)
+>>> config.min_bet
+2
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+
+from croupier.errors import ConfigError
+
+__all__ = [
+    "EXACT_SCALE",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "BettingStructure",
+    "HoldemConfig",
+    "Rake",
+    "ReopenRule",
+    "SplitPolicy",
+]
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+
+EXACT_SCALE = 2520
+"""lcm(1..10): money counted in 1/2520 of a chip splits exactly among any 2..10 tied winners.
+
+The ``exact`` split policy divides pots without remainder; a table (or a PHH replay) that uses
+it counts money in units this much finer than its smallest chip (spec/holdem.md, Winning).
+"""
+
+
+class BettingStructure(StrEnum):
+    """How much a player may bet; the value is the PHH variant letter (NT, PT, FT)."""
+
+    NO_LIMIT = "N"
+    POT_LIMIT = "P"
+    FIXED_LIMIT = "F"
+
+    @property
+    def variant(self) -> str:
+        """The PHH variant code of Texas Hold'em under this structure."""
+        return self.value + "T"
+
+
+class SplitPolicy(StrEnum):
+    """How a pot is divided among tied winners (spec/holdem.md, Winning, Decision)."""
+
+    LIVE = "live"
+    """Whole shares; the remainder of each pot to the first tied winner left of the button."""
+    EXACT = "exact"
+    """Exact division; amounts must be counted in units fine enough (see ``EXACT_SCALE``)."""
+
+
+class ReopenRule(StrEnum):
+    """Which bets and raises reopen the betting to players who already acted."""
+
+    CASINO = "casino"
+    """spec/holdem.md Decision: only a full bet or raise -- at least the street's minimum bet
+    and the last full raise -- reopens; short all-ins reopen once they add up to one."""
+    POKERKIT = "pokerkit"
+    """PokerKit's rule, for replaying records it wrote: the first raise of a street is always
+    full, however small (an all-in one chip over the big blind reopens)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rake:
+    """The house's take: ``percent`` of the pots, at most ``cap``, none without a flop.
+
+    >>> Rake(percent=Fraction(5, 100), cap=300).take(10_000, flop_dealt=True)
+    300
+    >>> Rake(percent=Fraction(5, 100)).take(1_010, flop_dealt=True)
+    50
+    >>> Rake(percent=Fraction(5, 100)).take(1_010, flop_dealt=False)
+    0
+    """
+
+    percent: Fraction = Fraction(0)
+    """Share of the total pot raked (rounded down to a whole unit)."""
+    cap: int | None = None
+    """Most raked from one hand, in minor units; ``None`` for no cap."""
+    no_flop_no_drop: bool = True
+    """Take nothing when the hand ends before the flop is dealt."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.percent < 1:
+            raise ConfigError(f"rake percent {self.percent} is outside [0, 1)")
+        if self.cap is not None and self.cap < 0:
+            raise ConfigError(f"rake cap {self.cap} is negative")
+
+    def take(self, total: int, *, flop_dealt: bool) -> int:
+        """The rake on a hand whose pots total ``total`` (spec/holdem.md, House)."""
+        if self.no_flop_no_drop and not flop_dealt:
+            return 0
+        amount = total * self.percent.numerator // self.percent.denominator
+        return amount if self.cap is None else min(amount, self.cap)
+
+
+NO_RAKE = Rake()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HoldemConfig:
+    """The rules of one hand: forced bets per position, bet sizes, split policy and rake.
+
+    Raises:
+        ConfigError: the arrays have a wrong length, an amount is negative, or the bet sizes
+            required by ``structure`` are missing.
+    """
+
+    structure: BettingStructure = BettingStructure.NO_LIMIT
+    antes: tuple[int, ...]
+    """Ante of each position (big-blind ante: only index 1 non-zero)."""
+    blinds_or_straddles: tuple[int, ...]
+    """Small blind, big blind, then straddles, per position; zeros elsewhere."""
+    min_bet: int = 0
+    """No-/Pot-Limit: the smallest bet on every street (normally the big blind)."""
+    small_bet: int = 0
+    """Fixed-Limit: the bet and raise size pre-flop and on the flop."""
+    big_bet: int = 0
+    """Fixed-Limit: the bet and raise size on the turn and the river."""
+    max_raises: int | None = None
+    """Most bets and raises per street (blinds not counted); default 4 in Fixed-Limit."""
+    ante_trimming: bool = False
+    """PHH ``ante_trimming_status``: a short ante only wins what it matched."""
+    split: SplitPolicy = SplitPolicy.LIVE
+    rake: Rake = field(default=NO_RAKE)
+    reopen: ReopenRule = ReopenRule.CASINO
+
+    def __post_init__(self) -> None:
+        players = len(self.antes)
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ConfigError(f"{players} players is outside {MIN_PLAYERS}..{MAX_PLAYERS}")
+        if len(self.blinds_or_straddles) != players:
+            raise ConfigError(
+                f"{len(self.blinds_or_straddles)} blinds or straddles for {players} players"
+            )
+        amounts = (*self.antes, *self.blinds_or_straddles, self.min_bet, self.small_bet)
+        if any(amount < 0 for amount in (*amounts, self.big_bet)):
+            raise ConfigError("forced bets and bet sizes cannot be negative")
+        if self.structure is BettingStructure.FIXED_LIMIT:
+            if self.small_bet <= 0 or self.big_bet <= 0:
+                raise ConfigError("fixed-limit needs positive small_bet and big_bet")
+        elif self.min_bet <= 0:
+            raise ConfigError(f"min_bet {self.min_bet} must be positive in no-/pot-limit")
+        if self.max_raises is not None and self.max_raises < 1:
+            raise ConfigError(f"max_raises {self.max_raises} must be at least 1")
+
+    @property
+    def players(self) -> int:
+        """How many players the hand seats."""
+        return len(self.antes)
+
+    @property
+    def raise_cap(self) -> int | None:
+        """Bets and raises allowed per street (PokerKit's rule: four in Fixed-Limit)."""
+        if self.max_raises is not None:
+            return self.max_raises
+        return 4 if self.structure is BettingStructure.FIXED_LIMIT else None
+
+    def street_bet(self, street: int) -> int:
+        """The minimum bet (No-/Pot-Limit) or fixed bet size (Fixed-Limit) on ``street``."""
+        if self.structure is BettingStructure.FIXED_LIMIT:
+            return self.small_bet if street < 2 else self.big_bet
+        return self.min_bet
+
+    def effective_ante(self, player: int) -> int:
+        """The ante ``player`` posts: the arrays apply reversed heads-up (spec/phh.md 2)."""
+        if len(self.antes) == 2:
+            return self.antes[1 - player]
+        return self.antes[player]
+
+    def effective_blind(self, player: int) -> int:
+        """The blind or straddle ``player`` posts (heads-up reversed, spec/phh.md 2)."""
+        if len(self.blinds_or_straddles) == 2:
+            return self.blinds_or_straddles[1 - player]
+        return self.blinds_or_straddles[player]
+
+    @classmethod
+    def cash(
+        cls,
+        *,
+        players: int,
+        small_blind: int,
+        big_blind: int,
+        ante: int = 0,
+        big_blind_ante: bool = False,
+        straddle: int = 0,
+        structure: BettingStructure = BettingStructure.NO_LIMIT,
+        split: SplitPolicy = SplitPolicy.LIVE,
+        rake: Rake = NO_RAKE,
+        reopen: ReopenRule = ReopenRule.CASINO,
+    ) -> HoldemConfig:
+        """A usual table: blinds, an optional ante (each player or the big blind's), an
+        optional under-the-gun straddle; Fixed-Limit bets are the big blind and twice it.
+        """
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ConfigError(f"{players} players is outside {MIN_PLAYERS}..{MAX_PLAYERS}")
+        if straddle and players < 3:
+            raise ConfigError("a straddle needs three or more players")
+        blinds = [small_blind, big_blind] + [0] * (players - 2)
+        if straddle:
+            blinds[2] = straddle
+        if big_blind_ante:
+            antes = [0] * players
+            antes[1] = ante
+        else:
+            antes = [ante] * players
+        fixed = structure is BettingStructure.FIXED_LIMIT
+        return cls(
+            structure=structure,
+            antes=tuple(antes),
+            blinds_or_straddles=tuple(blinds),
+            min_bet=0 if fixed else big_blind,
+            small_bet=big_blind if fixed else 0,
+            big_bet=2 * big_blind if fixed else 0,
+            split=split,
+            rake=rake,
+            reopen=reopen,
+        )

@@ -1,0 +1,101 @@
+"""Side pots by contribution level, split policies and rake (pure functions).
+
+>>> [(p.amount, p.seats) for p in build_pots((100, 300, 300), (0, 0, 0), (True, True, True))]
+[(300, (0, 1, 2)), (400, (1, 2))]
+>>> split_pot(101, (2, 0), SplitPolicy.LIVE)
+((0, 2), (51, 50))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from croupier.errors import ConfigError
+from croupier.games.holdem.config import SplitPolicy
+
+__all__ = ["Pot", "build_pots", "split_pot", "take_rake"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """A main or side pot and the players who can win it (in position order)."""
+
+    amount: int
+    seats: tuple[int, ...]
+
+
+def build_pots(
+    put_in: Sequence[int],
+    antes: Sequence[int],
+    live: Sequence[bool],
+    *,
+    ante_trimming: bool = False,
+) -> list[Pot]:
+    """Pots formed by contribution levels (spec/holdem.md "A hand": side pots).
+
+    ``put_in`` is each player's total in the pot (antes included, uncalled chips already
+    returned); ``live`` marks players still able to win. Without ante trimming the antes all
+    go to the lowest pot, which every live player can win (PHH ``ante_trimming_status`` =
+    false, as PokerKit). Consecutive pots with the same players are merged.
+    """
+    players = range(len(put_in))
+    if ante_trimming:
+        levels = list(put_in)
+        amount = 0
+    else:
+        levels = [put_in[i] - antes[i] for i in players]
+        amount = sum(antes)
+    pots: list[Pot] = []
+    previous = 0
+    for level in sorted(set(levels)):
+        step = level - previous
+        for i in players:
+            if levels[i] >= level:
+                amount += step
+        seats = tuple(i for i in players if live[i] and levels[i] >= level)
+        if not seats:
+            # chips no live player matched (a folded player's ante above every live player's
+            # total, with ante trimming) go back to those who put them in
+            seats = tuple(i for i in players if levels[i] >= level)
+        while pots and pots[-1].seats == seats:
+            amount += pots.pop().amount
+        if amount:
+            pots.append(Pot(amount, seats))
+        amount = 0
+        previous = level
+    return pots
+
+
+def split_pot(
+    amount: int, winners: Sequence[int], policy: SplitPolicy
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Divide ``amount`` among ``winners``; return (seats, shares) in position order.
+
+    ``live``: the remainder goes to the first tied winner left of the button, i.e. the lowest
+    position index (spec/holdem.md, Winning). ``exact``: the amount must divide exactly.
+
+    Raises:
+        ConfigError: ``exact`` with an amount that does not divide (count money in finer
+            units, see ``EXACT_SCALE``).
+    """
+    seats = tuple(sorted(winners))
+    share, odd = divmod(amount, len(seats))
+    if odd and policy is SplitPolicy.EXACT:
+        raise ConfigError(
+            f"pot of {amount} does not divide exactly among {len(seats)} winners;"
+            " count money in finer units (EXACT_SCALE)"
+        )
+    shares = [share] * len(seats)
+    shares[0] += odd
+    return seats, tuple(shares)
+
+
+def take_rake(pots: list[Pot], rake: int) -> list[Pot]:
+    """Take ``rake`` from the pots, main pot first (spec/holdem.md, House)."""
+    result: list[Pot] = []
+    for pot in pots:
+        taken = min(rake, pot.amount)
+        rake -= taken
+        result.append(Pot(pot.amount - taken, pot.seats))
+    return result

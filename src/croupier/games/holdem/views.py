@@ -1,0 +1,67 @@
+"""What one player may see of a hand: their own hole cards, the board, and cards tabled at
+showdown -- never another player's hole cards before they are shown (STYLE.md rule 5).
+
+>>> from croupier.deck import Shoe, seeded_source, shuffled
+>>> from croupier.games.holdem.config import HoldemConfig
+>>> config = HoldemConfig.cash(players=3, small_blind=1, big_blind=2)
+>>> hand = CashHand(config, stacks=(100, 100, 100), shoe=Shoe(shuffled(seeded_source(1))))
+>>> view = view_for(hand, 0)
+>>> view.hole_cards[1] is None and view.hole_cards[2] is None and view.hole_cards[0] is not None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from croupier.cards import Card
+from croupier.games.holdem.betting import Options
+from croupier.games.holdem.state import CashHand, Phase
+
+__all__ = ["HandView", "Options", "options_for", "view_for"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandView:
+    """A hand as ``seat`` sees it."""
+
+    seat: int
+    phase: Phase
+    street: int
+    board: tuple[Card, ...]
+    hole_cards: tuple[tuple[Card, ...] | None, ...]
+    """Own cards, and other players' only once tabled at showdown."""
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    active: tuple[bool, ...]
+    pot: int
+    actor: int | None
+    options: Options | None
+    """Set when ``seat`` is the player to act."""
+
+
+def options_for(hand: CashHand) -> Options | None:
+    """The actor's choices, or ``None`` when no one is to act in the betting."""
+    return hand.options()
+
+
+def view_for(hand: CashHand, seat: int) -> HandView:
+    """The projection of ``hand`` that ``seat`` may see."""
+    holes = tuple(
+        hand.hole_cards(other) if other == seat or hand.shown(other) else None
+        for other in range(hand.players)
+    )
+    options = options_for(hand) if hand.actor == seat else None
+    return HandView(
+        seat=seat,
+        phase=hand.phase,
+        street=hand.street,
+        board=hand.board,
+        hole_cards=holes,
+        stacks=hand.stacks,
+        bets=hand.bets,
+        active=hand.active,
+        pot=hand.pot_total,
+        actor=hand.actor,
+        options=options,
+    )
