@@ -90,6 +90,9 @@ def test_play_records_and_replays(tmp_path: Path) -> None:
         child.sendline("z")  # not an option: refused, asked again
         child.expect("not one of")
         child.expect("Pre-flop")
+        child.sendline("h")  # the strategy advisor's exact EVs
+        child.expect("Best: (4x|3x|check)")
+        child.expect("Pre-flop")
         child.sendline("c")
         child.expect("Flop")
         child.sendline("c")

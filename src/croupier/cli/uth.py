@@ -126,10 +126,12 @@ def _hint(hole: tuple[Card, ...], board: tuple[Card, ...]) -> str:
     except (ImportError, AttributeError):
         return "the strategy advisor is not installed"
     try:
-        advice = advise(hole, board=board)
+        advice = advise(hole, board=board or None)
+        options = sorted(advice.options, key=lambda o: o.ev, reverse=True)
     except Exception as exc:  # the hint must never break the table
         return f"no hint: {exc}"
-    return str(advice)
+    evs = ", ".join(f"{o.action} {float(o.ev):+.3f}" for o in options)
+    return f"Best: {options[0].action}  (exact EV per Ante with optimal play after: {evs})"
 
 
 @app.command("play")
@@ -264,3 +266,12 @@ def play(
     summary.add_row(str(played), format_money(wagered), format_money(won), returned)
     console.print(summary)
     console.print(f"Final bankroll {format_money(balance)}")
+
+
+def _register_analysis() -> None:
+    from croupier.cli import uth_analysis
+
+    uth_analysis.register(app)
+
+
+_register_analysis()
