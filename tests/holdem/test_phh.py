@@ -262,6 +262,46 @@ def test_cli_selfplay_writes_phh_that_replays(tmp_path: Path) -> None:
     assert [by_seat[s] or 200 for s in second.get("seats")] == list(second.starting_stacks)
 
 
+def test_cli_selfplay_exact_split_replays_with_split_exact(tmp_path: Path) -> None:
+    from croupier.cli.holdem import app
+    from croupier.games.holdem import EXACT_SCALE
+
+    out = tmp_path / "exact.phhs"
+    args = ["selfplay", "--hands", "60", "--players", "6", "--seed", "0", "--bots", "random"]
+    result = runner.invoke(app, [*args, "--split", "exact", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    hands = phh.loads_all(out.read_text(encoding="utf-8"))
+    assert len(hands) == 60
+    buy_in = 200 * EXACT_SCALE
+    for hand in hands:
+        # amounts in 1/EXACT_SCALE of a chip; every hand starts from the buy-in
+        assert hand.get("_split") == "exact"
+        assert hand.blinds_or_straddles[:2] == (EXACT_SCALE, 2 * EXACT_SCALE)
+        assert hand.starting_stacks == (buy_in,) * 6
+        assert hand.finishing_stacks is not None
+        assert sum(hand.finishing_stacks) == 6 * buy_in
+    # some pot of an odd number of chips was split in halves: no odd chip went anywhere
+    halves = [s for hand in hands for s in hand.finishing_stacks or () if s % EXACT_SCALE]
+    assert halves and all(2 * s % EXACT_SCALE == 0 for s in halves)
+    result = runner.invoke(app, ["replay", "--check", "--split", "exact", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(result.output.strip().splitlines()) == 60
+    # the same first hand under live (same deal, same bets): the odd chip of that split pot
+    # goes whole to one winner, where exact gave each half
+    live = tmp_path / "live.phhs"
+    result = runner.invoke(app, [*args, "--split", "live", "--out", str(live)])
+    assert result.exit_code == 0, result.output
+    first = phh.loads_all(live.read_text(encoding="utf-8"))[0]
+    assert first.get("_split") is None and first.finishing_stacks is not None
+    assert hands[0].finishing_stacks is not None
+    diffs = [
+        chips * EXACT_SCALE - units
+        for chips, units in zip(first.finishing_stacks, hands[0].finishing_stacks, strict=True)
+    ]
+    assert sorted(diffs) == [-EXACT_SCALE // 2, 0, 0, 0, 0, EXACT_SCALE // 2]
+    assert runner.invoke(app, [*args, "--split", "half"]).exit_code == 2
+
+
 def test_cli_play_against_bots_from_stdin() -> None:
     from croupier.cli.holdem import app
 

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from croupier.errors import CroupierError
+from croupier.games.holdem.config import SplitPolicy
 from croupier.history import phh
 
 __all__ = ["app"]
@@ -28,16 +29,17 @@ def _hands(path: Path) -> list[tuple[str, phh.HandHistory]]:
 def replay(
     files: Annotated[list[Path], typer.Argument(help=".phh or .phhs files", exists=True)],
     split: Annotated[
-        str | None,
-        typer.Option(help="split policy: live (odd chip left of the button) or exact"),
+        SplitPolicy | None,
+        typer.Option(
+            help="split policy: live (odd chip left of the button) or exact"
+            " (default: the file's _split, else live)"
+        ),
     ] = None,
     check: Annotated[
         bool, typer.Option("--check", help="compare with the files' finishing_stacks")
     ] = False,
 ) -> None:
     """Replay hands through the engine; print each hand's finishing stacks."""
-    if split not in (None, "live", "exact"):
-        raise typer.BadParameter(f"split {split!r} is not live or exact")
     out = sys.stdout
     differences = errors = 0
     lines: list[str] = []
@@ -79,7 +81,17 @@ def replay(
         raise typer.Exit(1)
 
 
-def _stakes(players: int, small_blind: int, big_blind: int, ante: int, structure: str) -> Any:
+def _stakes(
+    players: int,
+    *,
+    small_blind: int,
+    big_blind: int,
+    ante: int,
+    structure: str,
+    split: SplitPolicy = SplitPolicy.LIVE,
+) -> Any:
+    """``config_for(players)`` for a table; amounts in whole chips, scaled to engine units
+    (``EXACT_SCALE`` per chip under the exact split policy)."""
     from croupier.games.holdem import BettingStructure, HoldemConfig
 
     kind = {"nl": BettingStructure.NO_LIMIT, "pl": BettingStructure.POT_LIMIT}.get(
@@ -87,14 +99,25 @@ def _stakes(players: int, small_blind: int, big_blind: int, ante: int, structure
     )
     if structure.lower() not in ("nl", "pl", "fl"):
         raise typer.BadParameter(f"structure {structure!r} is not nl, pl or fl")
+    unit = split.unit
 
     def config_for(count: int) -> HoldemConfig:
         return HoldemConfig.cash(
-            players=count, small_blind=small_blind, big_blind=big_blind, ante=ante, structure=kind
+            players=count,
+            small_blind=small_blind * unit,
+            big_blind=big_blind * unit,
+            ante=ante * unit,
+            structure=kind,
+            split=split,
         )
 
     config_for(players)  # validate now
     return config_for
+
+
+def _chips(amount: int, unit: int) -> str:
+    """An engine amount in chips, exactly (``2.5``, ``1/3``)."""
+    return phh.format_amount(Fraction(amount, unit))
 
 
 def _bot(kind: str, source: Any) -> Any:
@@ -119,6 +142,14 @@ def selfplay(
     big_blind: Annotated[int, typer.Option(min=1)] = 2,
     ante: Annotated[int, typer.Option(min=0)] = 0,
     structure: Annotated[str, typer.Option(help="nl, pl or fl")] = "nl",
+    split: Annotated[
+        SplitPolicy,
+        typer.Option(
+            help="split policy: live (odd chip left of the button) or exact (every hand starts"
+            " from the buy-in; amounts counted, and written, in 1/2520 of a chip;"
+            " the file says _split = 'exact')"
+        ),
+    ] = SplitPolicy.LIVE,
 ) -> None:
     """Bots play a cash game against each other; optionally write every hand as PHH."""
     import time
@@ -130,21 +161,33 @@ def selfplay(
     from croupier.games.holdem.bots import play_hand
     from croupier.games.holdem.table import CashTable
 
-    config_for = _stakes(players, small_blind, big_blind, ante, structure)
+    config_for = _stakes(
+        players,
+        small_blind=small_blind,
+        big_blind=big_blind,
+        ante=ante,
+        structure=structure,
+        split=split,
+    )
+    unit = split.unit
+    buy_in = stack * unit
     source = seeded_source(seed)
     kinds = [
         ("tag" if seat % 2 == 0 else "random") if bots == "mix" else bots for seat in range(players)
     ]
     strategies = [_bot(kind, source) for kind in kinds]
-    table = CashTable(config_for, stacks=[stack] * players)
-    buy_ins = [stack] * players
+    table = CashTable(config_for, stacks=[buy_in] * players)
+    buy_ins = [buy_in] * players
     histories: list[phh.HandHistory] = []
     started = time.perf_counter()
     for number in range(1, hands + 1):
         for seat, chips in enumerate(table.stacks):
-            if chips == 0:
-                table.set_stack(seat, stack)
-                buy_ins[seat] += stack
+            if chips == 0 or (split is SplitPolicy.EXACT and chips != buy_in):
+                # an exact split leaves fractions of a chip that a later pot could not divide
+                # exactly (spec/holdem.md, Winning): every hand starts from the buy-in, as in
+                # the Pluribus hands; the difference is settled into the seat's net
+                table.set_stack(seat, buy_in)
+                buy_ins[seat] += buy_in - chips
         hand = table.start_hand(shoe=Shoe(shuffled(source)), auto_showdown=True)
         positions = [table.seat_of(p) for p in range(hand.players)]
         play_hand(hand, [strategies[seat] for seat in positions])
@@ -170,12 +213,19 @@ def selfplay(
     summary.add_column("net", justify="right")
     for seat in range(players):
         net = table.stacks[seat] - buy_ins[seat]
-        summary.add_row(str(seat + 1), kinds[seat], str(table.stacks[seat]), f"{net:+d}")
+        sign = "+" if net >= 0 else "-"
+        summary.add_row(
+            str(seat + 1),
+            kinds[seat],
+            _chips(table.stacks[seat], unit),
+            sign + _chips(abs(net), unit),
+        )
     console.print(summary)
     if out is not None:
         console.print(f"wrote {len(histories)} hands to {out}")
 
 
+_YOU = "You"
 _SUIT_STYLE = {0: "green", 1: "blue", 2: "red", 3: "white"}
 
 
@@ -188,31 +238,42 @@ def _cards_markup(cards: Any) -> str:
     )
 
 
+def _does(name: str, verb: str) -> str:
+    """``name`` and ``verb`` in agreement: "You fold", "Bot 1 folds", "Bot 2 bets/raises".
+
+    >>> _does("You", "bet/raise"), _does("Bot 2", "bet/raise")
+    ('You bet/raise', 'Bot 2 bets/raises')
+    """
+    if name == _YOU:
+        return f"{name} {verb}"
+    return f"{name} " + "/".join(word + "s" for word in verb.split("/"))
+
+
 def _describe(event: Any, names: list[str]) -> str | None:
     from croupier.games.holdem import events as ev
     from croupier.games.holdem.state import STREET_NAMES
 
     match event:
         case ev.BlindPosted(seat=seat, amount=amount):
-            return f"{names[seat]} posts {amount}"
+            return f"{_does(names[seat], 'post')} {amount}"
         case ev.AntePosted(seat=seat, amount=amount):
-            return f"{names[seat]} antes {amount}"
+            return f"{_does(names[seat], 'ante')} {amount}"
         case ev.BoardDealt(street=street, cards=cards):
             return f"[bold]{STREET_NAMES[street]}[/]: {_cards_markup(cards)}"
         case ev.Folded(seat=seat):
-            return f"{names[seat]} folds"
+            return _does(names[seat], "fold")
         case ev.Checked(seat=seat):
-            return f"{names[seat]} checks"
+            return _does(names[seat], "check")
         case ev.Called(seat=seat, amount=amount, all_in=all_in):
-            return f"{names[seat]} calls {amount}" + (" (all-in)" if all_in else "")
+            return f"{_does(names[seat], 'call')} {amount}" + (" (all-in)" if all_in else "")
         case ev.Raised(seat=seat, to=to, all_in=all_in):
-            return f"{names[seat]} bets/raises to {to}" + (" (all-in)" if all_in else "")
+            return f"{_does(names[seat], 'bet/raise')} to {to}" + (" (all-in)" if all_in else "")
         case ev.BetReturned(seat=seat, amount=amount):
             return f"{amount} uncalled returned to {names[seat]}"
         case ev.Shown(seat=seat, cards=cards):
-            return f"{names[seat]} shows {_cards_markup(cards)}"
+            return f"{_does(names[seat], 'show')} {_cards_markup(cards)}"
         case ev.Mucked(seat=seat):
-            return f"{names[seat]} mucks"
+            return _does(names[seat], "muck")
         case ev.Raked(amount=amount):
             return f"house rakes {amount}"
         case ev.PotAwarded(pot=pot, seats=seats, amounts=amounts, value=value):
@@ -247,9 +308,11 @@ def play(
     from croupier.server.rng import live_shoe
 
     console = Console(highlight=False)
-    config_for = _stakes(players, small_blind, big_blind, 0, structure)
+    config_for = _stakes(
+        players, small_blind=small_blind, big_blind=big_blind, ante=0, structure=structure
+    )
     source = seeded_source(seed if seed is not None else 0)
-    names = ["You"] + [f"Bot {seat}" for seat in range(1, players)]
+    names = [_YOU] + [f"Bot {seat}" for seat in range(1, players)]
     strategies = [_bot("tag" if seat % 2 else "random", source) for seat in range(players)]
     table = CashTable(config_for, stacks=[stack] * players, button=players - 1)
     number = 0

@@ -1,8 +1,10 @@
-"""Bet sizing rules: minimum and maximum raise-to amounts per betting structure.
+"""Betting rules: forced bets, order of action, bet sizing, and which raises reopen the betting.
 
-The rules follow spec/holdem.md "A hand" and, where the spec is silent, PokerKit (so that PHH
-files written by other tools replay): the minimum raise is the largest bet or raise increment of
-the street, at least the street's minimum bet; blinds and straddles are not raises.
+Pure functions over a hand's amounts, and :class:`BettingRound`, one street's bookkeeping;
+:class:`~croupier.games.holdem.state.CashHand` owns the state and applies their results. The
+rules follow spec/holdem.md "A hand" and, where the spec is silent, PokerKit (so that PHH files
+written by other tools replay): the minimum raise is the largest bet or raise increment of the
+street, at least the street's minimum bet; blinds and straddles are not raises.
 
 >>> from croupier.games.holdem.config import BettingStructure as B
 >>> raise_bounds(B.NO_LIMIT, stack=1000, bet=0, max_bet=100, increment=100, street_bet=100,
@@ -18,11 +20,25 @@ the street, at least the street's minimum bet; blinds and straddles are not rais
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from croupier.games.holdem.config import BettingStructure
+from croupier.errors import IllegalActionError
+from croupier.games.holdem.config import BettingStructure, HoldemConfig, ReopenRule
+from croupier.games.holdem.events import AntePosted, BetReturned, BlindPosted, HoldemEvent
 
-__all__ = ["Options", "raise_bounds"]
+__all__ = [
+    "BettingRound",
+    "Options",
+    "Reopening",
+    "acting_order",
+    "opener",
+    "post_forced_bets",
+    "raise_bounds",
+    "reopening",
+    "verify_raise_to",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,3 +94,246 @@ def raise_bounds(
         # spec/holdem.md Decision (Pot-Limit): to = max_bet + (pot + amount to call)
         return min_to, min(all_in, max(min_to, 2 * max_bet - bet + pot_total))
     return min_to, all_in
+
+
+def verify_raise_to(
+    to: int, *, seat: int, stack: int, bet: int, low: int, high: int, unit: int
+) -> None:
+    """Check the size of a bet or raise to a street total of ``to`` against the player's
+    chips (``stack`` behind plus ``bet`` in front), the money ``unit`` and the bounds.
+
+    Raises:
+        IllegalActionError: ``to`` is more than the player has, not in whole chips, or outside
+            ``low..high`` (see :func:`raise_bounds`).
+    """
+    if to > stack + bet:
+        raise IllegalActionError(
+            f"raise to {to} is more than player {seat + 1} has ({stack + bet})"
+        )
+    if to % unit:
+        raise IllegalActionError(f"raise to {to} is not in whole chips of {unit} units")
+    if to < low:
+        raise IllegalActionError(f"raise to {to} is below the minimum raise to {low}")
+    if to > high:
+        raise IllegalActionError(f"raise to {to} is above the maximum raise to {high}")
+
+
+class Reopening(NamedTuple):
+    """What a bet or raise does to the street's betting (see :func:`reopening`)."""
+
+    full: bool
+    """A full bet or raise (``Raised.full``)."""
+    reopens: bool
+    """Players who already acted may act, and raise, again."""
+    increment: int
+    """The street's new largest full bet or raise increment."""
+    short: int
+    """The new sum of all-in raises short of a full raise."""
+
+
+def reopening(
+    rule: ReopenRule, *, by: int, all_in: bool, increment: int, short: int, street_bet: int
+) -> Reopening:
+    """How a bet or raise of ``by`` over the largest bet changes the betting.
+
+    >>> reopening(ReopenRule.CASINO, by=50, all_in=True, increment=100, short=0, street_bet=100)
+    Reopening(full=False, reopens=False, increment=100, short=50)
+    >>> reopening(ReopenRule.CASINO, by=50, all_in=True, increment=100, short=50, street_bet=100)
+    Reopening(full=False, reopens=True, increment=100, short=0)
+    """
+    if rule is ReopenRule.CASINO:
+        # spec/holdem.md Decision: an all-in short of a full raise does not reopen the
+        # betting; short all-ins that add up to a full raise do
+        threshold = max(increment, street_bet)
+        full = by >= threshold
+        if full:
+            increment = by
+            short = 0
+        else:
+            short += by
+        reopens = full or short >= threshold
+        return Reopening(full, reopens, increment, 0 if reopens else short)
+    full = by >= increment
+    if by > increment:
+        increment = by
+    if all_in:
+        short += by
+        if short >= increment:
+            short = 0
+    else:
+        short = 0
+    return Reopening(full, full, increment, short)
+
+
+def post_forced_bets(
+    config: HoldemConfig, stacks: Sequence[int]
+) -> tuple[list[int], list[int], list[HoldemEvent]]:
+    """Antes, then blinds and straddles, each all-in for less when the stack is short.
+
+    Returns:
+        Each player's ante in the pot, their blind or straddle (their pre-flop bet), and the
+        events in order.
+    """
+    players = range(config.players)
+    antes = [0] * config.players
+    blinds = [0] * config.players
+    events: list[HoldemEvent] = []
+    for seat in players:
+        ante = min(config.effective_ante(seat), stacks[seat])
+        if ante:
+            antes[seat] = ante
+            events.append(AntePosted(seat, ante))
+    for seat in players:
+        blind = min(config.effective_blind(seat), stacks[seat] - antes[seat])
+        if blind:
+            blinds[seat] = blind
+            events.append(BlindPosted(seat, blind))
+    if config.ante_trimming and any(antes):
+        # PHH ante_trimming_status: antes are trimmed like bets, an ante above the second
+        # largest goes back once the blinds are posted (as PokerKit; a lone big-blind ante is
+        # all returned)
+        cutoff = sorted(antes)[-2]
+        for seat in players:
+            over = antes[seat] - cutoff
+            if over > 0:
+                antes[seat] = cutoff
+                events.append(BetReturned(seat, over))
+    return antes, blinds, events
+
+
+def opener(config: HoldemConfig, *, street: int, bets: Sequence[int]) -> int:
+    """The first player to act on ``street``: pre-flop the one left of the largest blind or
+    straddle posted (as PokerKit), after it the first player left of the button."""
+    if street:
+        return 0
+    n = len(bets)
+    top = max(range(n), key=lambda i: (bets[i] if config.effective_blind(i) else 0, i))
+    return (top + 1) % n
+
+
+def acting_order(
+    first: int, *, bets: Sequence[int], stacks: Sequence[int], live: Sequence[bool]
+) -> list[int]:
+    """The players who will act on a new street, in order from ``first``.
+
+    A player acts only if they could still lose chips: their effective stack (against the
+    second-largest bet plus stack) is positive (as PokerKit).
+    """
+    n = len(bets)
+    totals = sorted(bets[j] + stacks[j] for j in range(n) if live[j])
+    second = totals[-2] if len(totals) > 1 else 0
+    return [
+        j
+        for j in ((first + k) % n for k in range(n))
+        if live[j] and stacks[j] > 0 and second > bets[j]
+    ]
+
+
+class BettingRound:
+    """One street's betting: who is still to act, who acted since the betting was last
+    reopened, and the number and sizes of the bets and raises.
+
+    :class:`~croupier.games.holdem.state.CashHand` starts one per street and changes it only
+    through :meth:`passed` and :meth:`raised`.
+
+    >>> street = BettingRound(first=2, order=[2, 0, 1], players=3)
+    >>> street.actor, street.passed(2), street.actor
+    (2, None, 0)
+    """
+
+    __slots__ = ("_acted", "_increment", "_leader", "_order", "_raises", "_short")
+
+    def __init__(self, *, first: int, order: list[int], players: int) -> None:
+        self._leader = first
+        self._order = order
+        self._acted = [False] * players
+        self._increment = 0
+        self._raises = 0
+        self._short = 0
+
+    @property
+    def actor(self) -> int | None:
+        """The player to act, or ``None`` once the betting of the street is over."""
+        return self._order[0] if self._order else None
+
+    @property
+    def leader(self) -> int:
+        """The last player to bet or raise, else the first to act (the first to show)."""
+        return self._leader
+
+    @property
+    def increment(self) -> int:
+        """The largest full bet or raise increment of the street (0 before any)."""
+        return self._increment
+
+    def close(self) -> None:
+        """No one acts any more on this street."""
+        self._order = []
+
+    def passed(self, seat: int) -> None:
+        """The actor ``seat`` folded, checked or called."""
+        self._order.pop(0)
+        self._acted[seat] = True
+
+    def raised(
+        self,
+        seat: int,
+        *,
+        by: int,
+        all_in: bool,
+        stacks: Sequence[int],
+        live: Sequence[bool],
+        rule: ReopenRule,
+        street_bet: int,
+    ) -> bool:
+        """The actor ``seat`` bet or raised ``by`` over the largest bet (``stacks`` after it);
+        return whether it was a full bet or raise (see :func:`reopening`)."""
+        n = len(stacks)
+        self._order = [
+            j for j in ((seat + k) % n for k in range(1, n)) if live[j] and stacks[j] > 0
+        ]
+        self._leader = seat
+        self._raises += 1
+        full, reopens, self._increment, self._short = reopening(
+            rule,
+            by=by,
+            all_in=all_in,
+            increment=self._increment,
+            short=self._short,
+            street_bet=street_bet,
+        )
+        if reopens:
+            self._acted = [False] * n
+        self._acted[seat] = True
+        return full
+
+    def refusal(
+        self,
+        seat: int,
+        *,
+        config: HoldemConfig,
+        bets: Sequence[int],
+        stacks: Sequence[int],
+        live: Sequence[bool],
+    ) -> str | None:
+        """Why ``seat``, the player to act, may not bet or raise at all, or ``None``."""
+        max_bet = max(bets)
+        owed = min(stacks[seat], max_bet - bets[seat])
+        cap = config.raise_cap
+        if cap is not None and self._raises >= cap:
+            return f"the betting is capped at {cap} bets and raises this street"
+        acted = self._acted[seat]
+        if config.reopen is ReopenRule.CASINO:
+            refused = acted
+        else:
+            short, increment = self._short, self._increment
+            refused = owed < increment or (bool(short) and short < increment and acted)
+        if refused:
+            # spec/holdem.md Decision: an incomplete all-in raise does not reopen the betting
+            return f"player {seat + 1} already acted and the betting was not reopened"
+        if stacks[seat] <= max_bet - bets[seat]:
+            return f"player {seat + 1} can only call all-in"
+        for other in range(len(bets)):
+            if other != seat and live[other] and stacks[other] + bets[other] > max_bet:
+                return None
+        return "every other player is all-in"

@@ -13,6 +13,7 @@ written the same way and applied reversed (spec/phh.md section 2): the button po
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -61,6 +62,11 @@ class SplitPolicy(StrEnum):
     """Whole shares; the remainder of each pot to the first tied winner left of the button."""
     EXACT = "exact"
     """Exact division; amounts must be counted in units fine enough (see ``EXACT_SCALE``)."""
+
+    @property
+    def unit(self) -> int:
+        """Engine units per chip: ``EXACT_SCALE`` for ``exact``, else 1."""
+        return EXACT_SCALE if self is SplitPolicy.EXACT else 1
 
 
 class ReopenRule(StrEnum):
@@ -168,6 +174,28 @@ class HoldemConfig:
         if self.max_raises is not None:
             return self.max_raises
         return 4 if self.structure is BettingStructure.FIXED_LIMIT else None
+
+    def verify_stacks(self, stacks: Sequence[int]) -> None:
+        """Check the starting stacks of a hand played under these rules.
+
+        Raises:
+            ConfigError: stacks do not match the number of players or are not positive, or
+                an amount is not a whole multiple of the split policy's unit.
+        """
+        n = self.players
+        if len(stacks) != n:
+            raise ConfigError(f"{len(stacks)} stacks for {n} players")
+        if any(stack <= 0 for stack in stacks):
+            raise ConfigError(f"stacks {tuple(stacks)} must all be positive")
+        unit = self.split.unit
+        amounts = (*stacks, *self.antes, *self.blinds_or_straddles, self.min_bet)
+        if any(a % unit for a in (*amounts, self.small_bet, self.big_bet)):
+            # spec/holdem.md Winning, Decision `exact`: every pot must divide exactly among up
+            # to ten winners, so money is counted in 1/EXACT_SCALE of a whole chip
+            raise ConfigError(
+                f"the exact split policy needs every amount in whole multiples of EXACT_SCALE"
+                f" ({EXACT_SCALE} units per chip)"
+            )
 
     def street_bet(self, street: int) -> int:
         """The minimum bet (No-/Pot-Limit) or fixed bet size (Fixed-Limit) on ``street``."""

@@ -1,4 +1,5 @@
-"""Settlement: rake, hand values, and each pot paid to its best hands (spec/holdem.md, Winning).
+"""Showdown and settlement: the order of showing, who may muck, rake, hand values, and each
+pot paid to its best hands (spec/holdem.md, Winning).
 
 Pure functions over the end-of-hand amounts; :class:`~croupier.games.holdem.state.CashHand`
 applies the result.
@@ -14,7 +15,36 @@ from croupier.games.holdem.config import HoldemConfig
 from croupier.games.holdem.events import PotAwarded
 from croupier.games.holdem.pots import Pot, build_pots, split_pot, take_rake
 
-__all__ = ["settle"]
+__all__ = ["muck_refusal", "order_of_showing", "settle"]
+
+
+def order_of_showing(first: int, pending: Sequence[bool]) -> tuple[int, ...]:
+    """The players still to show or muck, in order from ``first`` (the last aggressor, else
+    the first player left of the button) clockwise.
+
+    >>> order_of_showing(2, (True, False, True, True))
+    (2, 3, 0)
+    """
+    n = len(pending)
+    return tuple(seat for seat in ((first + k) % n for k in range(n)) if pending[seat])
+
+
+def muck_refusal(
+    seat: int,
+    *,
+    put_in: Sequence[int],
+    antes: Sequence[int],
+    live: Sequence[bool],
+    ante_trimming: bool,
+) -> str | None:
+    """Why ``seat`` may not muck at showdown, or ``None``: a player who alone contests a side
+    pot wins it without showing and may not give it up."""
+    others = list(live)
+    others[seat] = False
+    pots = build_pots(put_in, antes, others, ante_trimming=ante_trimming)
+    if any(seat in pot.seats and not any(others[s] for s in pot.seats) for pot in pots):
+        return f"player {seat + 1} alone contests a side pot and takes it without showing"
+    return None
 
 
 def settle(

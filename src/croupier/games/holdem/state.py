@@ -27,14 +27,28 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from croupier.cards import Card, check_distinct
-from croupier.errors import ConfigError, IllegalActionError, InvalidCardsError, RecordError
-from croupier.games.holdem.betting import Options, raise_bounds
-from croupier.games.holdem.config import EXACT_SCALE, HoldemConfig, ReopenRule, SplitPolicy
+from croupier.cards import Card
+from croupier.errors import IllegalActionError, InvalidCardsError, RecordError
+from croupier.games.holdem.betting import (
+    BettingRound,
+    Options,
+    acting_order,
+    opener,
+    post_forced_bets,
+    raise_bounds,
+    verify_raise_to,
+)
+from croupier.games.holdem.config import HoldemConfig
+from croupier.games.holdem.dealing import (
+    deal_hole_cards,
+    next_street,
+    street_of,
+    verify_board_cards,
+    verify_hole_cards,
+    verify_shown_cards,
+)
 from croupier.games.holdem.events import (
-    AntePosted,
     BetReturned,
-    BlindPosted,
     BoardDealt,
     Called,
     CardBurned,
@@ -47,8 +61,7 @@ from croupier.games.holdem.events import (
     Raked,
     Shown,
 )
-from croupier.games.holdem.pots import build_pots
-from croupier.games.holdem.showdown import settle
+from croupier.games.holdem.showdown import muck_refusal, order_of_showing, settle
 
 if TYPE_CHECKING:
     from croupier.deck import Shoe
@@ -56,7 +69,6 @@ if TYPE_CHECKING:
 __all__ = ["STREET_NAMES", "CashHand", "Phase"]
 
 STREET_NAMES = ("pre-flop", "flop", "turn", "river")
-_BOARD_SIZES = (0, 3, 4, 5)
 
 
 def _succeeds(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
@@ -92,33 +104,27 @@ class CashHand:
         auto_showdown: at showdown every player still in shows (no mucking decisions).
 
     Raises:
-        ConfigError: stacks do not match the number of players or are not positive.
+        ConfigError: the stacks do not fit the rules (:meth:`HoldemConfig.verify_stacks`).
     """
 
     __slots__ = (
-        "_acted",
         "_antes",
         "_auto_showdown",
         "_bets",
         "_board",
-        "_casino",
         "_cfg",
         "_dealt",
         "_events",
         "_holes",
         "_in",
-        "_increment",
         "_n",
-        "_opener",
         "_over",
         "_pending",
         "_phase",
         "_put_in",
-        "_queue",
-        "_raises",
         "_rake",
+        "_round",
         "_shoe",
-        "_short",
         "_shown",
         "_stacks",
         "_starting",
@@ -134,29 +140,17 @@ class CashHand:
         shoe: Shoe | None = None,
         auto_showdown: bool = False,
     ) -> None:
+        config.verify_stacks(stacks)
         n = config.players
-        if len(stacks) != n:
-            raise ConfigError(f"{len(stacks)} stacks for {n} players")
-        if any(stack <= 0 for stack in stacks):
-            raise ConfigError(f"stacks {tuple(stacks)} must all be positive")
-        unit = EXACT_SCALE if config.split is SplitPolicy.EXACT else 1
-        amounts = (*stacks, *config.antes, *config.blinds_or_straddles, config.min_bet)
-        if any(a % unit for a in (*amounts, config.small_bet, config.big_bet)):
-            # spec/holdem.md Winning, Decision `exact`: every pot must divide exactly among up
-            # to ten winners, so money is counted in 1/EXACT_SCALE of a whole chip
-            raise ConfigError(
-                f"the exact split policy needs every amount in whole multiples of EXACT_SCALE"
-                f" ({EXACT_SCALE} units per chip)"
-            )
-        self._unit = unit
-        self._casino = config.reopen is ReopenRule.CASINO
+        self._unit = config.split.unit
         self._cfg = config
         self._n = n
         self._starting = tuple(stacks)
-        self._stacks = list(stacks)
-        self._bets = [0] * n
-        self._put_in = [0] * n
-        self._antes = [0] * n
+        antes, blinds, forced = post_forced_bets(config, stacks)
+        self._stacks = [stacks[i] - antes[i] - blinds[i] for i in range(n)]
+        self._bets = blinds
+        self._put_in = list(antes)
+        self._antes = antes
         self._in = [True] * n
         self._shown = [False] * n
         self._pending = [False] * n
@@ -165,23 +159,15 @@ class CashHand:
         self._board: list[Card] = []
         self._street = 0
         self._phase = Phase.HOLE
-        self._queue: list[int] = []
-        self._acted = [False] * n
-        self._increment = 0
-        self._raises = 0
-        self._short = 0
-        self._opener = 0
+        self._round = BettingRound(first=0, order=[], players=n)
         self._over = False
         self._rake = 0
         self._shoe = shoe
         self._auto_showdown = auto_showdown
-        self._events: list[HoldemEvent] = []
-        self._post_forced_bets()
+        self._events: list[HoldemEvent] = forced
         if shoe is not None:
-            # spec/holdem.md "A hand" 1: one card at a time clockwise from left of the button
-            cards = shoe.draw(2 * n)
-            for seat in range(n):
-                self._give_hole(seat, (cards[seat], cards[seat + n]))
+            for seat, cards in enumerate(deal_hole_cards(shoe, n)):
+                self._give_hole(seat, cards)
             self._start_street()
 
     # -- read-only state ---------------------------------------------------------------
@@ -249,22 +235,20 @@ class CashHand:
     @property
     def actor(self) -> int | None:
         """The player to act in the betting, or ``None``."""
-        return self._queue[0] if self._queue else None
+        return self._round.actor
 
     @property
     def to_call(self) -> int:
         """What the actor must add to call (capped at the stack); 0 when no one is to act."""
-        if not self._queue:
+        seat = self._round.actor
+        if seat is None:
             return 0
-        seat = self._queue[0]
         return min(self._stacks[seat], max(self._bets) - self._bets[seat])
 
     @property
     def showdown_order(self) -> tuple[int, ...]:
         """Players still to show or muck, in order: last aggressor first, then clockwise."""
-        n = self._n
-        order = ((self._opener + k) % n for k in range(n))
-        return tuple(seat for seat in order if self._pending[seat])
+        return order_of_showing(self._round.leader, self._pending)
 
     @property
     def showdown_seat(self) -> int | None:
@@ -282,36 +266,25 @@ class CashHand:
 
     def raise_bounds(self) -> tuple[int, int] | None:
         """(min, max) street totals the actor may bet or raise to, or ``None`` if they may not."""
-        if not self._queue:
+        seat = self._round.actor
+        if seat is None:
             return None
-        seat = self._queue[0]
-        if self._raise_refusal(seat) is not None:
-            return None
-        return self._bounds(seat)
+        return None if self._raise_refusal(seat) is not None else self._bounds(seat)
 
     def options(self) -> Options | None:
         """The actor's choices now, or ``None`` when no one is to act in the betting."""
-        if not self._queue:
+        seat = self._round.actor
+        if seat is None:
             return None
-        seat = self._queue[0]
-        bets = self._bets
         stack = self._stacks[seat]
-        bet = bets[seat]
-        max_bet = max(bets)
-        pot = sum(self._put_in) + sum(bets)
+        bet = self._bets[seat]
+        pot = sum(self._put_in) + sum(self._bets)
         low: int | None = None
         high: int | None = None
         if self._raise_refusal(seat) is None:
-            low, high = raise_bounds(
-                self._cfg.structure,
-                stack=stack,
-                bet=bet,
-                max_bet=max_bet,
-                increment=self._increment,
-                street_bet=self._cfg.street_bet(self._street),
-                pot_total=pot,
-            )
-        return Options(seat, min(stack, max_bet - bet), low, high, stack, bet, pot, self._unit)
+            low, high = self._bounds(seat)
+        owed = min(stack, max(self._bets) - bet)
+        return Options(seat, owed, low, high, stack, bet, pot, self._unit)
 
     # -- dealing (only without a shoe) --------------------------------------------------
 
@@ -325,9 +298,7 @@ class CashHand:
         if self._dealt[seat]:
             raise IllegalActionError(f"player {seat + 1} already has hole cards")
         if cards is not None:
-            if len(cards) != 2:
-                raise InvalidCardsError(f"hold'em deals two hole cards, not {len(cards)}")
-            self._check_new_cards(cards)
+            verify_hole_cards(cards, board=self._board, holes=self._holes)
 
     def can_deal_hole(self, seat: int, cards: Sequence[Card] | None) -> bool:
         return _succeeds(self.verify_deal_hole, seat, cards)
@@ -349,10 +320,7 @@ class CashHand:
         )
         if not waiting:
             raise IllegalActionError("no board cards are due now")
-        size = 1 if self._board else 3
-        if len(cards) != size:
-            raise InvalidCardsError(f"the next street needs {size} board cards, not {len(cards)}")
-        self._check_new_cards(cards)
+        verify_board_cards(cards, board=self._board, holes=self._holes)
 
     def can_deal_board(self, cards: Sequence[Card]) -> bool:
         return _succeeds(self.verify_deal_board, cards)
@@ -375,8 +343,7 @@ class CashHand:
 
     def fold(self, seat: int) -> Folded:
         self.verify_fold(seat)
-        self._queue.pop(0)
-        self._acted[seat] = True
+        self._round.passed(seat)
         self._in[seat] = False
         event = Folded(seat)
         self._events.append(event)
@@ -430,17 +397,8 @@ class CashHand:
         if refusal is not None:
             raise IllegalActionError(refusal)
         low, high = self._bounds(seat)
-        if to > self._stacks[seat] + self._bets[seat]:
-            raise IllegalActionError(
-                f"raise to {to} is more than player {seat + 1} has"
-                f" ({self._stacks[seat] + self._bets[seat]})"
-            )
-        if to % self._unit:
-            raise IllegalActionError(f"raise to {to} is not in whole chips of {self._unit} units")
-        if to < low:
-            raise IllegalActionError(f"raise to {to} is below the minimum raise to {low}")
-        if to > high:
-            raise IllegalActionError(f"raise to {to} is above the maximum raise to {high}")
+        stack, bet = self._stacks[seat], self._bets[seat]
+        verify_raise_to(to, seat=seat, stack=stack, bet=bet, low=low, high=high, unit=self._unit)
 
     def can_raise(self, seat: int, *, to: int) -> bool:
         return _succeeds(self.verify_raise, seat, to=to)
@@ -455,39 +413,16 @@ class CashHand:
         amount = to - bets[seat]
         bets[seat] = to
         stacks[seat] -= amount
-        n = self._n
-        self._queue = [
-            j for j in ((seat + k) % n for k in range(1, n)) if self._in[j] and stacks[j] > 0
-        ]
-        self._opener = seat
         all_in = stacks[seat] == 0
-        self._raises += 1
-        if self._casino:
-            # spec/holdem.md Decision: an all-in short of a full raise does not reopen the
-            # betting; short all-ins that add up to a full raise do
-            threshold = max(self._increment, self._cfg.street_bet(self._street))
-            full = by >= threshold
-            if full:
-                self._increment = by
-                self._short = 0
-            else:
-                self._short += by
-            if full or self._short >= threshold:
-                self._acted = [False] * n
-                self._short = 0
-        else:
-            full = by >= self._increment
-            if full:
-                self._acted = [False] * n
-            if by > self._increment:
-                self._increment = by
-            if all_in:
-                self._short += by
-                if self._short >= self._increment:
-                    self._short = 0
-            else:
-                self._short = 0
-        self._acted[seat] = True
+        full = self._round.raised(
+            seat,
+            by=by,
+            all_in=all_in,
+            stacks=stacks,
+            live=self._in,
+            rule=self._cfg.reopen,
+            street_bet=self._cfg.street_bet(self._street),
+        )
         event = Raised(seat, to, amount, all_in, full)
         self._events.append(event)
         self._after_bet_action()
@@ -498,19 +433,8 @@ class CashHand:
     def verify_show(self, seat: int, cards: Sequence[Card] | None = None) -> None:
         """Check that ``seat`` may table their cards (``cards`` names them in a replay)."""
         self._check_showdown(seat)
-        if cards is None:
-            return
-        if len(cards) != 2:
-            raise InvalidCardsError(f"a player shows two hole cards, not {len(cards)}")
-        hole = self._holes[seat]
-        if hole is not None:
-            if set(hole) != set(cards):
-                raise IllegalActionError(
-                    f"player {seat + 1} holds {''.join(map(str, hole))},"
-                    f" not {''.join(map(str, cards))}"
-                )
-        else:
-            self._check_new_cards(cards)
+        if cards is not None:
+            verify_shown_cards(seat, cards, board=self._board, holes=self._holes)
 
     def can_show(self, seat: int, cards: Sequence[Card] | None = None) -> bool:
         return _succeeds(self.verify_show, seat, cards)
@@ -530,13 +454,15 @@ class CashHand:
         A player who alone contests a side pot wins it without showing and may not muck it.
         """
         self._check_showdown(seat)
-        live = list(self._in)
-        live[seat] = False
-        pots = build_pots(self._put_in, self._antes, live, ante_trimming=self._cfg.ante_trimming)
-        if any(seat in pot.seats and not any(live[s] for s in pot.seats) for pot in pots):
-            raise IllegalActionError(
-                f"player {seat + 1} alone contests a side pot and takes it without showing"
-            )
+        refusal = muck_refusal(
+            seat,
+            put_in=self._put_in,
+            antes=self._antes,
+            live=self._in,
+            ante_trimming=self._cfg.ante_trimming,
+        )
+        if refusal is not None:
+            raise IllegalActionError(refusal)
 
     def can_muck(self, seat: int) -> bool:
         return _succeeds(self.verify_muck, seat)
@@ -573,32 +499,6 @@ class CashHand:
 
     # -- internals ----------------------------------------------------------------------
 
-    def _post_forced_bets(self) -> None:
-        cfg = self._cfg
-        for seat in range(self._n):
-            ante = min(cfg.effective_ante(seat), self._stacks[seat])
-            if ante:
-                self._stacks[seat] -= ante
-                self._antes[seat] = ante
-                self._put_in[seat] = ante
-                self._events.append(AntePosted(seat, ante))
-        for seat in range(self._n):
-            blind = min(cfg.effective_blind(seat), self._stacks[seat])
-            if blind:
-                self._stacks[seat] -= blind
-                self._bets[seat] = blind
-                self._events.append(BlindPosted(seat, blind))
-        if cfg.ante_trimming and any(self._antes):
-            # PHH ante_trimming_status: antes are trimmed like bets, an ante above the second
-            # largest goes back once the blinds are posted (as PokerKit; a lone big-blind ante is all returned)
-            cutoff = sorted(self._antes)[-2]
-            for seat in range(self._n):
-                over = self._antes[seat] - cutoff
-                if over > 0:
-                    self._antes[seat] = self._put_in[seat] = cutoff
-                    self._stacks[seat] += over
-                    self._events.append(BetReturned(seat, over))
-
     def _give_hole(self, seat: int, cards: tuple[Card, ...] | None) -> HoleDealt:
         self._holes[seat] = cards
         self._dealt[seat] = True
@@ -608,21 +508,11 @@ class CashHand:
 
     def _put_board(self, cards: tuple[Card, ...]) -> BoardDealt:
         self._board.extend(cards)
-        street = _BOARD_SIZES.index(len(self._board))
+        street = street_of(len(self._board))
         self._street = street
         event = BoardDealt(street, cards)
         self._events.append(event)
         return event
-
-    def _known_cards(self) -> list[Card]:
-        known = list(self._board)
-        for hole in self._holes:
-            if hole is not None:
-                known.extend(hole)
-        return known
-
-    def _check_new_cards(self, cards: Sequence[Card]) -> None:
-        check_distinct([*self._known_cards(), *cards])
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < self._n:
@@ -635,10 +525,11 @@ class CashHand:
             return f"there is no player {seat + 1} in a hand of {self._n}"
         if not self._in[seat]:
             return f"player {seat + 1} is out of the hand"
-        if not self._queue:
+        actor = self._round.actor
+        if actor is None:
             return "no one is to act in the betting now"
-        if self._queue[0] != seat:
-            return f"it is player {self._queue[0] + 1}'s turn, not player {seat + 1}'s"
+        if actor != seat:
+            return f"it is player {actor + 1}'s turn, not player {seat + 1}'s"
         return None
 
     def _check_turn(self, seat: int) -> None:
@@ -648,27 +539,9 @@ class CashHand:
 
     def _raise_refusal(self, seat: int) -> str | None:
         """Why the actor may not bet or raise at all, or ``None``."""
-        bets = self._bets
-        max_bet = max(bets)
-        owed = min(self._stacks[seat], max_bet - bets[seat])
-        cap = self._cfg.raise_cap
-        if cap is not None and self._raises >= cap:
-            return f"the betting is capped at {cap} bets and raises this street"
-        if self._casino:
-            refused = self._acted[seat]
-        else:
-            refused = owed < self._increment or (
-                bool(self._short) and self._short < self._increment and self._acted[seat]
-            )
-        if refused:
-            # spec/holdem.md Decision: an incomplete all-in raise does not reopen the betting
-            return f"player {seat + 1} already acted and the betting was not reopened"
-        if self._stacks[seat] <= max_bet - bets[seat]:
-            return f"player {seat + 1} can only call all-in"
-        for other in range(self._n):
-            if other != seat and self._in[other] and self._stacks[other] + bets[other] > max_bet:
-                return None
-        return "every other player is all-in"
+        return self._round.refusal(
+            seat, config=self._cfg, bets=self._bets, stacks=self._stacks, live=self._in
+        )
 
     def _bounds(self, seat: int) -> tuple[int, int]:
         return raise_bounds(
@@ -676,14 +549,13 @@ class CashHand:
             stack=self._stacks[seat],
             bet=self._bets[seat],
             max_bet=max(self._bets),
-            increment=self._increment,
+            increment=self._round.increment,
             street_bet=self._cfg.street_bet(self._street),
             pot_total=sum(self._put_in) + sum(self._bets),
         )
 
     def _check_or_call(self, seat: int) -> Checked | Called:
-        self._queue.pop(0)
-        self._acted[seat] = True
+        self._round.passed(seat)
         owed = min(self._stacks[seat], max(self._bets) - self._bets[seat])
         event: Checked | Called
         if owed:
@@ -697,42 +569,20 @@ class CashHand:
         return event
 
     def _start_street(self) -> None:
-        n = self._n
         bets = self._bets
-        if self._street == 0:
-            cfg = self._cfg
-            # PokerKit's opening: left of the largest blind or straddle posted
-            top = max(range(n), key=lambda i: (bets[i] if cfg.effective_blind(i) else 0, i))
-            opener = (top + 1) % n
-        else:
-            opener = 0
-        self._opener = opener
+        first = opener(self._cfg, street=self._street, bets=bets)
+        order = acting_order(first, bets=bets, stacks=self._stacks, live=self._in)
         self._phase = Phase.BETTING
-        stacks = self._stacks
-        live = self._in
-        totals = sorted(bets[j] + stacks[j] for j in range(n) if live[j])
-        second = totals[-2] if len(totals) > 1 else 0
-        # a player acts only if they could still lose chips: their effective stack (against
-        # the second-largest bet plus stack) is positive (as PokerKit)
-        self._queue = [
-            j
-            for j in ((opener + k) % n for k in range(n))
-            if live[j] and stacks[j] > 0 and second > bets[j]
-        ]
-        self._acted = [False] * n
-        self._increment = 0
-        self._raises = 0
-        self._short = 0
-        queue = self._queue
-        if not queue or (len(queue) == 1 and bets[queue[0]] >= max(bets)):
+        self._round = BettingRound(first=first, order=order, players=self._n)
+        if not order or (len(order) == 1 and bets[order[0]] >= max(bets)):
             self._end_betting()
 
     def _after_bet_action(self) -> None:
-        if not self._queue or sum(self._in) <= 1:
+        if self._round.actor is None or sum(self._in) <= 1:
             self._end_betting()
 
     def _end_betting(self) -> None:
-        self._queue = []
+        self._round.close()
         n = self._n
         live = sum(self._in)
         if live > 1 and (
@@ -766,20 +616,16 @@ class CashHand:
             bets[seat] = 0
 
     def _deal_from_shoe(self) -> None:
-        shoe = self._shoe
-        assert shoe is not None
-        self._events.append(CardBurned(shoe.burn()))
-        self._put_board(shoe.draw(3 if not self._board else 1))
+        assert self._shoe is not None
+        burned, cards = next_street(self._shoe, board_size=len(self._board))
+        self._events.append(CardBurned(burned))
+        self._put_board(cards)
 
     def _after_board(self) -> None:
-        if not self._over:
-            self._start_street()
-        elif len(self._board) < 5:
-            if self._shoe is not None and not any(self._pending):
-                self._deal_from_shoe()
-                self._after_board()
+        if self._over:
+            self._run_out()
         else:
-            self._try_settle()
+            self._start_street()
 
     def _begin_showdown(self) -> None:
         self._phase = Phase.SHOWDOWN
@@ -792,7 +638,13 @@ class CashHand:
     def _after_showdown_action(self) -> None:
         if sum(self._in) <= 1:
             self._settle()
-        elif len(self._board) < 5:
+        else:
+            self._run_out()
+
+    def _run_out(self) -> None:
+        """With the betting over: deal the rest of the board from the shoe once no one is
+        left to show or muck, then settle when every live hand is known."""
+        if len(self._board) < 5:
             if self._shoe is not None and not any(self._pending):
                 self._deal_from_shoe()
                 self._after_board()
@@ -841,7 +693,7 @@ class CashHand:
                 self._stacks[seat] += share
             self._events.append(award)
         self._put_in = [0] * self._n
-        self._queue = []
+        self._round.close()
         self._pending = [False] * self._n
         self._phase = Phase.COMPLETE
 
