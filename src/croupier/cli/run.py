@@ -11,8 +11,11 @@ def register(app: typer.Typer) -> None:
     """Add the ``run`` command to ``app``."""
 
     @app.command("run")
-    def run() -> None:
-        """Start the most useful thing croupier has: the terminal UTH table for now."""
-        from croupier.cli.uth import play
-
-        play()
+    def run(
+        host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
+        port: int = typer.Option(8000, help="Port to listen on."),
+    ) -> None:
+        """Start the casino server with the default tables, SQLite database and browser client."""
+        serve = next(c.callback for c in app.registered_commands if c.name == "serve")
+        assert serve is not None, "croupier serve must be registered before run"
+        serve(config=None, database=None, host=host, port=port, static=None)

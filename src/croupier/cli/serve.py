@@ -1,0 +1,88 @@
+"""`croupier serve`: the casino server (FastAPI + uvicorn) with its tables and wallet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = ["register"]
+
+
+def _default_static() -> Path | None:
+    """The browser client shipped in ``croupier/web/static``, when it is there."""
+    try:
+        from croupier.web import static_dir
+    except ImportError:  # pragma: no cover - an install without the web client
+        return None
+    root = static_dir()
+    return root if (root / "index.html").is_file() else None
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``serve`` command to ``app``."""
+
+    @app.command("serve")
+    def serve(
+        config: Annotated[
+            Path | None,
+            typer.Option(
+                "--config",
+                help="Tables TOML file (default: the tables shipped with croupier).",
+                exists=True,
+                dir_okay=False,
+                readable=True,
+            ),
+        ] = None,
+        database: Annotated[
+            str | None,
+            typer.Option(
+                "--database",
+                help="SQLAlchemy URL (default: sqlite file ./croupier.db; "
+                "postgresql+psycopg://user:pass@host/db for PostgreSQL).",
+            ),
+        ] = None,
+        host: Annotated[str | None, typer.Option("--host", help="Interface to bind.")] = None,
+        port: Annotated[int | None, typer.Option("--port", help="TCP port.")] = None,
+        static: Annotated[
+            Path | None,
+            typer.Option(
+                "--static", help="Directory served at / (default: the bundled web client)."
+            ),
+        ] = None,
+    ) -> None:
+        """Run the casino server: accounts, wallet, live tables over WebSockets.
+
+        Settings not given here come from CROUPIER_* environment variables (for example
+        CROUPIER_OPERATOR_USERNAME / CROUPIER_OPERATOR_PASSWORD create an operator,
+        CROUPIER_SECRET_KEY keeps sessions across restarts).
+        """
+        import uvicorn
+        from rich.console import Console
+
+        from croupier.errors import ConfigError
+        from croupier.server.app import create_app
+        from croupier.server.settings import Settings
+
+        overrides: dict[str, object] = {}
+        if config is not None:
+            overrides["tables_config"] = config
+        if database is not None:
+            overrides["database_url"] = database
+        if host is not None:
+            overrides["host"] = host
+        if port is not None:
+            overrides["port"] = port
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+        console = Console(stderr=True)
+        try:
+            application = create_app(settings, static_dir=static or _default_static())
+        except ConfigError as exc:
+            console.print(f"[red]croupier serve: {exc}[/red]")
+            raise typer.Exit(2) from None
+        where = settings.database_url.split("@")[-1]
+        console.print(
+            f"croupier serving on http://{settings.host}:{settings.port} (database {where})"
+        )
+        uvicorn.run(application, host=settings.host, port=settings.port, log_level="info")

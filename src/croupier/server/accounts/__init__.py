@@ -1,0 +1,1 @@
+"""Users, roles, passwords (argon2) and session tokens."""

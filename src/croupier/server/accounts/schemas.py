@@ -1,0 +1,47 @@
+"""Request and response bodies for accounts (Create / Public, as in the FastAPI template)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["Credentials", "TokenPublic", "UserCreate", "UserPublic"]
+
+
+class UserCreate(BaseModel):
+    """Registration: the server validates the rules again (username characters, length)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    username: str = Field(min_length=3, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
+    password: str = Field(min_length=8, max_length=256)
+
+
+class Credentials(BaseModel):
+    """A login."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    username: str = Field(max_length=64)
+    password: str = Field(max_length=256)
+
+
+class UserPublic(BaseModel):
+    """What anyone may learn about a user."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    username: str
+    role: str
+    created_at: dt.datetime
+
+
+class TokenPublic(BaseModel):
+    """A session token, returned once at login."""
+
+    access_token: str
+    token_type: str = "bearer"
+    expires_at: dt.datetime
+    user: UserPublic

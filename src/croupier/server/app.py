@@ -1,0 +1,101 @@
+"""The application factory: ``create_app(settings) -> FastAPI``.
+
+Nothing happens at import. At start-up (the lifespan) the app opens the database, applies
+the migrations, voids every round a crash left open (spec/uth.md "Faults"), ensures the
+configured operator, and starts one task per table; at shut-down it stops the tables (voiding
+rounds still in play) and closes the database.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+
+from croupier.deck import Shoe
+from croupier.server.db import Database
+from croupier.server.errors import install_error_handlers
+from croupier.server.settings import Settings
+from croupier.server.tables.clock import Clock
+from croupier.server.tables.config import TableConfig, load_tables
+
+__all__ = ["create_app"]
+
+log = logging.getLogger(__name__)
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    static_dir: Path | None = None,
+    tables: Sequence[TableConfig] | None = None,
+    clock: Clock | None = None,
+    shoe_factory: Callable[[], Shoe] | None = None,
+) -> FastAPI:
+    """Build the server.
+
+    Args:
+        settings: everything configurable; ``Settings()`` (the environment) by default.
+        static_dir: a directory of static files served at ``/`` (the browser client).
+        tables: table configs; by default read from ``settings.tables_config`` or the
+            package's ``default_tables.toml``.
+        clock: the tables' clock (tests pass a :class:`ManualClock`).
+        shoe_factory: where shoes come from (the OS CSPRNG by default; tests may stack one).
+    """
+    from croupier.server.accounts.router import router as accounts_router
+    from croupier.server.accounts.service import ensure_operator
+    from croupier.server.rng import live_shoe
+    from croupier.server.tables.advice import router as advice_router
+    from croupier.server.tables.manager import TableManager
+    from croupier.server.tables.rounds import recover_open_rounds
+    from croupier.server.tables.router import router as tables_router
+    from croupier.server.wallet.router import router as wallet_router
+
+    settings = settings or Settings()
+    configs = list(tables) if tables is not None else load_tables(settings.tables_config)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database(settings.database_url)
+        db.migrate()
+        with db.session() as session:
+            if settings.recover_on_start:
+                voided = recover_open_rounds(session)
+                if voided:
+                    log.warning("voided %d round(s) left open by a crash: %s", len(voided), voided)
+            if settings.operator_username and settings.operator_password:
+                ensure_operator(
+                    session,
+                    username=settings.operator_username,
+                    password=settings.operator_password.get_secret_value(),
+                )
+        manager = TableManager(configs, db=db, clock=clock, shoe_factory=shoe_factory or live_shoe)
+        app.state.db = db
+        app.state.tables = manager
+        manager.start()
+        try:
+            yield
+        finally:
+            await manager.stop()
+            db.dispose()
+
+    app = FastAPI(title="croupier", version="1", lifespan=lifespan)
+    app.state.settings = settings
+    install_error_handlers(app)
+    app.include_router(accounts_router)
+    app.include_router(wallet_router)
+    app.include_router(tables_router)
+    app.include_router(advice_router)
+
+    @app.get("/api/health", tags=["meta"])
+    def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    if static_dir is not None:
+        from fastapi.staticfiles import StaticFiles
+
+        app.mount("/", StaticFiles(directory=static_dir, html=True), name="static")
+    return app

@@ -1,0 +1,94 @@
+"""Database engine, sessions and migrations. Built by the app factory, never at import.
+
+:class:`Database` wraps one SQLAlchemy engine and its session factory. :func:`migrate`
+applies the Alembic migrations shipped in ``croupier/server/migrations`` programmatically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+__all__ = ["MIGRATIONS_DIR", "Database", "downgrade", "make_engine", "migrate"]
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+
+
+def make_engine(url: str, **kwargs: Any) -> Engine:
+    """An engine for ``url``; SQLite gets foreign keys, WAL and a busy timeout."""
+    if url.startswith("sqlite"):
+        connect_args = {"check_same_thread": False, "timeout": 30}
+        engine = create_engine(url, connect_args=connect_args, **kwargs)
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+            # Let SQLAlchemy issue BEGIN itself so "BEGIN IMMEDIATE" below takes the write lock.
+            dbapi_conn.isolation_level = None
+            cursor = dbapi_conn.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            if ":memory:" not in url and url not in {"sqlite://", "sqlite:///"}:
+                cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _sqlite_begin(conn: Any) -> None:
+            # Writers serialise at BEGIN instead of failing on a read-to-write upgrade.
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, **kwargs)
+
+
+def _alembic(engine: Engine, run: Any) -> None:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        run(config)
+
+
+def migrate(engine: Engine, *, revision: str = "head") -> None:
+    """Upgrade the schema of ``engine``'s database to ``revision`` (Alembic, in process)."""
+    from alembic import command
+
+    _alembic(engine, lambda config: command.upgrade(config, revision))
+
+
+def downgrade(engine: Engine, *, revision: str) -> None:
+    """Downgrade the schema to ``revision`` (``"base"``: no tables at all)."""
+    from alembic import command
+
+    _alembic(engine, lambda config: command.downgrade(config, revision))
+
+
+class Database:
+    """One engine and its session factory."""
+
+    __slots__ = ("engine", "sessions")
+
+    def __init__(self, url: str, **engine_kwargs: Any) -> None:
+        self.engine = make_engine(url, **engine_kwargs)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def migrate(self) -> None:
+        """Bring the schema up to date."""
+        migrate(self.engine)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session whose transaction commits on success and rolls back on any error."""
+        with self.sessions() as session, session.begin():
+            yield session
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()

@@ -1,0 +1,83 @@
+"""``Annotated`` dependency aliases for routers: the session, the current user, the tables."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.orm import Session
+
+from croupier.server.accounts.models import User
+from croupier.server.accounts.service import require_operator, user_for_token
+from croupier.server.db import Database
+from croupier.server.errors import AuthenticationError
+from croupier.server.settings import Settings
+
+if TYPE_CHECKING:
+    from croupier.server.tables.manager import TableManager
+
+__all__ = [
+    "CurrentUser",
+    "DatabaseDep",
+    "OperatorUser",
+    "SessionDep",
+    "SettingsDep",
+    "TableManagerDep",
+    "get_session",
+]
+
+_bearer = HTTPBearer(auto_error=False)
+
+
+def _database(request: Request) -> Database:
+    db: Database = request.app.state.db
+    return db
+
+
+def _settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def _tables(request: Request) -> TableManager:
+    tables: TableManager = request.app.state.tables
+    return tables
+
+
+DatabaseDep = Annotated[Database, Depends(_database)]
+SettingsDep = Annotated[Settings, Depends(_settings)]
+TableManagerDep = Annotated["TableManager", Depends(_tables)]
+
+
+def get_session(db: DatabaseDep) -> Iterator[Session]:
+    """A session per request. Routers that write call ``session.commit()`` before answering,
+    so a response is never sent for money that was not committed; anything else rolls back."""
+    with db.sessions() as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(get_session)]
+
+
+def _current_user(
+    session: SessionDep,
+    settings: SettingsDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> User:
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise AuthenticationError("missing bearer token")
+    return user_for_token(
+        session, token=credentials.credentials, secret=settings.secret_key.get_secret_value()
+    )
+
+
+CurrentUser = Annotated[User, Depends(_current_user)]
+
+
+def _operator(user: CurrentUser) -> User:
+    return require_operator(user)
+
+
+OperatorUser = Annotated[User, Depends(_operator)]

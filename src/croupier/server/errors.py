@@ -1,0 +1,156 @@
+"""Server errors, and the one place that turns any :class:`CroupierError` into HTTP or WS.
+
+The server adds a few branches to the tree drawn in :mod:`croupier.errors`::
+
+    CroupierError
+    ├── ... (croupier.errors: NotationError, ConfigError, IllegalActionError, InsufficientFunds...)
+    ├── InvalidRequestError     (also ValueError)   input that no rule accepts: bad amount, bad type
+    ├── NotFoundError           (also LookupError)  an unknown account, user, table or round
+    ├── AuthenticationError                         no, expired or wrong credentials
+    ├── PermissionDeniedError                       an authenticated user without the right role
+    ├── ConflictError           (also ValueError)   a name already taken, a seat already occupied
+    │   └── IdempotencyConflict                     a key replayed with a different request
+    └── LedgerInvariantError                        a ledger check failed (a bug, never input)
+
+Routers and WebSocket handlers never build responses for errors themselves: they raise, and
+:func:`install_error_handlers` / :func:`error_frame` answer with the status and code listed in
+:data:`ERROR_MAP`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from croupier.errors import (
+    ConfigError,
+    CroupierError,
+    IllegalActionError,
+    InsufficientFunds,
+    InvalidCardsError,
+    NotationError,
+    RecordError,
+)
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+__all__ = [
+    "ERROR_MAP",
+    "AuthenticationError",
+    "ConflictError",
+    "IdempotencyConflict",
+    "InvalidRequestError",
+    "LedgerInvariantError",
+    "NotFoundError",
+    "PermissionDeniedError",
+    "error_body",
+    "error_frame",
+    "install_error_handlers",
+    "status_and_code",
+]
+
+
+class InvalidRequestError(CroupierError, ValueError):
+    """A request no rule accepts: a negative or huge amount, a wrong type, a malformed frame."""
+
+
+class NotFoundError(CroupierError, LookupError):
+    """An unknown user, ledger account, table or round."""
+
+
+class AuthenticationError(CroupierError):
+    """Missing, expired or wrong credentials."""
+
+
+class PermissionDeniedError(CroupierError):
+    """The user is known but their role does not allow the request."""
+
+
+class ConflictError(CroupierError, ValueError):
+    """The request collides with existing state: a username taken, a seat occupied."""
+
+
+class IdempotencyConflict(ConflictError):
+    """An idempotency key already used for a different request; nothing was applied."""
+
+
+class LedgerInvariantError(CroupierError):
+    """The ledger does not balance or a cached balance disagrees with its postings (a bug)."""
+
+
+# Most specific first: the first matching class wins.
+ERROR_MAP: tuple[tuple[type[CroupierError], int, str], ...] = (
+    (IdempotencyConflict, 409, "idempotency_conflict"),
+    (ConflictError, 409, "conflict"),
+    (InsufficientFunds, 409, "insufficient_funds"),
+    (IllegalActionError, 409, "illegal_action"),
+    (AuthenticationError, 401, "unauthenticated"),
+    (PermissionDeniedError, 403, "forbidden"),
+    (NotFoundError, 404, "not_found"),
+    (InvalidRequestError, 422, "invalid_request"),
+    (NotationError, 422, "bad_notation"),
+    (InvalidCardsError, 422, "invalid_cards"),
+    (ConfigError, 422, "bad_config"),
+    (RecordError, 422, "bad_record"),
+    (LedgerInvariantError, 500, "ledger_invariant"),
+)
+
+
+def status_and_code(exc: CroupierError) -> tuple[int, str]:
+    """The HTTP status and the stable error code for ``exc``."""
+    for cls, status, code in ERROR_MAP:
+        if isinstance(exc, cls):
+            return status, code
+    return 400, "error"
+
+
+def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    """The JSON body of every HTTP error: ``{"error": {"code", "message"[, "details"]}}``."""
+    body: dict[str, Any] = {"code": code, "message": message}
+    if details is not None:
+        body["details"] = details
+    return {"error": body}
+
+
+def error_frame(
+    exc: CroupierError | None = None,
+    *,
+    code: str | None = None,
+    message: str | None = None,
+    ref: str | int | None = None,
+) -> dict[str, Any]:
+    """A WebSocket error frame for ``exc`` (or an explicit code and message)."""
+    if exc is not None:
+        _, code = status_and_code(exc)
+        message = str(exc)
+    return {"type": "error", "code": code or "error", "message": message or "", "ref": ref}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Answer every ``CroupierError`` and every request-validation error in one shape."""
+    from fastapi import Request
+    from fastapi.encoders import jsonable_encoder
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import JSONResponse
+
+    async def croupier_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, CroupierError)
+        status, code = status_and_code(exc)
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        return JSONResponse(error_body(code, str(exc)), status_code=status, headers=headers)
+
+    async def validation_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        details = [
+            {"loc": list(err.get("loc", ())), "msg": err.get("msg", ""), "type": err.get("type")}
+            for err in exc.errors()
+        ]
+        first = details[0] if details else {"loc": [], "msg": "invalid request"}
+        where = ".".join(str(part) for part in first["loc"])
+        message = f"{where}: {first['msg']}".lower() if where else str(first["msg"]).lower()
+        return JSONResponse(
+            error_body("invalid_request", message, jsonable_encoder(details)), status_code=422
+        )
+
+    app.add_exception_handler(CroupierError, croupier_error)
+    app.add_exception_handler(RequestValidationError, validation_error)

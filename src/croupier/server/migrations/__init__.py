@@ -1,0 +1,1 @@
+"""Alembic migrations, applied at start by :func:`croupier.server.db.migrate`."""

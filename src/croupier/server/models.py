@@ -1,0 +1,26 @@
+"""Every table of the server, imported in one place (for Alembic's metadata and for tests)."""
+
+from __future__ import annotations
+
+from croupier.server.accounts.models import AuthToken, User
+from croupier.server.base import Base
+from croupier.server.tables.models import Round, RoundPlayer, RoundVoid
+from croupier.server.wallet.models import (
+    IdempotencyKey,
+    LedgerAccount,
+    LedgerTransaction,
+    Posting,
+)
+
+__all__ = [
+    "AuthToken",
+    "Base",
+    "IdempotencyKey",
+    "LedgerAccount",
+    "LedgerTransaction",
+    "Posting",
+    "Round",
+    "RoundPlayer",
+    "RoundVoid",
+    "User",
+]

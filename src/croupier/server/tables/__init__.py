@@ -1,0 +1,1 @@
+"""Live tables: the WebSocket protocol, the table manager, round records and fairness."""

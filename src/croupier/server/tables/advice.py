@@ -1,0 +1,34 @@
+"""``GET /api/uth/advice``: the strategy advisor's exact EVs for a hand (the client's hint)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from croupier.server.deps import CurrentUser
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["tables"])
+
+Cards = Annotated[str, Query(max_length=32, pattern=r"^[2-9TJQKAtjqkacdhs ]*$")]
+
+
+@router.get("/api/uth/advice")
+def uth_advice(user: CurrentUser, hole: Cards, board: Cards = "") -> dict[str, Any]:
+    """The exact EV per unit Ante of each legal option (default pay tables), best first.
+
+    ``hole`` is two cards (``AsKd``); ``board`` none, the flop, or all five.
+    """
+    from croupier.analysis.uth.advisor import advise
+
+    advice = advise(hole, board=board or None)
+    options = sorted(advice.options, key=lambda o: o.ev, reverse=True)
+    return {
+        "street": advice.street,
+        "best": advice.best,
+        "options": [
+            {"action": o.action, "ev": float(o.ev), "ev_exact": str(o.ev)} for o in options
+        ],
+    }

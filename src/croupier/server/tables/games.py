@@ -1,0 +1,166 @@
+"""What a table needs from a game engine: the :class:`GameRound` protocol and the registry.
+
+The table manager is generic: it talks to one :class:`GameRound` per round and never to an
+engine directly. Each game registers a :class:`GameFactory` under its name (``"uth"``...);
+``croupier serve`` opens a table for every configured game that has one and lists the others
+as not yet available.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from croupier.cards import Card
+from croupier.deck import Shoe
+from croupier.server.tables.config import TableConfig
+from croupier.server.tables.protocol import ActMessage
+
+__all__ = [
+    "GameFactory",
+    "GameRound",
+    "available_games",
+    "event_kind",
+    "register_game",
+    "to_json",
+]
+
+
+class GameRound(Protocol):
+    """One round of one game, as the table drives it. Seats are non-negative integers.
+
+    Every ``check_*`` raises a :class:`croupier.errors.CroupierError` and changes nothing;
+    the matching command is only called after its check passed and the money was held.
+    """
+
+    @property
+    def phase(self) -> str:
+        """The engine's phase name."""
+        ...
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """Seats with bets in this round."""
+        ...
+
+    @property
+    def pending_seats(self) -> tuple[int, ...]:
+        """Seats that still have to decide in the current decision phase."""
+        ...
+
+    @property
+    def finished(self) -> bool:
+        """Settled (results known) or voided."""
+        ...
+
+    def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
+        """Validate the opening bets; return the total stake to hold."""
+        ...
+
+    def bets_total(self, bets: Mapping[str, int]) -> int:
+        """The money a set of opening bets puts on the table (no seat rules checked)."""
+        ...
+
+    def place_bets(self, seat: int, bets: Mapping[str, int]) -> None: ...
+
+    def can_close_betting(self) -> bool: ...
+
+    def close_betting(self) -> None:
+        """No more bets: deal."""
+        ...
+
+    def check_act(self, seat: int, act: ActMessage) -> int:
+        """Validate a decision; return the extra stake it needs (a UTH Play bet)."""
+        ...
+
+    def act(self, seat: int, act: ActMessage) -> None: ...
+
+    def apply_timeout(self, seat: int) -> None:
+        """The default decision of a seat that did not act in time."""
+        ...
+
+    def returns(self) -> dict[int, int]:
+        """After settlement: everything paid back to each seat (stakes included)."""
+        ...
+
+    def void(self, reason: str) -> None: ...
+
+    def events_since(self, index: int) -> tuple[Any, ...]:
+        """Engine events from position ``index`` on."""
+        ...
+
+    def visible_to_all(self, event: Any) -> bool:
+        """Whether every seat sees ``event`` the same (so it is projected once)."""
+        ...
+
+    def project_event(self, event: Any, seat: int | None) -> dict[str, Any]:
+        """An event as ``seat`` may see it (hidden cards replaced by ``None``)."""
+        ...
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may see now (``None``: a spectator)."""
+        ...
+
+    def record(self, round_id: int) -> dict[str, Any]:
+        """The JSON round record (stored when the round closes; holds the deck)."""
+        ...
+
+    def summary(self) -> dict[str, Any]:
+        """The public result of a finished round."""
+        ...
+
+
+class GameFactory(Protocol):
+    """Builds the rounds of one table; ``describe`` is what the lobby shows."""
+
+    game: str
+
+    def new_round(self, shoe: Shoe) -> GameRound: ...
+
+    def describe(self) -> dict[str, Any]: ...
+
+    def max_seats(self) -> int | None: ...
+
+
+FactoryBuilder = Callable[[TableConfig], GameFactory]
+_REGISTRY: dict[str, FactoryBuilder] = {}
+
+
+def register_game(game: str, builder: FactoryBuilder) -> None:
+    """Make ``game`` available to tables (tests register toy games this way)."""
+    _REGISTRY[game] = builder
+
+
+def available_games() -> Mapping[str, FactoryBuilder]:
+    """Every registered game (UTH is registered on first use)."""
+    if "uth" not in _REGISTRY:
+        from croupier.server.tables.uth import UthFactory
+
+        _REGISTRY["uth"] = UthFactory
+    return dict(_REGISTRY)
+
+
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def event_kind(event: object) -> str:
+    """``HoleCardsDealt`` -> ``"hole_cards_dealt"``."""
+    return _CAMEL.sub("_", type(event).__name__).lower()
+
+
+def to_json(value: Any) -> Any:
+    """Engine values as JSON: cards as notation, enums as values, dataclasses as objects."""
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [to_json(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): to_json(v) for k, v in value.items()}
+    return value

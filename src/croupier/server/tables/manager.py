@@ -1,0 +1,91 @@
+"""The table manager: builds one :class:`Table` per configured table and runs their tasks."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from croupier.deck import Shoe
+from croupier.errors import ConfigError
+from croupier.server.db import Database
+from croupier.server.errors import NotFoundError
+from croupier.server.rng import live_shoe
+from croupier.server.tables.clock import Clock, MonotonicClock
+from croupier.server.tables.config import TableConfig
+from croupier.server.tables.games import FactoryBuilder, available_games
+from croupier.server.tables.table import Table
+
+__all__ = ["TableManager"]
+
+log = logging.getLogger(__name__)
+
+
+class TableManager:
+    """Every table of the server. Tables whose game has no engine yet are listed, not opened.
+
+    Raises:
+        ConfigError: a table whose rules its game refuses.
+    """
+
+    def __init__(
+        self,
+        configs: Sequence[TableConfig],
+        *,
+        db: Database,
+        clock: Clock | None = None,
+        shoe_factory: Callable[[], Shoe] = live_shoe,
+        games: Mapping[str, FactoryBuilder] | None = None,
+    ) -> None:
+        self.clock = clock or MonotonicClock()
+        builders = dict(available_games() if games is None else games)
+        self.tables: dict[str, Table] = {}
+        self.unavailable: dict[str, dict[str, Any]] = {}
+        for config in configs:
+            builder = builders.get(config.game)
+            if not config.enabled or builder is None:
+                reason = "disabled" if not config.enabled else f"no {config.game!r} engine yet"
+                self.unavailable[config.name] = {
+                    "name": config.name,
+                    "title": config.title,
+                    "game": config.game,
+                    "status": "unavailable",
+                    "reason": reason,
+                }
+                continue
+            try:
+                factory = builder(config)
+            except ConfigError as exc:
+                raise ConfigError(f"table {config.name!r}: {exc}") from None
+            self.tables[config.name] = Table(
+                config, factory, db=db, clock=self.clock, shoe_factory=shoe_factory
+            )
+
+    def start(self) -> None:
+        """Start every table's task (on the running event loop)."""
+        for table in self.tables.values():
+            table.start()
+
+    async def stop(self) -> None:
+        """Stop every table; a round still in play is voided (every stake returned)."""
+        for table in self.tables.values():
+            await table.stop()
+
+    def get(self, name: str) -> Table:
+        """The open table ``name``.
+
+        Raises:
+            NotFoundError: no such table, or its game is not available.
+        """
+        table = self.tables.get(name)
+        if table is None:
+            if name in self.unavailable:
+                raise NotFoundError(
+                    f"table {name!r} is not open: {self.unavailable[name]['reason']}"
+                )
+            raise NotFoundError(f"table {name!r} does not exist")
+        return table
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Every table, open ones first, as the lobby lists them."""
+        return [t.describe() for t in self.tables.values()] + list(self.unavailable.values())

@@ -1,0 +1,147 @@
+"""The table WebSocket protocol, version 1 (documented in ``docs/protocol.md``).
+
+Every frame is one JSON object with a ``type``. Client frames may carry an ``id`` (string or
+integer) that the server quotes back as ``ref`` in the ``ack`` or ``error`` it answers with.
+Server frames that change what a client knows carry ``seq``: one counter per table, one step
+per table event, the same for everybody at the table (a gap means a missed frame: send
+``resync``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+
+from croupier.server.errors import InvalidRequestError
+
+__all__ = [
+    "MAX_FRAME_BYTES",
+    "PROTOCOL_VERSION",
+    "ActMessage",
+    "BetMessage",
+    "ClientMessage",
+    "JoinMessage",
+    "LeaveMessage",
+    "PingMessage",
+    "ResyncMessage",
+    "parse_client_message",
+]
+
+PROTOCOL_VERSION = 1
+MAX_FRAME_BYTES = 16_384
+
+Ref = StrictStr | StrictInt | None
+Stake = Annotated[int, Field(strict=True, ge=0, le=10**12)]
+
+
+class _Client(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    v: Literal[1] = 1
+    id: Ref = Field(default=None)
+
+
+class JoinMessage(_Client):
+    """Take a seat (a given box at a casino table, or any free one)."""
+
+    type: Literal["join"]
+    seat: Annotated[int, Field(strict=True, ge=0, le=100_000)] | None = None
+
+
+class LeaveMessage(_Client):
+    """Give the seat up (refused while the seat has bets in the current round)."""
+
+    type: Literal["leave"]
+
+
+class BetMessage(_Client):
+    """Place the round's opening bets, all at once: spot name -> amount in minor units.
+
+    ``key`` is the idempotency key: a resend with the same key and bets is acknowledged
+    without betting twice; with other bets it is refused.
+    """
+
+    type: Literal["bet"]
+    key: StrictStr = Field(min_length=1, max_length=128)
+    bets: dict[Annotated[str, Field(pattern=r"^[a-z_]{1,16}$")], Stake] = Field(max_length=8)
+
+
+class ActMessage(_Client):
+    """A decision: ``action`` is the game's word (UTH: ``check``, ``play``, ``fold``)."""
+
+    type: Literal["act"]
+    action: StrictStr = Field(pattern=r"^[a-z0-9_]{1,16}$")
+    multiple: Annotated[int, Field(strict=True, ge=1, le=10)] | None = None
+    amount: Stake | None = None
+    seat: Annotated[int, Field(strict=True, ge=0)] | None = None
+    """Optional: a client may name its own seat; any other seat is refused."""
+
+
+class ResyncMessage(_Client):
+    """After a reconnect: the last ``seq`` the client saw; missed events and a snapshot
+    follow."""
+
+    type: Literal["resync"]
+    last_seq: Annotated[int, Field(strict=True, ge=0)] = 0
+
+
+class PingMessage(_Client):
+    """Keep-alive; answered with ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    JoinMessage | LeaveMessage | BetMessage | ActMessage | ResyncMessage | PingMessage,
+    Field(discriminator="type"),
+]
+_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+_TYPES = ("join", "leave", "bet", "act", "resync", "ping")
+
+
+def parse_client_message(raw: str | bytes) -> ClientMessage:
+    """Parse one client frame.
+
+    Raises:
+        InvalidRequestError: too large, not JSON, not an object, an unknown ``type``, an
+            unsupported ``v``, or fields of the wrong type; the message says which.
+    """
+    import json
+
+    if len(raw) > MAX_FRAME_BYTES:
+        raise InvalidRequestError(f"frame of {len(raw)} bytes is above {MAX_FRAME_BYTES}")
+    try:
+        data: Any = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise InvalidRequestError("frame is not valid json") from None
+    if not isinstance(data, dict):
+        raise InvalidRequestError("frame is not a json object")
+    kind = data.get("type")
+    if kind not in _TYPES:
+        raise InvalidRequestError(f"unknown message type {kind!r}; expected one of {_TYPES}")
+    if data.get("v", PROTOCOL_VERSION) != PROTOCOL_VERSION:
+        raise InvalidRequestError(
+            f"protocol version {data.get('v')!r} is not supported; this server speaks "
+            f"{PROTOCOL_VERSION}"
+        )
+    from pydantic import ValidationError
+
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = [str(p) for p in first["loc"][1:]] or [str(first["loc"][0])]
+        raise InvalidRequestError(f"{kind}.{'.'.join(loc)}: {first['msg']}".lower()) from None
+
+
+def ref_of(raw: str | bytes) -> str | int | None:
+    """The ``id`` of a frame that failed to parse, when it can still be read."""
+    import json
+
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    ref = data.get("id") if isinstance(data, dict) else None
+    return ref if isinstance(ref, str | int) and not isinstance(ref, bool) else None

@@ -1,0 +1,290 @@
+"""Round services: open, stake, settle and void rounds, recover after a crash, recall.
+
+A round is ``open`` from its commitment until it is either ``settled`` (the result recorded
+and escrow paid out, in one transaction) or ``voided`` (every stake returned, the void
+recorded, in one transaction). The status change is a guarded ``UPDATE ... WHERE status =
+'open'``, so a round can never be settled twice, or settled and voided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from croupier.server.accounts.models import Role, User
+from croupier.server.base import utcnow
+from croupier.server.errors import ConflictError, NotFoundError, PermissionDeniedError
+from croupier.server.tables.models import Round, RoundPlayer, RoundStatus, RoundVoid
+from croupier.server.wallet import service as wallet
+
+__all__ = [
+    "CRASH_REASON",
+    "RecalledRound",
+    "open_round",
+    "recall",
+    "recent_rounds",
+    "recover_open_rounds",
+    "replayed_stake",
+    "settle_round",
+    "stake",
+    "void_round",
+]
+
+CRASH_REASON = "server restarted while the round was in play (malfunction: all bets returned)"
+
+
+def open_round(
+    session: Session, *, table: str, game: str, commitment: str, salt: str, deck: str
+) -> Round:
+    """Record a new open round with its commitment (salt and deck stay secret until closed)."""
+    row = Round(
+        table_name=table,
+        game=game,
+        status=RoundStatus.OPEN.value,
+        commitment=commitment,
+        salt=salt,
+        deck=deck,
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def _open(session: Session, round_id: int) -> Round:
+    row = session.get(Round, round_id)
+    if row is None:
+        raise NotFoundError(f"round {round_id} does not exist")
+    if row.status != RoundStatus.OPEN.value:
+        raise ConflictError(f"round {round_id} is {row.status}, not open")
+    return row
+
+
+def stake(
+    session: Session,
+    *,
+    round_id: int,
+    user_id: int,
+    seat: int,
+    amount: int,
+    idempotency_key: str,
+    details: Mapping[str, Any] | None = None,
+) -> wallet.Movement:
+    """Hold ``amount`` of the user's money in the table's escrow for an open round."""
+    row = _open(session, round_id)
+    move = wallet.hold(
+        session,
+        user_id=user_id,
+        table=row.table_name,
+        round_id=round_id,
+        amount=amount,
+        idempotency_key=idempotency_key,
+        details=details,
+    )
+    if not move.replayed:
+        player = session.scalars(
+            select(RoundPlayer).where(
+                RoundPlayer.round_id == round_id, RoundPlayer.user_id == user_id
+            )
+        ).first()
+        if player is None:
+            session.add(
+                RoundPlayer(round_id=round_id, user_id=user_id, seat=seat, staked=move.amount)
+            )
+        else:
+            player.staked += move.amount
+        session.flush()
+    return move
+
+
+def replayed_stake(
+    session: Session,
+    *,
+    round_id: int,
+    user_id: int,
+    amount: int,
+    idempotency_key: str,
+    details: Mapping[str, Any] | None = None,
+) -> wallet.Movement | None:
+    """The answer to a resent stake, or ``None`` if ``idempotency_key`` was never applied.
+
+    Raises:
+        IdempotencyConflict: the key was used for another stake.
+    """
+    row = session.get(Round, round_id)
+    if row is None:
+        raise NotFoundError(f"round {round_id} does not exist")
+    request = wallet.hold_request(
+        table=row.table_name, round_id=round_id, amount=amount, details=details
+    )
+    response = wallet.find_replay(
+        session, scope=f"user:{user_id}", key=idempotency_key, request=request
+    )
+    return None if response is None else wallet.Movement.from_json(response, replayed=True)
+
+
+def _close(session: Session, round_id: int, status: RoundStatus) -> Round:
+    row = _open(session, round_id)
+    changed = session.execute(
+        update(Round)
+        .where(Round.id == round_id, Round.status == RoundStatus.OPEN.value)
+        .values(status=status.value, closed_at=utcnow())
+        .execution_options(synchronize_session=False)
+    ).rowcount  # type: ignore[attr-defined]
+    if changed != 1:
+        raise ConflictError(f"round {round_id} was closed concurrently")
+    session.refresh(row)
+    return row
+
+
+def settle_round(
+    session: Session,
+    *,
+    round_id: int,
+    returns: Mapping[int, int],
+    record: Mapping[str, Any],
+    summary: Mapping[str, Any],
+    rake: int = 0,
+) -> Round:
+    """Record the result and pay escrow out, in the caller's one transaction.
+
+    ``returns`` maps user id to everything paid back to them (stakes included; 0 for a loss).
+    """
+    row = _close(session, round_id, RoundStatus.SETTLED)
+    wallet.settle(session, table=row.table_name, round_id=round_id, returns=returns, rake=rake)
+    row.record = dict(record)
+    row.summary = dict(summary)
+    for player in session.scalars(select(RoundPlayer).where(RoundPlayer.round_id == round_id)):
+        player.returned = int(returns.get(player.user_id, 0))
+    session.flush()
+    return row
+
+
+def void_round(
+    session: Session,
+    *,
+    round_id: int,
+    reason: str,
+    record: Mapping[str, Any] | None = None,
+) -> Round:
+    """Void a round: every stake back from escrow, and the void recorded (spec/uth.md Faults)."""
+    row = _close(session, round_id, RoundStatus.VOIDED)
+    txn = wallet.void(session, table=row.table_name, round_id=round_id, reason=reason)
+    session.add(
+        RoundVoid(round_id=round_id, reason=reason[:255], transaction_id=txn.id if txn else None)
+    )
+    if record is not None:
+        row.record = dict(record)
+    row.summary = {"voided": True, "reason": reason}
+    for player in session.scalars(select(RoundPlayer).where(RoundPlayer.round_id == round_id)):
+        player.returned = player.staked
+    session.flush()
+    return row
+
+
+def recover_open_rounds(session: Session, *, reason: str = CRASH_REASON) -> list[int]:
+    """Void every round still open (run at start, before any table opens); return their ids."""
+    ids = list(
+        session.scalars(
+            select(Round.id).where(Round.status == RoundStatus.OPEN.value).order_by(Round.id)
+        )
+    )
+    for round_id in ids:
+        void_round(session, round_id=round_id, reason=reason)
+    return ids
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RecalledRound:
+    """A closed round as a player or operator may see it (the deck revealed)."""
+
+    id: int
+    table: str
+    game: str
+    status: str
+    commitment: str
+    salt: str | None
+    deck: str | None
+    record: dict[str, Any] | None
+    summary: dict[str, Any] | None
+    created_at: str
+    closed_at: str | None
+    players: list[dict[str, Any]]
+    void_reason: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "table": self.table,
+            "game": self.game,
+            "status": self.status,
+            "commitment": self.commitment,
+            "salt": self.salt,
+            "deck": self.deck,
+            "record": self.record,
+            "summary": self.summary,
+            "created_at": self.created_at,
+            "closed_at": self.closed_at,
+            "players": self.players,
+            "void_reason": self.void_reason,
+        }
+
+
+def _recalled(session: Session, row: Round) -> RecalledRound:
+    closed = row.status != RoundStatus.OPEN.value
+    players = [
+        {"user_id": p.user_id, "seat": p.seat, "staked": p.staked, "returned": p.returned}
+        for p in session.scalars(
+            select(RoundPlayer).where(RoundPlayer.round_id == row.id).order_by(RoundPlayer.seat)
+        )
+    ]
+    void = session.scalars(select(RoundVoid).where(RoundVoid.round_id == row.id)).first()
+    return RecalledRound(
+        id=row.id,
+        table=row.table_name,
+        game=row.game,
+        status=row.status,
+        commitment=row.commitment,
+        salt=row.salt if closed else None,
+        deck=row.deck if closed else None,
+        record=row.record if closed else None,
+        summary=row.summary if closed else None,
+        created_at=row.created_at.isoformat(),
+        closed_at=row.closed_at.isoformat() if row.closed_at else None,
+        players=players,
+        void_reason=void.reason if void else None,
+    )
+
+
+def recent_rounds(session: Session, *, user: User, limit: int = 10) -> list[RecalledRound]:
+    """The user's last ``limit`` closed rounds, newest first (issue 5: a player recalls 10)."""
+    rows = session.scalars(
+        select(Round)
+        .join(RoundPlayer, RoundPlayer.round_id == Round.id)
+        .where(RoundPlayer.user_id == user.id, Round.status != RoundStatus.OPEN.value)
+        .order_by(Round.id.desc())
+        .limit(limit)
+    )
+    return [_recalled(session, row) for row in rows]
+
+
+def recall(session: Session, *, user: User, round_id: int, player_limit: int = 10) -> RecalledRound:
+    """One round: an operator may recall any; a player one of their last ``player_limit``.
+
+    Raises:
+        NotFoundError: no such round.
+        PermissionDeniedError: a player asking for a round that is not among their last ones.
+    """
+    row = session.get(Round, round_id)
+    if row is None:
+        raise NotFoundError(f"round {round_id} does not exist")
+    if user.role != Role.OPERATOR.value:
+        allowed = {r.id for r in recent_rounds(session, user=user, limit=player_limit)}
+        if round_id not in allowed:
+            raise PermissionDeniedError(
+                f"round {round_id} is not among your last {player_limit} rounds"
+            )
+    return _recalled(session, row)

@@ -1,0 +1,211 @@
+"""Ultimate Texas Hold'em at a server table: the :class:`GameRound` adapter for ``UthRound``.
+
+Opening bets are ``{"ante": A, "trips": T}`` (the Blind equals the Ante and is placed with
+it, spec/uth.md "Betting"; a ``"blind"`` spot may be sent but must equal the Ante).
+Decisions are ``check``, ``fold`` and ``play`` with ``multiple`` (or ``"4x"``... as the
+action); a Play bet holds ``multiple x Ante`` more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from croupier.deck import Shoe
+from croupier.errors import IllegalActionError
+from croupier.games.uth import Phase, UthConfig, UthRound
+from croupier.games.uth.events import HOUSE, PUBLIC, Event
+from croupier.history.records import result_to_dict, uth_record
+from croupier.server.errors import InvalidRequestError
+from croupier.server.tables.config import TableConfig
+from croupier.server.tables.games import event_kind, to_json
+from croupier.server.tables.protocol import ActMessage
+
+__all__ = ["UthFactory", "UthTableRound"]
+
+_SPOTS = frozenset({"ante", "blind", "trips"})
+_CARD_FIELDS = ("cards", "card")
+
+
+class UthFactory:
+    """Rounds for one UTH table; ``rules`` in the table config go to :class:`UthConfig`."""
+
+    game = "uth"
+
+    def __init__(self, table: TableConfig) -> None:
+        rules = dict(table.rules)
+        # TOML has no null: a shared-hand (live) table without max_seats, or with
+        # max_seats = 0 or "unlimited", seats any number of players (spec/uth.md "Table").
+        if rules.get("max_seats") in (0, "unlimited") or (
+            rules.get("shared_hand") and "max_seats" not in rules
+        ):
+            rules["max_seats"] = None
+        self.config = UthConfig.from_dict(rules)
+
+    def new_round(self, shoe: Shoe) -> UthTableRound:
+        return UthTableRound(UthRound(self.config, shoe))
+
+    def describe(self) -> dict[str, Any]:
+        return self.config.to_dict()
+
+    def max_seats(self) -> int | None:
+        return self.config.max_seats
+
+
+def _multiple(act: ActMessage) -> int | None:
+    if act.action == "play":
+        if act.multiple is None:
+            raise InvalidRequestError("a play needs a multiple (4, 3, 2 or 1)")
+        return act.multiple
+    if act.action in {"4x", "3x", "2x", "1x"}:
+        return int(act.action[0])
+    return None
+
+
+class UthTableRound:
+    """One :class:`UthRound` driven by a table."""
+
+    game = "uth"
+
+    def __init__(self, engine: UthRound) -> None:
+        self.engine = engine
+
+    @property
+    def phase(self) -> str:
+        return self.engine.phase.value
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return self.engine.seats
+
+    @property
+    def pending_seats(self) -> tuple[int, ...]:
+        return self.engine.pending_seats
+
+    @property
+    def finished(self) -> bool:
+        return self.engine.phase in (Phase.SETTLED, Phase.VOID)
+
+    def _bets(self, bets: Mapping[str, int]) -> tuple[int, int]:
+        unknown = sorted(set(bets) - _SPOTS)
+        if unknown:
+            raise InvalidRequestError(f"unknown bet spots {unknown}; UTH has ante and trips")
+        if "ante" not in bets:
+            raise InvalidRequestError("an ante is required (the blind is placed with it)")
+        ante, trips = bets["ante"], bets.get("trips", 0)
+        if "blind" in bets and bets["blind"] != ante:
+            raise IllegalActionError(
+                f"blind {bets['blind']} must equal the ante {ante} (spec/uth.md Betting)"
+            )
+        return ante, trips
+
+    def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
+        ante, trips = self._bets(bets)
+        if seat in self.engine.seats:
+            raise IllegalActionError(f"seat {seat} has already bet in this round")
+        self.engine.verify_place_bets(seat, ante=ante, trips=trips)
+        return 2 * ante + trips
+
+    def bets_total(self, bets: Mapping[str, int]) -> int:
+        ante, trips = self._bets(bets)
+        return 2 * ante + trips
+
+    def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
+        ante, trips = self._bets(bets)
+        self.engine.place_bets(seat, ante=ante, trips=trips)
+
+    def can_close_betting(self) -> bool:
+        return self.engine.can_close_betting()
+
+    def close_betting(self) -> None:
+        self.engine.close_betting()
+
+    def check_act(self, seat: int, act: ActMessage) -> int:
+        multiple = _multiple(act)
+        if multiple is not None:
+            self.engine.verify_bet_play(seat, multiple)
+            return multiple * self.engine.box(seat).ante
+        if act.action == "check":
+            self.engine.verify_check(seat)
+        elif act.action == "fold":
+            self.engine.verify_fold(seat)
+        else:
+            raise InvalidRequestError(
+                f"unknown action {act.action!r}; UTH has check, play (4x 3x 2x 1x) and fold"
+            )
+        return 0
+
+    def act(self, seat: int, act: ActMessage) -> None:
+        multiple = _multiple(act)
+        if multiple is not None:
+            self.engine.bet_play(seat, multiple)
+        elif act.action == "check":
+            self.engine.check(seat)
+        else:
+            self.engine.fold(seat)
+
+    def apply_timeout(self, seat: int) -> None:
+        self.engine.apply_timeout(seat)
+
+    def returns(self) -> dict[int, int]:
+        return {seat: result.returned for seat, result in self.engine.results.items()}
+
+    def void(self, reason: str) -> None:
+        if self.engine.phase not in (Phase.SETTLED, Phase.VOID):
+            self.engine.void(reason)
+
+    def events_since(self, index: int) -> tuple[Event, ...]:
+        return self.engine.events[index:]
+
+    def visible_to_all(self, event: Any) -> bool:
+        return bool(event.private_to == PUBLIC)
+
+    def project_event(self, event: Any, seat: int | None) -> dict[str, Any]:
+        data: dict[str, Any] = to_json(event)
+        data["kind"] = event_kind(event)
+        owner = event.private_to
+        # The dealer's cards and burns stay hidden until showdown (DealerRevealed is public);
+        # another seat's hole cards are never shown (issue 5: a client sees only its seat).
+        visible = owner == PUBLIC or (owner != HOUSE and seat is not None and owner == seat)
+        if not visible:
+            for name in _CARD_FIELDS:
+                if name in data:
+                    data[name] = None
+        if data["kind"] == "seat_settled":
+            data["result"] = result_to_dict(event.result)
+        return data
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        # A spectator sees what a seat without a box sees: the board, and nothing private.
+        view = self.engine.view(seat if seat is not None else -(10**9))
+        data: dict[str, Any] = to_json(view)
+        if seat is None:
+            data["seat"] = None
+        if view.result is not None:
+            data["result"] = result_to_dict(view.result)
+        if self.engine.config.max_seats is not None:
+            # A casino table shows every box; a live table's hundreds of boxes are not sent
+            # with every view (each seat sees its own in ``box``).
+            data["pending_seats"] = list(self.engine.pending_seats)
+            data["boxes"] = [to_json(self.engine.box(s)) for s in self.engine.seats]
+        else:
+            data["pending"] = len(self.engine.pending_seats)
+            data["boxes_in_play"] = len(self.engine.seats)
+        return data
+
+    def record(self, round_id: int) -> dict[str, Any]:
+        return uth_record(self.engine, round_id=str(round_id))
+
+    def summary(self) -> dict[str, Any]:
+        record = uth_record(self.engine)
+        return {
+            "phase": record["phase"],
+            "board": [str(c) for c in self.engine.board],
+            "dealer": [str(c) for c in self.engine.dealer_cards]
+            if self.engine.phase is Phase.SETTLED
+            else None,
+            "results": record["results"],
+            "players_net": record["players_net"],
+            "house_net": record["house_net"],
+            "void": record["void"],
+        }

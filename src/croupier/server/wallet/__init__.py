@@ -1,0 +1,1 @@
+"""The double-entry ledger: accounts, balanced transactions of postings, idempotency keys."""

@@ -1,0 +1,119 @@
+"""HTTP routes for balances, statements and the operator's credits and debits."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Query
+from sqlalchemy import select
+
+from croupier.server.accounts.service import get_user
+from croupier.server.deps import CurrentUser, OperatorUser, SessionDep
+from croupier.server.wallet import service
+from croupier.server.wallet.models import LedgerTransaction, Posting
+from croupier.server.wallet.schemas import (
+    BalancePublic,
+    MoneyRequest,
+    MovementPublic,
+    PostingPublic,
+)
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["wallet"])
+
+IdempotencyKeyHeader = Annotated[str, Header(alias="Idempotency-Key", min_length=1, max_length=128)]
+
+
+@router.get("/api/wallet")
+def my_balance(user: CurrentUser, session: SessionDep) -> BalancePublic:
+    """The caller's balance."""
+    return BalancePublic(user_id=user.id, balance=service.player_balance(session, user_id=user.id))
+
+
+@router.get("/api/wallet/statement")
+def my_statement(
+    user: CurrentUser,
+    session: SessionDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+) -> list[PostingPublic]:
+    """The caller's latest postings, newest first."""
+    account = service.player_account(session, user_id=user.id)
+    rows = session.execute(
+        select(
+            Posting.transaction_id,
+            LedgerTransaction.kind,
+            Posting.amount,
+            LedgerTransaction.round_id,
+            LedgerTransaction.memo,
+            LedgerTransaction.created_at,
+        )
+        .join(LedgerTransaction, LedgerTransaction.id == Posting.transaction_id)
+        .where(Posting.account_id == account.id)
+        .order_by(Posting.id.desc())
+        .limit(limit)
+    ).all()
+    return [PostingPublic.model_validate(row._mapping) for row in rows]
+
+
+@router.get("/api/operator/accounts/{user_id}")
+def balance_of(user_id: int, operator: OperatorUser, session: SessionDep) -> BalancePublic:
+    """Any player's balance."""
+    get_user(session, user_id=user_id)
+    return BalancePublic(user_id=user_id, balance=service.player_balance(session, user_id=user_id))
+
+
+def _movement(move: service.Movement) -> MovementPublic:
+    return MovementPublic(
+        transaction_id=move.transaction_id,
+        kind=move.kind,
+        amount=move.amount,
+        balance=move.balance,
+        replayed=move.replayed,
+    )
+
+
+@router.post("/api/operator/accounts/{user_id}/credit")
+def credit(
+    user_id: int,
+    body: MoneyRequest,
+    operator: OperatorUser,
+    session: SessionDep,
+    idempotency_key: IdempotencyKeyHeader,
+) -> MovementPublic:
+    """Pay money into a player's account (a deposit through the cage)."""
+    move = service.credit(
+        session,
+        user_id=user_id,
+        amount=body.amount,
+        idempotency_key=idempotency_key,
+        memo=body.memo,
+    )
+    session.commit()
+    return _movement(move)
+
+
+@router.post("/api/operator/accounts/{user_id}/debit")
+def debit(
+    user_id: int,
+    body: MoneyRequest,
+    operator: OperatorUser,
+    session: SessionDep,
+    idempotency_key: IdempotencyKeyHeader,
+) -> MovementPublic:
+    """Take money out of a player's account (a withdrawal through the cage)."""
+    move = service.debit(
+        session,
+        user_id=user_id,
+        amount=body.amount,
+        idempotency_key=idempotency_key,
+        memo=body.memo,
+    )
+    session.commit()
+    return _movement(move)
+
+
+@router.get("/api/operator/ledger")
+def ledger(operator: OperatorUser, session: SessionDep) -> dict[str, int]:
+    """Check the whole ledger and return the balance held by each kind of account."""
+    return service.check_ledger(session)

@@ -1,0 +1,220 @@
+"""Helpers for the server tests: the app under a TestClient, stacked shoes, players."""
+
+from __future__ import annotations
+
+import uuid
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI
+from starlette.exceptions import StarletteDeprecationWarning
+
+from croupier.deck import Shoe
+from croupier.server.rng import live_shoe
+from croupier.server.settings import Settings
+from croupier.server.tables.clock import ManualClock
+from croupier.server.tables.config import TableConfig
+
+with warnings.catch_warnings():
+    # Starlette 1.x asks for the httpx2 package; the httpx we ship still works with it.
+    warnings.simplefilter("ignore", StarletteDeprecationWarning)
+    from fastapi.testclient import TestClient
+
+__all__ = [
+    "OPERATOR",
+    "Seat",
+    "Server",
+    "ShoeStack",
+    "TestClient",
+    "complete_shoe",
+    "make_settings",
+]
+
+OPERATOR = ("boss", "operator-password")
+
+
+def test_tables() -> list[TableConfig]:
+    """A casino and a live UTH table with short, round-number timers (the clock is manual)."""
+    return [
+        TableConfig(
+            name="casino",
+            game="uth",
+            betting_seconds=10,
+            decision_seconds=20,
+            pause_seconds=0,
+            rules={"max_seats": 6},
+        ),
+        TableConfig(
+            name="live",
+            game="uth",
+            betting_seconds=10,
+            decision_seconds=20,
+            pause_seconds=0,
+            rules={"shared_hand": True},
+        ),
+    ]
+
+
+test_tables.__test__ = False  # type: ignore[attr-defined]
+
+
+class ShoeStack:
+    """Shoes for the next rounds, in order; a live CSPRNG shoe once the stack is empty."""
+
+    def __init__(self) -> None:
+        self.decks: list[str] = []
+
+    def push(self, deck: str) -> None:
+        self.decks.append(deck)
+
+    def __call__(self) -> Shoe:
+        if self.decks:
+            return complete_shoe(self.decks.pop(0))
+        return live_shoe()
+
+
+def complete_shoe(top: str) -> Shoe:
+    """A shoe whose first cards are ``top`` and the rest of the deck follows in order."""
+    from croupier.cards import DECK, parse_cards
+
+    head = parse_cards(top)
+    return Shoe((*head, *(c for c in DECK if c not in head)))
+
+
+@dataclass
+class Server:
+    app: FastAPI
+    client: TestClient
+    clock: ManualClock
+    shoes: ShoeStack
+    settings: Settings
+    _operator_token: str = ""
+
+    def login(self, username: str, password: str = "password123") -> str:
+        response = self.client.post(
+            "/api/auth/login", json={"username": username, "password": password}
+        )
+        assert response.status_code == 200, response.text
+        token: str = response.json()["access_token"]
+        return token
+
+    def player(self, username: str, *, credit: int = 0) -> tuple[int, str]:
+        """Register ``username``, credit them, return (user id, token)."""
+        response = self.client.post(
+            "/api/auth/register", json={"username": username, "password": "password123"}
+        )
+        assert response.status_code == 201, response.text
+        user_id: int = response.json()["id"]
+        token = self.login(username)
+        if credit:
+            self.operator_post(f"/api/operator/accounts/{user_id}/credit", {"amount": credit})
+        return user_id, token
+
+    def operator_token(self) -> str:
+        if not self._operator_token:
+            self._operator_token = self.login(*OPERATOR)
+        return self._operator_token
+
+    def operator_post(self, path: str, body: Any, *, key: str | None = None) -> Any:
+        token = self.operator_token()
+        headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": key or uuid.uuid4().hex}
+        return self.client.post(path, json=body, headers=headers)
+
+    def balance(self, token: str) -> int:
+        response = self.client.get("/api/wallet", headers={"Authorization": f"Bearer {token}"})
+        assert response.status_code == 200, response.text
+        value: int = response.json()["balance"]
+        return value
+
+    def ledger(self) -> dict[str, int]:
+        token = self.operator_token()
+        response = self.client.get(
+            "/api/operator/ledger", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert response.status_code == 200, response.text
+        totals: dict[str, int] = response.json()
+        return totals
+
+
+def make_settings(url: str) -> Settings:
+    return Settings(
+        database_url=url,
+        operator_username=OPERATOR[0],
+        operator_password=OPERATOR[1],  # type: ignore[arg-type]
+        secret_key="test-secret",  # type: ignore[arg-type]
+    )
+
+
+class Seat:
+    """One WebSocket client: every frame it receives is kept in ``frames``."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.frames: list[dict[str, Any]] = []
+        self._cursor = 0
+        self._ids = 0
+
+    def recv(self) -> dict[str, Any]:
+        frame: dict[str, Any] = self.ws.receive_json()
+        self.frames.append(frame)
+        return frame
+
+    def until(self, predicate: Any) -> dict[str, Any]:
+        """The next frame (kept or new) that matches; frames are consumed in order."""
+        while True:
+            if self._cursor == len(self.frames):
+                self.recv()
+            frame = self.frames[self._cursor]
+            self._cursor += 1
+            if predicate(frame):
+                return frame
+
+    def event(self, kind: str) -> dict[str, Any]:
+        """Read up to the next event of ``kind``; return its ``event`` object."""
+        frame = self.until(lambda f: f["type"] == "event" and f["event"]["kind"] == kind)
+        event: dict[str, Any] = frame["event"]
+        return event
+
+    def seen(self, kind: str) -> dict[str, Any]:
+        """The first event of ``kind`` received so far, or the next one to arrive."""
+        for frame in self.frames:
+            if frame["type"] == "event" and frame["event"]["kind"] == kind:
+                event: dict[str, Any] = frame["event"]
+                return event
+        return self.event(kind)
+
+    def state(self) -> dict[str, Any]:
+        return self.until(lambda f: f["type"] == "state")
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send_json(message)
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send with a fresh ``id``; return the ``ack`` or ``error`` that answers it.
+
+        Other frames that arrive meanwhile stay unread for :meth:`until` and :meth:`event`.
+        """
+        self._ids += 1
+        ref = f"r{self._ids}"
+        self.ws.send_json({**message, "id": ref})
+        return self.after(
+            len(self.frames),
+            lambda f: f["type"] in ("ack", "error", "pong") and f.get("ref") == ref,
+        )
+
+    def after(self, start: int, predicate: Any) -> dict[str, Any]:
+        """The first frame at or after index ``start`` that matches (the cursor stays put)."""
+        index = start
+        while True:
+            while index >= len(self.frames):
+                self.recv()
+            frame = self.frames[index]
+            index += 1
+            if predicate(frame):
+                return frame
+
+    def welcome(self) -> dict[str, Any]:
+        frame = self.until(lambda f: f["type"] == "welcome")
+        self.state()
+        return frame
