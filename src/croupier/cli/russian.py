@@ -1,9 +1,600 @@
-"""`croupier russian ...`: commands of the russian game."""
+"""`croupier russian ...`: settle audit lines, play at the terminal, analyze the game."""
 
 from __future__ import annotations
 
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Annotated, Any, TextIO
+
 import typer
 
-__all__ = ["app"]
+from croupier.cards import DECK, Card, parse_cards
+from croupier.chips import Chips
+from croupier.errors import CroupierError
+from croupier.games.russian import (
+    BetKind,
+    DuplicateRankStraights,
+    RussianConfig,
+)
+from croupier.games.russian.rules import Draw, audit_box
 
-app = typer.Typer(help="Russian commands.", no_args_is_help=True)
+__all__ = ["app", "settle_lines"]
+
+app = typer.Typer(help="Russian Poker: settle, play, analyze.", no_args_is_help=True)
+
+_FIELDS = frozenset(
+    {
+        "player",
+        "initial",
+        "draw",
+        "dealer",
+        "dealer_draws",
+        "ante",
+        "bonus",
+        "action",
+        "insurance",
+        "buy",
+    }
+)
+_OUTPUT = (
+    BetKind.ANTE,
+    BetKind.BET,
+    BetKind.FEE,
+    BetKind.INSURANCE,
+    BetKind.BONUS,
+    BetKind.BUY,
+)
+
+
+class _LineError(ValueError):
+    pass
+
+
+_TOKENS: dict[str, Card] = {}
+for _card in DECK:
+    _text = str(_card)
+    for _rank in {_text[0], _text[0].lower()}:
+        for _suit in {_text[1], _text[1].upper()}:
+            _TOKENS[_rank + _suit] = _card
+
+
+def _parse(text: str) -> tuple[Card, ...]:
+    """Cards written together (``"AhKd"``): a dictionary fast path, else :func:`parse_cards`."""
+    if len(text) % 2 == 0:
+        try:
+            return tuple(_TOKENS[text[i : i + 2]] for i in range(0, len(text), 2))
+        except KeyError:
+            pass
+    return parse_cards(text)
+
+
+def _cards(record: dict[str, Any], name: str, *, required: bool) -> tuple[Any, ...]:
+    value = record.get(name)
+    if value is None:
+        if required:
+            raise _LineError(f"missing field {name!r}")
+        return ()
+    if not isinstance(value, str):
+        raise _LineError(f"{name} must be a string of cards, not {value!r}")
+    return _parse(value)
+
+
+def _amount(record: dict[str, Any], name: str, *, required: bool = False) -> int:
+    value = record.get(name)
+    if value is None:
+        if required:
+            raise _LineError(f"missing field {name!r}")
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _LineError(f"{name} must be a whole amount >= 0 in minor units, not {value!r}")
+    return value
+
+
+def settle_record(record: object, config: RussianConfig) -> dict[str, int]:
+    """Settle one decoded input line; the nets per bet and the total.
+
+    Raises:
+        ValueError: the line breaks a rule or a format (the message is reported).
+    """
+    if not isinstance(record, dict):
+        raise _LineError("a line must be a JSON object")
+    unknown = sorted(set(record) - _FIELDS)
+    if unknown:
+        raise _LineError(f"unknown field(s) {', '.join(unknown)}")
+    player = _cards(record, "player", required=True)
+    initial = _cards(record, "initial", required=False) or player[:5]
+    dealer = _cards(record, "dealer", required=True)
+    draws = _cards(record, "dealer_draws", required=False)
+    draw_text = record.get("draw")
+    if draw_text is None:
+        draw = Draw.SIXTH if len(player) == 6 else Draw.NONE
+        if len(player) == 5 and {c.id for c in player} != {c.id for c in initial}:
+            draw = Draw.EXCHANGE
+    else:
+        try:
+            draw = Draw(draw_text)
+        except ValueError:
+            raise _LineError(
+                f"draw must be 'none', 'exchange' or 'sixth', not {draw_text!r}"
+            ) from None
+    action = record.get("action", "bet")
+    if action not in ("bet", "fold"):
+        raise _LineError(f"action must be 'bet' or 'fold', not {action!r}")
+    buy = record.get("buy", False)
+    if not isinstance(buy, bool):
+        raise _LineError(f"buy must be true or false, not {buy!r}")
+    settlement = audit_box(
+        config=config,
+        ante=_amount(record, "ante", required=True),
+        initial=initial,
+        final=player,
+        draw=draw,
+        folded=action == "fold",
+        dealer=dealer,
+        bonus=_amount(record, "bonus"),
+        insurance=_amount(record, "insurance"),
+        buy=buy,
+        dealer_draws=draws,
+    )
+    out = {kind.value: settlement.net_of(kind) for kind in _OUTPUT}
+    out["total"] = settlement.net
+    return out
+
+
+def settle_lines(lines: Iterable[str], config: RussianConfig) -> Iterator[str]:
+    """Settle JSON lines; yield one JSON line per non-blank input line (errors included)."""
+    dumps = json.JSONEncoder(separators=(", ", ": ")).encode
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            result: dict[str, Any] = settle_record(json.loads(line), config)
+        except json.JSONDecodeError as exc:
+            result = {"error": f"not JSON: {exc.msg} at column {exc.colno}"}
+        except (CroupierError, _LineError) as exc:
+            result = {"error": str(exc)}
+        yield dumps(result)
+
+
+@app.command()
+def settle(
+    source: Annotated[
+        Path | None, typer.Argument(help="JSON lines file; standard input when omitted.")
+    ] = None,
+    max_payout: Annotated[
+        int | None, typer.Option(help="Cap on the Bet's win per box, in minor units.")
+    ] = None,
+    rebuy_same_rank: Annotated[
+        bool, typer.Option(help="Replace again a bought card of the replaced card's rank.")
+    ] = True,
+    duplicate_rank_straights: Annotated[
+        DuplicateRankStraights, typer.Option(help="How K-Q-J-T-9-9 is paid.")
+    ] = DuplicateRankStraights.TWO_STRAIGHTS,
+) -> None:
+    """Settle boxes given as JSON lines; print the player's net per bet as JSON lines.
+
+    In: {"player": "AhKhQhJhTh", "initial": "AhKhQhJh2c", "draw": "exchange",
+    "dealer": "QsJd5c4h2d", "dealer_draws": "Kc7d", "ante": 100, "bonus": 0,
+    "action": "bet", "insurance": 0, "buy": false}.
+    Out: {"ante", "bet", "fee", "insurance", "bonus", "buy", "total"} or {"error": ...}.
+    """
+    config = RussianConfig(
+        max_payout=None if max_payout is None else Chips(max_payout),
+        rebuy_same_rank=rebuy_same_rank,
+        duplicate_rank_straights=duplicate_rank_straights,
+    )
+    stream: TextIO = open(source, encoding="utf-8") if source else sys.stdin  # noqa: SIM115
+    out = sys.stdout
+    try:
+        for line in settle_lines(stream, config):
+            out.write(line + "\n")
+    finally:
+        if source:
+            stream.close()
+
+
+# -- play -------------------------------------------------------------------------------------
+
+
+def _show_cards(cards: Iterable[Card]) -> str:
+    parts = []
+    for card in cards:
+        colour = "red" if card.suit in (1, 2) else "bold"
+        parts.append(f"[{colour}]{card.rank.symbol}{card.suit.glyph}[/{colour}]")
+    return " ".join(parts)
+
+
+def _ask(console: Any, prompt: str, choices: dict[str, str], default: str | None = None) -> str:
+    """Ask until the answer is one of ``choices`` (by key or by first letter of the word)."""
+    while True:
+        answer = console.input(prompt).strip().lower()
+        if not answer and default is not None:
+            return default
+        for key, word in choices.items():
+            if answer in (key, word):
+                return key
+        console.print(
+            f"[yellow]answer one of: {', '.join(f'{k} ({w})' for k, w in choices.items())}[/yellow]"
+        )
+
+
+def _ask_amount(console: Any, prompt: str, low: int, high: int, *, allow_zero: bool) -> int:
+    while True:
+        text = console.input(prompt).strip()
+        if not text and allow_zero:
+            return 0
+        if text.isdigit():
+            value = int(text)
+            if (allow_zero and value == 0) or low <= value <= high:
+                return value
+        console.print(
+            f"[yellow]enter a whole amount from {low} to {high}"
+            f"{' or 0' if allow_zero else ''}[/yellow]"
+        )
+
+
+def _ask_discards(console: Any, hand: tuple[Card, ...]) -> tuple[Card, ...]:
+    while True:
+        text = console.input("Cards to exchange (positions 1-5 or cards, e.g. '1 4' or '7c 2h'): ")
+        tokens = text.replace(",", " ").split()
+        try:
+            if tokens and all(t.isdigit() for t in tokens):
+                picked = tuple(hand[int(t) - 1] for t in tokens if 1 <= int(t) <= 5)
+                if len(picked) != len(tokens):
+                    raise ValueError("position outside 1..5")
+            else:
+                picked = parse_cards(text)
+            if picked and len(set(picked)) == len(picked) and set(picked) <= set(hand):
+                return picked
+        except (ValueError, IndexError):
+            pass
+        console.print("[yellow]name 1 to 5 of your cards[/yellow]")
+
+
+@app.command()
+def play(
+    boxes: Annotated[
+        int, typer.Option(min=1, max=4, help="Boxes you play: one open, the rest blind.")
+    ] = 1,
+    ante: Annotated[int, typer.Option(min=1, help="Ante per box, in chips.")] = 10,
+    bonus: Annotated[int, typer.Option(min=0, help="Bonus bet on the open box (0: none).")] = 0,
+    bankroll: Annotated[int, typer.Option(min=1, help="Chips you sit down with.")] = 1_000,
+    seed: Annotated[
+        int | None, typer.Option(help="Shuffle seed (reproducible); default: OS randomness.")
+    ] = None,
+    dealer_upcard: Annotated[bool, typer.Option(help="Show the dealer's last card.")] = False,
+) -> None:
+    """Play Russian Poker at the terminal against the dealer."""
+    from rich.console import Console
+
+    from croupier.deck import seeded_source
+
+    console = Console(highlight=False)
+    config = RussianConfig(
+        ante_min=Chips(1),
+        ante_max=Chips(ante),
+        bonus_min=Chips(1),
+        bonus_max=Chips(max(bonus, 1)),
+        max_payout=None,
+        dealer_upcard=dealer_upcard,
+    )
+    source = seeded_source(seed) if seed is not None else None
+    chips = bankroll
+    console.print(
+        f"[bold]Russian Poker[/bold]: {boxes} box(es), Ante {ante}, Bonus {bonus}, chips {chips}"
+    )
+    purse = [chips]
+    try:
+        _play_rounds(console, config, source, boxes=boxes, ante=ante, bonus=bonus, purse=purse)
+    except EOFError:  # input ended: leave the table with the chips won so far
+        console.print()
+    chips = purse[0]
+    console.print(f"You leave with {chips} chips ({chips - bankroll:+d}).")
+
+
+def _play_rounds(
+    console: Any,
+    config: RussianConfig,
+    source: Any,
+    *,
+    boxes: int,
+    ante: int,
+    bonus: int,
+    purse: list[int],
+) -> None:
+    """Play rounds until the player stops; ``purse[0]`` holds the chips after each round."""
+    from rich.table import Table
+
+    from croupier.deck import Shoe, shuffled
+    from croupier.evaluator import evaluate
+    from croupier.games.russian.state import Phase, RussianRound
+
+    dealer_upcard = config.dealer_upcard
+    chips = purse[0]
+    round_number = 0
+    while True:
+        needed = boxes * ante * (1 + config.bet_multiple) + bonus + ante
+        if chips < needed:
+            console.print(
+                f"[red]{chips} chips are not enough for another round ({needed} needed)[/red]"
+            )
+            return
+        round_number += 1
+        if source is not None:
+            shoe = Shoe(shuffled(source))
+        else:
+            from croupier.server.rng import live_shoe
+
+            shoe = live_shoe()
+        game = RussianRound(config=config, shoe=shoe)
+        game.place_box(0, box=0, ante=ante, bonus=bonus)
+        for box in range(1, boxes):
+            game.place_box(0, box=box, ante=ante, blind=True)
+        game.deal()
+        console.rule(f"Round {round_number} · chips {chips}")
+        view = game.view_for(0)
+        if dealer_upcard and view.dealer:
+            console.print(f"Dealer shows {_show_cards(c for c in view.dealer if c is not None)}")
+        hand = game.cards(0)
+        console.print(f"Your hand: {_show_cards(hand)}  ({evaluate(hand).description})")
+        choice = _ask(
+            console,
+            "(b)et, (f)old, (e)xchange or (s)ixth card? ",
+            {"b": "bet", "f": "fold", "e": "exchange", "s": "sixth"},
+        )
+        if choice == "e":
+            game.exchange(0, box=0, discard=_ask_discards(console, hand))
+        elif choice == "s":
+            game.sixth_card(0, box=0)
+        if choice in ("e", "s"):
+            hand = game.cards(0)
+            console.print(f"Now: {_show_cards(hand)}  ({evaluate(hand).description})  fee {ante}")
+            choice = _ask(console, "(b)et or (f)old? ", {"b": "bet", "f": "fold"})
+        if choice == "f":
+            game.fold(0, box=0)
+        else:
+            insurance = 0
+            limits = game.insurance_limits(0)
+            if limits is not None:
+                insurance = _ask_amount(
+                    console,
+                    f"Insurance {limits[0]}..{limits[1]} (Enter for none): ",
+                    limits[0],
+                    limits[1],
+                    allow_zero=True,
+                )
+            game.bet(0, box=0, insurance=insurance)
+        if game.phase is not Phase.SETTLED or game.dealer:
+            console.print(
+                f"Dealer: {_show_cards(game.dealer)}  ({evaluate(game.dealer).description})"
+            )
+        if game.phase is Phase.BUYING and game.to_act == 0:
+            console.print("The dealer does not qualify: your Ante is paid 1:1.")
+            buy = _ask(
+                console, f"Buy the dealer's game for {ante}? (y/N) ", {"y": "yes", "n": "no"}, "n"
+            )
+            if buy == "y":
+                bought = game.buy_game(0, box=0)
+                console.print(
+                    f"Dealer now: {_show_cards(bought.hand)}  ({evaluate(bought.hand).description})"
+                )
+            else:
+                game.decline_buy(0, box=0)
+        table = Table(title="Settlement")
+        for column in ("box", "hand", *(k.value for k in _OUTPUT), "net"):
+            table.add_column(column, justify="right" if column not in ("box", "hand") else "left")
+        for box in game.boxes:
+            s = game.settlement(box)
+            label = "open" if box == 0 else "blind"
+            table.add_row(
+                f"{box + 1} {label}",
+                _show_cards(game.cards(box)),
+                *(str(s.net_of(k)) for k in _OUTPUT),
+                f"[{'green' if s.net > 0 else 'red' if s.net < 0 else 'white'}]{s.net:+d}[/]",
+            )
+            chips += s.net
+        purse[0] = chips
+        console.print(table)
+        console.print(f"Chips: {chips}")
+        again = _ask(console, "Another round? (Y/n) ", {"y": "yes", "n": "no"}, "y")
+        if again == "n":
+            return
+
+
+# -- analyze ----------------------------------------------------------------------------------
+
+_CATEGORY_NAMES = (
+    "High card",
+    "Pair",
+    "Two pair",
+    "Three of a kind",
+    "Straight",
+    "Flush",
+    "Full house",
+    "Four of a kind",
+    "Straight flush",
+    "Royal flush",
+)
+
+
+def _strategy_key(config: RussianConfig) -> str:
+    return repr((config.bet_paytable, config.rebuy_same_rank, config.duplicate_rank_straights))
+
+
+def _save_strategy(path: Path, classes: Any, config: RussianConfig) -> None:
+    import numpy as np
+
+    with open(path, "wb") as f:
+        np.savez(
+            f,
+            codes=classes.codes,
+            cards=classes.cards,
+            weights=classes.weights,
+            evs=classes.evs,
+            decisions=classes.decisions,
+            key=np.array(_strategy_key(config)),
+        )
+
+
+def _load_strategy(path: Path, model: Any) -> Any:
+    import numpy as np
+
+    from croupier.analysis.russian import ClassTable
+
+    with np.load(path) as data:
+        if str(data["key"]) != _strategy_key(model.config):
+            raise typer.BadParameter(f"{path} was computed for other table options")
+        classes = ClassTable(
+            codes=data["codes"],
+            cards=data["cards"],
+            weights=data["weights"],
+            evs=data["evs"],
+            decisions=data["decisions"],
+        )
+    if not np.array_equal(classes.codes, np.unique(model.codes)):
+        raise typer.BadParameter(f"{path} does not hold the 134,459 hand classes")
+    return classes
+
+
+@app.command()
+def analyze(
+    rounds: Annotated[
+        int, typer.Option(min=1, help="Simulated rounds for the house edge.")
+    ] = 200_000_000,
+    seed: Annotated[int, typer.Option(help="Simulation seed.")] = 1,
+    output: Annotated[
+        Path | None,
+        typer.Option(help="Write every class with the EV of each option (CSV)."),
+    ] = None,
+    strategy: Annotated[
+        Path | None,
+        typer.Option(
+            help="Strategy cache (.npz): loaded if it exists, else computed and saved there."
+        ),
+    ] = None,
+    check: Annotated[
+        int,
+        typer.Option(min=0, help="Check the model's stand EV exactly on this many classes."),
+    ] = 0,
+    rebuy_same_rank: Annotated[bool, typer.Option(help="Table option rebuy_same_rank.")] = True,
+    duplicate_rank_straights: Annotated[
+        DuplicateRankStraights, typer.Option(help="How K-Q-J-T-9-9 is paid.")
+    ] = DuplicateRankStraights.TWO_STRAIGHTS,
+) -> None:
+    """Compute the strategy and the house edge under it (method: see the README)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from croupier.analysis.russian import (
+        OPTIONS,
+        bonus_return,
+        build_model,
+        check_model,
+        class_table,
+        house_edge,
+        strategy_summary,
+    )
+
+    console = Console()
+    config = RussianConfig(
+        max_payout=None,
+        rebuy_same_rank=rebuy_same_rank,
+        duplicate_rank_straights=duplicate_rank_straights,
+    )
+    with Progress(
+        TextColumn("{task.description:<10}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        tasks: dict[str, Any] = {}
+
+        def on_progress(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = progress.add_task(stage, total=total)
+            progress.update(tasks[stage], completed=done, total=total)
+
+        model = build_model(config, on_progress=on_progress)
+        if strategy is not None and strategy.exists():
+            classes = _load_strategy(strategy, model)
+        else:
+            classes = class_table(model, on_progress=on_progress)
+            if strategy is not None:
+                _save_strategy(strategy, classes, config)
+        edge = house_edge(model, classes, rounds=rounds, seed=seed, on_progress=on_progress)
+        checked = (
+            check_model(model, classes, sample=check, seed=seed, on_progress=on_progress)
+            if check
+            else None
+        )
+    if output is not None:
+        from croupier.cards import cards_from_ids, format_cards
+
+        with open(output, "w", encoding="utf-8") as f:
+            f.write("hand,weight,best," + ",".join(OPTIONS) + "\n")
+            for i in range(len(classes.codes)):
+                hand = format_cards(cards_from_ids(int(c) for c in classes.cards[i]))
+                evs = ",".join(f"{x:.6f}" for x in classes.evs[i])
+                f.write(f"{hand},{classes.weights[i]},{OPTIONS[classes.decisions[i]]},{evs}\n")
+        console.print(f"wrote {len(classes.codes)} classes to {output}")
+    lo, hi = edge.ci95("ante")
+    lo_t, hi_t = edge.ci95("total")
+    result = Table(title=f"Russian Poker house edge ({edge.rounds:,} rounds, seed {seed})")
+    result.add_column("measure")
+    result.add_column("value", justify="right")
+    result.add_column("95% CI", justify="right")
+    result.add_row(
+        "house edge per Ante",
+        f"{100 * edge.edge_per_ante:.3f}%",
+        f"{100 * lo:.3f}% .. {100 * hi:.3f}%",
+    )
+    result.add_row(
+        "house edge per total bet",
+        f"{100 * edge.edge_per_total_bet:.3f}%",
+        f"{100 * lo_t:.3f}% .. {100 * hi_t:.3f}%",
+    )
+    result.add_row("average wager (Antes)", f"{edge.mean_wager:.4f}", "")
+    result.add_row("model EV per Ante", f"{classes.expected_value:+.4f}", "strategy model")
+    if checked is not None:
+        result.add_row(
+            f"model stand EV error ({checked.classes} classes)",
+            f"{checked.mean_abs_error:.4f}",
+            f"mean {checked.mean_error:+.4f}, max {checked.max_abs_error:.4f} Ante",
+        )
+    result.add_row("Bonus bet return", f"{100 * bonus_return(config):+.3f}%", "exact")
+    console.print(result)
+    parts = Table(title="Contribution of each bet (player's net per round, in Antes)")
+    parts.add_column("bet")
+    parts.add_column("net", justify="right")
+    for name, value in edge.contributions.items():
+        parts.add_row(name, f"{value:+.5f}")
+    console.print(parts)
+    summary = Table(title="Strategy by the first five cards (share of hands)")
+    summary.add_column("first five")
+    for column in ("fold", "stand", "exchange", "sixth", "most common play"):
+        summary.add_column(column, justify="right" if column != "most common play" else "left")
+    for row in strategy_summary(classes):
+        summary.add_row(
+            row.label,
+            *(f"{100 * x:.1f}%" for x in (row.fold, row.stand, row.exchange, row.sixth)),
+            row.typical,
+        )
+    console.print(summary)
+    stats = Table(title="Buying the dealer's game and insurance (simulated, by final hand)")
+    for column in ("final hand", "stood", "dealer no game", "bought", "insured"):
+        stats.add_column(column, justify="right" if column != "final hand" else "left")
+    for category, counts in enumerate(edge.stats):
+        if counts[0]:
+            bought = f"{100 * counts[2] / counts[1]:.1f}%" if counts[1] else "-"
+            stats.add_row(
+                _CATEGORY_NAMES[category],
+                f"{counts[0]:,}",
+                f"{counts[1]:,}",
+                bought,
+                f"{100 * counts[3] / counts[0]:.2f}%",
+            )
+    console.print(stats)

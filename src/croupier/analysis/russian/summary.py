@@ -1,0 +1,110 @@
+"""A strategy people can use at the table, summarised from the class table."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from croupier.cards import Rank
+from croupier.evaluator import HandCategory, category_of, evaluate_ids
+
+if TYPE_CHECKING:
+    from croupier.analysis.russian import ClassTable
+
+__all__ = ["StrategyRow", "describe_play", "strategy_summary"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StrategyRow:
+    """How one kind of first five cards is played (shares of all such hands)."""
+
+    label: str
+    fold: float
+    stand: float
+    exchange: float
+    sixth: float
+    typical: str
+    """The most common play, in words."""
+
+
+def _group(cards: list[int]) -> str:
+    value = evaluate_ids(cards)
+    category = category_of(value)
+    ranks = sorted((c >> 2 for c in cards), reverse=True)
+    if category is HandCategory.HIGH_CARD:
+        return "Ace-King" if 12 in ranks and 11 in ranks else "No pair, no Ace-King"
+    if category is HandCategory.PAIR:
+        pair = next(r for r in ranks if ranks.count(r) == 2)
+        return f"Pair of {Rank(pair).plural}"
+    if category in (HandCategory.STRAIGHT_FLUSH, HandCategory.ROYAL_FLUSH):
+        return "Straight flush or better"
+    return category.label
+
+
+def describe_play(cards: list[int], column: int) -> str:
+    """A play in words: ``"stand"``, ``"exchange 3, keep Pair"``, ``"sixth card"``."""
+    if column == 0:
+        return "fold"
+    if column == 1:
+        return "stand"
+    if column == 2:
+        return "sixth card"
+    discard = column - 2
+    kept = [c for j, c in enumerate(cards) if not discard >> j & 1]
+    drawn = 5 - len(kept)
+    if not kept:
+        return "exchange 5"
+    ranks = [c >> 2 for c in kept]
+    suits = {c & 3 for c in kept}
+    counts = sorted((ranks.count(r) for r in set(ranks)), reverse=True)
+    if counts[0] >= 2:
+        shape = {
+            (2,): "the pair",
+            (2, 1): "the pair and a kicker",
+            (2, 2): "two pair",
+            (3,): "three of a kind",
+            (3, 1): "three of a kind and a kicker",
+            (2, 1, 1): "the pair and two kickers",
+            (4,): "four of a kind",
+        }.get(tuple(counts), "a pair")
+    elif len(kept) >= 3 and len(suits) == 1:
+        shape = f"{len(kept)} to a flush"
+    elif len(kept) >= 3 and max(ranks) - min(ranks) <= 4:
+        shape = f"{len(kept)} to a straight"
+    else:
+        shape = " ".join(Rank(r).symbol for r in sorted(ranks, reverse=True))
+    return f"exchange {drawn}, keep {shape}"
+
+
+def strategy_summary(classes: ClassTable) -> list[StrategyRow]:
+    """Shares of fold / stand / exchange / sixth card by the kind of first five cards."""
+    shares: dict[str, list[float]] = defaultdict(lambda: [0.0] * 5)
+    plays: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    order: dict[str, int] = {}
+    for i in range(len(classes.codes)):
+        cards = [int(c) for c in classes.cards[i]]
+        label = _group(cards)
+        value = evaluate_ids(cards)
+        order[label] = min(order.get(label, 10_000), value)
+        weight = float(classes.weights[i])
+        column = int(classes.decisions[i])
+        kind = 0 if column == 0 else 1 if column == 1 else 3 if column == 2 else 2
+        shares[label][kind] += weight
+        shares[label][4] += weight
+        plays[label][describe_play(cards, column)] += weight
+    rows = []
+    for label in sorted(shares, key=lambda name: order[name]):
+        s = shares[label]
+        typical = max(plays[label].items(), key=lambda item: item[1])[0]
+        rows.append(
+            StrategyRow(
+                label=label,
+                fold=s[0] / s[4],
+                stand=s[1] / s[4],
+                exchange=s[2] / s[4],
+                sixth=s[3] / s[4],
+                typical=typical,
+            )
+        )
+    return rows

@@ -1,0 +1,227 @@
+"""Table settings for Russian Poker: limits, options and pay tables as validated data.
+
+Every decision where casinos differ (spec/russian.md) is a field here.
+
+>>> config = RussianConfig()
+>>> config.bet_paytable.pay(Combination.STRAIGHT), config.bonus_paytable.pay(HandCategory.STRAIGHT)
+(4, 40)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+
+from croupier.chips import Chips
+from croupier.errors import ConfigError
+from croupier.evaluator import HandCategory
+
+__all__ = [
+    "BetPaytable",
+    "BonusPaytable",
+    "Combination",
+    "DuplicateRankStraights",
+    "RussianConfig",
+]
+
+
+class Combination(IntEnum):
+    """A paying combination on the Bet (spec/russian.md "Bet pay table"), lowest first."""
+
+    ACE_KING = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+    ROYAL_FLUSH = 9
+
+    @property
+    def label(self) -> str:
+        """The display name (``"Ace-King"``, ``"Two pair"``)."""
+        return (
+            "Ace-King" if self is Combination.ACE_KING else self.name.replace("_", " ").capitalize()
+        )
+
+
+class DuplicateRankStraights(StrEnum):
+    """How a six-card hand such as K-Q-J-T-9-9 is paid (spec/russian.md "Two combinations")."""
+
+    TWO_STRAIGHTS = "two_straights"
+    """Two straights (the default)."""
+    STRAIGHT_PLUS_PAIR = "straight_plus_pair"
+    """A straight and a pair."""
+
+
+def _check_odds(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ConfigError(f"pay table entry {name} = {value!r} is not a whole number >= 0")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetPaytable:
+    """Odds to 1 paid on the Bet per combination (spec/russian.md, standard table)."""
+
+    royal_flush: int = 100
+    straight_flush: int = 50
+    four_of_a_kind: int = 20
+    full_house: int = 7
+    flush: int = 5
+    straight: int = 4
+    three_of_a_kind: int = 3
+    two_pair: int = 2
+    pair: int = 1
+    ace_king: int = 1
+
+    def __post_init__(self) -> None:
+        previous = -1
+        for combination in Combination:
+            odds = getattr(self, combination.name.lower())
+            _check_odds(combination.name.lower(), odds)
+            if odds < previous:
+                raise ConfigError(
+                    f"{combination.label} pays {odds}, less than a lower combination ({previous})"
+                )
+            previous = odds
+
+    def pay(self, combination: Combination) -> int:
+        """The odds to 1 of ``combination``."""
+        value: int = getattr(self, combination.name.lower())
+        return value
+
+    def as_tuple(self) -> tuple[int, ...]:
+        """The odds indexed by :class:`Combination` value (for kernels)."""
+        return tuple(self.pay(c) for c in Combination)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BonusPaytable:
+    """Odds to 1 on the Bonus by the category of the first five cards (0 = the bet loses).
+
+    The default is Casino Aragon's table (spec/russian.md "Bonus").
+    """
+
+    royal_flush: int = 1000
+    straight_flush: int = 500
+    four_of_a_kind: int = 200
+    full_house: int = 70
+    flush: int = 50
+    straight: int = 40
+    three_of_a_kind: int = 0
+    two_pair: int = 0
+    pair: int = 0
+    high_card: int = 0
+
+    def __post_init__(self) -> None:
+        for category in HandCategory:
+            _check_odds(category.name.lower(), getattr(self, category.name.lower()))
+
+    def pay(self, category: HandCategory) -> int:
+        """The odds to 1 for a first five of ``category`` (0: the Bonus loses)."""
+        value: int = getattr(self, category.name.lower())
+        return value
+
+    def as_tuple(self) -> tuple[int, ...]:
+        """The odds indexed by :class:`HandCategory` value (for kernels)."""
+        return tuple(self.pay(c) for c in HandCategory)
+
+
+_ANTE_MIN = Chips(100)
+_ANTE_MAX = Chips(10_000)
+_BONUS_MIN = Chips(100)
+_BONUS_MAX = Chips(2_500)
+_MAX_PAYOUT = Chips(5_000_000)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RussianConfig:
+    """Everything a Russian Poker table posts. Amounts are :data:`Chips` (minor units).
+
+    Raises:
+        ConfigError: a limit or option out of range.
+    """
+
+    ante_min: Chips = _ANTE_MIN
+    """Smallest Ante per box."""
+    ante_max: Chips = _ANTE_MAX
+    """Largest Ante per box."""
+    bonus_min: Chips = _BONUS_MIN
+    """Smallest Bonus bet when one is placed (0 means no Bonus)."""
+    bonus_max: Chips = _BONUS_MAX
+    """Largest Bonus bet."""
+    max_payout: Chips | None = _MAX_PAYOUT
+    """Maximum paid on a box's Bet (the two combinations), spec "Table"; ``None``: no cap.
+
+    Decision: the cap applies to the pay-table win on the Bet; the Bonus, the Ante and the
+    insurance are paid besides it."""
+    max_players: int = 4
+    """Players per table (seed: four)."""
+    boxes: int = 6
+    """Betting boxes on the layout."""
+    bet_multiple: int = 2
+    """The Bet is this many Antes (spec: 2)."""
+    draw_fee_multiple: int = 1
+    """Fee, in Antes, to exchange cards or buy a sixth card (spec: 1)."""
+    buy_fee_multiple: int = 1
+    """Fee, in Antes, to buy the dealer's game (spec: 1)."""
+    insurance_min_multiple: int = 1
+    """Smallest insurance, in Antes (spec: 1)."""
+    dealer_upcard: bool = False
+    """Show the dealer's last card face up (spec Decision; off as in the seed)."""
+    rebuy_same_rank: bool = True
+    """When buying the dealer's game, replace again while the new card has the rank of the
+    card it replaced (spec Decision; on)."""
+    duplicate_rank_straights: DuplicateRankStraights = DuplicateRankStraights.TWO_STRAIGHTS
+    """How K-Q-J-T-9-9 is paid."""
+    bet_paytable: BetPaytable = field(default_factory=BetPaytable)
+    """Odds on the Bet."""
+    bonus_paytable: BonusPaytable = field(default_factory=BonusPaytable)
+    """Odds on the Bonus."""
+
+    def __post_init__(self) -> None:
+        for name in ("ante_min", "ante_max", "bonus_min", "bonus_max"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError(f"{name} = {value!r} is not a whole amount >= 0")
+        if not 0 < self.ante_min <= self.ante_max:
+            raise ConfigError(
+                f"ante limits {self.ante_min}..{self.ante_max} are not 0 < min <= max"
+            )
+        if not 0 < self.bonus_min <= self.bonus_max:
+            raise ConfigError(
+                f"bonus limits {self.bonus_min}..{self.bonus_max} are not 0 < min <= max"
+            )
+        if self.max_payout is not None and (
+            isinstance(self.max_payout, bool)
+            or not isinstance(self.max_payout, int)
+            or self.max_payout <= 0
+        ):
+            raise ConfigError(f"max_payout = {self.max_payout!r} is not a positive amount")
+        if not 1 <= self.max_players <= 4:
+            raise ConfigError(f"max_players = {self.max_players} is outside 1..4 (seed: four)")
+        # one deck: the dealer's five and five per box must fit with room to draw
+        if not 1 <= self.boxes <= 8:
+            raise ConfigError(f"boxes = {self.boxes} is outside 1..8")
+        for name in (
+            "bet_multiple",
+            "draw_fee_multiple",
+            "buy_fee_multiple",
+            "insurance_min_multiple",
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{name} = {value!r} is not a whole number >= 1")
+        if not isinstance(self.bet_paytable, BetPaytable):
+            raise ConfigError("bet_paytable must be a BetPaytable")
+        if not isinstance(self.bonus_paytable, BonusPaytable):
+            raise ConfigError("bonus_paytable must be a BonusPaytable")
+        try:
+            DuplicateRankStraights(self.duplicate_rank_straights)
+        except ValueError:
+            raise ConfigError(
+                f"duplicate_rank_straights = {self.duplicate_rank_straights!r} is not one of "
+                f"{[m.value for m in DuplicateRankStraights]}"
+            ) from None
