@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from croupier.cli import bench, holdem, run, russian, serve, uth
+from croupier.cli import bench, bots, holdem, run, russian, serve, uth
 
 __all__ = ["build_app"]
 
@@ -22,5 +22,6 @@ def build_app() -> typer.Typer:
     app.add_typer(russian.app, name="russian")
     app.add_typer(bench.app, name="bench")
     serve.register(app)
+    bots.register(app)
     run.register(app)
     return app

@@ -1,0 +1,406 @@
+"""`croupier bots`: players over real WebSockets, for load tests and demos.
+
+Each bot registers (or logs in), is credited by the operator when credentials are given, takes
+a seat, bets as soon as the table takes bets and decides the moment it may, with zero think
+time. Decisions follow a short rule of thumb (not the optimal strategy): pre-flop 4x with a
+pair or an ace, on the flop 2x with a pair using a hole card, on the river 1x with such a pair,
+otherwise check, and fold on the river.
+
+The bots measure what a player waits for: the time from each request (bet, decision) to its
+acknowledgement, and, at one observing seat, the time from the round's settlement event to
+the ``round_closed`` frame that follows the settlement's database commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import typer
+
+__all__ = ["BotPlan", "LoadStats", "percentile", "provision", "register", "run_bots"]
+
+_RANKS = "23456789TJQKA"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BotPlan:
+    """What every bot does."""
+
+    url: str
+    """The server's HTTP base URL (``http://127.0.0.1:8000``); WebSockets use the same host."""
+    table: str
+    ante: int = 100
+    trips: int = 0
+    rounds: int = 10
+    """Rounds each bot plays before it stops (0: until ``seconds`` run out)."""
+    seconds: float = 0.0
+    """Wall-clock bound for the whole run (0: none)."""
+
+    @property
+    def ws_url(self) -> str:
+        return "ws" + self.url.rstrip("/")[len("http") :] + f"/ws/tables/{self.table}"
+
+
+@dataclass(slots=True)
+class LoadStats:
+    """Everything the bots measured (seconds)."""
+
+    act_latency: list[float] = field(default_factory=list)
+    bet_latency: list[float] = field(default_factory=list)
+    settle_gap: list[float] = field(default_factory=list)
+    """At the observing seat: ``round_settled`` event to ``round_closed`` (commit included)."""
+    rounds_closed: list[float] = field(default_factory=list)
+    """Monotonic times at which the observing seat saw a round closed (settled or voided)."""
+    voided: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    bets: int = 0
+    acts: int = 0
+    net: int = 0
+    started: float = 0.0
+    finished: float = 0.0
+
+    def rounds_per_minute(self) -> float:
+        """Closed rounds per minute between the first and the last round closed."""
+        if len(self.rounds_closed) < 2:
+            return 0.0
+        span = self.rounds_closed[-1] - self.rounds_closed[0]
+        return 60.0 * (len(self.rounds_closed) - 1) / span if span > 0 else 0.0
+
+    def summary(self) -> dict[str, Any]:
+        """The figures a report quotes, in milliseconds where they are times."""
+
+        def ms(values: list[float], q: float) -> float | None:
+            v = percentile(values, q)
+            return None if v is None else round(v * 1000, 2)
+
+        return {
+            "rounds": len(self.rounds_closed),
+            "rounds_per_minute": round(self.rounds_per_minute(), 2),
+            "voided": self.voided,
+            "bets": self.bets,
+            "acts": self.acts,
+            "act_ack_p50_ms": ms(self.act_latency, 50),
+            "act_ack_p99_ms": ms(self.act_latency, 99),
+            "bet_ack_p50_ms": ms(self.bet_latency, 50),
+            "bet_ack_p99_ms": ms(self.bet_latency, 99),
+            "settle_p50_ms": ms(self.settle_gap, 50),
+            "settle_max_ms": ms(self.settle_gap, 100),
+            "errors": dict(self.errors),
+            "players_net": self.net,
+            "seconds": round(self.finished - self.started, 2),
+        }
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The ``q``-th percentile (nearest rank) of ``values``; ``None`` when empty.
+
+    >>> percentile([4.0, 1.0, 3.0, 2.0], 50)
+    2.0
+    >>> percentile([4.0, 1.0, 3.0, 2.0], 99)
+    4.0
+    """
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))
+    return ordered[min(len(ordered), int(rank)) - 1]
+
+
+def decide(legal: Sequence[str], hole: Sequence[str], board: Sequence[str]) -> dict[str, Any]:
+    """The bots' rule of thumb: an ``act`` message for the legal actions ``legal``.
+
+    >>> decide(["check", "4x", "3x"], ["As", "7d"], [])
+    {'action': 'play', 'multiple': 4}
+    >>> decide(["1x", "fold"], ["2s", "7d"], ["Ah", "Kd", "Qc", "Js", "9h"])
+    {'action': 'fold'}
+    """
+    ranks = [c[0] for c in hole]
+    paired = len(set(ranks)) < len(ranks) or any(c[0] in ranks for c in board)
+    strong = paired or "A" in ranks
+    for multiple in (4, 2, 1):
+        if f"{multiple}x" in legal and (strong if multiple == 4 else paired):
+            return {"action": "play", "multiple": multiple}
+    return {"action": "check"} if "check" in legal else {"action": "fold"}
+
+
+async def provision(
+    url: str,
+    names: Sequence[str],
+    *,
+    password: str,
+    operator: tuple[str, str] | None = None,
+    credit: int = 0,
+    concurrency: int = 16,
+) -> list[str]:
+    """Register (or log in) each name; credit each with ``credit`` when operator credentials
+    are given. Returns the session tokens in the order of ``names``."""
+    import httpx
+
+    async with httpx.AsyncClient(base_url=url.rstrip("/"), timeout=60) as http:
+        op_token = None
+        if operator is not None:
+            op_token = await _login(http, *operator)
+        gate = asyncio.Semaphore(concurrency)
+
+        async def one(name: str) -> str:
+            async with gate:
+                response = await http.post(
+                    "/api/auth/register", json={"username": name, "password": password}
+                )
+                if response.status_code not in (201, 409):
+                    raise RuntimeError(f"cannot register {name}: {response.text}")
+                token = await _login(http, name, password)
+                if op_token is not None and credit > 0:
+                    me = (await http.get("/api/auth/me", headers=_auth(token))).json()
+                    response = await http.post(
+                        f"/api/operator/accounts/{me['id']}/credit",
+                        json={"amount": credit, "memo": "bots"},
+                        headers={**_auth(op_token), "Idempotency-Key": uuid.uuid4().hex},
+                    )
+                    if response.status_code != 200:
+                        raise RuntimeError(f"cannot credit {name}: {response.text}")
+                return token
+
+        return list(await asyncio.gather(*(one(n) for n in names)))
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def _login(http: Any, username: str, password: str) -> str:
+    response = await http.post("/api/auth/login", json={"username": username, "password": password})
+    if response.status_code != 200:
+        raise RuntimeError(f"cannot log in as {username}: {response.text}")
+    token: str = response.json()["access_token"]
+    return token
+
+
+class _Bot:
+    """One seat: answers every state frame with the bet or the decision it calls for."""
+
+    def __init__(self, plan: BotPlan, stats: LoadStats, *, observer: bool) -> None:
+        self.plan = plan
+        self.stats = stats
+        self.observer = observer
+        self.next_id = 1
+        self.inflight: dict[int, tuple[str, float]] = {}
+        self.joined = False
+        self.bet_rounds: set[int] = set()
+        self.acted: set[tuple[int, str]] = set()
+        self.rounds_done = 0
+        self.settled_at: float | None = None
+        self.state: dict[str, Any] | None = None
+        self.failed = False
+        """A refused bet is not retried in the same table state (say, bets closed)."""
+
+    def done(self) -> bool:
+        return self.plan.rounds > 0 and self.rounds_done >= self.plan.rounds
+
+    def _send(self, ws: Any, kind: str, message: dict[str, Any]) -> Any:
+        ident = self.next_id
+        self.next_id += 1
+        self.inflight[ident] = (kind, time.perf_counter())
+        return ws.send(json.dumps({**message, "id": ident}))
+
+    async def handle(self, ws: Any, frame: dict[str, Any]) -> None:
+        kind = frame.get("type")
+        if kind in ("ack", "error"):
+            self._answer(frame)
+        elif kind == "event":
+            self._event(frame["event"])
+        elif kind == "state":
+            self.state = frame
+        if not self.inflight and self.state is not None:
+            # State frames that arrive while a request is in flight are kept and acted on
+            # once it is answered (the server sends the seat's new state before the ack).
+            await self._next_move(ws, self.state)
+
+    def _answer(self, frame: dict[str, Any]) -> None:
+        ref = frame.get("ref")
+        sent = self.inflight.pop(ref, None) if isinstance(ref, int) else None
+        if sent is None:
+            return
+        what, t0 = sent
+        elapsed = time.perf_counter() - t0
+        if frame["type"] == "error":
+            code = f"{what}:{frame.get('code')}"
+            self.stats.errors[code] = self.stats.errors.get(code, 0) + 1
+            self.failed = True
+        elif what == "bet":
+            self.stats.bet_latency.append(elapsed)
+            self.stats.bets += 1
+            self.bet_rounds.add(int(frame["result"]["round_id"]))
+        elif what == "act":
+            self.stats.act_latency.append(elapsed)
+            self.stats.acts += 1
+
+    async def _next_move(self, ws: Any, frame: dict[str, Any]) -> None:
+        table, view = frame["table"], frame.get("view") or {}
+        if table.get("your_seat") is None:
+            if not self.joined and not self.done():
+                self.joined = True
+                await self._send(ws, "join", {"type": "join"})
+            return
+        status, round_id = table.get("status"), table.get("round_id")
+        if status in ("idle", "betting") and view.get("box") is None and not self.done():
+            if (round_id is None or round_id not in self.bet_rounds) and not self.failed:
+                bets = {"ante": self.plan.ante}
+                if self.plan.trips:
+                    bets["trips"] = self.plan.trips
+                await self._send(ws, "bet", {"type": "bet", "key": uuid.uuid4().hex, "bets": bets})
+            return
+        legal = view.get("legal") or []
+        if legal and round_id is not None:
+            key = (int(round_id), str(view.get("phase")))
+            if key not in self.acted:
+                self.acted.add(key)
+                act = decide(legal, view.get("hole") or [], view.get("board") or [])
+                await self._send(ws, "act", {"type": "act", **act})
+
+    def _event(self, event: dict[str, Any]) -> None:
+        kind = event.get("kind")
+        if kind == "round_settled" and self.observer:
+            self.settled_at = time.perf_counter()
+        elif kind == "round_closed":
+            self.failed = False
+            round_id = event.get("round_id")
+            if round_id in self.bet_rounds:
+                self.rounds_done += 1
+            if self.observer:
+                self.stats.rounds_closed.append(time.perf_counter())
+                if event.get("status") == "voided":
+                    self.stats.voided += 1
+                elif self.settled_at is not None:
+                    self.stats.settle_gap.append(time.perf_counter() - self.settled_at)
+                self.settled_at = None
+                summary = event.get("summary") or {}
+                self.stats.net += int(summary.get("players_net") or 0)
+
+
+async def _play(
+    plan: BotPlan, token: str, stats: LoadStats, *, observer: bool, stop: asyncio.Event
+) -> None:
+    import websockets
+
+    bot = _Bot(plan, stats, observer=observer)
+    async with websockets.connect(
+        f"{plan.ws_url}?token={token}", max_size=2**22, max_queue=None, ping_interval=None
+    ) as ws:
+        receiver = asyncio.ensure_future(ws.recv())
+        stopper = asyncio.ensure_future(stop.wait())
+        try:
+            while not bot.done() or observer:
+                finished, _ = await asyncio.wait(
+                    {receiver, stopper}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if stopper in finished:
+                    return
+                raw = receiver.result()
+                receiver = asyncio.ensure_future(ws.recv())
+                await bot.handle(ws, json.loads(raw))
+                if observer and plan.rounds and len(stats.rounds_closed) >= plan.rounds:
+                    return
+        finally:
+            receiver.cancel()
+            stopper.cancel()
+            with contextlib.suppress(BaseException):
+                await receiver
+
+
+async def run_bots(
+    plan: BotPlan,
+    tokens: Sequence[str],
+    *,
+    on_round: Callable[[int], None] | None = None,
+) -> LoadStats:
+    """Seat one bot per token at ``plan.table`` and play until each has played
+    ``plan.rounds`` rounds or ``plan.seconds`` have passed. The first bot observes the table
+    (rounds closed, settlement times)."""
+    stats = LoadStats(started=time.perf_counter())
+    stop = asyncio.Event()
+    tasks = [
+        asyncio.create_task(_play(plan, token, stats, observer=i == 0, stop=stop))
+        for i, token in enumerate(tokens)
+    ]
+
+    async def watch() -> None:
+        seen = 0
+        while True:
+            await asyncio.sleep(0.5)
+            if len(stats.rounds_closed) != seen:
+                seen = len(stats.rounds_closed)
+                if on_round is not None:
+                    on_round(seen)
+
+    watcher = asyncio.create_task(watch())
+    try:
+        timeout = plan.seconds if plan.seconds > 0 else None
+        await asyncio.wait(tasks[:1], timeout=timeout)
+        stop.set()
+        await asyncio.wait(tasks, timeout=10)
+        for task in tasks:
+            if not task.done():
+                task.cancel()
+            elif not task.cancelled() and task.exception() is not None:
+                name = type(task.exception()).__name__
+                stats.errors[f"connection:{name}"] = stats.errors.get(f"connection:{name}", 0) + 1
+    finally:
+        watcher.cancel()
+        stats.finished = time.perf_counter()
+    return stats
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``bots`` command to ``app``."""
+
+    @app.command("bots")
+    def bots(
+        url: str = typer.Option("http://127.0.0.1:8000", help="The server's base URL."),
+        table: str = typer.Option(..., "--table", "-t", help="The table to sit at."),
+        players: int = typer.Option(10, "--players", "-n", min=1, max=5000),
+        rounds: int = typer.Option(10, help="Rounds per bot (0: until --seconds run out)."),
+        seconds: float = typer.Option(0.0, help="Stop after this many seconds (0: no limit)."),
+        ante: int = typer.Option(100, help="Ante in minor units."),
+        trips: int = typer.Option(0, help="Trips in minor units (0: none)."),
+        prefix: str = typer.Option("bot", help="Bot usernames are PREFIX-0001..."),
+        password: str = typer.Option("bot-password", help="The bots' password."),
+        credit: int = typer.Option(100_000, help="Credit each bot this much (needs the operator)."),
+        operator: str | None = typer.Option(None, envvar="CROUPIER_OPERATOR_USERNAME"),
+        operator_password: str | None = typer.Option(None, envvar="CROUPIER_OPERATOR_PASSWORD"),
+    ) -> None:
+        """Seat N bots at a table over WebSockets; report latencies and rounds per minute."""
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console()
+        if rounds == 0 and seconds <= 0:
+            raise typer.BadParameter("give --rounds or --seconds so the bots stop")
+        plan = BotPlan(url=url, table=table, ante=ante, trips=trips, rounds=rounds, seconds=seconds)
+        names = [f"{prefix}-{i:04d}" for i in range(players)]
+        creds = (operator, operator_password) if operator and operator_password else None
+
+        async def main() -> LoadStats:
+            with console.status(f"registering {players} bots"):
+                tokens = await provision(
+                    url, names, password=password, operator=creds, credit=credit
+                )
+            console.print(f"{players} bots seated at {table}; playing")
+            return await run_bots(
+                plan, tokens, on_round=lambda n: console.print(f"  round {n} closed")
+            )
+
+        stats = asyncio.run(main())
+        out = Table(title=f"{players} bots at {table}")
+        out.add_column("figure")
+        out.add_column("value", justify="right")
+        for key, value in stats.summary().items():
+            out.add_row(key, str(value))
+        console.print(out)

@@ -1,0 +1,175 @@
+"""Fixtures for the browser tests: the real server in a subprocess, headless Chromium, players.
+
+The server is ``tests/web/serve.py`` (``create_app`` + the static client, uvicorn on 127.0.0.1
+and a free port, SQLite in a temporary directory). The browser is Debian's ``chromium`` driven
+by Playwright through ``executable_path`` (``playwright install`` is never run); where
+``/usr/bin/chromium`` is missing, ``scripts/install-chromium.sh`` installs it with apt-get.
+Every test gets its own table (a seat left by one test would hold the next one's betting
+open) and its own browser context; its last screen is saved under ``artifacts/web/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+# The helpers live next to this file (--import-mode=importlib does not put test directories
+# on sys.path); the module name is unique so it never shadows another directory's helpers.
+sys.path.insert(0, str(Path(__file__).parent))
+
+from web_testkit import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    OPERATOR,
+    REPO,
+    SeatBot,
+    Tab,
+    WebServer,
+    tables_toml,
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "browser: drives headless Chromium against the server")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/web/" in str(item.path).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def web_server() -> Iterator[WebServer]:
+    """The real server with the browser client, on 127.0.0.1 and a free port."""
+    base = Path(tempfile.mkdtemp(prefix="croupier-web-"))
+    tables = base / "tables.toml"
+    tables.write_text(tables_toml())
+    port = _free_port()
+    env = {
+        **os.environ,
+        "CROUPIER_OPERATOR_USERNAME": OPERATOR[0],
+        "CROUPIER_OPERATOR_PASSWORD": OPERATOR[1],
+        "CROUPIER_SECRET_KEY": uuid.uuid4().hex * 2,
+    }
+    log = (base / "server.log").open("wb")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(Path(__file__).with_name("serve.py")),
+            str(port),
+            f"sqlite:///{base / 'croupier.db'}",
+            str(tables),
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    http = httpx.Client(base_url=url, timeout=30)
+    try:
+        for _ in range(300):
+            if proc.poll() is not None:
+                pytest.fail(f"the server exited: {(base / 'server.log').read_text()[-3000:]}")
+            try:
+                if http.get("/api/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        else:
+            pytest.fail("the server did not start within 30 s")
+        yield WebServer(url=url, http=http)
+    finally:
+        http.close()
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """Headless Chromium (Debian's package) under Playwright, once per session."""
+    if not CHROMIUM.exists():
+        subprocess.run(["sh", str(REPO / "scripts" / "install-chromium.sh")], check=True)
+    if not CHROMIUM.exists():
+        pytest.fail("chromium could not be installed (scripts/install-chromium.sh)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def tab(chromium: Any, web_server: WebServer, request: pytest.FixtureRequest) -> Iterator[Tab]:
+    """A fresh browser context and page; its last screen is kept as an artefact."""
+    context = chromium.new_context(viewport={"width": 1400, "height": 950})
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    result = Tab(page=page, server=web_server)
+
+    def on_socket(ws: Any) -> None:
+        result.sockets += 1
+        ws.on("framereceived", lambda payload: result.frames.append(json.loads(payload)))
+
+    def on_request(request: Any) -> None:
+        # Everything the page loads comes from the server itself (no CDN, no fonts online).
+        if not request.url.startswith((web_server.url, web_server.ws_url, "data:")):
+            result.errors.append(f"request outside the server: {request.url}")
+
+    page.on("websocket", on_socket)
+    page.on("request", on_request)
+    page.on("pageerror", lambda exc: result.errors.append(str(exc)))
+    try:
+        yield result
+    finally:
+        try:
+            result.shot(f"{request.node.name}-last")
+        finally:
+            context.close()
+    assert not result.errors, f"javascript errors on the page: {result.errors}"
+
+
+@pytest.fixture
+def make_bot(web_server: WebServer) -> Iterator[Callable[[str, str], SeatBot]]:
+    """A factory of :class:`SeatBot` (closed after the test)."""
+    bots: list[SeatBot] = []
+
+    def factory(table: str, token: str) -> SeatBot:
+        bot = SeatBot(web_server, table, token)
+        bots.append(bot)
+        return bot
+
+    yield factory
+    for bot in bots:
+        bot.close()

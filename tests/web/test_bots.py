@@ -1,0 +1,82 @@
+"""`croupier bots` against the real server: bots over real WebSockets play whole rounds, and
+the money they won or lost is exactly what the ledger says."""
+
+from __future__ import annotations
+
+import asyncio
+
+import typer
+from typer.testing import CliRunner
+from web_testkit import OPERATOR, WebServer
+
+from croupier.cli.bots import BotPlan, decide, percentile, provision, register, run_bots
+
+
+def test_rule_of_thumb_and_percentiles() -> None:
+    assert decide(["check", "4x", "3x"], ["7s", "7d"], []) == {"action": "play", "multiple": 4}
+    assert decide(["check", "4x", "3x"], ["7s", "2d"], []) == {"action": "check"}
+    assert decide(["check", "2x"], ["7s", "2d"], ["7h", "Kd", "Qc"]) == {
+        "action": "play",
+        "multiple": 2,
+    }
+    assert decide(["1x", "fold"], ["7s", "2d"], ["3h", "Kd", "Qc", "Js", "9h"]) == {
+        "action": "fold"
+    }
+    assert percentile([], 50) is None
+    assert percentile([5.0, 1.0, 2.0, 3.0, 4.0], 50) == 3.0
+    assert percentile([float(i) for i in range(1, 101)], 99) == 99.0
+
+
+def test_bots_play_rounds_and_the_ledger_agrees(web_server: WebServer) -> None:
+    names = [f"ledgerbot-{i}" for i in range(4)]
+    tokens = asyncio.run(
+        provision(web_server.url, names, password="bot-password", operator=OPERATOR, credit=50_000)
+    )
+    before = [web_server.balance(t) for t in tokens]
+    assert before == [50_000] * 4
+    plan = BotPlan(
+        url=web_server.url, table="casino-bots", ante=200, trips=100, rounds=2, seconds=60
+    )
+    stats = asyncio.run(run_bots(plan, tokens))
+    assert stats.errors == {}
+    assert len(stats.rounds_closed) == 2 and stats.voided == 0
+    # A bot that sits down after the others have bet joins the next round, so 5 to 8 bets.
+    assert 5 <= stats.bets <= 8 and len(stats.bet_latency) == stats.bets
+    assert len(stats.act_latency) == stats.acts >= stats.bets  # a decision per box at least
+    assert len(stats.settle_gap) == 2
+    after = [web_server.balance(t) for t in tokens]
+    assert sum(after) - sum(before) == stats.net
+    summary = stats.summary()
+    assert summary["rounds"] == 2 and summary["act_ack_p50_ms"] is not None
+
+
+def test_the_bots_command(web_server: WebServer) -> None:
+    app = typer.Typer()
+    register(app)
+
+    @app.command("other")
+    def other() -> None:  # a second command keeps Typer from flattening the group
+        """Nothing."""
+
+    result = CliRunner().invoke(
+        app,
+        [
+            "bots",
+            "--url",
+            web_server.url,
+            "--table",
+            "casino-cli",
+            "--players",
+            "2",
+            "--rounds",
+            "1",
+            "--prefix",
+            "clibot",
+            "--operator",
+            OPERATOR[0],
+            "--operator-password",
+            OPERATOR[1],
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "rounds_per_minute" in result.output and "act_ack_p50_ms" in result.output

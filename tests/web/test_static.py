@@ -1,0 +1,48 @@
+"""The browser client as shipped: package data, no build step, nothing fetched from outside."""
+
+from __future__ import annotations
+
+import re
+
+from web_testkit import WebServer
+
+from croupier.web import static_dir
+
+FILES = (
+    "index.html",
+    "app.js",
+    "api.js",
+    "cards.js",
+    "uth.js",
+    "table.js",
+    "history.js",
+    "operator.js",
+    "style.css",
+)
+# The SVG namespace is a name, not a request.
+_EXTERNAL = re.compile(r"(?:https?:)?//(?!www\.w3\.org/2000/svg)[a-z0-9.-]+\.[a-z]{2,}", re.I)
+
+
+def test_static_dir_holds_the_client() -> None:
+    root = static_dir()
+    assert root.is_dir()
+    for name in FILES:
+        assert (root / name).is_file(), name
+
+
+def test_modules_import_only_each_other_and_nothing_external() -> None:
+    root = static_dir()
+    for name in FILES:
+        text = (root / name).read_text("utf-8")
+        assert not _EXTERNAL.search(text), f"{name} refers to {_EXTERNAL.search(text)}"
+        for target in re.findall(r"from \"\./([a-z]+\.js)\"", text):
+            assert (root / target).is_file(), f"{name} imports missing {target}"
+
+
+def test_the_server_serves_the_client_at_the_root(web_server: WebServer) -> None:
+    index = web_server.http.get("/")
+    assert index.status_code == 200 and '<script type="module" src="app.js">' in index.text
+    script = web_server.http.get("/app.js")
+    assert script.status_code == 200
+    assert "javascript" in script.headers["content-type"]
+    assert web_server.http.get("/api/health").json() == {"status": "ok"}
