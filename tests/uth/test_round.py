@@ -79,6 +79,7 @@ def test_a_seat_never_sees_other_hole_cards_or_the_dealer_before_showdown() -> N
 
 def _play_randomly(rnd: UthRound, rng: np.random.Generator) -> None:
     while rnd.pending_seats:
+        assert rnd.pending_count == len(rnd.pending_seats)
         seat = rnd.pending_seats[int(rng.integers(len(rnd.pending_seats)))]
         action = rnd.legal_actions(seat)[int(rng.integers(len(rnd.legal_actions(seat))))]
         if action == "check":
@@ -102,7 +103,7 @@ def test_random_rounds_conserve_money(seats: int, config: UthConfig) -> None:
             )
         rnd.close_betting()
         _play_randomly(rnd, rng)
-        assert rnd.phase is Phase.SETTLED
+        assert rnd.phase is Phase.SETTLED and rnd.pending_count == 0
         settled = rnd.events[-1]
         assert isinstance(settled, RoundSettled)
         assert settled.players_net + settled.house_net == 0

@@ -149,6 +149,7 @@ class UthRound:
         self._dealer: tuple[Card, ...] = ()
         self._shared: tuple[Card, ...] = ()
         self._results: dict[int, SeatResult] = {}
+        self._undecided = 0
 
     # -- read-only state -------------------------------------------------------------------
 
@@ -188,6 +189,11 @@ class UthRound:
         if self._phase not in _DECISION_PHASES:
             return ()
         return tuple(s for s, box in sorted(self._boxes.items()) if not box.decided)
+
+    @property
+    def pending_count(self) -> int:
+        """How many seats still have to decide in the current phase (O(1), for live tables)."""
+        return self._undecided if self._phase in _DECISION_PHASES else 0
 
     @property
     def results(self) -> dict[int, SeatResult]:
@@ -329,6 +335,7 @@ class UthRound:
         box = self._boxes[seat]
         box.multiple = multiple
         box.decided = True
+        self._undecided -= 1
         event = self._log(PlayBet(seat=seat, multiple=multiple, amount=box.play, timeout=timeout))
         self._advance()
         return event
@@ -347,6 +354,7 @@ class UthRound:
         """Check: no Play bet now."""
         self.verify_check(seat)
         self._boxes[seat].decided = True
+        self._undecided -= 1
         event = self._log(Checked(seat=seat, timeout=timeout))
         self._advance()
         return event
@@ -369,6 +377,7 @@ class UthRound:
         box = self._boxes[seat]
         box.folded = True
         box.decided = True
+        self._undecided -= 1
         event = self._log(Folded(seat=seat, timeout=timeout))
         self._advance()
         return event
@@ -436,10 +445,11 @@ class UthRound:
         for box in self._boxes.values():
             # a seat that bet Play (or folded) has no decision left (spec/uth.md)
             box.decided = bool(box.multiple) or box.folded
+        self._undecided = sum(1 for box in self._boxes.values() if not box.decided)
 
     def _advance(self) -> None:
         """Deal on while no seat has a decision left in the current phase."""
-        while self._phase in _DECISION_PHASES and not self.pending_seats:
+        while self._phase in _DECISION_PHASES and not self._undecided:
             if self._phase is Phase.PREFLOP:
                 self._log(CardBurnt(card=self._shoe.burn()))
                 self._board = self._shoe.draw(3)

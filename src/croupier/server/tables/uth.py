@@ -189,7 +189,7 @@ class UthTableRound:
             data["pending_seats"] = list(self.engine.pending_seats)
             data["boxes"] = [to_json(self.engine.box(s)) for s in self.engine.seats]
         else:
-            data["pending"] = len(self.engine.pending_seats)
+            data["pending"] = self.engine.pending_count
             data["boxes_in_play"] = len(self.engine.seats)
         return data
 
