@@ -191,7 +191,8 @@ def test_lobby_lists_open_and_unavailable_tables(tmp_path: object) -> None:
     assert lobby["uth-casino"]["max_seats"] == 6 and lobby["uth-casino"]["status"] == "idle"
     assert lobby["uth-live"]["max_seats"] is None
     assert lobby["uth-live"]["rules"]["shared_hand"] is True
-    assert {lobby["holdem-nl"]["status"], lobby["russian"]["status"]} == {"unavailable"}
+    assert lobby["holdem-nl"]["status"] == "idle" and lobby["holdem-nl"]["max_seats"] == 6
+    assert lobby["russian"]["status"] == "idle" and lobby["russian"]["max_seats"] == 4
 
 
 def test_uth_advice_for_a_preflop_hand(server: Server) -> None:

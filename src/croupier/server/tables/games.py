@@ -135,11 +135,19 @@ def register_game(game: str, builder: FactoryBuilder) -> None:
 
 
 def available_games() -> Mapping[str, FactoryBuilder]:
-    """Every registered game (UTH is registered on first use)."""
+    """Every registered game (UTH, Hold'em and Russian Poker are registered on first use)."""
     if "uth" not in _REGISTRY:
         from croupier.server.tables.uth import UthFactory
 
         _REGISTRY["uth"] = UthFactory
+    if "holdem" not in _REGISTRY:
+        from croupier.server.tables.holdem import HoldemFactory
+
+        _REGISTRY["holdem"] = HoldemFactory
+    if "russian" not in _REGISTRY:
+        from croupier.server.tables.russian import RussianFactory
+
+        _REGISTRY["russian"] = RussianFactory
     return dict(_REGISTRY)
 
 

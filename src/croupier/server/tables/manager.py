@@ -57,7 +57,9 @@ class TableManager:
                 factory = builder(config)
             except ConfigError as exc:
                 raise ConfigError(f"table {config.name!r}: {exc}") from None
-            self.tables[config.name] = Table(
+            # A game may bring its own kind of table (Hold'em: a cash game with stacks).
+            table_class: type[Table] = getattr(factory, "table_class", Table)
+            self.tables[config.name] = table_class(
                 config, factory, db=db, clock=self.clock, shoe_factory=shoe_factory
             )
 

@@ -20,11 +20,14 @@ __all__ = [
     "PROTOCOL_VERSION",
     "ActMessage",
     "BetMessage",
+    "BuyInMessage",
     "ClientMessage",
     "JoinMessage",
     "LeaveMessage",
     "PingMessage",
     "ResyncMessage",
+    "SitInMessage",
+    "SitOutMessage",
     "parse_client_message",
 ]
 
@@ -68,7 +71,9 @@ class BetMessage(_Client):
 
 
 class ActMessage(_Client):
-    """A decision: ``action`` is the game's word (UTH: ``check``, ``play``, ``fold``)."""
+    """A decision: ``action`` is the game's word (UTH: ``check``, ``play``, ``fold``;
+    Hold'em: ``fold``, ``check``, ``call``, ``bet``/``raise`` with ``amount`` = the street
+    total to bet or raise to, ``all_in``)."""
 
     type: Literal["act"]
     action: StrictStr = Field(pattern=r"^[a-z0-9_]{1,16}$")
@@ -76,6 +81,38 @@ class ActMessage(_Client):
     amount: Stake | None = None
     seat: Annotated[int, Field(strict=True, ge=0)] | None = None
     """Optional: a client may name its own seat; any other seat is refused."""
+    cards: (
+        Annotated[
+            list[Annotated[str, Field(pattern=r"^[2-9TJQKA][cdhs]$")]],
+            Field(min_length=1, max_length=5),
+        ]
+        | None
+    ) = None
+    """Russian Poker ``exchange``: the cards to discard, in notation (``["7c", "2h"]``)."""
+
+
+class BuyInMessage(_Client):
+    """Cash tables (Hold'em): move ``amount`` from the wallet to the seat's stack.
+
+    Taken between hands only; the first buy-in is within the table's minimum and maximum,
+    a top-up may not take the stack above the maximum. ``key`` is the idempotency key.
+    """
+
+    type: Literal["buy_in"]
+    key: StrictStr = Field(min_length=1, max_length=128)
+    amount: Annotated[int, Field(strict=True, gt=0, le=10**12)]
+
+
+class SitOutMessage(_Client):
+    """Cash tables: skip the hands that start from now on (the seat and chips are kept)."""
+
+    type: Literal["sit_out"]
+
+
+class SitInMessage(_Client):
+    """Cash tables: be dealt in again from the next hand."""
+
+    type: Literal["sit_in"]
 
 
 class ResyncMessage(_Client):
@@ -93,11 +130,19 @@ class PingMessage(_Client):
 
 
 ClientMessage = Annotated[
-    JoinMessage | LeaveMessage | BetMessage | ActMessage | ResyncMessage | PingMessage,
+    JoinMessage
+    | LeaveMessage
+    | BetMessage
+    | ActMessage
+    | ResyncMessage
+    | PingMessage
+    | BuyInMessage
+    | SitOutMessage
+    | SitInMessage,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-_TYPES = ("join", "leave", "bet", "act", "resync", "ping")
+_TYPES = ("join", "leave", "bet", "act", "resync", "ping", "buy_in", "sit_out", "sit_in")
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:

@@ -42,11 +42,14 @@ from croupier.server.tables.protocol import (
     PROTOCOL_VERSION,
     ActMessage,
     BetMessage,
+    BuyInMessage,
     ClientMessage,
     JoinMessage,
     LeaveMessage,
     PingMessage,
     ResyncMessage,
+    SitInMessage,
+    SitOutMessage,
 )
 
 __all__ = ["Connection", "Table"]
@@ -239,7 +242,7 @@ class Table:
                     mine.discard(conn)
                     if not mine:
                         del self._by_user[conn.user_id]
-                self._free_ghost_seats()
+                await self._release_ghosts()
                 conn.outbox.put_nowait(None)
             case _Timer(generation):
                 if generation == self._timer_generation:
@@ -268,11 +271,13 @@ class Table:
             case JoinMessage(seat=seat):
                 return self._join(conn, seat)
             case LeaveMessage():
-                return self._leave(conn)
+                return await self._leave_seat(conn)
             case BetMessage():
                 return await self._bet(conn, message)
             case ActMessage():
                 return await self._act(conn, message)
+            case BuyInMessage() | SitOutMessage() | SitInMessage():
+                return await self._seat_request(conn, message)
         raise IllegalActionError(f"unhandled message {message.type!r}")  # pragma: no cover
 
     # -- seats -------------------------------------------------------------------------------
@@ -317,6 +322,23 @@ class Table:
         self._emit({"kind": "left", "seat": seat, "username": conn.username})
         self._send_state_to(conn.user_id)
         return {"seat": None}
+
+    async def _leave_seat(self, conn: Connection) -> Frame:
+        """Give a seat up (a cash-game table also cashes the stack out)."""
+        return self._leave(conn)
+
+    async def _seat_request(
+        self, conn: Connection, message: BuyInMessage | SitOutMessage | SitInMessage
+    ) -> Frame | None:
+        """Buy-in and sitting out or in: only cash-game tables (Hold'em) take them."""
+        raise IllegalActionError(
+            f"{message.type} is for cash-game tables; a {self.factory.game} table takes bets"
+        )
+
+    async def _release_ghosts(self) -> None:
+        """After a disconnect: free the seats nobody is connected to any more (a cash-game
+        table also returns their chips to the wallet)."""
+        self._free_ghost_seats()
 
     def _free_ghost_seats(self) -> None:
         """Free the seats of users with no connection left, unless they have bets in play
@@ -510,7 +532,7 @@ class Table:
             details = {"play": extra, "seat": seat, "phase": game_round.phase}
             move = await self._db_call(self._stake_fn(conn, seat, key, extra, details))
             balance = int(move.balance)
-        before = game_round.phase
+        before, pending = game_round.phase, game_round.pending_seats
         try:
             game_round.act(seat, message)
         except CroupierError:
@@ -520,7 +542,7 @@ class Table:
             await self._void(f"engine malfunction: {exc}")
             return {"seat": seat, "action": message.action, "voided": True}
         self._drain_engine()
-        await self._after_engine(phase_before=before, actor=conn.user_id)
+        await self._after_engine(phase_before=before, pending_before=pending, actor=conn.user_id)
         result: Frame = {"seat": seat, "action": message.action, "staked": extra}
         if balance is not None:
             result["balance"] = balance
@@ -542,17 +564,27 @@ class Table:
                 await self._void(f"engine malfunction: {exc}")
                 return
             self._drain_engine()
-            await self._after_engine(phase_before=before)
+            await self._after_engine(phase_before=before, pending_before=pending)
         elif self.status == "pause":
             self._to_idle()
 
-    async def _after_engine(self, *, phase_before: str, actor: int | None = None) -> None:
+    async def _after_engine(
+        self,
+        *,
+        phase_before: str,
+        pending_before: tuple[int, ...] = (),
+        actor: int | None = None,
+    ) -> None:
         game_round = self._round
         assert game_round is not None
         if game_round.finished:
             await self._settle()
             return
-        if game_round.phase != phase_before:
+        # A new phase, or seats that now have to decide (games where boxes decide one after
+        # another, as in Russian Poker): a fresh timer for them.
+        if game_round.phase != phase_before or not set(game_round.pending_seats) <= set(
+            pending_before
+        ):
             self._arm(self.config.decision_seconds)
             self._emit(
                 {
@@ -767,7 +799,9 @@ class Table:
 
 def game_round_shoe(game_round: GameRound) -> Shoe:
     """The shoe a freshly created round deals from (for the commitment)."""
-    shoe = getattr(getattr(game_round, "engine", game_round), "shoe", None)
+    shoe = getattr(game_round, "shoe", None)
+    if shoe is None:
+        shoe = getattr(getattr(game_round, "engine", game_round), "shoe", None)
     if not isinstance(shoe, Shoe):  # pragma: no cover - every adapter exposes it
         raise TypeError(f"{type(game_round).__name__} does not expose its shoe")
     return shoe

@@ -1,0 +1,486 @@
+"""Texas Hold'em cash games at a server table: the factory and the adapter of one ``CashHand``.
+
+The table (:class:`croupier.server.tables.cash.CashGameTable`) owns seats, stacks and the
+button; each hand it builds a :class:`HoldemHand` over the seats dealt in. The engine counts
+players by position (0 = small blind ... last = button, spec/phh.md section 2); everything
+this adapter sends out names physical seats instead.
+
+Table rules (``[tables.rules]``, amounts in minor units): ``small_blind`` (default 100),
+``big_blind`` (200), ``ante`` (0), ``structure`` (``no-limit``, ``pot-limit``,
+``fixed-limit``), ``max_seats`` (6, at most 10), ``min_buy_in`` (40 big blinds),
+``max_buy_in`` (100 big blinds), ``rake_percent`` (0; a number of per cent, such as 5 or
+"2.5"), ``rake_cap`` (none), ``no_flop_no_drop`` (true).
+
+Decisions are ``fold``, ``check``, ``call``, ``bet``/``raise`` with ``amount`` = the street
+total to bet or raise to, and ``all_in``. A seat that does not act in time checks when it
+can, else folds. At showdown every hand still in is shown (cards speak; spec/holdem.md
+"Winning" lets a player muck, the server tables them all so the record is complete).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from croupier.errors import ConfigError, IllegalActionError
+from croupier.games.holdem import BettingStructure, CashHand, HoldemConfig, Rake
+from croupier.games.holdem.config import MAX_PLAYERS
+from croupier.games.holdem.events import (
+    CardBurned,
+    HoldemEvent,
+    HoleDealt,
+    PotAwarded,
+)
+from croupier.games.holdem.state import STREET_NAMES
+from croupier.history import phh
+from croupier.server.errors import InvalidRequestError
+from croupier.server.tables.config import TableConfig
+from croupier.server.tables.games import event_kind, to_json
+from croupier.server.tables.protocol import ActMessage
+
+if TYPE_CHECKING:
+    from croupier.deck import Shoe
+    from croupier.server.tables.cash import CashGameTable
+
+__all__ = ["ACTIONS", "HoldemFactory", "HoldemHand", "HoldemRules"]
+
+ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
+_STRUCTURES = {
+    "no-limit": BettingStructure.NO_LIMIT,
+    "pot-limit": BettingStructure.POT_LIMIT,
+    "fixed-limit": BettingStructure.FIXED_LIMIT,
+}
+_RULE_KEYS = frozenset(
+    {
+        "name",
+        "small_blind",
+        "big_blind",
+        "ante",
+        "structure",
+        "max_seats",
+        "min_buy_in",
+        "max_buy_in",
+        "rake_percent",
+        "rake_cap",
+        "no_flop_no_drop",
+    }
+)
+
+
+def _int(rules: Mapping[str, Any], key: str, default: int, *, low: int = 0) -> int:
+    value = rules.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ConfigError(f"{key} {value!r} must be a whole number >= {low}")
+    return value
+
+
+class HoldemRules:
+    """A Hold'em table's rules, read and checked from the table's ``rules``.
+
+    Raises:
+        ConfigError: an unknown key, a wrong type, or amounts that do not fit together.
+    """
+
+    def __init__(self, rules: Mapping[str, Any]) -> None:
+        unknown = sorted(set(rules) - _RULE_KEYS)
+        if unknown:
+            raise ConfigError(f"unknown hold'em rules {unknown}")
+        self.name = str(rules.get("name", "Texas Hold'em"))
+        self.small_blind = _int(rules, "small_blind", 100, low=1)
+        self.big_blind = _int(rules, "big_blind", 2 * self.small_blind, low=1)
+        if self.big_blind < self.small_blind:
+            raise ConfigError(f"big blind {self.big_blind} is below the small blind")
+        self.ante = _int(rules, "ante", 0)
+        structure = rules.get("structure", "no-limit")
+        if structure not in _STRUCTURES:
+            raise ConfigError(f"structure {structure!r} is not one of {sorted(_STRUCTURES)}")
+        self.structure = _STRUCTURES[structure]
+        self.seats = _int(rules, "max_seats", 6, low=2)
+        if self.seats > MAX_PLAYERS:
+            raise ConfigError(f"max_seats {self.seats} is above {MAX_PLAYERS}")
+        self.min_buy_in = _int(rules, "min_buy_in", 40 * self.big_blind, low=1)
+        self.max_buy_in = _int(rules, "max_buy_in", 100 * self.big_blind, low=1)
+        if self.min_buy_in > self.max_buy_in:
+            raise ConfigError(f"min_buy_in {self.min_buy_in} is above max_buy_in")
+        if self.min_buy_in < self.big_blind + self.ante:
+            raise ConfigError(f"min_buy_in {self.min_buy_in} does not cover the forced bets")
+        try:
+            percent = Fraction(Decimal(str(rules.get("rake_percent", 0)))) / 100
+        except (InvalidOperation, ValueError):
+            raise ConfigError(f"rake_percent {rules['rake_percent']!r} is not a number") from None
+        cap = rules.get("rake_cap")
+        if cap is not None:
+            cap = _int(rules, "rake_cap", 0)
+        no_flop = rules.get("no_flop_no_drop", True)
+        if not isinstance(no_flop, bool):
+            raise ConfigError(f"no_flop_no_drop {no_flop!r} must be true or false")
+        # spec/holdem.md "House": a percentage of each pot up to a cap, none without a flop.
+        self.rake = Rake(percent=percent, cap=cap, no_flop_no_drop=no_flop)
+
+    def config(self, players: int) -> HoldemConfig:
+        """The engine's rules for a hand of ``players``."""
+        return HoldemConfig.cash(
+            players=players,
+            small_blind=self.small_blind,
+            big_blind=self.big_blind,
+            ante=self.ante,
+            structure=self.structure,
+            rake=self.rake,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "structure": next(k for k, v in _STRUCTURES.items() if v is self.structure),
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "ante": self.ante,
+            "max_seats": self.seats,
+            "min_buy_in": self.min_buy_in,
+            "max_buy_in": self.max_buy_in,
+            "rake_percent": str(self.rake.percent * 100),
+            "rake_cap": self.rake.cap,
+            "no_flop_no_drop": self.rake.no_flop_no_drop,
+        }
+
+
+class HoldemFactory:
+    """Hands for one Hold'em cash table; the table itself is a cash-game table."""
+
+    game = "holdem"
+
+    def __init__(self, table: TableConfig) -> None:
+        self.rules = HoldemRules(table.rules)
+        self.table_name = table.name
+
+    @property
+    def table_class(self) -> type[CashGameTable]:
+        from croupier.server.tables.cash import CashGameTable
+
+        return CashGameTable
+
+    @property
+    def min_buy_in(self) -> int:
+        return self.rules.min_buy_in
+
+    @property
+    def max_buy_in(self) -> int:
+        return self.rules.max_buy_in
+
+    def new_round(self, shoe: Shoe) -> HoldemHand:  # pragma: no cover - see new_hand
+        raise IllegalActionError("a hold'em hand needs its seats and stacks (new_hand)")
+
+    def new_hand(
+        self,
+        shoe: Shoe,
+        *,
+        seats: Sequence[int],
+        stacks: Sequence[int],
+        names: Sequence[str],
+        button: int,
+    ) -> HoldemHand:
+        """A hand over ``seats`` in position order (left of the button first, button last)."""
+        engine = CashHand(
+            self.rules.config(len(seats)), stacks=stacks, shoe=shoe, auto_showdown=True
+        )
+        return HoldemHand(engine, seats=seats, names=names, button=button, table=self.table_name)
+
+    def describe(self) -> dict[str, Any]:
+        return self.rules.to_dict()
+
+    def max_seats(self) -> int | None:
+        return self.rules.seats
+
+
+class HoldemHand:
+    """One :class:`CashHand` as a table drives it; seats are physical seat numbers."""
+
+    game = "holdem"
+
+    def __init__(
+        self,
+        engine: CashHand,
+        *,
+        seats: Sequence[int],
+        names: Sequence[str],
+        button: int,
+        table: str,
+    ) -> None:
+        self.engine = engine
+        self._seats = tuple(seats)
+        self._names = tuple(names)
+        self._position = {seat: pos for pos, seat in enumerate(self._seats)}
+        self.button = button
+        self._table = table
+        self._void: str | None = None
+
+    # -- state ---------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return self.engine.phase.value
+
+    @property
+    def street(self) -> str:
+        return STREET_NAMES[self.engine.street]
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats dealt in, in position order."""
+        return self._seats
+
+    @property
+    def actor(self) -> int | None:
+        pos = self.engine.actor
+        return None if pos is None or self._void else self._seats[pos]
+
+    @property
+    def pending_seats(self) -> tuple[int, ...]:
+        actor = self.actor
+        return () if actor is None else (actor,)
+
+    @property
+    def finished(self) -> bool:
+        return self._void is not None or self.engine.is_over
+
+    @property
+    def voided(self) -> bool:
+        return self._void is not None
+
+    def starting_stacks(self) -> dict[int, int]:
+        return dict(zip(self._seats, self.engine.starting_stacks, strict=True))
+
+    def final_stacks(self) -> dict[int, int]:
+        """Each seat's chips after the hand (its starting stack if the hand was voided)."""
+        if self._void is not None:
+            return self.starting_stacks()
+        return dict(zip(self._seats, self.engine.stacks, strict=True))
+
+    def winnings(self) -> dict[int, int]:
+        """Chips each seat took from the pots (0 for a seat that won nothing)."""
+        won = dict.fromkeys(self._seats, 0)
+        for event in self.engine.events:
+            if isinstance(event, PotAwarded):
+                for pos, amount in zip(event.seats, event.amounts, strict=True):
+                    won[self._seats[pos]] += amount
+        return won
+
+    @property
+    def rake(self) -> int:
+        return 0 if self._void is not None else self.engine.house_net
+
+    # -- decisions -----------------------------------------------------------------------
+
+    def _pos(self, seat: int) -> int:
+        if seat not in self._position:
+            raise IllegalActionError(f"seat {seat} is not in this hand")
+        return self._position[seat]
+
+    def _turn(self, seat: int) -> int:
+        pos = self._pos(seat)
+        actor = self.actor
+        if actor != seat:
+            raise IllegalActionError(
+                "no one is to act now" if actor is None else f"it is seat {actor}'s turn"
+            )
+        return pos
+
+    def _all_in(self, pos: int) -> tuple[str, int | None]:
+        bounds = self.engine.raise_bounds()
+        stack, bet = self.engine.stacks[pos], self.engine.bets[pos]
+        if bounds is not None and bounds[1] == stack + bet:
+            return "raise", stack + bet
+        return ("call", None) if self.engine.to_call else ("check", None)
+
+    def check_act(self, seat: int, act: ActMessage) -> int:
+        """Validate a decision without changing anything (no extra money is held)."""
+        pos = self._turn(seat)
+        engine = self.engine
+        match act.action:
+            case "fold":
+                engine.verify_fold(pos)
+            case "check":
+                engine.verify_check(pos)
+            case "call":
+                engine.verify_call(pos)
+            case "bet" | "raise":
+                if act.amount is None:
+                    raise InvalidRequestError(f"a {act.action} needs an amount (the total to)")
+                engine.verify_raise(pos, to=act.amount)
+            case "all_in":
+                action, to = self._all_in(pos)
+                if action == "raise" and to is not None:
+                    engine.verify_raise(pos, to=to)
+            case other:
+                raise InvalidRequestError(f"unknown action {other!r}; hold'em has {ACTIONS}")
+        return 0
+
+    def act(self, seat: int, act: ActMessage) -> None:
+        self.check_act(seat, act)
+        pos = self._position[seat]
+        engine = self.engine
+        action, to = act.action, act.amount
+        if action == "all_in":
+            action, to = self._all_in(pos)
+        if action == "fold":
+            engine.fold(pos)
+        elif action == "check":
+            engine.check(pos)
+        elif action == "call":
+            engine.call(pos)
+        else:
+            assert to is not None
+            engine.raise_to(pos, to)
+
+    def apply_timeout(self, seat: int) -> None:
+        """The actor ran out of time: check if possible, else fold."""
+        pos = self._turn(seat)
+        if self.engine.can_check(pos):
+            self.engine.check(pos)
+        else:
+            self.engine.fold(pos)
+
+    def void(self, reason: str) -> None:
+        if self._void is None:
+            self._void = reason
+
+    # -- the GameRound protocol's betting half: a cash hand has no opening bets ------------
+
+    def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
+        raise IllegalActionError("a hold'em table takes no bets: buy in and act")
+
+    def bets_total(self, bets: Mapping[str, int]) -> int:
+        raise IllegalActionError("a hold'em table takes no bets: buy in and act")
+
+    def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
+        raise IllegalActionError("a hold'em table takes no bets: buy in and act")
+
+    def can_close_betting(self) -> bool:
+        return False
+
+    def close_betting(self) -> None:
+        raise IllegalActionError("a hold'em hand is dealt when it starts")
+
+    def returns(self) -> dict[int, int]:
+        return self.final_stacks()
+
+    # -- what each seat sees -------------------------------------------------------------
+
+    def events_since(self, index: int) -> tuple[HoldemEvent, ...]:
+        return self.engine.events[index:]
+
+    def visible_to_all(self, event: Any) -> bool:
+        return not isinstance(event, HoleDealt | CardBurned)
+
+    def project_event(self, event: Any, seat: int | None) -> dict[str, Any]:
+        data: dict[str, Any] = to_json(event)
+        data["kind"] = event_kind(event)
+        if "seat" in data:
+            data["seat"] = self._seats[data["seat"]]
+        if isinstance(event, PotAwarded):
+            data["seats"] = [self._seats[pos] for pos in event.seats]
+        if isinstance(event, CardBurned):
+            data["card"] = None
+        elif isinstance(event, HoleDealt) and data["seat"] != seat:
+            # issue 5: never another player's hole cards before they are shown
+            data["cards"] = None
+        return data
+
+    def _cards(self, pos: int, seat: int | None) -> list[str] | None:
+        cards = self.engine.hole_cards(pos)
+        if cards is None or not (self._seats[pos] == seat or self.engine.shown(pos)):
+            return None
+        return [str(c) for c in cards]
+
+    def options(self, seat: int) -> dict[str, Any] | None:
+        """The legal actions of ``seat`` if it is to act (the client's hints)."""
+        if self.actor != seat or self.finished:
+            return None
+        options = self.engine.options()
+        assert options is not None
+        actions = ["fold", "check" if options.can_check else "call"]
+        if options.min_raise_to is not None:
+            actions += ["bet" if max(self.engine.bets) == 0 else "raise", "all_in"]
+        elif not options.can_check:
+            actions.append("all_in")
+        return {
+            "actions": actions,
+            "to_call": options.to_call,
+            "min_raise_to": options.min_raise_to,
+            "max_raise_to": options.max_raise_to,
+            "stack": options.stack,
+            "bet": options.bet,
+            "pot": options.pot,
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        engine = self.engine
+        players = [
+            {
+                "seat": s,
+                "name": self._names[pos],
+                "stack": engine.stacks[pos],
+                "bet": engine.bets[pos],
+                "in_hand": engine.active[pos],
+                "cards": self._cards(pos, seat),
+            }
+            for pos, s in enumerate(self._seats)
+        ]
+        return {
+            "game": "holdem",
+            "seat": seat if seat in self._position else None,
+            "phase": "void" if self._void else self.phase,
+            "street": self.street,
+            "button": self.button,
+            "board": [str(c) for c in engine.board],
+            "pot": engine.pot_total,
+            "actor": self.actor,
+            "players": players,
+            "options": None if seat is None else self.options(seat),
+        }
+
+    # -- records -------------------------------------------------------------------------
+
+    def phh_text(self, round_id: int) -> str:
+        """The hand in PHH (``croupier.history.phh``), seats and names included."""
+        history = phh.from_hand(
+            self.engine,
+            table=self._table,
+            hand=round_id,
+            seats=[s + 1 for s in self._seats],
+            players=list(self._names),
+        )
+        return phh.dumps(history)
+
+    def record(self, round_id: int) -> dict[str, Any]:
+        return {
+            "game": "holdem",
+            "format": "phh",
+            "phh": self.phh_text(round_id),
+            "seats": list(self._seats),
+            "button": self.button,
+            "starting_stacks": list(self.engine.starting_stacks),
+            "finishing_stacks": list(self.engine.stacks) if self.engine.is_over else None,
+            "rake": self.rake,
+            "void": self._void,
+        }
+
+    def summary(self) -> dict[str, Any]:
+        won = self.winnings()
+        start, final = self.starting_stacks(), self.final_stacks()
+        shown = {
+            str(s): self._cards(pos, None)
+            for pos, s in enumerate(self._seats)
+            if self.engine.shown(pos)
+        }
+        return {
+            "board": [str(c) for c in self.engine.board],
+            "shown": shown,
+            "won": {str(s): won[s] for s in self._seats if won[s]},
+            "net": {str(s): final[s] - start[s] for s in self._seats},
+            "stacks": {str(s): final[s] for s in self._seats},
+            "rake": self.rake,
+            "void": self._void,
+        }

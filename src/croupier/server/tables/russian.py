@@ -1,0 +1,360 @@
+"""Russian Poker at a server table: the :class:`GameRound` adapter for ``RussianRound``.
+
+Opening bets (one ``bet`` per seat and round): ``{"ante": A, "bonus": B, "blind_boxes": N,
+"blind_bonus": b}``. The seat gets one open box (Ante ``A``, Bonus ``B``) and ``N`` blind
+boxes (spec/russian.md "Table": a player may bet on several free boxes, only one of them
+open), each with the same Ante, its Bet of 2x Ante placed with it (spec Decision) and Bonus
+``b``; boxes are the lowest free ones on the layout. ``blind_boxes`` is a count, not money.
+
+Decisions, for the seat's open box when it is that box's turn (boxes decide in layout order):
+``exchange`` with ``cards`` (1 to 5 to discard; fee 1x Ante), ``sixth_card`` (fee 1x Ante),
+``bet`` (2x Ante; ``amount`` = the insurance, allowed with three of a kind or better),
+``fold``; once the dealer has shown and not qualified, ``buy`` (the dealer's game, 1x Ante)
+or ``decline``. Fees, the Bet, the insurance and a buy are held from the wallet first.
+
+A box that does not decide in time folds (before the Bet: the spec sets no default and
+folding moves no money); when offered to buy the dealer's game it declines (the Ante paid).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from croupier.cards import Card, parse_cards
+from croupier.errors import ConfigError, IllegalActionError
+from croupier.games.russian import Phase, RussianConfig, RussianRound
+from croupier.games.russian.events import (
+    CardsDealt,
+    CardsExchanged,
+    RussianEvent,
+    SixthCardBought,
+)
+from croupier.server.errors import InvalidRequestError
+from croupier.server.tables.config import TableConfig
+from croupier.server.tables.games import event_kind, to_json
+from croupier.server.tables.protocol import ActMessage
+
+if TYPE_CHECKING:
+    from croupier.deck import Shoe
+
+__all__ = ["RussianFactory", "RussianTableRound"]
+
+_SPOTS = frozenset({"ante", "bonus", "blind_boxes", "blind_bonus"})
+_RULES = frozenset(
+    {
+        "name",
+        "ante_min",
+        "ante_max",
+        "bonus_min",
+        "bonus_max",
+        "max_payout",
+        "max_players",
+        "boxes",
+        "dealer_upcard",
+        "rebuy_same_rank",
+    }
+)
+_ACTIONS = ("exchange", "sixth_card", "bet", "fold", "buy", "decline")
+
+
+class RussianFactory:
+    """Rounds for one Russian Poker table; ``rules`` go to :class:`RussianConfig`."""
+
+    game = "russian"
+
+    def __init__(self, table: TableConfig) -> None:
+        unknown = sorted(set(table.rules) - _RULES)
+        if unknown:
+            raise ConfigError(f"unknown russian poker rules {unknown}")
+        self.name = str(table.rules.get("name", "Russian Poker"))
+        options = {k: v for k, v in table.rules.items() if k != "name"}
+        try:
+            self.config = RussianConfig(**options)
+        except TypeError as exc:
+            raise ConfigError(f"russian poker rules: {exc}") from None
+
+    def new_round(self, shoe: Shoe) -> RussianTableRound:
+        return RussianTableRound(RussianRound(config=self.config, shoe=shoe), shoe=shoe)
+
+    def describe(self) -> dict[str, Any]:
+        c = self.config
+        return {
+            "name": self.name,
+            "ante_min": c.ante_min,
+            "ante_max": c.ante_max,
+            "bonus_min": c.bonus_min,
+            "bonus_max": c.bonus_max,
+            "max_payout": c.max_payout,
+            "max_players": c.max_players,
+            "boxes": c.boxes,
+            "bet_multiple": c.bet_multiple,
+            "dealer_upcard": c.dealer_upcard,
+            "rebuy_same_rank": c.rebuy_same_rank,
+        }
+
+    def max_seats(self) -> int | None:
+        return self.config.max_players
+
+
+class RussianTableRound:
+    """One :class:`RussianRound` driven by a table."""
+
+    game = "russian"
+
+    def __init__(self, engine: RussianRound, *, shoe: Shoe) -> None:
+        self.engine = engine
+        self.shoe = shoe
+        self._void: str | None = None
+
+    # -- state ---------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return self.engine.phase.value
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return tuple(sorted({self.engine.seat_of(b) for b in self.engine.boxes}))
+
+    @property
+    def pending_seats(self) -> tuple[int, ...]:
+        box = self.engine.to_act
+        return () if box is None else (self.engine.seat_of(box),)
+
+    @property
+    def finished(self) -> bool:
+        return self.engine.phase in (Phase.SETTLED, Phase.VOIDED)
+
+    def _open_box(self, seat: int) -> int:
+        for box in self.engine.boxes:
+            if self.engine.seat_of(box) == seat and not self._blind(box):
+                return box
+        raise IllegalActionError(f"seat {seat} has no open box in this round")
+
+    def _blind(self, box: int) -> bool:
+        return any(
+            v.blind for v in self.engine.view_for(self.engine.seat_of(box)).boxes if v.box == box
+        )
+
+    def _ante(self, box: int) -> int:
+        view = self.engine.view_for(self.engine.seat_of(box))
+        return int(next(v.ante for v in view.boxes if v.box == box))
+
+    # -- opening bets --------------------------------------------------------------------
+
+    def _bets(self, bets: Mapping[str, int]) -> tuple[int, int, int, int]:
+        unknown = sorted(set(bets) - _SPOTS)
+        if unknown:
+            raise InvalidRequestError(
+                f"unknown bet spots {unknown}; russian poker has {sorted(_SPOTS)}"
+            )
+        if "ante" not in bets:
+            raise InvalidRequestError("an ante is required on the open box")
+        blind = bets.get("blind_boxes", 0)
+        if blind >= self.engine.config.boxes:
+            raise IllegalActionError(f"{blind} blind boxes do not fit on the layout")
+        return bets["ante"], bets.get("bonus", 0), blind, bets.get("blind_bonus", 0)
+
+    def bets_total(self, bets: Mapping[str, int]) -> int:
+        ante, bonus, blind, blind_bonus = self._bets(bets)
+        per_blind = ante * (1 + self.engine.config.bet_multiple) + blind_bonus
+        return ante + bonus + blind * per_blind
+
+    def _free_boxes(self, count: int) -> list[int]:
+        taken = set(self.engine.boxes)
+        free = [b for b in range(self.engine.config.boxes) if b not in taken]
+        if len(free) < count:
+            raise IllegalActionError(f"{count} boxes asked, {len(free)} free on the layout")
+        return free[:count]
+
+    def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
+        ante, bonus, blind, blind_bonus = self._bets(bets)
+        if seat in self.seats:
+            raise IllegalActionError(f"seat {seat} has already bet in this round")
+        boxes = self._free_boxes(1 + blind)
+        self.engine.verify_place_box(seat, box=boxes[0], ante=ante, bonus=bonus)
+        for box in boxes[1:]:
+            self.engine.verify_place_box(seat, box=box, ante=ante, bonus=blind_bonus, blind=True)
+        return self.bets_total(bets)
+
+    def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
+        self.check_bets(seat, bets)
+        ante, bonus, blind, blind_bonus = self._bets(bets)
+        boxes = self._free_boxes(1 + blind)
+        self.engine.place_box(seat, box=boxes[0], ante=ante, bonus=bonus)
+        for box in boxes[1:]:
+            self.engine.place_box(seat, box=box, ante=ante, bonus=blind_bonus, blind=True)
+
+    def can_close_betting(self) -> bool:
+        return self.engine.can_deal()
+
+    def close_betting(self) -> None:
+        self.engine.deal()
+
+    # -- decisions -----------------------------------------------------------------------
+
+    def _discard(self, act: ActMessage) -> tuple[Card, ...]:
+        if not act.cards:
+            raise InvalidRequestError("an exchange needs the cards to discard")
+        return tuple(parse_cards(" ".join(act.cards)))
+
+    def check_act(self, seat: int, act: ActMessage) -> int:
+        box = self._open_box(seat)
+        engine, config = self.engine, self.engine.config
+        ante = self._ante(box)
+        match act.action:
+            case "exchange":
+                engine.verify_exchange(seat, box=box, discard=self._discard(act))
+                return config.draw_fee_multiple * ante
+            case "sixth_card":
+                engine.verify_sixth_card(seat, box=box)
+                return config.draw_fee_multiple * ante
+            case "bet":
+                insurance = act.amount or 0
+                engine.verify_bet(seat, box=box, insurance=insurance)
+                return config.bet_multiple * ante + insurance
+            case "fold":
+                engine.verify_fold(seat, box=box)
+            case "buy":
+                engine.verify_buy_game(seat, box=box)
+                return config.buy_fee_multiple * ante
+            case "decline":
+                engine.verify_decline_buy(seat, box=box)
+            case other:
+                raise InvalidRequestError(f"unknown action {other!r}; russian poker has {_ACTIONS}")
+        return 0
+
+    def act(self, seat: int, act: ActMessage) -> None:
+        box = self._open_box(seat)
+        engine = self.engine
+        match act.action:
+            case "exchange":
+                engine.exchange(seat, box=box, discard=self._discard(act))
+            case "sixth_card":
+                engine.sixth_card(seat, box=box)
+            case "bet":
+                engine.bet(seat, box=box, insurance=act.amount or 0)
+            case "fold":
+                engine.fold(seat, box=box)
+            case "buy":
+                engine.buy_game(seat, box=box)
+            case "decline":
+                engine.decline_buy(seat, box=box)
+            case other:  # pragma: no cover - check_act refused it
+                raise InvalidRequestError(f"unknown action {other!r}")
+
+    def apply_timeout(self, seat: int) -> None:
+        box = self._open_box(seat)
+        if self.engine.phase is Phase.BUYING:
+            self.engine.decline_buy(seat, box=box)
+        else:
+            self.engine.fold(seat, box=box)
+
+    def legal(self, seat: int) -> list[str]:
+        """The decisions ``seat`` may take now (the client's hints)."""
+        if seat not in self.pending_seats:
+            return []
+        box = self._open_box(seat)
+        engine = self.engine
+        words = []
+        if engine.phase is Phase.BUYING:
+            if engine.can_buy_game(seat, box=box):
+                words.append("buy")
+            words.append("decline")
+            return words
+        cards = engine.cards(box)
+        if engine.can_exchange(seat, box=box, discard=cards[:1]):
+            words.append("exchange")
+        if engine.can_sixth_card(seat, box=box):
+            words.append("sixth_card")
+        return [*words, "bet", "fold"]
+
+    # -- closing -------------------------------------------------------------------------
+
+    def returns(self) -> dict[int, int]:
+        back: dict[int, int] = {}
+        for box in self.engine.boxes:
+            seat = self.engine.seat_of(box)
+            settled = self.engine.settlement(box)
+            back[seat] = back.get(seat, 0) + sum(o.stake + o.net for o in settled.outcomes)
+        return back
+
+    def void(self, reason: str) -> None:
+        if self.engine.can_void():
+            self.engine.void(reason)
+            self._void = reason
+
+    # -- what each seat sees -------------------------------------------------------------
+
+    def events_since(self, index: int) -> tuple[RussianEvent, ...]:
+        return self.engine.events[index:]
+
+    def visible_to_all(self, event: Any) -> bool:
+        return not isinstance(event, CardsDealt | CardsExchanged | SixthCardBought)
+
+    def project_event(self, event: Any, seat: int | None) -> dict[str, Any]:
+        data: dict[str, Any] = to_json(event)
+        data["kind"] = event_kind(event)
+        if isinstance(event, CardsDealt):
+            # Only the seat's own open box is seen; blind boxes stay face down until the
+            # showdown, the dealer's cards until revealed (spec/russian.md "Table", "Bets").
+            data["hands"] = [
+                [box, to_json(cards) if self._sees(box, seat) else None]
+                for box, cards in event.hands
+            ]
+            data["dealer"] = None
+        elif isinstance(event, CardsExchanged) and not self._sees(event.box, seat):
+            data["discarded"] = data["received"] = None
+        elif isinstance(event, SixthCardBought) and not self._sees(event.box, seat):
+            data["card"] = None
+        return data
+
+    def _sees(self, box: int, seat: int | None) -> bool:
+        return seat is not None and self.engine.seat_of(box) == seat and not self._blind(box)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        mine = seat is not None and seat in self.seats
+        # A spectator sees what a seat without boxes sees: cards of no box.
+        view = self.engine.view_for(seat if mine and seat is not None else 0)
+        data: dict[str, Any] = to_json(view)
+        if not mine:
+            data["seat"] = None
+            for box in data["boxes"]:
+                box["cards"] = box["net"] = None
+        data["to_act_seat"] = self.pending_seats[0] if self.pending_seats else None
+        data["legal"] = self.legal(seat) if mine and seat is not None else []
+        return data
+
+    def record(self, round_id: int) -> dict[str, Any]:
+        engine = self.engine
+        return {
+            "game": "russian",
+            "round_id": round_id,
+            "rules": to_json(engine.config),
+            "events": [{"kind": event_kind(e), **to_json(e)} for e in engine.events],
+            "phase": engine.phase.value,
+            "void": self._void,
+        }
+
+    def summary(self) -> dict[str, Any]:
+        engine = self.engine
+        settled = engine.phase is Phase.SETTLED
+        boxes = []
+        for box in engine.boxes:
+            entry: dict[str, Any] = {"box": box, "seat": engine.seat_of(box)}
+            if settled:
+                s = engine.settlement(box)
+                entry |= {
+                    "cards": [str(c) for c in engine.cards(box)],
+                    "net": s.net,
+                    "dealer_hand": [str(c) for c in s.dealer_hand],
+                }
+            boxes.append(entry)
+        return {
+            "phase": engine.phase.value,
+            "dealer": [str(c) for c in engine.dealer] if settled else None,
+            "boxes": boxes,
+            "players_net": sum(b.get("net", 0) for b in boxes),
+            "void": self._void,
+        }

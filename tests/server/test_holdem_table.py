@@ -1,0 +1,371 @@
+"""Hold'em cash tables over WebSockets: buy-in, whole hands, rake, privacy, bad actions,
+timers, recall through PHH, and a crash in the middle of a hand."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings, test_tables
+
+from croupier.history import phh
+from croupier.server.app import create_app
+from croupier.server.db import Database
+from croupier.server.tables.clock import ManualClock
+from croupier.server.tables.config import TableConfig
+from croupier.server.tables.fairness import verify
+from croupier.server.tables.models import Round, RoundStatus, RoundVoid
+from croupier.server.wallet import service as wallet
+
+pytestmark = pytest.mark.timeout(60)
+
+BUY_IN = 5_000
+CREDIT = 20_000
+# Blinds 50/100, rake 5 % capped at 200, no flop no drop.
+HOLDEM = TableConfig(
+    name="holdem",
+    game="holdem",
+    decision_seconds=30,
+    pause_seconds=5,
+    rules={
+        "small_blind": 50,
+        "big_blind": 100,
+        "max_seats": 6,
+        "min_buy_in": 2_000,
+        "max_buy_in": 10_000,
+        "rake_percent": 5,
+        "rake_cap": 200,
+    },
+)
+# Three seats, button seat 0: positions are seat 1 (small blind), seat 2 (big blind),
+# seat 0 (button). Hole cards one at a time from the small blind (spec/holdem.md "A hand"):
+# seat 0 As Ah, seat 1 Ks Kh, seat 2 7c 2d; burn 3s, flop Qd 9h 4s, burn 5c, turn Jc,
+# burn 6d, river 8d.
+THREE = "Ks 7c As Kh 2d Ah 3s Qd 9h 4s 5c Jc 6d 8d"
+HOLES = {0: ("As", "Ah"), 1: ("Ks", "Kh"), 2: ("7c", "2d")}
+
+
+def _server(url: str) -> Iterator[Server]:
+    settings = make_settings(url)
+    clock, shoes = ManualClock(), ShoeStack()
+    app = create_app(settings, tables=[*test_tables(), HOLDEM], clock=clock, shoe_factory=shoes)
+    with TestClient(app) as client:
+        yield Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)
+
+
+@pytest.fixture
+def holdem(tmp_path: Path) -> Iterator[Server]:
+    """The application on SQLite with a Hold'em table."""
+    yield from _server(f"sqlite:///{tmp_path / 'holdem.db'}")
+
+
+@pytest.fixture
+def holdem_any(db_url: str) -> Iterator[Server]:
+    """The same on SQLite and on PostgreSQL."""
+    yield from _server(db_url)
+
+
+def _seat_down(server: Server, stack: ExitStack, names: list[str]) -> list[tuple[Seat, str]]:
+    """Players join seats 0, 1, ... and buy in; the first hand waits for the pause."""
+    seats = []
+    for index, name in enumerate(names):
+        _, token = server.player(name, credit=CREDIT)
+        ws = stack.enter_context(
+            server.client.websocket_connect(f"/ws/tables/holdem?token={token}")
+        )
+        seat = Seat(ws)
+        seat.welcome()
+        assert seat.request({"type": "join", "seat": index})["result"] == {"seat": index}
+        ack = seat.request({"type": "buy_in", "key": f"in-{name}", "amount": BUY_IN})
+        assert ack["type"] == "ack", ack
+        assert ack["result"]["stack"] == BUY_IN and ack["result"]["balance"] == CREDIT - BUY_IN
+        seats.append((seat, token))
+    return seats
+
+
+def _act(seat: Seat, action: str, amount: int | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"type": "act", "action": action}
+    if amount is not None:
+        message["amount"] = amount
+    frame = seat.request(message)
+    assert frame["type"] == "ack", frame
+    return frame
+
+
+def _next(client: Seat, kind: str, /, **fields: Any) -> dict[str, Any]:
+    """The next event of ``kind`` whose fields match."""
+
+    def match(frame: dict[str, Any]) -> bool:
+        event = frame.get("event", {})
+        return bool(frame["type"] == "event" and event == {**event, "kind": kind, **fields})
+
+    found: dict[str, Any] = client.until(match)["event"]
+    return found
+
+
+def _last_state(seat: Seat) -> dict[str, Any]:
+    seat.request({"type": "ping"})
+    return next(f for f in reversed(seat.frames) if f["type"] == "state")
+
+
+def _play_three_handed(server: Server) -> tuple[list[Seat], list[str], dict[str, Any]]:
+    """The scripted hand: seat 0 raises to 300, seat 1 calls, seat 2 folds; seat 0 bets 400
+    on the flop and is called, then checks down; aces beat kings."""
+    server.shoes.push(THREE)
+    with ExitStack() as stack:
+        seated = _seat_down(server, stack, ["alice", "bob", "carol"])
+        seats = [s for s, _ in seated]
+        tokens = [t for _, t in seated]
+        a, b, c = seats
+        server.clock.advance(5)
+        opened = a.event("round_opened")
+        assert opened["button"] == 0 and opened["seats"] == [1, 2, 0]
+        turn = a.event("turn")
+        assert turn["seat"] == 0
+        state = _last_state(a)
+        options = state["view"]["options"]
+        assert options["actions"] == ["fold", "call", "raise", "all_in"]
+        assert (options["to_call"], options["min_raise_to"], options["max_raise_to"]) == (
+            100,
+            200,
+            5_000,
+        )
+        assert _last_state(b)["view"]["options"] is None  # not b's turn
+        _act(a, "raise", 300)
+        _act(b, "call")
+        _act(c, "fold")
+        _act(b, "check")
+        _act(a, "bet", 400)
+        _act(b, "call")
+        for _ in range(2):  # turn and river
+            _act(b, "check")
+            _act(a, "check")
+        closed = [s.event("round_closed") for s in seats]
+        for seat, cashed in zip(seats, (5_725, 4_300, 4_900), strict=True):
+            assert seat.request({"type": "leave"})["result"]["cashed_out"] == cashed
+    return seats, tokens, closed[0] | {"opened": opened}
+
+
+def test_a_three_handed_hand_settles_with_rake(holdem_any: Server) -> None:
+    server = holdem_any
+    _, tokens, closed = _play_three_handed(server)
+    # Pot 300 + 300 + 100 + 400 + 400 = 1500; rake 5 % = 75 (spec/holdem.md "House").
+    assert closed["status"] == "settled"
+    assert closed["summary"]["rake"] == 75
+    assert closed["summary"]["won"] == {"0": 1_425}
+    assert closed["stacks"] == {"0": 5_725, "1": 4_300, "2": 4_900}
+    reveal, opened = closed["reveal"], closed["opened"]
+    assert verify(salt=reveal["salt"], deck=reveal["deck"], commitment=opened["commitment"])
+    assert reveal["deck"].startswith(THREE)
+    # The players left: their stacks went back to their wallets; the rake is in the rake account and nothing was created or lost.
+    ledger = server.ledger()
+    assert ledger["rake"] == 75 and ledger["escrow"] == 0
+    assert ledger["player"] == 3 * CREDIT - 75 == -ledger["cashier"] - 75
+    assert sum(ledger.values()) == 0
+    for token, net in zip(tokens, (725, -700, -100), strict=True):
+        assert server.balance(token) == CREDIT + net
+    # Recall: the hand's PHH replays to the same stacks.
+    recalled = server.client.get(
+        "/api/rounds", headers={"Authorization": f"Bearer {tokens[1]}"}
+    ).json()
+    record = recalled[0]["record"]
+    hand = phh.loads(record["phh"])
+    assert hand.get("players") == ["bob", "carol", "alice"]
+    replayed = phh.replay(hand).state
+    assert replayed.stacks == (4_300, 4_900, 5_725) and replayed.house_net == 75
+    players = {p["user_id"]: p for p in recalled[0]["players"]}
+    assert sum(p["staked"] - p["returned"] for p in players.values()) == 75
+
+
+def test_leaving_returns_the_stack_and_balances_are_conserved(holdem: Server) -> None:
+    server = holdem
+    server.shoes.push(THREE)
+    with ExitStack() as stack:
+        seated = _seat_down(server, stack, ["alice", "bob"])
+        (a, ta), (b, tb) = seated
+        server.clock.advance(5)
+        a.event("round_opened")
+        # Heads-up the button (seat 0) posts the small blind and acts first pre-flop.
+        refused = a.request({"type": "leave"})
+        assert refused["type"] == "error" and refused["code"] == "illegal_action"
+        top_up = a.request({"type": "buy_in", "key": "more", "amount": 1_000})
+        assert top_up["type"] == "error"
+        _act(a, "fold")
+        closed = a.event("round_closed")
+        # No flop, no drop: bob wins the small blind, nothing raked.
+        assert closed["stacks"] == {"0": 4_950, "1": 5_050} and closed["summary"]["rake"] == 0
+        left = a.request({"type": "leave"})
+        assert left["result"] == {"seat": None, "cashed_out": 4_950, "balance": CREDIT - 50}
+        left = b.request({"type": "leave"})
+        assert left["result"]["cashed_out"] == 5_050
+    assert server.balance(ta) == CREDIT - 50 and server.balance(tb) == CREDIT + 50
+    ledger = server.ledger()
+    assert ledger["escrow"] == 0 and ledger.get("rake", 0) == 0
+    assert ledger["player"] == 2 * CREDIT == -ledger["cashier"]
+
+
+def test_buy_in_limits_and_idempotency(holdem: Server) -> None:
+    server = holdem
+    _, token = server.player("alice", credit=CREDIT)
+    with server.client.websocket_connect(f"/ws/tables/holdem?token={token}") as ws:
+        a = Seat(ws)
+        a.welcome()
+        assert a.request({"type": "buy_in", "key": "k0", "amount": 3_000})["type"] == "error"
+        a.request({"type": "join"})
+        low = a.request({"type": "buy_in", "key": "k1", "amount": 1_999})
+        assert low["type"] == "error" and "below the table minimum" in low["message"]
+        high = a.request({"type": "buy_in", "key": "k2", "amount": 10_001})
+        assert high["type"] == "error" and "maximum" in high["message"]
+        poor = a.request({"type": "buy_in", "key": "k3", "amount": 10_000})
+        assert poor["type"] == "ack"
+        assert a.request({"type": "buy_in", "key": "k4", "amount": 1})["type"] == "error"
+        again = a.request({"type": "buy_in", "key": "k3", "amount": 10_000})
+        assert again["result"]["replayed"] is True and again["result"]["stack"] == 10_000
+        bets = a.request({"type": "bet", "key": "b", "bets": {"ante": 100}})
+        assert bets["type"] == "error"
+    # Disconnecting between hands cashes the stack out (the table handles the disconnect
+    # after the socket closes: wait for it).
+    for _ in range(200):
+        if server.balance(token) == CREDIT:
+            break
+        time.sleep(0.01)
+    assert server.balance(token) == CREDIT
+    assert server.ledger()["escrow"] == 0
+
+
+def test_illegal_actions_are_refused_and_change_nothing(holdem: Server) -> None:
+    server = holdem
+    server.shoes.push(THREE)
+    with ExitStack() as stack:
+        a, b, c = (s for s, _ in _seat_down(server, stack, ["alice", "bob", "carol"]))
+        server.clock.advance(5)
+        a.event("turn")
+        before = _last_state(c)["view"]
+        cases = [
+            (b, {"action": "call"}, "illegal_action"),  # out of turn
+            (a, {"action": "raise", "amount": 150}, "illegal_action"),  # below the minimum
+            (a, {"action": "raise", "amount": 5_001}, "illegal_action"),  # more than the stack
+            (a, {"action": "check"}, "illegal_action"),  # facing the big blind
+            (a, {"action": "raise"}, "invalid_request"),  # no amount
+            (a, {"action": "play", "multiple": 4}, "invalid_request"),  # another game's word
+            (a, {"action": "fold", "seat": 1}, "forbidden"),  # another seat
+            (a, {"action": "raise", "amount": -5}, "invalid_request"),
+        ]
+        for seat, body, code in cases:
+            frame = seat.request({"type": "act", **body})
+            assert frame["type"] == "error" and frame["code"] == code, (body, frame)
+        assert _last_state(c)["view"] == before
+        _act(a, "raise", 200)  # exactly the minimum is fine
+        assert _last_state(c)["view"]["actor"] == 1
+
+
+def test_hole_cards_never_leak(holdem: Server) -> None:
+    server = holdem
+    seats, _, _ = _play_three_handed(server)
+    for index, seat in enumerate(seats):
+        shown_at = next(
+            i
+            for i, f in enumerate(seat.frames)
+            if f["type"] == "event" and f["event"]["kind"] == "shown"
+        )
+        for position, frame in enumerate(seat.frames):
+            text = json.dumps({k: v for k, v in frame.items() if k != "event"})
+            if frame["type"] == "event":
+                event = dict(frame["event"])
+                event.pop("reveal", None)  # the deck, revealed after the hand
+                text = json.dumps(event)
+            for other, cards in HOLES.items():
+                if other == index:
+                    continue
+                # Folded cards are never shown; the others only from the showdown on.
+                if other == 2 or position < shown_at:
+                    assert not any(f'"{card}"' in text for card in cards), (index, frame)
+        own = "\n".join(json.dumps(f) for f in seat.frames[:shown_at])
+        assert all(f'"{card}"' in own for card in HOLES[index])
+        burns = [
+            f["event"]["card"]
+            for f in seat.frames
+            if f["type"] == "event" and f["event"]["kind"] == "card_burned"
+        ]
+        assert burns == [None, None, None]
+
+
+def test_a_seat_that_does_not_act_checks_or_folds(holdem: Server) -> None:
+    server = holdem
+    server.shoes.push(THREE)
+    with ExitStack() as stack:
+        a, b = (s for s, _ in _seat_down(server, stack, ["alice", "bob"]))
+        server.clock.advance(5)
+        a.event("turn")
+        _act(a, "call")  # the button completes the small blind
+        _next(b, "turn", seat=1)
+        server.clock.advance(30)  # bob could check: the timer checks for him
+        assert b.event("timed_out") == {"kind": "timed_out", "seat": 1}
+        assert b.event("checked")["seat"] == 1
+        flop = b.event("board_dealt")
+        assert len(flop["cards"]) == 3
+        _act(b, "bet", 100)
+        server.clock.advance(30)  # alice faces a bet: the timer folds her
+        _next(a, "timed_out", seat=0)
+        _next(a, "folded", seat=0)
+        closed = a.event("round_closed")
+        # Pot 200 after the flop: 5 % rake = 10.
+        assert closed["stacks"] == {"0": 4_900, "1": 5_090} and closed["summary"]["rake"] == 10
+
+
+def test_a_crash_mid_hand_restores_the_stacks(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'crash.db'}"
+    gen = _server(url)
+    server = next(gen)
+    server.shoes.push(THREE)
+    server.shoes.push(THREE)
+    with ExitStack() as stack:
+        seated = _seat_down(server, stack, ["alice", "bob"])
+        (a, ta), (b, tb) = seated
+        server.clock.advance(5)
+        a.event("round_opened")
+        _act(a, "fold")  # hand 1: bob wins the small blind
+        a.event("round_closed")
+        server.clock.advance(5)
+        second = a.event("round_opened")
+        assert second["button"] == 1 and second["stacks"] == {"0": 4_950, "1": 5_050}
+        b.event("turn")
+        _act(b, "raise", 1_000)
+        _act(a, "call")
+        a.event("board_dealt")
+        # Crash: the process dies with the hand in play -- no shut-down, no cash-out.
+        table = server.app.state.tables.tables["holdem"]
+
+        async def dead(reason: str) -> None:
+            return None
+
+        table._shutdown = dead
+    with pytest.raises(StopIteration):
+        next(gen)
+    db = Database(url)
+    with db.session() as session:
+        row = session.get(Round, second["round_id"])
+        assert row is not None and row.status == RoundStatus.OPEN.value
+        assert wallet.check_ledger(session)["escrow"] == 2 * BUY_IN
+    db.dispose()
+    # Restart: the hand is voided (and the void recorded), every stack back as it stood
+    # before the hand, and returned to the wallets.
+    restarted = _server(url)
+    server = next(restarted)
+    assert server.balance(ta) == CREDIT - 50 and server.balance(tb) == CREDIT + 50
+    ledger = server.ledger()
+    assert ledger["escrow"] == 0 and ledger["player"] == 2 * CREDIT and sum(ledger.values()) == 0
+    with pytest.raises(StopIteration):
+        next(restarted)
+    db = Database(url)
+    with db.session() as session:
+        row = session.get(Round, second["round_id"])
+        assert row is not None and row.status == RoundStatus.VOIDED.value
+        void = session.query(RoundVoid).filter_by(round_id=second["round_id"]).one()
+        assert "restarted" in void.reason
+    db.dispose()

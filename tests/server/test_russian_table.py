@@ -1,0 +1,134 @@
+"""Russian Poker tables over WebSockets: an open box and a blind box, exchange, settlement,
+privacy of hidden cards, refused decisions and the decision timer."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings, test_tables
+
+from croupier.server.app import create_app
+from croupier.server.tables.clock import ManualClock
+from croupier.server.tables.config import TableConfig
+from croupier.server.tables.fairness import verify
+
+pytestmark = pytest.mark.timeout(60)
+
+RUSSIAN = TableConfig(
+    name="russian", game="russian", betting_seconds=10, decision_seconds=20, pause_seconds=0
+)
+# Box 0 (alice, open) Ah As Ad 7c 2h; box 1 (alice, blind) Kh Ks 8d 8h 2c; box 2 (bob, open)
+# Qc Jd 9s 5c 3d; dealer Kd Qd 9c 5s 5h (a pair: qualifies); then 4c 4d for an exchange.
+DECK = "Ah As Ad 7c 2h Kh Ks 8d 8h 2c Qc Jd 9s 5c 3d Kd Qd 9c 5s 5h 4c 4d"
+ALICE_BLIND = ("Kh", "Ks", "8d", "8h", "2c")
+ALICE_OPEN = ("Ah", "As", "Ad", "7c", "2h")
+BOB = ("Qc", "Jd", "9s", "5c", "3d", "4c", "4d")
+DEALER = ("Kd", "Qd", "9c", "5s", "5h")
+CREDIT = 10_000
+
+
+@pytest.fixture
+def russian(tmp_path: Path) -> Iterator[Server]:
+    settings = make_settings(f"sqlite:///{tmp_path / 'russian.db'}")
+    clock, shoes = ManualClock(), ShoeStack()
+    app = create_app(settings, tables=[*test_tables(), RUSSIAN], clock=clock, shoe_factory=shoes)
+    with TestClient(app) as client:
+        yield Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)
+
+
+def _ok(seat: Seat, message: dict[str, Any]) -> dict[str, Any]:
+    frame = seat.request(message)
+    assert frame["type"] == "ack", frame
+    result: dict[str, Any] = frame["result"]
+    return result
+
+
+def _before(frames: list[dict[str, Any]], kind: str) -> str:
+    out = []
+    for frame in frames:
+        if frame.get("type") == "event" and frame["event"]["kind"] == kind:
+            break
+        out.append(json.dumps(frame))
+    return "\n".join(out)
+
+
+def test_open_and_blind_boxes_play_a_round(russian: Server) -> None:
+    server = russian
+    _, ta = server.player("alice", credit=CREDIT)
+    _, tb = server.player("bob", credit=CREDIT)
+    server.shoes.push(DECK)
+    with (
+        server.client.websocket_connect(f"/ws/tables/russian?token={ta}") as wa,
+        server.client.websocket_connect(f"/ws/tables/russian?token={tb}") as wb,
+    ):
+        a, b = Seat(wa), Seat(wb)
+        a.welcome()
+        b.welcome()
+        assert _ok(a, {"type": "join", "seat": 0}) == {"seat": 0}
+        assert _ok(b, {"type": "join", "seat": 1}) == {"seat": 1}
+        # One open box and one blind box: 100 + (100 Ante + 200 Bet) = 400.
+        staked = _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100, "blind_boxes": 1}})
+        assert staked["staked"] == 400 and staked["balance"] == CREDIT - 400
+        assert _ok(b, {"type": "bet", "key": "b", "bets": {"ante": 100}})["staked"] == 100
+        dealt = b.event("cards_dealt")
+        assert dealt["hands"] == [[0, None], [1, None], [2, list(BOB[:5])]]
+        assert dealt["dealer"] is None
+        # Box 0 decides first: bob is out of turn; nonsense is refused and changes nothing.
+        out_of_turn = b.request({"type": "act", "action": "bet"})
+        assert out_of_turn["type"] == "error" and out_of_turn["code"] == "illegal_action"
+        no_cards = a.request({"type": "act", "action": "exchange"})
+        assert no_cards["code"] == "invalid_request"
+        view = a.state()["view"]
+        while view is None or view["to_act_seat"] != 0:
+            view = a.state()["view"]
+        assert view["legal"] == ["exchange", "sixth_card", "bet", "fold"]
+        assert _ok(a, {"type": "act", "action": "bet"})["balance"] == CREDIT - 600
+        # Bob exchanges 5c 3d (fee 1x Ante) for 4c 4d, then bets; insurance needs trips.
+        _ok(b, {"type": "act", "action": "exchange", "cards": ["5c", "3d"]})
+        insured = b.request({"type": "act", "action": "bet", "amount": 100})
+        assert insured["type"] == "error" and "three of a kind" in insured["message"]
+        assert _ok(b, {"type": "act", "action": "bet"})["balance"] == CREDIT - 400
+        closed = a.seen("round_closed")
+        b.seen("round_closed")
+    # Dealer pair of fives qualifies. Trips of aces: Bet 3:1 (600), Ante returned; the blind
+    # box's two pair: Bet 2:1 (400); bob's fours lose Ante, Bet and the fee.
+    assert closed["status"] == "settled"
+    assert closed["returns"] == {"0": 100 + 200 + 600 + 100 + 200 + 400, "1": 0}
+    assert server.balance(ta) == CREDIT + 1_000 and server.balance(tb) == CREDIT - 400
+    ledger = server.ledger()
+    assert ledger["escrow"] == 0 and ledger["house"] == -600 and sum(ledger.values()) == 0
+    reveal = closed["reveal"]
+    assert reveal["deck"].startswith(DECK)
+    assert verify(salt=reveal["salt"], deck=reveal["deck"], commitment=reveal["commitment"])
+    # Privacy: until the showdown bob sees none of alice's cards nor the dealer's; alice
+    # never sees her blind box or bob's cards before it, nor the dealer's before they show.
+    bob_before = _before(b.frames, "dealer_revealed")
+    alice_before = _before(a.frames, "dealer_revealed")
+    for card in (*ALICE_OPEN, *ALICE_BLIND, *DEALER):
+        assert f'"{card}"' not in bob_before, card
+    for card in (*ALICE_BLIND, *BOB, *DEALER):
+        assert f'"{card}"' not in alice_before, card
+    assert all(f'"{card}"' in alice_before for card in ALICE_OPEN)
+
+
+def test_a_box_that_does_not_decide_folds(russian: Server) -> None:
+    server = russian
+    _, token = server.player("alice", credit=CREDIT)
+    server.shoes.push(DECK)
+    with server.client.websocket_connect(f"/ws/tables/russian?token={token}") as ws:
+        a = Seat(ws)
+        a.welcome()
+        _ok(a, {"type": "join"})
+        _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100, "bonus": 100}})
+        a.event("decisions_open")
+        server.clock.advance(20)
+        folded = a.event("folded")
+        assert folded["box"] == 0
+        closed = a.event("round_closed")
+    # The Ante is lost; the Bonus on a hand below a straight loses too (spec "Bonus").
+    assert closed["returns"] == {"0": 0}
+    assert server.balance(token) == CREDIT - 200
