@@ -24,6 +24,7 @@ __all__ = [
     "GameRound",
     "available_games",
     "event_kind",
+    "game_round_shoe",
     "register_game",
     "to_json",
 ]
@@ -172,3 +173,13 @@ def to_json(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): to_json(v) for k, v in value.items()}
     return value
+
+
+def game_round_shoe(game_round: GameRound) -> Shoe:
+    """The shoe a freshly created round deals from (for the commitment)."""
+    shoe = getattr(game_round, "shoe", None)
+    if shoe is None:
+        shoe = getattr(getattr(game_round, "engine", game_round), "shoe", None)
+    if not isinstance(shoe, Shoe):  # pragma: no cover - every adapter exposes it
+        raise TypeError(f"{type(game_round).__name__} does not expose its shoe")
+    return shoe

@@ -37,7 +37,7 @@ from croupier.server.tables import rounds
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.fairness import commit, deck_text, new_salt
-from croupier.server.tables.games import GameFactory, GameRound
+from croupier.server.tables.games import GameFactory, GameRound, game_round_shoe
 from croupier.server.tables.protocol import (
     PROTOCOL_VERSION,
     ActMessage,
@@ -795,13 +795,3 @@ class Table:
 
     async def _db_call(self, fn: Callable[[], Any]) -> Any:
         return await asyncio.to_thread(fn)
-
-
-def game_round_shoe(game_round: GameRound) -> Shoe:
-    """The shoe a freshly created round deals from (for the commitment)."""
-    shoe = getattr(game_round, "shoe", None)
-    if shoe is None:
-        shoe = getattr(getattr(game_round, "engine", game_round), "shoe", None)
-    if not isinstance(shoe, Shoe):  # pragma: no cover - every adapter exposes it
-        raise TypeError(f"{type(game_round).__name__} does not expose its shoe")
-    return shoe
