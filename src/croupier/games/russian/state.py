@@ -341,8 +341,11 @@ class RussianRound:
 
     # -- decisions of the open boxes -------------------------------------------------------
 
-    def _verify_turn(self, seat: int, box: int, action: str) -> _Box:
-        if self._phase is not Phase.DECIDING:
+    def _verify_turn(
+        self, seat: int, box: int, action: str, *, phase: Phase = Phase.DECIDING
+    ) -> _Box:
+        """The open box ``box`` of ``seat``, if it is its turn in ``phase``."""
+        if self._phase is not phase:
             raise IllegalActionError(f"cannot {action} in phase {self._phase}")
         if not 0 <= seat < self._config.max_players:
             raise IllegalActionError(f"seat {seat} is not a seat at this table")
@@ -500,18 +503,7 @@ class RussianRound:
     # -- buying the dealer's game ----------------------------------------------------------
 
     def _verify_buy_turn(self, seat: int, box: int, action: str) -> _Box:
-        if self._phase is not Phase.BUYING:
-            raise IllegalActionError(f"cannot {action} in phase {self._phase}")
-        if not 0 <= seat < self._config.max_players:
-            raise IllegalActionError(f"seat {seat} is not a seat at this table")
-        target = self._box(box)
-        if target.seat != seat:
-            raise IllegalActionError(f"box {box} belongs to seat {target.seat}, not seat {seat}")
-        if target.blind:
-            raise IllegalActionError(f"box {box} is blind and takes no decisions")
-        if self.to_act != box:
-            raise IllegalActionError(f"it is box {self.to_act}'s turn, not box {box}'s")
-        return target
+        return self._verify_turn(seat, box, action, phase=Phase.BUYING)
 
     def _peek_buy(self) -> tuple[tuple[Card, ...], int]:
         rest = self._shoe.order[self._shoe.position :]
