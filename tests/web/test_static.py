@@ -14,6 +14,8 @@ FILES = (
     "api.js",
     "cards.js",
     "uth.js",
+    "holdem.js",
+    "russian.js",
     "table.js",
     "history.js",
     "operator.js",

@@ -1,9 +1,12 @@
 // The croupier browser client: hash routes, the account bar, login/register and the lobby.
-// Table pages live in uth.js (Ultimate Texas Hold'em) and table.js (other games).
+// Table pages live in uth.js (Ultimate Texas Hold'em), holdem.js (Hold'em cash tables),
+// russian.js (Russian Poker) and table.js (any other game).
 
 import { api, h, money, session } from "./api.js";
 import { historyPage } from "./history.js";
+import { holdemTablePage } from "./holdem.js";
 import { operatorPage } from "./operator.js";
+import { russianTablePage } from "./russian.js";
 import { genericTablePage } from "./table.js";
 import { uthTablePage } from "./uth.js";
 
@@ -215,7 +218,8 @@ async function route() {
         view.replaceChildren(h("p", { class: "form-error" }, `No table named ${name}.`));
         break;
       }
-      cleanup = info.game === "uth" ? uthTablePage(ctx, info) : genericTablePage(ctx, info);
+      const pages = { uth: uthTablePage, holdem: holdemTablePage, russian: russianTablePage };
+      cleanup = (pages[info.game] || genericTablePage)(ctx, info);
       break;
     }
     case "history":
