@@ -194,6 +194,8 @@ class _Bot:
         self.inflight: dict[int, tuple[str, float]] = {}
         self.joined = False
         self.bet_rounds: set[int] = set()
+        self.bet_seats: dict[int, int] = {}
+        """round id -> the seat this bot bet from, to find its own result in the summary."""
         self.acted: set[tuple[int, str]] = set()
         self.rounds_done = 0
         self.settled_at: float | None = None
@@ -238,6 +240,7 @@ class _Bot:
             self.stats.bet_latency.append(elapsed)
             self.stats.bets += 1
             self.bet_rounds.add(int(frame["result"]["round_id"]))
+            self.bet_seats[int(frame["result"]["round_id"])] = int(frame["result"]["seat"])
         elif what == "act":
             self.stats.act_latency.append(elapsed)
             self.stats.acts += 1
@@ -274,6 +277,13 @@ class _Bot:
             round_id = event.get("round_id")
             if round_id in self.bet_rounds:
                 self.rounds_done += 1
+                # Each bot adds its own seat's result, so rounds the observer did not wait
+                # for (a bot that sat down late plays one round more) are counted too.
+                summary = event.get("summary") or {}
+                seat = self.bet_seats.get(round_id)
+                for result in summary.get("results") or []:
+                    if result.get("seat") == seat:
+                        self.stats.net += int(result.get("net") or 0)
             if self.observer:
                 self.stats.rounds_closed.append(time.perf_counter())
                 if event.get("status") == "voided":
@@ -281,8 +291,6 @@ class _Bot:
                 elif self.settled_at is not None:
                     self.stats.settle_gap.append(time.perf_counter() - self.settled_at)
                 self.settled_at = None
-                summary = event.get("summary") or {}
-                self.stats.net += int(summary.get("players_net") or 0)
 
 
 async def _play(
