@@ -214,3 +214,27 @@ export function money(cents) {
 export function signedMoney(cents) {
   return cents > 0 ? "+" + money(cents) : money(cents);
 }
+
+/**
+ * A table page's request helper: sends one message, shows the new balance from its
+ * acknowledgement, reports a refusal as a toast, and keeps `state.busy` set meanwhile
+ * (re-rendering before and after). With `oneAtATime`, requests made while busy are ignored.
+ */
+export function tableSender({ state, socket, wallet, toast, render, oneAtATime = false }) {
+  return async function send(message, what) {
+    if (oneAtATime && state.busy) return null;
+    state.busy = true;
+    render();
+    try {
+      const result = await socket.request(message);
+      if (result && typeof result.balance === "number") wallet.set(result.balance);
+      return result;
+    } catch (err) {
+      toast(`${what}: ${err.message}`, "error");
+      return null;
+    } finally {
+      state.busy = false;
+      render();
+    }
+  };
+}

@@ -4,7 +4,7 @@
 // timer, the last hand's result and cash-out. Everything drawn comes from `state` frames
 // (the seat's own view) and events; the server never sends a card the seat may not see.
 
-import { h, money, newKey, signedMoney, TableSocket } from "./api.js";
+import { h, money, newKey, signedMoney, TableSocket, tableSender } from "./api.js";
 import { cardEl, cardRow, forgetDealt } from "./cards.js";
 
 const ACTION_LABEL = { fold: "Fold", check: "Check", call: "Call", bet: "Bet", raise: "Raise to", all_in: "All-in" };
@@ -144,21 +144,7 @@ export function holdemTablePage({ view, wallet, toast }, info) {
     }
   }
 
-  async function send(message, what) {
-    s.busy = true;
-    render();
-    try {
-      const result = await socket.request(message);
-      if (result && typeof result.balance === "number") wallet.set(result.balance);
-      return result;
-    } catch (err) {
-      toast(`${what}: ${err.message}`, "error");
-      return null;
-    } finally {
-      s.busy = false;
-      render();
-    }
-  }
+  const send = tableSender({ state: s, socket, wallet, toast, render });
 
   async function buyIn() {
     const amount = Math.round(Number(s.buyIn));

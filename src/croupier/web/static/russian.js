@@ -4,7 +4,7 @@
 // `legal` list allows, the decision timer and each box's result.
 // The page draws only what the server sends: another box's cards arrive as nulls.
 
-import { h, money, newKey, signedMoney, TableSocket } from "./api.js";
+import { h, money, newKey, signedMoney, TableSocket, tableSender } from "./api.js";
 import { cardEl, forgetDealt } from "./cards.js";
 
 const LABELS = {
@@ -112,21 +112,7 @@ export function russianTablePage({ view, wallet, toast }, info) {
     }
   }
 
-  async function send(message, what) {
-    s.busy = true;
-    render();
-    try {
-      const result = await socket.request(message);
-      if (result && typeof result.balance === "number") wallet.set(result.balance);
-      return result;
-    } catch (err) {
-      toast(`${what}: ${err.message}`, "error");
-      return null;
-    } finally {
-      s.busy = false;
-      render();
-    }
-  }
+  const send = tableSender({ state: s, socket, wallet, toast, render });
 
   function placeBet() {
     const d = s.draft;

@@ -3,7 +3,7 @@
 // Everything drawn comes from the server's `state` frames (the seat's own view) and events;
 // the page never holds a card the seat may not see, because the server never sends one.
 
-import { api, h, money, newKey, signedMoney, TableSocket } from "./api.js";
+import { api, h, money, newKey, signedMoney, TableSocket, tableSender } from "./api.js";
 import { CHIPS, cardRow, chipEl, chipStack, forgetDealt, handName } from "./cards.js";
 
 const ACTIONS = [
@@ -163,22 +163,7 @@ export function uthTablePage(ctx, info) {
 
   // -- requests ---------------------------------------------------------------------------
 
-  async function send(message, what) {
-    if (s.busy) return null;
-    s.busy = true;
-    render();
-    try {
-      const result = await socket.request(message);
-      if (result && typeof result.balance === "number") wallet.set(result.balance);
-      return result;
-    } catch (err) {
-      toast(`${what}: ${err.message}`, "error");
-      return null;
-    } finally {
-      s.busy = false;
-      render();
-    }
-  }
+  const send = tableSender({ state: s, socket, wallet, toast, render, oneAtATime: true });
 
   async function join(seat) {
     await send(seat == null ? { type: "join" } : { type: "join", seat }, "Cannot sit");
