@@ -27,6 +27,7 @@ import numpy.typing as npt
 from croupier.cards import Card, Rank, check_distinct, parse_cards
 from croupier.errors import InvalidCardsError
 from croupier.evaluator import _kernels
+from croupier.evaluator._kernels import eval_row
 from croupier.evaluator._tables import (
     FLUSH_INIT,
     FLUSH_TEST,
@@ -51,6 +52,7 @@ __all__ = [
     "category_of",
     "describe",
     "enumerate7_histogram",
+    "eval_row",
     "evaluate",
     "evaluate_batch",
     "evaluate_ids",

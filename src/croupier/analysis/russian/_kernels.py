@@ -11,10 +11,10 @@ from typing import Any
 import numba as nb
 import numpy as np
 
+from croupier.evaluator import eval_row
+
 __all__: list[str] = []
 
-_LOW_MASK = (1 << 17) - 1
-_HIGH_MASK = (1 << 14) - 1
 
 # Combination codes and pay indices (croupier.games.russian.config.Combination)
 _AK, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL, _QUADS, _SF, _ROYAL = range(10)
@@ -23,23 +23,9 @@ _AK, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL, _QUADS, _SF, _ROYAL = r
 @nb.njit(cache=True, nogil=True)
 def value_of(cards: Any, n: int, tab: Any) -> Any:  # pragma: no cover - compiled
     """The evaluator value of the first ``n`` (5 or 6) card ids of ``cards``."""
-    keys = tab[0]
-    key = np.int64(0x3333) << 32
-    for j in range(n):
-        key += keys[cards[j]]
-    suits = (key >> 32) & 0x8888
-    if suits:
-        suit = 0
-        while not (suits >> (4 * suit + 3)) & 1:
-            suit += 1
-        mask = 0
-        for j in range(n):
-            if cards[j] & 3 == suit:
-                mask |= 1 << (cards[j] >> 2)
-        return tab[6][mask]
     if n == 5:
-        return tab[4][tab[1][key & _LOW_MASK] + tab[3][(key >> 17) & _HIGH_MASK]]
-    return tab[5][tab[2][key & _LOW_MASK] + tab[3][(key >> 17) & _HIGH_MASK]]
+        return eval_row(cards, 5, tab[0], tab[1], tab[3], tab[4], tab[6])
+    return eval_row(cards, 6, tab[0], tab[2], tab[3], tab[5], tab[6])
 
 
 @nb.njit(cache=True, nogil=True)
