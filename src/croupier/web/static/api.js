@@ -238,3 +238,30 @@ export function tableSender({ state, socket, wallet, toast, render, oneAtATime =
     }
   };
 }
+
+/** The table-log panel beside every table page. */
+export function logPanel(log) {
+  return h(
+    "aside",
+    { class: "side" },
+    h("h3", {}, "Table log"),
+    h("ol", { class: "log", testid: "log" }, log.map((l) => h("li", { class: l.cls }, h("time", {}, l.at), " ", l.text))),
+  );
+}
+
+/** Start a table page: draw it, keep its timer bar moving, connect; returns the clean-up. */
+export function startTablePage({ root, state, socket, render, timerEl }) {
+  const tick = setInterval(() => {
+    const el = root.querySelector("[data-testid=timer]");
+    if (el && state.deadline != null) el.replaceWith(timerEl());
+  }, 250);
+  render();
+  socket.connect();
+  // A handle for the console and the end-to-end tests (they drop the socket on purpose).
+  window.croupier = { table: socket };
+  return () => {
+    clearInterval(tick);
+    socket.close();
+    window.croupier = {};
+  };
+}

@@ -4,7 +4,7 @@
 // timer, the last hand's result and cash-out. Everything drawn comes from `state` frames
 // (the seat's own view) and events; the server never sends a card the seat may not see.
 
-import { h, money, newKey, signedMoney, TableSocket, tableSender } from "./api.js";
+import { h, money, newKey, signedMoney, TableSocket, logPanel, startTablePage, tableSender } from "./api.js";
 import { cardEl, cardRow, forgetDealt } from "./cards.js";
 
 const ACTION_LABEL = { fold: "Fold", check: "Check", call: "Call", bet: "Bet", raise: "Raise to", all_in: "All-in" };
@@ -369,26 +369,10 @@ export function holdemTablePage({ view, wallet, toast }, info) {
         "div",
         { class: "table-layout" },
         h("div", { class: "table-main" }, h("div", { class: "hm-felt", testid: "felt" }, seats, centre()), controls()),
-        h(
-          "aside",
-          { class: "side" },
-          h("h3", {}, "Table log"),
-          h("ol", { class: "log", testid: "log" }, s.log.map((l) => h("li", { class: l.cls }, h("time", {}, l.at), " ", l.text))),
-        ),
+        logPanel(s.log),
       ),
     );
   }
 
-  const ticker = setInterval(() => {
-    const el = root.querySelector("[data-testid=timer]");
-    if (el && s.deadline != null) el.replaceWith(timerEl());
-  }, 250);
-  render();
-  socket.connect();
-  window.croupier = { table: socket };
-  return () => {
-    clearInterval(ticker);
-    socket.close();
-    window.croupier = {};
-  };
+  return startTablePage({ root, state: s, socket, render, timerEl });
 }

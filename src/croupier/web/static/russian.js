@@ -4,7 +4,7 @@
 // `legal` list allows, the decision timer and each box's result.
 // The page draws only what the server sends: another box's cards arrive as nulls.
 
-import { h, money, newKey, signedMoney, TableSocket, tableSender } from "./api.js";
+import { h, money, newKey, signedMoney, TableSocket, logPanel, startTablePage, tableSender } from "./api.js";
 import { cardEl, forgetDealt } from "./cards.js";
 
 const LABELS = {
@@ -330,26 +330,10 @@ export function russianTablePage({ view, wallet, toast }, info) {
           ),
           controls(),
         ),
-        h(
-          "aside",
-          { class: "side" },
-          h("h3", {}, "Table log"),
-          h("ol", { class: "log", testid: "log" }, s.log.map((l) => h("li", { class: l.cls }, h("time", {}, l.at), " ", l.text))),
-        ),
+        logPanel(s.log),
       ),
     );
   }
 
-  const ticker = setInterval(() => {
-    const el = root.querySelector("[data-testid=timer]");
-    if (el && s.deadline != null) el.replaceWith(timerEl());
-  }, 250);
-  render();
-  socket.connect();
-  window.croupier = { table: socket };
-  return () => {
-    clearInterval(ticker);
-    socket.close();
-    window.croupier = {};
-  };
+  return startTablePage({ root, state: s, socket, render, timerEl });
 }

@@ -3,7 +3,7 @@
 // Everything drawn comes from the server's `state` frames (the seat's own view) and events;
 // the page never holds a card the seat may not see, because the server never sends one.
 
-import { api, h, money, newKey, signedMoney, TableSocket, tableSender } from "./api.js";
+import { api, h, money, newKey, signedMoney, TableSocket, logPanel, startTablePage, tableSender } from "./api.js";
 import { CHIPS, cardRow, chipEl, chipStack, forgetDealt, handName } from "./cards.js";
 
 const ACTIONS = [
@@ -476,27 +476,12 @@ export function uthTablePage(ctx, info) {
       otherBoxes(),
       myBox(),
     );
-    const logEl = h("ol", { class: "log", testid: "log" }, s.log.map((l) => h("li", { class: l.cls }, h("time", {}, l.at), " ", l.text)));
     root.replaceChildren(
       header(),
-      h("div", { class: "table-layout" }, h("div", { class: "table-main" }, felt, controls()), h("aside", { class: "side" }, h("h3", {}, "Table log"), logEl)),
+      h("div", { class: "table-layout" }, h("div", { class: "table-main" }, felt, controls()), logPanel(s.log)),
     );
     root.dataset.phase = v ? v.phase : (s.table && s.table.status) || "";
   }
 
-  // The timer bar moves between frames.
-  const tick = setInterval(() => {
-    const el = root.querySelector("[data-testid=timer]");
-    if (el && s.deadline != null) el.replaceWith(timerEl());
-  }, 250);
-
-  render();
-  socket.connect();
-  // A handle for the console and the end-to-end tests (they drop the socket on purpose).
-  window.croupier = { table: socket };
-  return () => {
-    clearInterval(tick);
-    socket.close();
-    window.croupier = {};
-  };
+  return startTablePage({ root, state: s, socket, render, timerEl });
 }
