@@ -19,9 +19,10 @@ round deals the next cards by itself; after the river it reveals the dealer and 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from croupier.cards import Card
 from croupier.deck import Shoe
@@ -514,9 +515,9 @@ def _check_amount(name: str, amount: int, low: int, high: int) -> None:
         raise IllegalActionError(f"{name} {amount} is outside the table limits {low}..{high}")
 
 
-def _can(verify: object, *args: object, **kwargs: object) -> bool:
+def _can(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
     try:
-        verify(*args, **kwargs)  # type: ignore[operator]
+        verify(*args, **kwargs)
     except IllegalActionError:
         return False
     return True
