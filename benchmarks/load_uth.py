@@ -82,6 +82,7 @@ def serve(port: int, database_url: str, tables: str) -> None:
         port=port,
         log_level="warning",
         ws_ping_interval=None,
+        ws_per_message_deflate=settings.ws_compression,  # as `croupier serve` runs it
     )
 
 

@@ -90,10 +90,153 @@ def test_hundreds_of_players_share_one_dealer_hand(db: Database, make_user: User
         revealed = next(i for i, t in enumerate(text) if '"dealer_revealed"' in t)
         dealer = json.loads(text[revealed])["event"]["cards"]
         assert not any(f'"{card}"' in t for t in text[:revealed] for card in dealer)
-        timeouts = [
+    for i, seat_frames in enumerate(frames):
+        # What concerns one seat goes to that seat only: an odd seat sees its own three
+        # timeouts (check, check, fold), an even seat its own 4x, and nobody anyone else's.
+        own = [f["event"] for f in seat_frames if f["type"] == "seat_event"]
+        assert {e["seat"] for e in own if "seat" in e} <= {i}
+        timeouts = [e for e in own if e.get("timeout") is True]
+        assert [e["kind"] for e in timeouts] == ([] if i % 2 == 0 else ["checked"] * 2 + ["folded"])
+        leaked = [
             f["event"]
             for f in seat_frames
-            if f["type"] == "event" and f["event"].get("timeout") is True
+            if f["type"] == "event" and f["event"].get("seat", -1) >= 0
         ]
-        # 120 odd seats check twice and fold once by timeout.
-        assert len(timeouts) == 3 * (PLAYERS // 2)
+        assert not leaked, leaked[:3]
+        results = [e["result"] for e in own if e["kind"] == "seat_settled"]
+        assert len(results) == 1 and results[0]["seat"] == i
+        # So a player's traffic does not grow with the crowd: a few dozen frames a round,
+        # where every seat's events to everyone would be more than 240 x 4.
+        assert len(seat_frames) < 60, len(seat_frames)
+
+
+@pytest.mark.parametrize(
+    "db_url", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True
+)
+def test_requests_waiting_together_are_staked_together(
+    db: Database, make_user: UserFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bets and decisions that arrive together at a live table are staked in one transaction,
+    yet each is answered on its own: refusals take nothing, a resend is a replay."""
+    from croupier.server.tables import rounds
+
+    batches: list[int] = []
+    stake_many = rounds.stake_many
+
+    def counting(session: Any, **kwargs: Any) -> Any:
+        batches.append(len(kwargs["stakes"]))
+        return stake_many(session, **kwargs)
+
+    monkeypatch.setattr(rounds, "stake_many", counting)
+    n = 40
+    users = [make_user(f"crowd{i:02d}") for i in range(n)]
+    funds = dict.fromkeys(users, 10_000)
+    funds[users[1]] = 150  # cannot pay Ante + Blind of 200: refused
+    funds[users[2]] = 200  # pays the bets but not a 4x Play of 400
+    with db.session() as session:
+        for user, amount in funds.items():
+            wallet.credit(session, user_id=user, amount=amount, idempotency_key=f"d{user}")
+    config = TableConfig(
+        name="live",
+        game="uth",
+        betting_seconds=30,
+        decision_seconds=30,
+        pause_seconds=0,
+        rules={"shared_hand": True},
+    )
+
+    clock = ManualClock()
+
+    async def scenario() -> list[list[dict[str, Any]]]:
+        table = Table(config, UthFactory(config), db=db, clock=clock, shoe_factory=live_shoe)
+        table.start()
+        conns = [table.connect(user_id=u, username=f"u{u}") for u in users]
+        for conn in conns:
+            await table.submit(conn, JoinMessage(type="join"))
+        bets = [
+            table.submit(
+                conn, BetMessage(type="bet", id=f"bet{i}", key=f"k{i}", bets={"ante": 100})
+            )
+            for i, conn in enumerate(conns)
+        ]
+        # Seat 3 resends its bet (same key); seat 4 tries a second, different bet.
+        bets.append(
+            table.submit(
+                conns[3], BetMessage(type="bet", id="again3", key="k3", bets={"ante": 100})
+            )
+        )
+        bets.append(
+            table.submit(
+                conns[4], BetMessage(type="bet", id="other4", key="x4", bets={"ante": 200})
+            )
+        )
+        await asyncio.gather(*bets)
+        # Seat 1's bet was refused, so betting closes when its time is up.
+        clock.advance(config.betting_seconds)
+        for _ in range(200):
+            if table.status == "playing":
+                break
+            await asyncio.sleep(0.005)
+        assert table.status == "playing"
+        in_play = [c for i, c in enumerate(conns) if i != 1]
+        await asyncio.gather(
+            *(
+                table.submit(
+                    c,
+                    ActMessage(
+                        type="act",
+                        id="pre",
+                        action="4x" if k % 2 == 0 or c is conns[2] else "check",
+                    ),
+                )
+                for k, c in enumerate(in_play)
+            )
+        )
+        # Seat 2 could not pay its 4x: it is still to decide, and checks.
+        await table.submit(conns[2], ActMessage(type="act", id="pre2", action="check"))
+        checkers = [c for k, c in enumerate(in_play) if k % 2 == 1 or c is conns[2]]
+        await asyncio.gather(
+            *(table.submit(c, ActMessage(type="act", id="flop", action="check")) for c in checkers)
+        )
+        await asyncio.gather(
+            *(table.submit(c, ActMessage(type="act", id="river", action="fold")) for c in checkers)
+        )
+        await _settle_down(table, rounds=1)
+        frames = [_drain(conn) for conn in conns]
+        await table.stop()
+        return frames
+
+    frames = asyncio.run(scenario())
+    assert max(batches) > 10, batches  # the bets and the 4x were staked in batches
+
+    def answers(i: int, ref: str) -> list[dict[str, Any]]:
+        return [f for f in frames[i] if f.get("ref") == ref and f["type"] in ("ack", "error")]
+
+    for i in range(n):
+        (bet,) = answers(i, f"bet{i}")
+        if i == 1:
+            assert bet["type"] == "error" and bet["code"] == "insufficient_funds"
+        else:
+            assert bet["type"] == "ack" and bet["result"]["staked"] == 200
+    (again,) = answers(3, "again3")
+    assert again["type"] == "ack" and again["result"]["replayed"] is True
+    (other,) = answers(4, "other4")
+    assert other["type"] == "error" and "already bet" in other["message"]
+    refused = answers(2, "pre")
+    assert [f["type"] for f in refused] == ["error"] and refused[0]["code"] == "insufficient_funds"
+    with db.session() as session:
+        totals = wallet.check_ledger(session)
+        balances = {u: int(wallet.player_balance(session, user_id=u)) for u in users}
+        staked = dict(session.execute(select(RoundPlayer.user_id, RoundPlayer.staked)).all())
+    assert totals["escrow"] == 0
+    assert balances[users[1]] == 150 and users[1] not in staked
+    for k, user in enumerate(u for i, u in enumerate(users) if i != 1):
+        assert staked[user] == (600 if k % 2 == 0 and user != users[2] else 200)
+    nets = {}
+    for i, seat_frames in enumerate(frames):
+        for f in seat_frames:
+            if f["type"] == "seat_event" and f["event"]["kind"] == "seat_settled":
+                nets[users[i]] = f["event"]["result"]["net"]
+    assert sum(balances.values()) + totals["house"] == sum(funds.values())
+    for user, net in nets.items():
+        assert balances[user] == funds[user] + net

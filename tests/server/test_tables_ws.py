@@ -354,13 +354,26 @@ def test_live_table_shares_one_face_up_hand(server: Server) -> None:
         for seat in seats[1::2]:
             assert seat.request({"type": "act", "action": "2x"})["type"] == "ack"
         closed = seats[0].seen("round_closed")
+        for seat in seats[1:]:
+            seat.seen("round_closed")
     hole = [
         f["event"]
         for f in seats[3].frames
         if f["type"] == "event" and f["event"]["kind"] == "hole_cards_dealt"
     ]
     assert hole == [{"kind": "hole_cards_dealt", "seat": -1, "cards": ["As", "Ah"]}]
-    assert len(closed["returns"]) == 6
+    # A live table sends each seat its own result; everyone gets the totals.
+    assert "returns" not in closed and "results" not in closed["summary"]
+    for i, seat in enumerate(seats):
+        own = [
+            f["event"]["result"]
+            for f in seat.frames
+            if f["type"] == "seat_event" and f["event"]["kind"] == "seat_settled"
+        ]
+        assert [r["seat"] for r in own] == [i]
+        assert not any(
+            f["type"] == "event" and f["event"]["kind"] == "seat_settled" for f in seat.frames
+        )
     totals = server.ledger()
     assert totals["escrow"] == 0 and totals["player"] + totals["house"] == 30_000
 

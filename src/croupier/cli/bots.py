@@ -197,6 +197,8 @@ class _Bot:
         self.bet_seats: dict[int, int] = {}
         """round id -> the seat this bot bet from, to find its own result in the summary."""
         self.acted: set[tuple[int, str]] = set()
+        self.results: dict[int, int] = {}
+        """round id -> this seat's net, from its ``seat_settled`` event."""
         self.rounds_done = 0
         self.settled_at: float | None = None
         self.state: dict[str, Any] | None = None
@@ -216,7 +218,8 @@ class _Bot:
         kind = frame.get("type")
         if kind in ("ack", "error"):
             self._answer(frame)
-        elif kind == "event":
+        elif kind in ("event", "seat_event"):
+            # A live table sends what concerns this seat alone (its result) as a seat_event.
             self._event(frame["event"])
         elif kind == "state":
             self.state = frame
@@ -272,18 +275,19 @@ class _Bot:
         kind = event.get("kind")
         if kind == "round_settled" and self.observer:
             self.settled_at = time.perf_counter()
+        elif kind == "seat_settled":
+            # Each bot adds its own seat's result, so rounds the observer did not wait for
+            # (a bot that sat down late plays one round more) are counted too.
+            result = event.get("result") or {}
+            if self.bet_seats and result.get("seat") == self.bet_seats.get(max(self.bet_seats)):
+                self.results[max(self.bet_seats)] = int(result.get("net") or 0)
         elif kind == "round_closed":
             self.failed = False
             round_id = event.get("round_id")
             if round_id in self.bet_rounds:
                 self.rounds_done += 1
-                # Each bot adds its own seat's result, so rounds the observer did not wait
-                # for (a bot that sat down late plays one round more) are counted too.
-                summary = event.get("summary") or {}
-                seat = self.bet_seats.get(round_id)
-                for result in summary.get("results") or []:
-                    if result.get("seat") == seat:
-                        self.stats.net += int(result.get("net") or 0)
+                if event.get("status") == "settled":
+                    self.stats.net += self.results.pop(round_id, 0)
             if self.observer:
                 self.stats.rounds_closed.append(time.perf_counter())
                 if event.get("status") == "voided":

@@ -85,4 +85,10 @@ def register(app: typer.Typer) -> None:
         console.print(
             f"croupier serving on http://{settings.host}:{settings.port} (database {where})"
         )
-        uvicorn.run(application, host=settings.host, port=settings.port, log_level="info")
+        uvicorn.run(
+            application,
+            host=settings.host,
+            port=settings.port,
+            log_level="info",
+            ws_per_message_deflate=settings.ws_compression,
+        )

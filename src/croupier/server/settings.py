@@ -41,3 +41,7 @@ class Settings(BaseSettings):
     allow_registration: bool = True
     recover_on_start: bool = True
     """Void every round left open by a crash before the tables open (spec/uth.md, Faults)."""
+    ws_compression: bool = False
+    """Compress WebSocket frames (permessage-deflate). Off by default: table frames are small
+    JSON, and with a thousand players at a live table compressing them took about a quarter
+    of the server's event loop (py-spy during ``benchmarks/load_uth.py``)."""

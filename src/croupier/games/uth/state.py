@@ -169,10 +169,23 @@ class UthRound:
         """Everything that happened, in order."""
         return tuple(self._events)
 
+    def events_since(self, index: int) -> tuple[Event, ...]:
+        """The events from position ``index`` on (what a table has not yet sent)."""
+        return tuple(self._events[index:])
+
     @property
     def seats(self) -> tuple[int, ...]:
         """Seats with bets, in dealing order (left to right)."""
         return tuple(sorted(self._boxes))
+
+    def has_box(self, seat: int) -> bool:
+        """Whether ``seat`` has bets in this round (without listing every seat)."""
+        return seat in self._boxes
+
+    @property
+    def box_count(self) -> int:
+        """How many seats have bets (O(1), for live tables)."""
+        return len(self._boxes)
 
     @property
     def board(self) -> tuple[Card, ...]:

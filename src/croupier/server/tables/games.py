@@ -24,6 +24,7 @@ __all__ = [
     "GameRound",
     "available_games",
     "event_kind",
+    "event_seat",
     "game_round_shoe",
     "register_game",
     "to_json",
@@ -160,19 +161,43 @@ def event_kind(event: object) -> str:
     return _CAMEL.sub("_", type(event).__name__).lower()
 
 
+def event_seat(event: object) -> int | None:
+    """The one seat an engine event is about (a bet, a decision, a seat's result), or
+    ``None`` for an event about the whole table. Negative seats (UTH's shared player hand)
+    are the table's."""
+    seat = getattr(event, "seat", None)
+    if seat is None:
+        seat = getattr(getattr(event, "result", None), "seat", None)
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+        return None
+    return seat
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def to_json(value: Any) -> Any:
     """Engine values as JSON: cards as notation, enums as values, dataclasses as objects."""
-    if isinstance(value, Card):
-        return str(value)
+    if value is None:
+        return None
     if isinstance(value, enum.Enum):
         return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, str | int):  # bool is an int
+        return value
+    if isinstance(value, Card):
+        return str(value)
     if isinstance(value, tuple | list):
         return [to_json(v) for v in value]
     if isinstance(value, dict):
         return {str(k): to_json(v) for k, v in value.items()}
-    return value
+    kind = type(value)
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            return value
+        # A live table serialises thousands of views a round: read each class's fields once.
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
+    return {name: to_json(getattr(value, name)) for name in names}
 
 
 def game_round_shoe(game_round: GameRound) -> Shoe:

@@ -8,13 +8,14 @@ recorded, in one transaction). The status change is a guarded ``UPDATE ... WHERE
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
+from croupier.errors import CroupierError
 from croupier.server.accounts.models import Role, User
 from croupier.server.base import utcnow
 from croupier.server.errors import ConflictError, NotFoundError, PermissionDeniedError
@@ -24,6 +25,7 @@ from croupier.server.wallet import service as wallet
 __all__ = [
     "CRASH_REASON",
     "RecalledRound",
+    "Stake",
     "open_round",
     "recall",
     "recent_rounds",
@@ -31,6 +33,7 @@ __all__ = [
     "replayed_stake",
     "settle_round",
     "stake",
+    "stake_many",
     "void_round",
 ]
 
@@ -98,6 +101,64 @@ def stake(
             player.staked += move.amount
         session.flush()
     return move
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Stake:
+    """One stake of a batch (:func:`stake_many`)."""
+
+    user_id: int
+    seat: int
+    amount: int
+    idempotency_key: str
+    details: Mapping[str, Any] | None = None
+
+
+def stake_many(
+    session: Session, *, round_id: int, stakes: Sequence[Stake]
+) -> list[wallet.Movement | CroupierError]:
+    """:func:`stake` for many players in one transaction: each answer, in order, is the
+    movement or the error that refused that stake (which then wrote nothing)."""
+    row = _open(session, round_id)
+    answers = wallet.hold_many(
+        session,
+        table=row.table_name,
+        round_id=round_id,
+        requests=[
+            wallet.HoldRequest(
+                user_id=s.user_id,
+                amount=s.amount,
+                idempotency_key=s.idempotency_key,
+                details=s.details,
+            )
+            for s in stakes
+        ],
+    )
+    taken = {
+        s.user_id: (s.seat, int(a.amount))
+        for s, a in zip(stakes, answers, strict=True)
+        if isinstance(a, wallet.Movement) and not a.replayed
+    }
+    if taken:
+        players = {
+            p.user_id: p
+            for p in session.scalars(
+                select(RoundPlayer).where(
+                    RoundPlayer.round_id == round_id, RoundPlayer.user_id.in_(taken)
+                )
+            )
+        }
+        new = [
+            {"round_id": round_id, "user_id": user, "seat": seat, "staked": amount}
+            for user, (seat, amount) in taken.items()
+            if user not in players
+        ]
+        if new:
+            session.execute(insert(RoundPlayer), new)
+        for user, player in players.items():
+            player.staked += taken[user][1]
+        session.flush()
+    return answers
 
 
 def replayed_stake(

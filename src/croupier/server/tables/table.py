@@ -17,6 +17,18 @@ A round's life (issue 5; spec/uth.md):
    the salt and deck. A round the engine or the database cannot finish is voided: every
    stake back. One interrupted by a crash stays open in the database and is voided at the
    next start (:func:`croupier.server.tables.rounds.recover_open_rounds`).
+
+A live table (no seat limit: hundreds of players on one dealer hand, spec/uth.md "Table") is
+built to stay interactive with a thousand players:
+
+- the commands waiting in the inbox are taken together, and the bets (or the decisions) among
+  them are staked in one database transaction (:func:`rounds.stake_many`), each still with its
+  own ledger transaction, idempotency record, acknowledgement or error;
+- what concerns one seat alone (its bets, its decisions, its result, its sitting down) goes to
+  that seat only, as a ``seat_event`` frame outside the table's ``seq``; everyone gets the
+  table-wide events, with lists of every seat replaced by counts, and a ``tally`` event (seats
+  taken, boxes in play, decisions pending) at most every :data:`TALLY_SECONDS`. So each
+  player receives a few dozen frames a round, not a few thousand.
 """
 
 from __future__ import annotations
@@ -25,7 +37,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +49,7 @@ from croupier.server.tables import rounds
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.fairness import commit, deck_text, new_salt
-from croupier.server.tables.games import GameFactory, GameRound, game_round_shoe
+from croupier.server.tables.games import GameFactory, GameRound, event_seat, game_round_shoe
 from croupier.server.tables.protocol import (
     PROTOCOL_VERSION,
     ActMessage,
@@ -52,12 +64,16 @@ from croupier.server.tables.protocol import (
     SitOutMessage,
 )
 
-__all__ = ["Connection", "Table"]
+__all__ = ["TALLY_SECONDS", "Connection", "Table"]
 
 log = logging.getLogger(__name__)
 
 Frame = dict[str, Any]
 _OUTBOX_LIMIT = 2048
+_BATCH = 4096
+"""The most inbox commands taken together."""
+TALLY_SECONDS = 0.5
+"""A live table's ``tally`` event is sent at most this often."""
 
 
 @dataclass(eq=False, slots=True)
@@ -109,6 +125,14 @@ class _Stop:
 
 
 @dataclass(frozen=True, slots=True)
+class _Tick:
+    """Time to send a live table's delayed ``tally``."""
+
+
+_Command = _Request | _Connect | _Disconnect | _Timer | _Tick | _Stop
+
+
+@dataclass(frozen=True, slots=True)
 class _Logged:
     seq: int
     round_id: int | None
@@ -141,9 +165,7 @@ class Table:
         self._db = db
         self._clock = clock
         self._shoe_factory = shoe_factory
-        self._inbox: asyncio.Queue[_Request | _Connect | _Disconnect | _Timer | _Stop] = (
-            asyncio.Queue()
-        )
+        self._inbox: asyncio.Queue[_Command] = asyncio.Queue()
         self._conns: set[Connection] = set()
         self._by_user: dict[int, set[Connection]] = {}
         self._seats: dict[int, _Occupant] = {}
@@ -165,6 +187,11 @@ class Table:
         self.seq = 0
         self._log: deque[_Logged] = deque(maxlen=history)
         self.rounds_played = 0
+        self._crowd = factory.max_seats() is None
+        """A live table: per-seat events go to their seat only (see the module docstring)."""
+        self._tally_sent: tuple[int, int, int] | None = None
+        self._tally_at = float("-inf")
+        self._tally_task: asyncio.Task[None] | None = None
 
     # -- outside API (called from WebSocket handlers on the same loop) -------------------------
 
@@ -216,19 +243,62 @@ class Table:
 
     async def run(self) -> None:
         while True:
-            command = await self._inbox.get()
-            try:
-                if isinstance(command, _Stop):
-                    await self._shutdown(command.reason)
-                    return
-                await self._handle(command)
-            except Exception:  # pragma: no cover - a bug; keep the table alive
-                log.exception("table %s failed handling %r", self.config.name, command)
-                if isinstance(command, _Request) and not command.done.done():
-                    command.conn.send(error_frame(code="internal", message="internal error"))
-                    command.done.set_result(None)
+            batch = [await self._inbox.get()]
+            while len(batch) < _BATCH and not self._inbox.empty():
+                batch.append(self._inbox.get_nowait())
+            if await self._process(batch):
+                return
 
-    async def _handle(self, command: _Request | _Connect | _Disconnect | _Timer) -> None:
+    async def _process(self, batch: list[_Command]) -> bool:
+        """Handle a batch of commands in order; ``True`` once the table has stopped.
+
+        At a live table, consecutive bets (or decisions) are handled as one group."""
+        i = 0
+        while i < len(batch):
+            command = batch[i]
+            if isinstance(command, _Stop):
+                await self._shutdown(command.reason)
+                for rest in batch[i + 1 :]:
+                    if isinstance(rest, _Request) and not rest.done.done():
+                        rest.done.set_result(None)
+                return True
+            group = [command]
+            kind = type(command.message) if isinstance(command, _Request) else None
+            if self._crowd and kind in (BetMessage, ActMessage):
+                while i + len(group) < len(batch):
+                    after = batch[i + len(group)]
+                    if not (isinstance(after, _Request) and type(after.message) is kind):
+                        break
+                    group.append(after)
+            i += len(group)
+            try:
+                if len(group) == 1:
+                    await self._handle(command)
+                elif kind is BetMessage:
+                    await self._bet_group(group)  # type: ignore[arg-type]
+                else:
+                    await self._act_group(group)  # type: ignore[arg-type]
+            except Exception:  # pragma: no cover - a bug; keep the table alive
+                log.exception("table %s failed handling %r", self.config.name, group)
+                for item in group:
+                    if isinstance(item, _Request) and not item.done.done():
+                        item.conn.send(error_frame(code="internal", message="internal error"))
+                        item.done.set_result(None)
+        self._tally()
+        return False
+
+    def _answer(self, request: _Request, result: Frame | None) -> None:
+        if result is not None:
+            request.conn.send({"type": "ack", "ref": request.message.id, "result": result})
+        if not request.done.done():
+            request.done.set_result(None)
+
+    def _refuse(self, request: _Request, exc: CroupierError) -> None:
+        request.conn.send(error_frame(exc, ref=request.message.id))
+        if not request.done.done():
+            request.done.set_result(None)
+
+    async def _handle(self, command: _Command) -> None:
         match command:
             case _Connect(conn):
                 self._conns.add(conn)
@@ -247,15 +317,15 @@ class Table:
             case _Timer(generation):
                 if generation == self._timer_generation:
                     await self._on_timer()
+            case _Tick():
+                self._tally_task = None
             case _Request(conn, message, done):
-                ref = message.id
                 try:
                     result = await self._request(conn, message)
                 except CroupierError as exc:
-                    conn.send(error_frame(exc, ref=ref))
+                    self._refuse(command, exc)
                 else:
-                    if result is not None:
-                        conn.send({"type": "ack", "ref": ref, "result": result})
+                    self._answer(command, result)
                 finally:
                     if not done.done():
                         done.set_result(None)
@@ -305,7 +375,7 @@ class Table:
             raise ConflictError(f"seat {wanted} is taken")
         self._seats[wanted] = _Occupant(conn.user_id, conn.username)
         self._seat_of[conn.user_id] = wanted
-        self._emit({"kind": "seated", "seat": wanted, "username": conn.username})
+        self._announce(conn.user_id, {"kind": "seated", "seat": wanted, "username": conn.username})
         self._send_state_to(conn.user_id)
         return {"seat": wanted}
 
@@ -319,7 +389,7 @@ class Table:
             )
         del self._seats[seat]
         del self._seat_of[conn.user_id]
-        self._emit({"kind": "left", "seat": seat, "username": conn.username})
+        self._announce(conn.user_id, {"kind": "left", "seat": seat, "username": conn.username})
         self._send_state_to(conn.user_id)
         return {"seat": None}
 
@@ -351,7 +421,9 @@ class Table:
                 continue
             del self._seats[seat]
             del self._seat_of[occupant.user_id]
-            self._emit({"kind": "left", "seat": seat, "username": occupant.username})
+            self._announce(
+                occupant.user_id, {"kind": "left", "seat": seat, "username": occupant.username}
+            )
 
     def _seat(self, conn: Connection) -> int:
         seat = self._seat_of.get(conn.user_id)
@@ -410,11 +482,90 @@ class Table:
         game_round.place_bets(seat, bets)
         self._round_users[seat] = conn.user_id
         self._drain_engine()
-        if set(self._seats) <= set(game_round.seats):
+        if self._everyone_bet():
             await self._close_betting()
         else:
             self._send_state_to(conn.user_id)
         return self._bet_ack(move, seat)
+
+    def _everyone_bet(self) -> bool:
+        return len(self._round_users) >= len(self._seats) and all(
+            seat in self._round_users for seat in self._seats
+        )
+
+    async def _bet_group(self, group: list[_Request]) -> None:
+        """Bets that waited in the inbox together, at a live table: staked in one transaction.
+
+        Each still gets its own acknowledgement (or error) and its own idempotency record; a
+        resend, or a second bet from one seat, is answered one by one afterwards."""
+        group = list(group)
+        while group and self._round is None:
+            await self._handle(group.pop(0))  # the first bet opens the round
+        game_round = self._round
+        if game_round is None or self.status != "betting":
+            for request in group:
+                await self._handle(request)
+            return
+        later: list[_Request] = []
+        accepted: list[tuple[_Request, int, dict[str, int]]] = []
+        taken: set[int] = set()
+        stakes: list[rounds.Stake] = []
+        for request in group:
+            conn, message = request.conn, request.message
+            assert isinstance(message, BetMessage)
+            try:
+                seat = self._seat(conn)
+                if self._round_users.get(seat) == conn.user_id or seat in taken:
+                    later.append(request)
+                    continue
+                bets = dict(message.bets)
+                total = game_round.check_bets(seat, bets)
+            except CroupierError as exc:
+                self._refuse(request, exc)
+                continue
+            accepted.append((request, seat, bets))
+            taken.add(seat)
+            stakes.append(
+                rounds.Stake(
+                    user_id=conn.user_id,
+                    seat=seat,
+                    amount=total,
+                    idempotency_key=message.key,
+                    details={"bets": bets, "seat": seat},
+                )
+            )
+        answers = await self._db_call(self._stake_many_fn(stakes)) if stakes else []
+        acks: list[tuple[_Request, Frame]] = []
+        for (request, seat, bets), answer in zip(accepted, answers, strict=True):
+            if isinstance(answer, CroupierError):
+                self._refuse(request, answer)
+                continue
+            if not answer.replayed:
+                try:
+                    game_round.place_bets(seat, bets)
+                except Exception as exc:
+                    # Checked above, so the engine is broken: money is held for a bet it
+                    # refused. Void the round (every stake back) and say so.
+                    log.exception("place_bets failed at %s", self.config.name)
+                    await self._void(f"engine malfunction: {exc}")
+                    voided = IllegalActionError("the round was voided: every bet returned")
+                    for other, _, _ in accepted:
+                        if not other.done.done():
+                            self._refuse(other, voided)
+                    break
+                self._round_users[seat] = request.conn.user_id
+            acks.append((request, self._bet_ack(answer, seat)))
+        else:
+            self._drain_engine()
+            # The bets are held and placed: answer them (each seat's new state first, as for
+            # a lone bet) before dealing, so no acknowledgement waits for the whole table's.
+            for request, ack in acks:
+                self._send_state_to(request.conn.user_id)
+                self._answer(request, ack)
+            if self._everyone_bet():
+                await self._close_betting()
+        for request in later:
+            await self._handle(request)
 
     def _bet_ack(self, move: Any, seat: int) -> Frame:
         return {
@@ -442,6 +593,43 @@ class Table:
                     idempotency_key=key,
                     details=details,
                 )
+
+        return run
+
+    def _stake_many_fn(self, stakes: list[rounds.Stake]) -> Callable[[], list[Any]]:
+        round_id = self._round_id
+        assert round_id is not None
+
+        def run() -> list[Any]:
+            try:
+                with self._db.session() as session:
+                    return rounds.stake_many(session, round_id=round_id, stakes=stakes)
+            except CroupierError:
+                raise
+            except Exception:
+                # A failed batch (a key applied concurrently elsewhere, say) rolled back as a
+                # whole: stake one by one, each in its own transaction.
+                log.warning(
+                    "batched stakes failed at %s; one by one", self.config.name, exc_info=True
+                )
+            answers: list[Any] = []
+            for one in stakes:
+                try:
+                    with self._db.session() as session:
+                        answers.append(
+                            rounds.stake(
+                                session,
+                                round_id=round_id,
+                                user_id=one.user_id,
+                                seat=one.seat,
+                                amount=one.amount,
+                                idempotency_key=one.idempotency_key,
+                                details=one.details,
+                            )
+                        )
+                except CroupierError as exc:
+                    answers.append(exc)
+            return answers
 
         return run
 
@@ -516,7 +704,8 @@ class Table:
 
     # -- decisions ---------------------------------------------------------------------------
 
-    async def _act(self, conn: Connection, message: ActMessage) -> Frame:
+    def _check_act(self, conn: Connection, message: ActMessage) -> tuple[int, GameRound, int]:
+        """The seat deciding, its round and the extra stake the decision needs; or refused."""
         seat = self._seat(conn)
         if message.seat is not None and message.seat != seat:
             raise PermissionDeniedError(f"seat {message.seat} is not yours (you sit in {seat})")
@@ -525,11 +714,20 @@ class Table:
             raise IllegalActionError(f"no decisions now: the table is {self.status}")
         if self._round_users.get(seat) != conn.user_id:
             raise IllegalActionError(f"seat {seat} has no bets in this round")
-        extra = game_round.check_act(seat, message)
+        return seat, game_round, game_round.check_act(seat, message)
+
+    def _decision_stake(
+        self, game_round: GameRound, seat: int, message: ActMessage, extra: int
+    ) -> tuple[str, Frame]:
+        """The idempotency key and details of the stake a decision adds (a UTH Play bet)."""
+        key = f"round:{self._round_id}:seat:{seat}:{game_round.phase}:{message.action}"
+        return key, {"play": extra, "seat": seat, "phase": game_round.phase}
+
+    async def _act(self, conn: Connection, message: ActMessage) -> Frame:
+        seat, game_round, extra = self._check_act(conn, message)
         balance = None
         if extra:
-            key = f"round:{self._round_id}:seat:{seat}:{game_round.phase}:{message.action}"
-            details = {"play": extra, "seat": seat, "phase": game_round.phase}
+            key, details = self._decision_stake(game_round, seat, message, extra)
             move = await self._db_call(self._stake_fn(conn, seat, key, extra, details))
             balance = int(move.balance)
         before, pending = game_round.phase, game_round.pending_seats
@@ -542,11 +740,85 @@ class Table:
             await self._void(f"engine malfunction: {exc}")
             return {"seat": seat, "action": message.action, "voided": True}
         self._drain_engine()
-        await self._after_engine(phase_before=before, pending_before=pending, actor=conn.user_id)
+        await self._after_engine(
+            phase_before=before, pending_before=pending, actors=(conn.user_id,)
+        )
         result: Frame = {"seat": seat, "action": message.action, "staked": extra}
         if balance is not None:
             result["balance"] = balance
         return result
+
+    async def _act_group(self, group: list[_Request]) -> None:
+        """Decisions that waited in the inbox together, at a live table (whose seats decide
+        at the same time): the Play bets among them staked in one transaction, then every
+        decision applied in order. A second decision from one seat is answered afterwards."""
+        later: list[_Request] = []
+        valid: list[tuple[_Request, ActMessage, int, int]] = []
+        deciding: set[int] = set()
+        stakes: list[rounds.Stake] = []
+        game_round = self._round
+        for request in group:
+            message = request.message
+            assert isinstance(message, ActMessage)
+            try:
+                seat, game_round, extra = self._check_act(request.conn, message)
+            except CroupierError as exc:
+                self._refuse(request, exc)
+                continue
+            if seat in deciding:
+                later.append(request)
+                continue
+            deciding.add(seat)
+            valid.append((request, message, seat, extra))
+            if extra:
+                key, details = self._decision_stake(game_round, seat, message, extra)
+                stakes.append(
+                    rounds.Stake(
+                        user_id=request.conn.user_id,
+                        seat=seat,
+                        amount=extra,
+                        idempotency_key=key,
+                        details=details,
+                    )
+                )
+        if valid:
+            assert game_round is not None
+            held = iter(await self._db_call(self._stake_many_fn(stakes)) if stakes else [])
+            before, pending = game_round.phase, game_round.pending_seats
+            done: list[tuple[_Request, Frame]] = []
+            for request, message, seat, extra in valid:
+                result: Frame = {"seat": seat, "action": message.action, "staked": extra}
+                if extra:
+                    answer = next(held)
+                    if isinstance(answer, CroupierError):
+                        self._refuse(request, answer)
+                        continue
+                    result["balance"] = int(answer.balance)
+                try:
+                    game_round.act(seat, message)
+                except Exception as exc:
+                    # Checked above, so the engine is broken (and may hold a Play bet for a
+                    # decision it refused): void the round, every stake back.
+                    log.exception("engine failed at %s", self.config.name)
+                    await self._void(f"engine malfunction: {exc}")
+                    for other, message_, seat_, _ in valid:
+                        if not other.done.done():
+                            self._answer(
+                                other, {"seat": seat_, "action": message_.action, "voided": True}
+                            )
+                    break
+                done.append((request, result))
+            else:
+                self._drain_engine()
+                # The decisions are applied: answer them (each seat's new state first, as for a
+                # lone decision) before what they set off: the next phase's state to every
+                # seat, or the settlement.
+                for request, result in done:
+                    self._send_state_to(request.conn.user_id)
+                    self._answer(request, result)
+                await self._after_engine(phase_before=before, pending_before=pending)
+        for request in later:
+            await self._handle(request)
 
     async def _on_timer(self) -> None:
         if self.status == "betting":
@@ -573,7 +845,7 @@ class Table:
         *,
         phase_before: str,
         pending_before: tuple[int, ...] = (),
-        actor: int | None = None,
+        actors: Sequence[int] = (),
     ) -> None:
         game_round = self._round
         assert game_round is not None
@@ -586,17 +858,20 @@ class Table:
             pending_before
         ):
             self._arm(self.config.decision_seconds)
-            self._emit(
-                {
-                    "kind": "decisions_open",
-                    "phase": game_round.phase,
-                    "pending_seats": list(game_round.pending_seats),
-                    "decision_seconds": self.config.decision_seconds,
-                }
-            )
+            opened: Frame = {
+                "kind": "decisions_open",
+                "phase": game_round.phase,
+                "decision_seconds": self.config.decision_seconds,
+            }
+            if self._crowd:
+                opened["pending"] = len(game_round.pending_seats)
+            else:
+                opened["pending_seats"] = list(game_round.pending_seats)
+            self._emit(opened)
             self._broadcast_state()
-        elif actor is not None:
-            self._send_state_to(actor)
+        else:
+            for actor in actors:
+                self._send_state_to(actor)
 
     # -- closing -----------------------------------------------------------------------------
 
@@ -642,16 +917,19 @@ class Table:
         self._close_round("voided", summary={"void": reason}, returns={})
 
     def _close_round(self, status: str, *, summary: Frame, returns: dict[int, int]) -> None:
-        self._emit(
-            {
-                "kind": "round_closed",
-                "round_id": self._round_id,
-                "status": status,
-                "summary": summary,
-                "returns": {str(seat): amount for seat, amount in sorted(returns.items())},
-                "reveal": {"commitment": self._commitment, "salt": self._salt, "deck": self._deck},
-            }
-        )
+        closed: Frame = {
+            "kind": "round_closed",
+            "round_id": self._round_id,
+            "status": status,
+            "summary": summary,
+            "returns": {str(seat): amount for seat, amount in sorted(returns.items())},
+            "reveal": {"commitment": self._commitment, "salt": self._salt, "deck": self._deck},
+        }
+        if self._crowd:
+            # Each seat had its own result as a seat_event; everyone gets the totals.
+            closed["summary"] = {k: v for k, v in summary.items() if k != "results"}
+            del closed["returns"]
+        self._emit(closed)
         self.rounds_played += 1
         if self.config.pause_seconds > 0:
             self.status = "pause"
@@ -676,8 +954,9 @@ class Table:
     async def _shutdown(self, reason: str) -> None:
         if self._round is not None and self.status in ("betting", "playing"):
             await self._void(reason)
-        if self._timer_task is not None:
-            self._timer_task.cancel()
+        for task in (self._timer_task, self._tally_task):
+            if task is not None:
+                task.cancel()
         for conn in list(self._conns):
             conn.send({"type": "closing", "reason": reason})
             conn.outbox.put_nowait(None)
@@ -708,6 +987,11 @@ class Table:
         events = game_round.events_since(self._cursor)
         self._cursor += len(events)
         for event in events:
+            if self._crowd:
+                seat = event_seat(event)
+                if seat is not None:
+                    self._to_seat(seat, game_round.project_event(event, seat))
+                    continue
             self.seq += 1
             public = game_round.project_event(event, None)
             self._log.append(_Logged(self.seq, self._round_id, public, event))
@@ -726,6 +1010,63 @@ class Table:
         frame = self._event_frame(self.seq, data)
         for conn in self._conns:
             conn.send(frame)
+
+    def _to_seat(self, seat: int, data: Frame) -> None:
+        """A live table's event about one seat, to that seat's connections only."""
+        user = self._round_users.get(seat)
+        if user is None:
+            occupant = self._seats.get(seat)
+            if occupant is None:
+                return
+            user = occupant.user_id
+        self._to_user(user, data)
+
+    def _to_user(self, user_id: int, data: Frame) -> None:
+        frame = {"type": "seat_event", "table": self.config.name, "event": data}
+        for conn in self._by_user.get(user_id, ()):
+            conn.send(frame)
+
+    def _announce(self, user_id: int, data: Frame) -> None:
+        """A seat taken or given up: an event for everyone, or at a live table (where the
+        ``tally`` counts the seats) for that user only."""
+        if self._crowd:
+            self._to_user(user_id, data)
+        else:
+            self._emit(data)
+
+    def _tally(self) -> None:
+        """A live table's counts for everyone, when they changed, at most every
+        :data:`TALLY_SECONDS` (a later change waits for a :class:`_Tick`)."""
+        if not self._crowd:
+            return
+        game_round = self._round
+        counts = (
+            len(self._seats),
+            len(game_round.seats) if game_round is not None else 0,
+            len(game_round.pending_seats) if game_round is not None else 0,
+        )
+        if counts == self._tally_sent:
+            return
+        wait = self._tally_at + TALLY_SECONDS - self._clock.now()
+        if wait > 0:
+            if self._tally_task is None:
+
+                async def tick() -> None:
+                    await self._clock.sleep(wait)
+                    await self._inbox.put(_Tick())
+
+                self._tally_task = asyncio.create_task(tick())
+            return
+        self._tally_sent, self._tally_at = counts, self._clock.now()
+        seats_taken, in_play, pending = counts
+        self._emit(
+            {
+                "kind": "tally",
+                "seats_taken": seats_taken,
+                "boxes_in_play": in_play,
+                "pending": pending,
+            }
+        )
 
     def _event_frame(self, seq: int, data: Frame) -> Frame:
         return {"type": "event", "seq": seq, "table": self.config.name, "event": data}

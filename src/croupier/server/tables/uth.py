@@ -101,7 +101,7 @@ class UthTableRound:
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
         ante, trips = self._bets(bets)
-        if seat in self.engine.seats:
+        if self.engine.has_box(seat):
             raise IllegalActionError(f"seat {seat} has already bet in this round")
         self.engine.verify_place_bets(seat, ante=ante, trips=trips)
         return 2 * ante + trips
@@ -155,7 +155,7 @@ class UthTableRound:
             self.engine.void(reason)
 
     def events_since(self, index: int) -> tuple[Event, ...]:
-        return self.engine.events[index:]
+        return self.engine.events_since(index)
 
     def visible_to_all(self, event: Any) -> bool:
         return bool(event.private_to == PUBLIC)
@@ -173,6 +173,12 @@ class UthTableRound:
                     data[name] = None
         if data["kind"] == "seat_settled":
             data["result"] = result_to_dict(event.result)
+        if self.engine.config.max_seats is None:
+            # A live table's hundreds of seats are counted, not listed, in what everyone gets.
+            if data["kind"] == "betting_closed":
+                data["boxes"] = len(data.pop("seats"))
+            elif data["kind"] == "round_voided":
+                data["refunds"] = [r for r in data["refunds"] if r[0] == seat]
         return data
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -190,7 +196,7 @@ class UthTableRound:
             data["boxes"] = [to_json(self.engine.box(s)) for s in self.engine.seats]
         else:
             data["pending"] = self.engine.pending_count
-            data["boxes_in_play"] = len(self.engine.seats)
+            data["boxes_in_play"] = self.engine.box_count
         return data
 
     def record(self, round_id: int) -> dict[str, Any]:

@@ -42,6 +42,7 @@ export function uthTablePage(ctx, info) {
     log: [],
     busy: false,
     hint: null,
+    tally: null, // a live table's last counts: seats taken, boxes in play, decisions pending
   };
 
   const root = h("section", { class: "table-page uth", testid: "uth-table" });
@@ -87,6 +88,7 @@ export function uthTablePage(ctx, info) {
         }
         break;
       case "event":
+      case "seat_event": // a live table sends what concerns your seat alone this way
         onEvent(f.event);
         break;
       case "error":
@@ -121,6 +123,7 @@ export function uthTablePage(ctx, info) {
       case "round_opened":
         s.last = null;
         s.hint = null;
+        s.tally = null;
         forgetDealt();
         addLog(`Round ${e.round_id} opens — deck committed ${e.commitment.slice(0, 12)}…`);
         break;
@@ -157,6 +160,11 @@ export function uthTablePage(ctx, info) {
       case "round_closed":
         if (e.status === "voided") addLog(`Round ${e.round_id} voided`, "bad");
         wallet.refresh();
+        break;
+      case "tally":
+        // A live table's counts (its players are counted, not listed).
+        if (s.table) s.table.seats_taken = e.seats_taken;
+        s.tally = e;
         break;
     }
   }
@@ -449,6 +457,14 @@ export function uthTablePage(ctx, info) {
     return h("div", { class: "phase", testid: "phase" }, text);
   }
 
+  function crowdText(t) {
+    const players = `${t.seats_taken} player${t.seats_taken === 1 ? "" : "s"}`;
+    const tally = s.tally && t.status !== "idle" ? s.tally : null;
+    if (!tally || !tally.boxes_in_play) return players;
+    const waiting = t.status === "playing" && tally.pending ? ` · ${tally.pending} to decide` : "";
+    return `${players} · ${tally.boxes_in_play} in play${waiting}`;
+  }
+
   function header() {
     const t = s.table;
     return h(
@@ -459,7 +475,7 @@ export function uthTablePage(ctx, info) {
       h("span", { class: "limits" }, `Ante ${money(rules.ante_min)}–${money(rules.ante_max)} · Trips ${money(rules.trips_min)}–${money(rules.trips_max)}`),
       t && t.round_id ? h("span", { class: "round", testid: "round-id" }, `Round ${t.round_id}`) : null,
       t && t.commitment ? h("span", { class: "commit", title: t.commitment }, `commit ${t.commitment.slice(0, 10)}…`) : null,
-      live && t ? h("span", { class: "players" }, `${t.seats_taken} player${t.seats_taken === 1 ? "" : "s"}`) : null,
+      live && t ? h("span", { class: "players", testid: "players" }, crowdText(t)) : null,
       h("span", { class: `conn conn-${s.conn}`, testid: "connection" }, s.conn),
     );
   }
