@@ -29,6 +29,15 @@ def _turn(frame: dict[str, Any]) -> bool:
     return frame.get("type") == "event" and frame["event"]["kind"] in ("turn", "round_closed")
 
 
+def _euros(cents: int) -> str:
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+def _cents(text: str | None) -> int:
+    whole, _, frac = (text or "x").partition(".")
+    return int(whole) * 100 + int(frac.ljust(2, "0"))
+
+
 def test_play_a_hand_against_a_bot_and_cash_out(
     tab: Tab, web_server: WebServer, make_bot: Any
 ) -> None:
@@ -38,7 +47,8 @@ def test_play_a_hand_against_a_bot_and_cash_out(
     tab.open_table("holdem-nl")
     tab.page.click("[data-testid=sit]")
     tab.page.wait_for_selector("[data-testid=buyin-dialog]")
-    tab.page.fill("[data-testid=buyin-amount]", str(BUY_IN))
+    # Amount boxes take euros, like every label on the page (BUY_IN is in cents).
+    tab.page.fill("[data-testid=buyin-amount]", _euros(BUY_IN))
     tab.page.click("[data-testid=buyin-submit]")
     tab.page.wait_for_selector(f"[data-testid=my-stack][data-stack='{BUY_IN}']")
     _wait_balance(tab, CREDIT - BUY_IN)
@@ -66,8 +76,8 @@ def test_play_a_hand_against_a_bot_and_cash_out(
         assert len(tab.page.query_selector_all("[data-testid=my-hole] [data-testid=card]")) == 2
         hidden = f"[data-testid=seat-{bot_seat}] [data-testid=card-back]"
         assert len(tab.page.query_selector_all(hidden)) == 2
-        low = int(tab.page.get_attribute("[data-testid=raise-amount]", "min") or "x")
-        high = int(tab.page.get_attribute("[data-testid=raise-amount]", "max") or "x")
+        low = _cents(tab.page.get_attribute("[data-testid=raise-amount]", "min"))
+        high = _cents(tab.page.get_attribute("[data-testid=raise-amount]", "max"))
         assert 0 < low <= high <= BUY_IN
         # The page bounds the amount by the server's own options for this decision.
         options = next(
@@ -76,7 +86,14 @@ def test_play_a_hand_against_a_bot_and_cash_out(
             if f.get("type") == "state" and f.get("view") and f["view"].get("options")
         )
         assert (low, high) == (options["min_raise_to"], options["max_raise_to"])
-        tab.page.fill("[data-testid=raise-amount]", str(low))
+        tab.page.fill("[data-testid=raise-amount]", _euros(low))
+        label = (
+            tab.page.text_content(
+                f"[data-testid=act-{'raise' if tab.page.query_selector('[data-testid=act-raise]') else 'bet'}]"
+            )
+            or ""
+        )
+        assert _euros(low) in label.replace(",", ""), label
         tab.shot("holdem-decision")
         word = "raise" if tab.page.query_selector("[data-testid=act-raise]") else "bet"
         tab.page.click(f"[data-testid=act-{word}]:not([disabled])")

@@ -211,6 +211,21 @@ export function money(cents) {
   return `${sign}€${whole}.${String(abs % 100).padStart(2, "0")}`;
 }
 
+// Minor units -> "12.50" for an amount box (no currency sign, no thousands separator).
+export function centsText(cents) {
+  if (cents === null || cents === undefined || !Number.isFinite(Number(cents))) return "";
+  const abs = Math.abs(Math.round(Number(cents)));
+  return `${cents < 0 ? "-" : ""}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+// What a player typed in an amount box ("12", "12.5", "12.50") -> integer cents, or null when
+// it is not an amount. Parsed as text, never through a float.
+export function toCents(text) {
+  const m = /^\s*(\d{1,10})(?:[.,](\d{0,2}))?\s*$/.exec(String(text ?? ""));
+  if (!m) return null;
+  return Number(m[1]) * 100 + Number((m[2] || "").padEnd(2, "0"));
+}
+
 export function signedMoney(cents) {
   return cents > 0 ? "+" + money(cents) : money(cents);
 }

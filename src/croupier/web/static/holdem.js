@@ -4,7 +4,7 @@
 // timer, the last hand's result and cash-out. Everything drawn comes from `state` frames
 // (the seat's own view) and events; the server never sends a card the seat may not see.
 
-import { h, money, newKey, signedMoney, TableSocket, logPanel, startTablePage, tableSender } from "./api.js";
+import { centsText, h, money, newKey, signedMoney, TableSocket, logPanel, startTablePage, tableSender, toCents } from "./api.js";
 import { cardEl, cardRow, forgetDealt } from "./cards.js";
 
 const ACTION_LABEL = { fold: "Fold", check: "Check", call: "Call", bet: "Bet", raise: "Raise to", all_in: "All-in" };
@@ -147,7 +147,11 @@ export function holdemTablePage({ view, wallet, toast }, info) {
   const send = tableSender({ state: s, socket, wallet, toast, render });
 
   async function buyIn() {
-    const amount = Math.round(Number(s.buyIn));
+    const amount = s.buyIn;
+    if (amount == null) {
+      toast("Type the amount to buy in, in euros (for example 200.00)", "error");
+      return;
+    }
     const result = await send({ type: "buy_in", key: newKey(), amount }, "Buy-in refused");
     if (result) {
       s.buyIn = null;
@@ -262,12 +266,15 @@ export function holdemTablePage({ view, wallet, toast }, info) {
     const slider = raiseWord
       ? h("input", { type: "range", min, max, step: 1, value, testid: "raise-slider", class: "hm-slider" })
       : null;
+    // The box shows euros (as every label does); the slider and the wire count cents.
     const input = raiseWord
-      ? h("input", { type: "number", min, max, step: 1, value, testid: "raise-amount", class: "amount" })
+      ? h("input", { type: "number", min: centsText(min), max: centsText(max), step: "0.01", value: centsText(value), testid: "raise-amount", class: "amount", "data-cents": value })
       : null;
-    const sync = (from, to) => {
-      s.raise = Math.round(Number(from.value));
-      to.value = from.value;
+    const sync = (from) => {
+      s.raise = from === slider ? Math.round(Number(slider.value)) : toCents(input.value);
+      if (from === slider) input.value = centsText(s.raise);
+      else if (s.raise != null) slider.value = s.raise;
+      input.dataset.cents = s.raise ?? "";
       const button = root.querySelector(`[data-testid=act-${raiseWord}]`);
       if (button) {
         button.textContent = `${ACTION_LABEL[raiseWord]} ${money(s.raise)}`;
@@ -275,8 +282,8 @@ export function holdemTablePage({ view, wallet, toast }, info) {
       }
     };
     if (slider) {
-      slider.addEventListener("input", () => sync(slider, input));
-      input.addEventListener("input", () => sync(input, slider));
+      slider.addEventListener("input", () => sync(slider));
+      input.addEventListener("input", () => sync(input));
     }
     const buttons = opts.actions.map((a) => {
       let label = ACTION_LABEL[a] || a;
@@ -304,13 +311,13 @@ export function holdemTablePage({ view, wallet, toast }, info) {
     const max = Math.max(0, (limits.max ?? 0) - stack);
     const min = stack > 0 ? 1 : limits.min ?? 1;
     if (s.buyIn == null) s.buyIn = Math.min(max, Math.max(min, limits.min ?? min));
-    const input = h("input", { type: "number", min, max, step: 1, value: s.buyIn, testid: "buyin-amount", class: "amount" });
-    input.addEventListener("input", () => (s.buyIn = input.value));
+    const input = h("input", { type: "number", min: centsText(min), max: centsText(max), step: "0.01", value: centsText(s.buyIn), testid: "buyin-amount", class: "amount" });
+    input.addEventListener("input", () => (s.buyIn = toCents(input.value)));
     return h(
       "div",
       { class: "hm-dialog", role: "dialog", testid: "buyin-dialog" },
       h("h3", {}, stack > 0 ? "Top up" : "Buy in"),
-      h("p", { class: "muted" }, `Between ${money(min)} and ${money(max)} (in cents: ${min}–${max}). Wallet: ${money(wallet.balance)}`),
+      h("p", { class: "muted" }, `Between ${money(min)} and ${money(max)}. Wallet: ${money(wallet.balance)}`),
       input,
       h(
         "div",
