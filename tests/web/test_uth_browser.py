@@ -154,18 +154,41 @@ def test_play_a_round_to_the_end_and_check_the_balance(tab: Tab, web_server: Web
     tab.shot("history-forged")
 
 
-def test_live_table_shared_hand(tab: Tab, web_server: WebServer) -> None:
+def test_live_table_shared_hand(tab: Tab, web_server: WebServer, make_bot: Any) -> None:
     name, _, token = web_server.player("lena", credit=50_000)
+    _, _, bot_token = web_server.player("livebot", credit=50_000)
+    bot = make_bot("live", bot_token)
+    bot_seat = bot.request({"type": "join"})["result"]["seat"]
     tab.login(name)
     _sit_and_bet(tab, "live")
+    # The second player bets as soon as the browser's bet has opened the round, which closes
+    # betting at once (everyone seated has bet).
+    bot.wait_for(lambda f: f.get("type") == "event" and f["event"]["kind"] == "round_opened")
+    assert bot.request({"type": "bet", "key": "live-1", "bets": {"ante": 500}})["type"] == "ack"
     _phase(tab, "pre-flop")
     shared = tab.page.query_selector_all(".shared-hand [data-testid=card]")
     assert len(shared) == 2
+    assert bot.request({"type": "act", "action": "4x"})["type"] == "ack"
+    # A live table counts its players for everyone (the tally) instead of listing each box.
+    tab.page.wait_for_function(
+        "document.querySelector('[data-testid=players]').textContent.includes('2 in play')"
+    )
+    assert tab.page.text_content("[data-testid=players]").startswith("2 players")
     _act(tab, "4x")
     net = _result_net(tab)
     _wait_balance(tab, 50_000 + net)
     assert web_server.balance(token) == 50_000 + net
     tab.shot("uth-live-result")
+    # Nothing about the other player's box reached this page: its bets, its 4x and its
+    # result went to its own connection only.
+    about_bot = [
+        f
+        for f in tab.frames
+        if f.get("type") in ("event", "seat_event") and f["event"].get("seat") == bot_seat
+    ]
+    assert about_bot == []
+    own = [f["event"]["kind"] for f in tab.frames if f.get("type") == "seat_event"]
+    assert {"seated", "bets_placed", "play_bet", "seat_settled"} <= set(own)
 
 
 def test_reload_in_the_middle_of_a_round(tab: Tab, web_server: WebServer) -> None:

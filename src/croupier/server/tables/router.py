@@ -16,7 +16,7 @@ from croupier.server.tables import rounds
 from croupier.server.tables.manager import TableManager
 from croupier.server.tables.protocol import parse_client_message, ref_of
 from croupier.server.tables.stats import operator_stats
-from croupier.server.tables.table import Connection
+from croupier.server.tables.table import Connection, SharedFrame
 
 __all__ = ["router"]
 
@@ -64,7 +64,10 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
             with contextlib.suppress(Exception):
                 await websocket.close()
             return
-        await websocket.send_json(frame)
+        if isinstance(frame, SharedFrame):
+            await websocket.send_text(frame.text)
+        else:
+            await websocket.send_json(frame)
 
 
 @router.websocket("/ws/tables/{name}")

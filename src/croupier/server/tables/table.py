@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -64,7 +65,7 @@ from croupier.server.tables.protocol import (
     SitOutMessage,
 )
 
-__all__ = ["TALLY_SECONDS", "Connection", "Table"]
+__all__ = ["TALLY_SECONDS", "Connection", "SharedFrame", "Table"]
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,22 @@ _BATCH = 4096
 """The most inbox commands taken together."""
 TALLY_SECONDS = 0.5
 """A live table's ``tally`` event is sent at most this often."""
+
+
+class SharedFrame(dict[str, Any]):
+    """A frame that many connections receive (a table event): encoded to JSON once, not once
+    per player. It must not be changed once sent."""
+
+    __slots__ = ("_text",)
+
+    @property
+    def text(self) -> str:
+        """The frame as compact JSON (what ``WebSocket.send_json`` would send)."""
+        try:
+            return self._text
+        except AttributeError:
+            self._text: str = json.dumps(self, separators=(",", ":"), ensure_ascii=False)
+            return self._text
 
 
 @dataclass(eq=False, slots=True)
@@ -1069,7 +1086,7 @@ class Table:
         )
 
     def _event_frame(self, seq: int, data: Frame) -> Frame:
-        return {"type": "event", "seq": seq, "table": self.config.name, "event": data}
+        return SharedFrame(type="event", seq=seq, table=self.config.name, event=data)
 
     def _welcome(self, conn: Connection) -> Frame:
         return {

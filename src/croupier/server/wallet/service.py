@@ -23,9 +23,9 @@ import json
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, insert, or_, select, tuple_, update
+from sqlalchemy import Table, bindparam, func, insert, or_, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -264,8 +264,15 @@ def post(
     if not nonzero:
         raise LedgerInvariantError(f"empty {kind.value} transaction")
     with session.begin_nested():
+        credits: list[dict[str, int]] = []
         for account_id in sorted(nonzero):
             delta = nonzero[account_id]
+            if delta > 0:
+                # Money in cannot overdraw: consecutive credits go in one statement (a
+                # settlement pays hundreds of players), still in account-id order.
+                credits.append({"account": account_id, "delta": delta})
+                continue
+            _credit(session, credits)
             stmt = (
                 update(LedgerAccount)
                 .where(LedgerAccount.id == account_id)
@@ -279,6 +286,7 @@ def post(
                     select(LedgerAccount.balance).where(LedgerAccount.id == account_id)
                 )
                 raise InsufficientFunds(f"{code} cannot pay {-delta}: balance is {have}")
+        _credit(session, credits)
         txn = LedgerTransaction(kind=kind.value, round_id=round_id, user_id=user_id, memo=memo)
         session.add(txn)
         session.flush()
@@ -290,6 +298,21 @@ def post(
     for account in by_id.values():
         session.expire(account, ["balance"])
     return txn
+
+
+_ACCOUNTS = cast(Table, LedgerAccount.__table__)
+_CREDIT = (
+    update(_ACCOUNTS)
+    .where(_ACCOUNTS.c.id == bindparam("account"))
+    .values(balance=_ACCOUNTS.c.balance + bindparam("delta"))
+)
+
+
+def _credit(session: Session, credits: list[dict[str, int]]) -> None:
+    """Add each ``delta`` to its ``account`` (one executemany), and empty ``credits``."""
+    if credits:
+        session.execute(_CREDIT, credits)
+        credits.clear()
 
 
 # -- idempotency ---------------------------------------------------------------------------
