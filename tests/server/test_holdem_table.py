@@ -18,7 +18,7 @@ from croupier.server.app import create_app
 from croupier.server.db import Database
 from croupier.server.tables.clock import ManualClock
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.fairness import verify
+from croupier.server.tables.fairness import card_commitment, verify_openings
 from croupier.server.tables.models import Round, RoundStatus, RoundVoid
 from croupier.server.wallet import service as wallet
 
@@ -151,6 +151,14 @@ def _play_three_handed(server: Server) -> tuple[list[Seat], list[str], dict[str,
     return seats, tokens, closed[0] | {"opened": opened}
 
 
+def _visible(recalled: dict[str, Any]) -> str:
+    """What a recalled round shows, as text, without the hex of hashes and salts (in which
+    "7c" or "2d" can appear by chance)."""
+    shown = {k: v for k, v in recalled.items() if k not in ("leaves", "commitment", "openings")}
+    cards = [card for _, card in (recalled.get("openings") or {}).values()]
+    return json.dumps(shown) + " " + " ".join(cards)
+
+
 def test_a_three_handed_hand_settles_with_rake(holdem_any: Server) -> None:
     server = holdem_any
     _, tokens, closed = _play_three_handed(server)
@@ -159,9 +167,21 @@ def test_a_three_handed_hand_settles_with_rake(holdem_any: Server) -> None:
     assert closed["summary"]["rake"] == 75
     assert closed["summary"]["won"] == {"0": 1_425}
     assert closed["stacks"] == {"0": 5_725, "1": 4_300, "2": 4_900}
+    # The card-by-card commitment: everyone can check every card they saw (board, burns,
+    # the shown hands, the rest of the shoe) but carol's folded cards stay closed.
     reveal, opened = closed["reveal"], closed["opened"]
-    assert verify(salt=reveal["salt"], deck=reveal["deck"], commitment=opened["commitment"])
-    assert reveal["deck"].startswith(THREE)
+    assert "salt" not in reveal and "deck" not in reveal
+    assert verify_openings(
+        commitment=opened["commitment"], leaves=reveal["leaves"], openings=reveal["openings"]
+    )
+    public = {int(i): card for i, (_, card) in reveal["openings"].items()}
+    dealt = THREE.split()
+    assert {i: dealt[i] for i in public if i < len(dealt)} == {
+        i: card for i, card in public.items() if i < len(dealt)
+    }
+    assert set(HOLES[2]).isdisjoint(public.values())
+    assert set(HOLES[0]) | set(HOLES[1]) | set(closed["summary"]["board"]) <= set(public.values())
+    assert len(public) == 52 - 2
     # The players left: their stacks went back to their wallets; the rake is in the rake account and nothing was created or lost.
     ledger = server.ledger()
     assert ledger["rake"] == 75 and ledger["escrow"] == 0
@@ -169,10 +189,34 @@ def test_a_three_handed_hand_settles_with_rake(holdem_any: Server) -> None:
     assert sum(ledger.values()) == 0
     for token, net in zip(tokens, (725, -700, -100), strict=True):
         assert server.balance(token) == CREDIT + net
-    # Recall: the hand's PHH replays to the same stacks.
+    # Recall: the hand's PHH replays to the same stacks. Bob's recall shows his cards and the
+    # shown ones, verified against the commitment, and nothing of carol's folded hand.
     recalled = server.client.get(
         "/api/rounds", headers={"Authorization": f"Bearer {tokens[1]}"}
     ).json()
+    assert recalled[0]["salt"] is None and recalled[0]["deck"] is None
+    assert verify_openings(
+        commitment=recalled[0]["commitment"],
+        leaves=recalled[0]["leaves"],
+        openings=recalled[0]["openings"],
+    )
+    text = _visible(recalled[0])
+    assert not any(card in text for card in HOLES[2])
+    assert all(card in text for card in HOLES[1])
+    carol = server.client.get(
+        "/api/rounds", headers={"Authorization": f"Bearer {tokens[2]}"}
+    ).json()[0]
+    assert all(card in _visible(carol) for card in HOLES[2])  # her own cards, opened
+    assert verify_openings(
+        commitment=carol["commitment"], leaves=carol["leaves"], openings=carol["openings"]
+    )
+    # The operator recalls everything: the whole deck checks against the commitment.
+    full = server.client.get(
+        f"/api/rounds/{recalled[0]['id']}",
+        headers={"Authorization": f"Bearer {server.operator_token()}"},
+    ).json()
+    assert full["deck"].startswith(THREE)
+    assert card_commitment(salt=full["salt"], deck=full["deck"]) == full["commitment"]
     record = recalled[0]["record"]
     hand = phh.loads(record["phh"])
     assert hand.get("players") == ["bob", "carol", "alice"]
@@ -275,10 +319,8 @@ def test_hole_cards_never_leak(holdem: Server) -> None:
         )
         for position, frame in enumerate(seat.frames):
             text = json.dumps({k: v for k, v in frame.items() if k != "event"})
-            if frame["type"] == "event":
-                event = dict(frame["event"])
-                event.pop("reveal", None)  # the deck, revealed after the hand
-                text = json.dumps(event)
+            if frame["type"] in ("event", "seat_event"):
+                text = json.dumps(frame["event"])
             for other, cards in HOLES.items():
                 if other == index:
                     continue

@@ -114,3 +114,10 @@ def test_play_a_hand_against_a_bot_and_cash_out(
     _wait_balance(tab, CREDIT + net)
     assert web_server.balance(token) == CREDIT + net == _shown_balance(tab)
     assert web_server.balance(bot_token) == CREDIT - net
+    # History: the hand is committed card by card; the browser checks every card this player
+    # may see against the commitment, and the bot's folded cards never reached the page.
+    tab.page.click("[data-testid=nav-history]")
+    tab.page.wait_for_selector("[data-testid=verify][data-ok]")
+    assert tab.page.get_attribute("[data-testid=verify]", "data-ok") == "true"
+    assert "cards verified (2 hidden" in (tab.page.text_content("[data-testid=verify]") or "")
+    tab.shot("holdem-history")

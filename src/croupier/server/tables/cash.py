@@ -15,8 +15,16 @@ table's first act is to return every stack account left by the crash to its wall
 A hand's life: when two or more seats have chips and are sitting in, the table shuffles a
 shoe from the OS CSPRNG, publishes the commitment (``round_opened``), deals, and asks the
 player to act (``turn``) with a timer; a seat that does not act in time checks, or folds.
-The result is recorded (PHH text, ``round_closed`` reveals the deck) and after
-``pause_seconds`` the next hand starts with the button moved one seat on.
+The result is recorded (PHH text) and after ``pause_seconds`` the next hand starts with the
+button moved one seat on.
+
+Fairness between players: the commitment published before the deal is to each card on its
+own (:func:`croupier.server.tables.fairness.card_commitment`), because revealing the whole
+deck afterwards would show everyone the cards of the players who folded. ``round_closed``
+publishes the leaves with the openings of every card anyone may see (the board, the burns,
+the cards left in the shoe, the hands shown at showdown); each player privately gets the
+openings of their own hole cards (a ``seat_event`` ``cards_opened``). Nobody learns a hand
+that was not shown; everybody can check every card they saw against the commitment.
 """
 
 from __future__ import annotations
@@ -35,7 +43,14 @@ from croupier.server.errors import PermissionDeniedError
 from croupier.server.tables import rounds
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.fairness import commit, deck_text, new_salt
+from croupier.server.tables.fairness import (
+    card_commitment,
+    card_leaves,
+    deck_text,
+    hidden_positions,
+    new_salt,
+    open_cards,
+)
 from croupier.server.tables.games import GameFactory, GameRound
 from croupier.server.tables.models import RoundPlayer
 from croupier.server.tables.protocol import (
@@ -81,6 +96,14 @@ class CashRound(GameRound, Protocol):
     def final_stacks(self) -> dict[int, int]: ...
 
     def winnings(self) -> dict[int, int]: ...
+
+    def hole_cards(self) -> dict[int, list[str]]:
+        """Every seat's hole cards (the dealer's view)."""
+        ...
+
+    def shown_seats(self) -> list[int]:
+        """Seats that tabled their cards at showdown."""
+        ...
 
 
 class CashFactory(GameFactory, Protocol):
@@ -425,7 +448,7 @@ class CashGameTable(Table):
         order = [s for s in ready if s > button] + [s for s in ready if s < button] + [button]
         shoe = self._shoe_factory()
         salt, deck = new_salt(), deck_text(shoe)
-        commitment = commit(salt=salt, deck=deck)
+        commitment = card_commitment(salt=salt, deck=deck)
         names = [self._seats[s].username for s in order]
         try:
             hand = self.cash.new_hand(
@@ -579,6 +602,10 @@ class CashGameTable(Table):
     async def _close_hand(self, status: str, summary: Frame) -> None:
         hand = self._hand
         assert hand is not None
+        holes = {str(seat): cards for seat, cards in hand.hole_cards().items()}
+        shown = hand.shown_seats()
+        hidden = hidden_positions(self._deck, holes, shown, seat=None)
+        size = len(self._deck.split())
         self._emit(
             {
                 "kind": "round_closed",
@@ -586,9 +613,31 @@ class CashGameTable(Table):
                 "status": status,
                 "summary": summary,
                 "stacks": {str(s): self._stacks.get(s, 0) for s in hand.seats},
-                "reveal": {"commitment": self._commitment, "salt": self._salt, "deck": self._deck},
+                "reveal": {
+                    "commitment": self._commitment,
+                    "leaves": card_leaves(salt=self._salt, deck=self._deck),
+                    "openings": open_cards(
+                        salt=self._salt,
+                        deck=self._deck,
+                        positions=[i for i in range(size) if i not in hidden],
+                    ),
+                },
             }
         )
+        for seat, user in self._round_users.items():
+            own = hidden_positions(self._deck, holes, shown, seat=None) - hidden_positions(
+                self._deck, holes, shown, seat=seat
+            )
+            if own:
+                self._to_user(
+                    user,
+                    {
+                        "kind": "cards_opened",
+                        "round_id": self._round_id,
+                        "seat": seat,
+                        "openings": open_cards(salt=self._salt, deck=self._deck, positions=own),
+                    },
+                )
         self.rounds_played += 1
         self._hand = self._round = None
         self._round_id = self._commitment = None

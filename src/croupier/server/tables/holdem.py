@@ -19,6 +19,7 @@ can, else folds. At showdown every hand still in is shown (cards speak; spec/hol
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -36,6 +37,7 @@ from croupier.games.holdem.events import (
 from croupier.games.holdem.state import STREET_NAMES
 from croupier.history import phh
 from croupier.server.errors import InvalidRequestError
+from croupier.server.tables import fairness
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import event_kind, to_json
 from croupier.server.tables.protocol import ActMessage
@@ -252,6 +254,21 @@ class HoldemHand:
     def starting_stacks(self) -> dict[int, int]:
         return dict(zip(self._seats, self.engine.starting_stacks, strict=True))
 
+    def hole_cards(self) -> dict[int, list[str]]:
+        """Every seat's hole cards (the dealer's view)."""
+        holes = {}
+        for pos, seat in enumerate(self._seats):
+            cards = self.engine.hole_cards(pos)
+            if cards is not None:
+                holes[seat] = [str(c) for c in cards]
+        return holes
+
+    def shown_seats(self) -> list[int]:
+        """Seats that tabled their cards at showdown (nobody's, in a voided hand)."""
+        if self._void is not None:
+            return []
+        return [seat for pos, seat in enumerate(self._seats) if self.engine.shown(pos)]
+
     def final_stacks(self) -> dict[int, int]:
         """Each seat's chips after the hand (its starting stack if the hand was voided)."""
         if self._void is not None:
@@ -465,6 +482,10 @@ class HoldemHand:
             "finishing_stacks": list(self.engine.stacks) if self.engine.is_over else None,
             "rake": self.rake,
             "void": self._void,
+            # For recall: who held what, and who showed (a player recalls only their own
+            # cards and the shown ones; see recall_view).
+            "hole_cards": {str(seat): cards for seat, cards in self.hole_cards().items()},
+            "shown": self.shown_seats(),
         }
 
     def summary(self) -> dict[str, Any]:
@@ -484,3 +505,45 @@ class HoldemHand:
             "rake": self.rake,
             "void": self._void,
         }
+
+
+def recall_view(round_: Mapping[str, Any], *, seat: int | None) -> dict[str, Any]:
+    """A finished hand as a player in ``seat`` may recall it: no salt and no deck (they would
+    show the cards of those who folded); instead the card commitment's leaves with the
+    openings of every card the player may see, and the PHH with the others' hidden hole cards
+    written ``????``. An operator's recall keeps everything."""
+    data = dict(round_)
+    record = dict(data.get("record") or {})
+    salt, deck = data.get("salt"), data.get("deck")
+    if not salt or not deck:
+        return data
+    holes: dict[str, list[str]] = record.get("hole_cards") or {}
+    shown: list[int] = record.get("shown") or []
+    hidden = fairness.hidden_positions(deck, holes, shown, seat=seat)
+    positions = [i for i in range(len(deck.split())) if i not in hidden]
+    data["leaves"] = fairness.card_leaves(salt=salt, deck=deck)
+    data["openings"] = fairness.open_cards(salt=salt, deck=deck, positions=positions)
+    data["salt"] = data["deck"] = None
+    secret = {card for i, card in enumerate(deck.split()) if i in hidden}
+    if "phh" in record:
+        record["phh"] = _redact_phh(record["phh"], secret)
+    record["hole_cards"] = {
+        owner: cards for owner, cards in holes.items() if not secret.intersection(cards)
+    }
+    data["record"] = record
+    return data
+
+
+_DEALT_HOLE = re.compile(r"(d dh p\d+ )((?:[2-9TJQKA?][cdhs?])+)")
+
+
+def _redact_phh(text: str, secret: set[str]) -> str:
+    """``text`` with every hole card in ``secret`` written ``??`` in the PHH dealing actions
+    (``"d dh p2 ????"``, as PHH writes cards nobody saw)."""
+
+    def hide(match: re.Match[str]) -> str:
+        cards = match.group(2)
+        pairs = [cards[i : i + 2] for i in range(0, len(cards), 2)]
+        return match.group(1) + "".join("??" if c in secret else c for c in pairs)
+
+    return _DEALT_HOLE.sub(hide, text) if secret else text

@@ -8,6 +8,7 @@ recorded, in one transaction). The status change is a guarded ``UPDATE ... WHERE
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -275,9 +276,14 @@ class RecalledRound:
     closed_at: str | None
     players: list[dict[str, Any]]
     void_reason: str | None
+    leaves: list[str] | None = None
+    """A game between players (Hold'em) recalled by a player: the card commitment's leaves
+    and the ``openings`` of the cards that player may see, instead of ``salt`` and ``deck``
+    (see :mod:`croupier.server.tables.fairness`)."""
+    openings: dict[str, list[str]] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "id": self.id,
             "table": self.table,
             "game": self.game,
@@ -292,9 +298,12 @@ class RecalledRound:
             "players": self.players,
             "void_reason": self.void_reason,
         }
+        if self.leaves is not None:
+            data["leaves"], data["openings"] = self.leaves, self.openings
+        return data
 
 
-def _recalled(session: Session, row: Round) -> RecalledRound:
+def _recalled(session: Session, row: Round, *, viewer: User) -> RecalledRound:
     closed = row.status != RoundStatus.OPEN.value
     players = [
         {"user_id": p.user_id, "seat": p.seat, "staked": p.staked, "returned": p.returned}
@@ -303,7 +312,7 @@ def _recalled(session: Session, row: Round) -> RecalledRound:
         )
     ]
     void = session.scalars(select(RoundVoid).where(RoundVoid.round_id == row.id)).first()
-    return RecalledRound(
+    recalled = RecalledRound(
         id=row.id,
         table=row.table_name,
         game=row.game,
@@ -318,6 +327,21 @@ def _recalled(session: Session, row: Round) -> RecalledRound:
         players=players,
         void_reason=void.reason if void else None,
     )
+    if closed and row.game == "holdem" and viewer.role != Role.OPERATOR.value:
+        # Players against each other: a player sees their own cards and the shown ones only.
+        from croupier.server.tables.holdem import recall_view
+
+        seat = next((p["seat"] for p in players if p["user_id"] == viewer.id), None)
+        view = recall_view(recalled.to_json(), seat=seat)
+        recalled = dataclasses.replace(
+            recalled,
+            salt=view["salt"],
+            deck=view["deck"],
+            record=view["record"],
+            leaves=view.get("leaves"),
+            openings=view.get("openings"),
+        )
+    return recalled
 
 
 def recent_rounds(session: Session, *, user: User, limit: int = 10) -> list[RecalledRound]:
@@ -329,7 +353,7 @@ def recent_rounds(session: Session, *, user: User, limit: int = 10) -> list[Reca
         .order_by(Round.id.desc())
         .limit(limit)
     )
-    return [_recalled(session, row) for row in rows]
+    return [_recalled(session, row, viewer=user) for row in rows]
 
 
 def recall(session: Session, *, user: User, round_id: int, player_limit: int = 10) -> RecalledRound:
@@ -348,4 +372,4 @@ def recall(session: Session, *, user: User, round_id: int, player_limit: int = 1
             raise PermissionDeniedError(
                 f"round {round_id} is not among your last {player_limit} rounds"
             )
-    return _recalled(session, row)
+    return _recalled(session, row, viewer=user)

@@ -58,14 +58,34 @@ function sha256Fallback(bytes) {
 }
 
 // Whether the revealed deck and salt hash to the commitment, and whether the deck is a
-// permutation of the 52 cards.
+// permutation of the 52 cards. A Hold'em hand is committed card by card instead (its deck is
+// never revealed whole, so folded hands stay private): the leaves must hash to the
+// commitment and each card opened to this player must hash to its leaf.
 export async function checkCommitment(round) {
+  if (round.leaves) return checkCardCommitment(round);
   if (!round.salt || !round.deck) return { ok: false, reason: "not revealed yet" };
   const cards = round.deck.split(" ");
   const distinct = new Set(cards);
   if (cards.length !== 52 || distinct.size !== 52) return { ok: false, reason: "the deck is not 52 distinct cards" };
   const digest = await sha256Hex(`${round.salt}:${round.deck}`);
   return digest === round.commitment ? { ok: true, digest } : { ok: false, digest, reason: "hash does not match the commitment" };
+}
+
+export async function checkCardCommitment(round) {
+  const leaves = round.leaves || [];
+  if (leaves.length !== 52) return { ok: false, reason: "the commitment does not have 52 leaves" };
+  const digest = await sha256Hex(leaves.join(" "));
+  if (digest !== round.commitment) return { ok: false, digest, reason: "leaves do not match the commitment" };
+  const openings = Object.entries(round.openings || {});
+  const cards = new Set();
+  for (const [position, [salt, card]] of openings) {
+    if ((await sha256Hex(`${salt}:${position}:${card}`)) !== leaves[Number(position)]) {
+      return { ok: false, digest, reason: `card ${Number(position) + 1} does not match its leaf` };
+    }
+    cards.add(card);
+  }
+  if (cards.size !== openings.length) return { ok: false, digest, reason: "a card is opened twice" };
+  return { ok: true, digest, opened: openings.length };
 }
 
 function myResult(round) {
@@ -83,8 +103,19 @@ function roundCard(round) {
   const detail = h("div", { class: "verify-detail" });
   checkCommitment(round).then((res) => {
     check.className = `verify ${res.ok ? "ok" : "bad"}`;
-    check.textContent = res.ok ? "✓ deck commitment verified" : `✗ ${res.reason}`;
     check.dataset.ok = String(res.ok);
+    if (round.leaves) {
+      const hidden = 52 - (res.opened || 0);
+      check.textContent = res.ok ? `✓ ${res.opened} cards verified (${hidden} hidden: hands not shown)` : `✗ ${res.reason}`;
+      const opened = Object.entries(round.openings || {}).sort((a, b) => a[0] - b[0]);
+      detail.replaceChildren(
+        h("div", {}, h("b", {}, "commitment "), h("code", {}, round.commitment)),
+        h("div", {}, h("b", {}, "sha256(leaves) "), h("code", {}, res.digest || "—")),
+        h("div", {}, h("b", {}, "cards opened "), h("code", { class: "deck" }, opened.map(([i, [, card]]) => `${Number(i) + 1}:${card}`).join(" "))),
+      );
+      return;
+    }
+    check.textContent = res.ok ? "✓ deck commitment verified" : `✗ ${res.reason}`;
     detail.replaceChildren(
       h("div", {}, h("b", {}, "commitment "), h("code", {}, round.commitment)),
       h("div", {}, h("b", {}, "salt "), h("code", {}, round.salt || "—")),
