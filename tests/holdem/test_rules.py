@@ -522,3 +522,41 @@ def test_short_all_ins_that_add_up_reopen_the_betting() -> None:
     hand.raise_to(2, 160)  # short by 40
     hand.raise_to(3, 210)  # another 50: 110 of short raises make a full raise
     assert hand.actor == 0 and hand.raise_bounds() == (310, 990)
+
+
+def _river_showdown() -> CashHand:
+    """Three-handed to a complete board with a side pot: the short stack (AA) is all-in on
+    the flop, KK and QQ play on for a side pot. Nobody has shown yet."""
+    shoe = shoe_for(["AcAd", "KcKd", "QcQd"], "2h7s9d3c4h")
+    hand = CashHand(nl(3), stacks=(50, 300, 300), shoe=shoe)
+    while hand.street == 0:
+        hand.check_or_call(hand.actor)  # type: ignore[arg-type]
+    assert hand.actor == 0
+    hand.raise_to(0, 48)  # all-in
+    hand.raise_to(1, 148)
+    hand.check_or_call(2)
+    run_out(hand)
+    assert hand.phase is Phase.SHOWDOWN and len(hand.board) == 5
+    return hand
+
+
+def test_a_hand_beaten_in_the_main_pot_can_still_win_the_side_pot() -> None:
+    # spec/holdem.md "Winning": a player who cannot win may muck; KK loses the main pot to
+    # the aces but still wins the side pot against the queens, so it can win.
+    hand = _river_showdown()
+    assert all(hand.can_win(s) for s in range(3))  # nothing shown yet
+    hand.show(0)
+    hand.show(2)
+    assert hand.can_win(1)
+    hand.show(1)
+    awards = [e for e in hand.events if isinstance(e, PotAwarded)]
+    assert [a.seats for a in awards] == [(0,), (1,)]
+
+
+def test_a_hand_that_wins_no_pot_cannot_win() -> None:
+    hand = _river_showdown()
+    hand.show(0)
+    hand.show(1)
+    assert not hand.can_win(2)  # QQ: beaten by AA in the main pot and by KK in the side pot
+    hand.muck(2)
+    assert hand.is_over and hand.stacks[2] == 300 - 150

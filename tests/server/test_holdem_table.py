@@ -411,3 +411,60 @@ def test_a_crash_mid_hand_restores_the_stacks(tmp_path: Path) -> None:
         void = session.query(RoundVoid).filter_by(round_id=second["round_id"]).one()
         assert "restarted" in void.reason
     db.dispose()
+
+
+# Heads-up, button seat 0: bob (seat 1) gets Ks Kh, alice (seat 0) As Ah; board 2c 7d 9h 3s Jc.
+MUCK = "Ks As Kh Ah 5h 2c 7d 9h 6s 3s 8d Jc"
+
+
+def test_a_losing_hand_is_mucked_and_stays_private(holdem: Server) -> None:
+    """spec/holdem.md "Winning": alice bet the river, so she shows first; bob's kings cannot
+    win against her aces and are mucked. Nobody but bob ever sees them: not in a frame, not
+    in the reveal, not in alice's recall; bob's own check opens them for him."""
+    server = holdem
+    server.shoes.push(MUCK)
+    with ExitStack() as stack:
+        (alice, alice_token), (bob, bob_token) = _seat_down(server, stack, ["alice", "bob"])
+        server.clock.advance(5)
+        assert alice.event("round_opened")["seats"] == [1, 0]
+        _act(alice, "call")  # the button (small blind) completes
+        _act(bob, "check")
+        for _ in range(2):  # flop and turn
+            _act(bob, "check")
+            _act(alice, "check")
+        _act(bob, "check")
+        _act(alice, "bet", 200)
+        _act(bob, "call")
+        closed = alice.event("round_closed")
+        bob.event("round_closed")
+        # the private openings come right after round_closed
+        alice.request({"type": "ping"})
+        bob.request({"type": "ping"})
+    kinds = [f["event"]["kind"] for f in alice.frames if f["type"] == "event"]
+    assert "mucked" in kinds
+    assert closed["summary"]["shown"] == {"0": ["As", "Ah"]}
+    assert closed["summary"]["won"] == {"0": closed["summary"]["won"]["0"]}
+    for frame in alice.frames:
+        text = json.dumps(frame.get("event", frame))
+        if frame.get("type") == "event" and frame["event"]["kind"] == "round_closed":
+            reveal = frame["event"]["reveal"]
+            text = json.dumps([card for _, card in reveal["openings"].values()])
+        assert '"Ks"' not in text and '"Kh"' not in text, frame
+    opened = [
+        f["event"]
+        for f in bob.frames
+        if f["type"] == "seat_event" and f["event"]["kind"] == "cards_opened"
+    ]
+    assert len(opened) == 1 and sorted(c for _, c in opened[0]["openings"].values()) == ["Kh", "Ks"]
+    assert verify_openings(
+        commitment=closed["reveal"]["commitment"],
+        leaves=closed["reveal"]["leaves"],
+        openings={**closed["reveal"]["openings"], **opened[0]["openings"]},
+    )
+    auth = {"Authorization": f"Bearer {alice_token}"}
+    mine = server.client.get("/api/rounds", headers=auth).json()[0]
+    assert "Ks" not in _visible(mine) and "Kh" not in _visible(mine)
+    theirs = server.client.get(
+        "/api/rounds", headers={"Authorization": f"Bearer {bob_token}"}
+    ).json()[0]
+    assert "Ks" in _visible(theirs) and "Kh" in _visible(theirs)

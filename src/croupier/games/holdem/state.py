@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from croupier.cards import Card
 from croupier.errors import IllegalActionError, InvalidCardsError, RecordError
+from croupier.evaluator import evaluate_ids
 from croupier.games.holdem.betting import (
     BettingRound,
     Options,
@@ -61,6 +62,7 @@ from croupier.games.holdem.events import (
     Raked,
     Shown,
 )
+from croupier.games.holdem.pots import build_pots
 from croupier.games.holdem.showdown import muck_refusal, order_of_showing, settle
 
 if TYPE_CHECKING:
@@ -263,6 +265,34 @@ class CashHand:
     def shown(self, seat: int) -> bool:
         """Whether ``seat`` has tabled their cards."""
         return self._shown[seat]
+
+    def can_win(self, seat: int) -> bool:
+        """Whether ``seat``'s hand still wins or ties some pot it contests against the hands
+        shown so far (spec/holdem.md "Winning": a player who cannot win may muck).
+
+        Only a complete board decides that; before it, and for unknown cards, ``True``.
+        """
+        hole = self._holes[seat]
+        if len(self._board) < 5 or hole is None or not self._in[seat]:
+            return True
+        board = [c.id for c in self._board]
+
+        def value(s: int) -> int:
+            cards = self._holes[s]
+            assert cards is not None
+            return evaluate_ids([cards[0].id, cards[1].id, *board])
+
+        mine = value(seat)
+        pots = build_pots(
+            self._put_in, self._antes, self._in, ante_trimming=self._cfg.ante_trimming
+        )
+        for pot in pots:
+            if seat not in pot.seats:
+                continue
+            shown = [value(s) for s in pot.seats if s != seat and self._shown[s]]
+            if not shown or mine >= max(shown):
+                return True
+        return False
 
     def raise_bounds(self) -> tuple[int, int] | None:
         """(min, max) street totals the actor may bet or raise to, or ``None`` if they may not."""

@@ -13,8 +13,9 @@ Table rules (``[tables.rules]``, amounts in minor units): ``small_blind`` (defau
 
 Decisions are ``fold``, ``check``, ``call``, ``bet``/``raise`` with ``amount`` = the street
 total to bet or raise to, and ``all_in``. A seat that does not act in time checks when it
-can, else folds. At showdown every hand still in is shown (cards speak; spec/holdem.md
-"Winning" lets a player muck, the server tables them all so the record is complete).
+can, else folds. At showdown the table shows or mucks for each player in turn (spec/holdem.md
+"Winning"): a hand that cannot win any pot against the hands already shown is mucked, and a
+mucked hand is never shown to anyone (see :meth:`HoldemHand.showdown`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from croupier.games.holdem.events import (
     HoleDealt,
     PotAwarded,
 )
-from croupier.games.holdem.state import STREET_NAMES
+from croupier.games.holdem.state import STREET_NAMES, Phase
 from croupier.history import phh
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables import fairness
@@ -184,10 +185,10 @@ class HoldemFactory:
         button: int,
     ) -> HoldemHand:
         """A hand over ``seats`` in position order (left of the button first, button last)."""
-        engine = CashHand(
-            self.rules.config(len(seats)), stacks=stacks, shoe=shoe, auto_showdown=True
-        )
-        return HoldemHand(engine, seats=seats, names=names, button=button, table=self.table_name)
+        engine = CashHand(self.rules.config(len(seats)), stacks=stacks, shoe=shoe)
+        hand = HoldemHand(engine, seats=seats, names=names, button=button, table=self.table_name)
+        hand.showdown()
+        return hand
 
     def describe(self) -> dict[str, Any]:
         return self.rules.to_dict()
@@ -350,6 +351,23 @@ class HoldemHand:
         else:
             assert to is not None
             engine.raise_to(pos, to)
+        self.showdown()
+
+    def showdown(self) -> None:
+        """Once the betting is over, show or muck for every player in turn, as the dealer
+        does: the last aggressor first, then clockwise (spec/holdem.md "Winning"). With the
+        board complete a hand that cannot win any pot against those already shown is mucked
+        (unseen, also after the hand); otherwise, and always while the board is still to
+        come (an all-in), the hand is tabled."""
+        engine = self.engine
+        while engine.phase is Phase.SHOWDOWN:
+            pos = engine.showdown_seat
+            if pos is None:
+                return
+            if len(engine.board) == 5 and engine.can_muck(pos) and not engine.can_win(pos):
+                engine.muck(pos)
+            else:
+                engine.show(pos)
 
     def apply_timeout(self, seat: int) -> None:
         """The actor ran out of time: check if possible, else fold."""
@@ -358,6 +376,7 @@ class HoldemHand:
             self.engine.check(pos)
         else:
             self.engine.fold(pos)
+        self.showdown()
 
     def void(self, reason: str) -> None:
         if self._void is None:
