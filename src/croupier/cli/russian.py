@@ -1,4 +1,5 @@
-"""`croupier russian ...`: settle audit lines, play at the terminal, analyze the game."""
+"""`croupier russian ...`: settle audit lines, replay round records, play at the terminal,
+analyze the game."""
 
 from __future__ import annotations
 
@@ -11,18 +12,19 @@ from typing import Annotated, Any, TextIO
 import typer
 
 from croupier.cards import DECK, Card, parse_cards
-from croupier.chips import Chips
-from croupier.errors import CroupierError
+from croupier.chips import Chips, format_money
+from croupier.errors import CroupierError, RecordError
 from croupier.games.russian import (
     BetKind,
     DuplicateRankStraights,
     RussianConfig,
 )
 from croupier.games.russian.rules import Draw, audit_box
+from croupier.history.records import replay_russian, russian_differences
 
 __all__ = ["app", "settle_lines"]
 
-app = typer.Typer(help="Russian Poker: settle, play, analyze.", no_args_is_help=True)
+app = typer.Typer(help="Russian Poker: settle, replay, play, analyze.", no_args_is_help=True)
 
 _FIELDS = frozenset(
     {
@@ -193,6 +195,170 @@ def settle(
     finally:
         if source:
             stream.close()
+
+
+# -- replay -----------------------------------------------------------------------------------
+
+
+class _Unreadable:
+    """A JSON line that does not parse (reported in its turn, the others still replay)."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+def _documents(path: Path) -> list[tuple[str, Any]]:
+    """The records in a file, each with its label: one JSON document, a JSON list of them
+    (``path[N]``, N from 1) or JSON lines (``path[N]`` for line N).
+
+    Raises:
+        OSError: the file cannot be read.
+        RecordError: the file is neither JSON nor JSON lines.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not a UTF-8 text file (byte {exc.start})") from None
+    if not text.strip():
+        raise RecordError("the file is empty")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if exc.msg != "Extra data" and not any(_an_object(line) for _, line in lines):
+            raise RecordError(
+                f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+            ) from None
+        found: list[tuple[str, Any]] = []
+        for number, line in lines:
+            try:
+                found.append((f"{path}[{number}]", json.loads(line)))
+            except json.JSONDecodeError as bad:
+                found.append(
+                    (f"{path}[{number}]", _Unreadable(f"not JSON: {bad.msg} at column {bad.colno}"))
+                )
+        return found
+    if isinstance(data, list):
+        return [(f"{path}[{n}]", item) for n, item in enumerate(data, 1)]
+    return [(str(path), data)]
+
+
+def _an_object(line: str) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except json.JSONDecodeError:
+        return False
+
+
+def _unwrap(data: object) -> dict[str, Any]:
+    """The round record in ``data``: a record as stored, or the JSON of
+    ``GET /api/rounds/{id}`` (the record under ``"record"``, the deck revealed beside it).
+
+    Raises:
+        RecordError: not a record, a round without one, or a record whose deck is not the
+            deck revealed with it.
+    """
+    if isinstance(data, _Unreadable):
+        raise RecordError(data.message)
+    if not isinstance(data, dict):
+        raise RecordError(f"a round record is a JSON object, not {json.dumps(data)[:40]}")
+    if "record" not in data or "events" in data:
+        return data
+    record = data["record"]
+    if record is None:
+        raise RecordError(f"the round is {data.get('status', 'open')} and has no record yet")
+    if not isinstance(record, dict):
+        raise RecordError(f"the round's record is not a JSON object: {json.dumps(record)[:40]}")
+    record = dict(record)
+    revealed = data.get("deck")
+    if revealed is not None:
+        if record.get("deck") is None:
+            record["deck"] = revealed  # records written before they held the deck
+        elif record["deck"] != revealed:
+            raise RecordError("the record's deck is not the deck revealed with the round")
+    if record.get("round_id") is None and data.get("id") is not None:
+        record["round_id"] = data["id"]
+    return record
+
+
+def _replay_one(console: Any, label: str, data: object) -> bool:
+    """Replay one record and print the outcome; whether it reproduced."""
+    from rich.markup import escape
+
+    name = label
+    if isinstance(data, dict):
+        round_id = data.get("round_id", data.get("id") if "record" in data else None)
+        if round_id is not None:
+            name = f"{label}: round {round_id}"
+    try:
+        record = _unwrap(data)
+        if record.get("round_id") is not None:
+            name = f"{label}: round {record['round_id']}"
+        replayed = replay_russian(record)
+        differences = russian_differences(replayed, record)
+    except CroupierError as exc:
+        console.print(f"[red]{escape(name)}: {escape(str(exc))}[/red]")
+        return False
+    if differences:
+        more = len(differences) - 1
+        tail = f" (and {more} more difference{'s' if more > 1 else ''})" if more else ""
+        console.print(f"[red]{escape(name)}: {escape(differences[0])}{tail}[/red]")
+        return False
+    if replayed["void"] is not None:
+        console.print(f"{escape(name)}: void round confirmed, every stake returned")
+        return True
+    if replayed["phase"] != "settled":
+        console.print(
+            f"{escape(name)}: replayed as recorded, unfinished in phase {replayed['phase']}"
+        )
+        return True
+    for result in replayed["results"]:
+        console.print(
+            f"{escape(name)}: box {result['box']} (seat {result['seat']}) "
+            f"net {format_money(result['net'])} confirmed"
+        )
+    console.print(
+        f"[green]{escape(name)}: settlement confirmed[/green] "
+        f"(house net {format_money(replayed['house_net'])})"
+    )
+    return True
+
+
+@app.command()
+def replay(
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="FILE",
+            help="Round records (JSON): as stored, or as GET /api/rounds/{id} returns them; "
+            "a JSON list or JSON lines of them.",
+        ),
+    ],
+) -> None:
+    """Re-run recorded rounds through the engine and confirm each reproduces its record.
+
+    Exit 0 when every record reproduces, 1 when one differs or cannot be read.
+    """
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = Console(soft_wrap=True)  # one line per message, whatever the width
+    reproduced = True
+    for path in files:
+        try:
+            documents = _documents(path)
+        except (OSError, RecordError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            console.print(f"[red]{escape(str(path))}: {escape(reason)}[/red]")
+            reproduced = False
+            continue
+        if not documents:
+            console.print(f"[red]{escape(str(path))}: no round record in the file[/red]")
+            reproduced = False
+        for label, data in documents:
+            reproduced = _replay_one(console, label, data) and reproduced
+    if not reproduced:
+        raise typer.Exit(1)
 
 
 # -- play -------------------------------------------------------------------------------------

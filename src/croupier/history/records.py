@@ -3,16 +3,33 @@
 A UTH record holds the table config, the deck order, the bets, every decision in order
 and the results. :func:`replay_uth` re-runs the round through the engine and
 :func:`verify_uth` confirms the recorded settlement.
+
+A Russian Poker record (:func:`russian_record`) holds the table's rules, the deck order and
+the engine's whole event log, in which the boxes placed and every decision appear in order;
+:func:`replay_russian` re-runs those commands on a fresh engine dealing from the same deck
+and :func:`verify_russian` lists where the replay differs from the record.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+import enum
+import json
+import re
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from croupier.cards import format_cards
+from croupier.cards import Card, format_cards, parse_cards
 from croupier.deck import Shoe
 from croupier.errors import CroupierError, RecordError
+from croupier.games.russian import (
+    BetPaytable,
+    BonusPaytable,
+    DuplicateRankStraights,
+    RussianConfig,
+    RussianRound,
+)
+from croupier.games.russian import events as russian_events
 from croupier.games.uth import Phase, SeatResult, UthConfig, UthRound
 from croupier.games.uth.events import (
     BetsPlaced,
@@ -24,7 +41,18 @@ from croupier.games.uth.events import (
     RoundVoided,
 )
 
-__all__ = ["UTH_RECORD_VERSION", "replay_uth", "result_to_dict", "uth_record", "verify_uth"]
+__all__ = [
+    "RUSSIAN_RECORD_VERSION",
+    "UTH_RECORD_VERSION",
+    "replay_russian",
+    "replay_uth",
+    "result_to_dict",
+    "russian_differences",
+    "russian_record",
+    "uth_record",
+    "verify_russian",
+    "verify_uth",
+]
 
 UTH_RECORD_VERSION = 1
 
@@ -152,3 +180,332 @@ def verify_uth(record: Mapping[str, Any]) -> UthRound:
             f"the record ends in phase {record.get('phase')!r}, the replay in {rnd.phase}"
         )
     return rnd
+
+
+# -- Russian Poker ---------------------------------------------------------------------------
+
+RUSSIAN_RECORD_VERSION = 1
+
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+_MISSING = object()
+_RUSSIAN_KINDS = frozenset(
+    {
+        "box_placed",
+        "cards_dealt",
+        "cards_exchanged",
+        "sixth_card_bought",
+        "bet_placed",
+        "folded",
+        "dealer_revealed",
+        "game_bought",
+        "buy_declined",
+        "box_settled",
+        "round_voided",
+    }
+)
+
+
+def _json(value: Any) -> Any:
+    """Engine values as JSON: cards as notation, enums as values, dataclasses as objects.
+
+    The same form the server's tables send and store (``server.tables.games.to_json``), so
+    records written before this module built them compare equal to replayed ones.
+    """
+    if value is None:
+        return None
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, str | int):  # bool is an int
+        return value
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return [_json(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _json(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+def _event_json(event: Any) -> dict[str, Any]:
+    """``CardsExchanged(...)`` -> ``{"kind": "cards_exchanged", "box": ..., ...}``."""
+    return {"kind": _CAMEL.sub("_", type(event).__name__).lower(), **_json(event)}
+
+
+def russian_record(
+    rnd: RussianRound, *, shoe: Shoe, round_id: int | str | None = None
+) -> dict[str, Any]:
+    """The record of a Russian Poker round (complete or not), from which it replays.
+
+    ``events`` is the engine's log as JSON, each with its ``kind``: the boxes placed, the
+    deal, every decision in order (exchange, sixth card, bet with its insurance, fold, buy
+    or decline) and what followed from them (the dealer shown, each box settled).
+    ``results`` repeats each settled box's net.
+
+    Args:
+        rnd: the round.
+        shoe: the shoe ``rnd`` deals from (its whole order is the record's ``deck``).
+        round_id: the server's id of the round, if any.
+    """
+    void = next((e.reason for e in rnd.events if isinstance(e, russian_events.RoundVoided)), None)
+    results = [
+        {"box": e.box, "seat": e.seat, "net": e.settlement.net}
+        for e in rnd.events
+        if isinstance(e, russian_events.BoxSettled)
+    ]
+    players_net = sum(r["net"] for r in results)
+    return {
+        "game": "russian",
+        "version": RUSSIAN_RECORD_VERSION,
+        "round_id": round_id,
+        "rules": _json(rnd.config),
+        "deck": format_cards(shoe.order, " "),
+        "events": [_event_json(e) for e in rnd.events],
+        "phase": rnd.phase.value,
+        "void": void,
+        "results": results,
+        "players_net": players_net,
+        "house_net": -players_net,
+    }
+
+
+def _russian_config(rules: object) -> RussianConfig:
+    if not isinstance(rules, Mapping):
+        raise RecordError(f"the record's rules must be an object, not {rules!r}")
+    names = {f.name for f in dataclasses.fields(RussianConfig)}
+    unknown = sorted(set(rules) - names)
+    if unknown:
+        raise RecordError(f"unknown rules {unknown} in the record")
+    options = dict(rules)
+    try:
+        if "bet_paytable" in options:
+            options["bet_paytable"] = BetPaytable(**options["bet_paytable"])
+        if "bonus_paytable" in options:
+            options["bonus_paytable"] = BonusPaytable(**options["bonus_paytable"])
+        if "duplicate_rank_straights" in options:
+            options["duplicate_rank_straights"] = DuplicateRankStraights(
+                options["duplicate_rank_straights"]
+            )
+        return RussianConfig(**options)
+    except (TypeError, ValueError) as exc:  # ConfigError is a ValueError
+        raise RecordError(f"the record's rules are not valid: {exc}") from exc
+
+
+def _whole(event: Mapping[str, Any], name: str) -> int:
+    value = event[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"{name} must be a whole number, not {value!r}")
+    return value
+
+
+def _replay_event(rnd: RussianRound, event: Mapping[str, Any]) -> None:
+    """Apply the command behind one recorded event; consequences are recomputed, not read."""
+    kind = event["kind"]
+    if kind not in _RUSSIAN_KINDS:
+        raise RecordError(f"unknown event kind {kind!r}")
+    if kind in ("dealer_revealed", "box_settled"):
+        return  # the engine produces these itself; russian_differences compares them
+    if kind == "cards_dealt":
+        rnd.deal()
+        return
+    if kind == "round_voided":
+        reason = event["reason"]
+        if not isinstance(reason, str):
+            raise RecordError(f"reason must be a string, not {reason!r}")
+        rnd.void(reason)
+        return
+    box = _whole(event, "box")
+    if kind == "box_placed":
+        blind = event["blind"]
+        if not isinstance(blind, bool):
+            raise RecordError(f"blind must be true or false, not {blind!r}")
+        rnd.place_box(
+            _whole(event, "seat"),
+            box=box,
+            ante=_whole(event, "ante"),
+            bonus=_whole(event, "bonus"),
+            blind=blind,
+        )
+        return
+    seat = rnd.seat_of(box)
+    if kind == "cards_exchanged":
+        discarded = event["discarded"]
+        if not isinstance(discarded, list) or not all(isinstance(c, str) for c in discarded):
+            raise RecordError(f"discarded must be a list of cards, not {discarded!r}")
+        rnd.exchange(seat, box=box, discard=parse_cards(" ".join(discarded)))
+    elif kind == "sixth_card_bought":
+        rnd.sixth_card(seat, box=box)
+    elif kind == "bet_placed":
+        rnd.bet(seat, box=box, insurance=_whole(event, "insurance"))
+    elif kind == "folded":
+        rnd.fold(seat, box=box)
+    elif kind == "game_bought":
+        rnd.buy_game(seat, box=box)
+    else:
+        rnd.decline_buy(seat, box=box)
+
+
+def replay_russian(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Re-run a recorded Russian Poker round through the engine; return the replayed record.
+
+    The replay deals from the record's ``deck`` under its ``rules`` and repeats, in order,
+    the boxes placed and the decisions found in its ``events``; the cards drawn, the dealer's
+    hand and every settlement are the engine's, not the record's. Records written before
+    ``version`` 1 have no ``deck``: the recall JSON of ``GET /api/rounds/{id}`` reveals it.
+
+    Raises:
+        RecordError: the record is malformed, or a command it lists is refused.
+    """
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a round record is a JSON object, not {type(record).__name__}")
+    if record.get("game") != "russian":
+        raise RecordError(f"not a Russian Poker round record (game {record.get('game')!r})")
+    version = record.get("version")
+    if version is not None and version != RUSSIAN_RECORD_VERSION:
+        raise RecordError(f"unsupported record version {version!r}")
+    deck = record.get("deck")
+    if not isinstance(deck, str) or not deck.strip():
+        raise RecordError(
+            "the record holds no deck: replay the JSON of GET /api/rounds/{id}, which reveals it"
+        )
+    if "rules" not in record:
+        raise RecordError("malformed Russian Poker record: missing field 'rules'")
+    config = _russian_config(record["rules"])
+    try:
+        shoe = Shoe.parse(deck)
+    except CroupierError as exc:
+        raise RecordError(f"the record's deck is not valid: {exc}") from exc
+    events = record.get("events")
+    if not isinstance(events, list):
+        raise RecordError(f"malformed Russian Poker record: events must be a list, not {events!r}")
+    rnd = RussianRound(config=config, shoe=shoe)
+    for index, event in enumerate(events):
+        kind = event.get("kind") if isinstance(event, Mapping) else None
+        where = f"events[{index}] ({kind})"
+        try:
+            if not isinstance(event, Mapping):
+                raise RecordError(f"an event is a JSON object, not {event!r}")
+            _replay_event(rnd, event)
+        except RecordError as exc:
+            raise RecordError(f"{where}: {exc}") from exc
+        except CroupierError as exc:
+            raise RecordError(f"the record does not replay: {where}: {exc}") from exc
+        except KeyError as exc:
+            raise RecordError(f"malformed Russian Poker record: {where}: no field {exc}") from exc
+        except (TypeError, ValueError) as exc:
+            raise RecordError(f"malformed Russian Poker record: {where}: {exc}") from exc
+    return russian_record(rnd, shoe=shoe, round_id=record.get("round_id"))
+
+
+def _show(value: Any) -> str:
+    return "nothing" if value is _MISSING else json.dumps(value)
+
+
+def _first_difference(mine: Any, theirs: Any, path: str = "") -> tuple[str, Any, Any] | None:
+    """The first place (a path like ``.hands[0][1][2]``) where two JSON values differ."""
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        for key in [*mine, *(k for k in theirs if k not in mine)]:
+            found = _first_difference(
+                mine.get(key, _MISSING), theirs.get(key, _MISSING), f"{path}.{key}"
+            )
+            if found is not None:
+                return found
+        return None
+    if isinstance(mine, list) and isinstance(theirs, list):
+        for index, (a, b) in enumerate(zip(mine, theirs, strict=False)):
+            found = _first_difference(a, b, f"{path}[{index}]")
+            if found is not None:
+                return found
+        if len(mine) != len(theirs):
+            return f"{path} (length)", len(mine), len(theirs)
+        return None
+    if type(mine) is type(theirs) and mine == theirs:
+        return None
+    return path, mine, theirs
+
+
+def _settled_net(event: Any) -> int | None:
+    """The net of a recorded ``box_settled`` event, if it is readable."""
+    try:
+        nets: list[object] = [o["net"] for o in event["settlement"]["outcomes"]]
+    except (KeyError, TypeError):
+        return None
+    total = 0
+    for net in nets:
+        if isinstance(net, bool) or not isinstance(net, int):
+            return None
+        total += net
+    return total
+
+
+def _event_differences(mine: list[Any], theirs: list[Any]) -> Iterator[str]:
+    for index, (a, b) in enumerate(zip(mine, theirs, strict=False)):
+        found = _first_difference(a, b)
+        if found is None:
+            continue
+        path, x, y = found
+        kind = a.get("kind")
+        if kind == "box_settled":
+            net, recorded = _settled_net(a), _settled_net(b)
+            if net != recorded:
+                yield (
+                    f"box {a['box']} (seat {a['seat']}) settles to net {net} on replay, "
+                    f"the record says {_show(recorded)} (events[{index}])"
+                )
+                continue
+        yield f"events[{index}]{path} ({kind}): {_show(x)} on replay, the record says {_show(y)}"
+    if len(mine) < len(theirs):
+        kind = theirs[len(mine)].get("kind") if isinstance(theirs[len(mine)], dict) else None
+        yield (
+            f"the record has {len(theirs)} events, the replay {len(mine)}: "
+            f"the replay stops before events[{len(mine)}] ({kind})"
+        )
+    elif len(mine) > len(theirs):
+        yield (
+            f"the record has {len(theirs)} events, the replay {len(mine)}: "
+            f"the record stops before events[{len(theirs)}] ({mine[len(theirs)]['kind']})"
+        )
+
+
+def russian_differences(replayed: Mapping[str, Any], record: Mapping[str, Any]) -> list[str]:
+    """Where ``record`` differs from its replay, event by event, then the outcome fields.
+
+    Only what the record stores is compared (records written before ``version`` 1 have no
+    ``results``, ``players_net`` or ``house_net``).
+    """
+    out = list(_event_differences(list(replayed["events"]), list(record.get("events", []))))
+    for key in ("phase", "void", "rules"):
+        found = key in record and _first_difference(replayed[key], record[key])
+        if found:
+            path, x, y = found
+            out.append(f"{key}{path}: {_show(x)} on replay, the record says {_show(y)}")
+    if "results" in record:
+        mine, theirs = replayed["results"], record["results"]
+        if not isinstance(theirs, list):
+            out.append(f"results: a list on replay, the record says {_show(theirs)}")
+        else:
+            for a, b in zip(mine, theirs, strict=False):
+                recorded = b.get("net", _MISSING) if isinstance(b, dict) else b
+                if _first_difference(a, b) is not None:
+                    out.append(
+                        f"results: box {a['box']} (seat {a['seat']}) settles to net {a['net']} "
+                        f"on replay, the record says {_show(recorded)}"
+                    )
+            if len(mine) != len(theirs):
+                out.append(
+                    f"results: the record settles {len(theirs)} boxes, the replay {len(mine)}"
+                )
+    for key in ("players_net", "house_net"):
+        if key in record and _first_difference(replayed[key], record[key]) is not None:
+            out.append(f"{key}: {replayed[key]} on replay, the record says {_show(record[key])}")
+    return out
+
+
+def verify_russian(record: Mapping[str, Any]) -> list[str]:
+    """Replay ``record`` and list every difference from it (empty: the round reproduces).
+
+    Raises:
+        RecordError: the record is malformed or does not replay at all.
+    """
+    return russian_differences(replay_russian(record), record)

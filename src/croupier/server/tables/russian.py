@@ -30,6 +30,7 @@ from croupier.games.russian.events import (
     RussianEvent,
     SixthCardBought,
 )
+from croupier.history.records import russian_record
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import event_kind, to_json
@@ -327,15 +328,9 @@ class RussianTableRound:
         return data
 
     def record(self, round_id: int) -> dict[str, Any]:
-        engine = self.engine
-        return {
-            "game": "russian",
-            "round_id": round_id,
-            "rules": to_json(engine.config),
-            "events": [{"kind": event_kind(e), **to_json(e)} for e in engine.events],
-            "phase": engine.phase.value,
-            "void": self._void,
-        }
+        # Rules, deck, events and results, so that `croupier russian replay` can re-run the
+        # round; `void` is the RoundVoided reason, which is what self._void holds.
+        return russian_record(self.engine, shoe=self.shoe, round_id=round_id)
 
     def summary(self) -> dict[str, Any]:
         engine = self.engine
