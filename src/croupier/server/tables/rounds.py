@@ -21,6 +21,7 @@ from croupier.server.accounts.models import Role, User
 from croupier.server.base import utcnow
 from croupier.server.errors import ConflictError, NotFoundError, PermissionDeniedError
 from croupier.server.tables.models import Round, RoundPlayer, RoundStatus, RoundVoid
+from croupier.server.wallet import batch
 from croupier.server.wallet import service as wallet
 
 __all__ = [
@@ -121,12 +122,12 @@ def stake_many(
     """:func:`stake` for many players in one transaction: each answer, in order, is the
     movement or the error that refused that stake (which then wrote nothing)."""
     row = _open(session, round_id)
-    answers = wallet.hold_many(
+    answers = batch.hold_many(
         session,
         table=row.table_name,
         round_id=round_id,
         requests=[
-            wallet.HoldRequest(
+            batch.HoldRequest(
                 user_id=s.user_id,
                 amount=s.amount,
                 idempotency_key=s.idempotency_key,

@@ -13,10 +13,10 @@ from croupier.server.accounts.service import user_for_token
 from croupier.server.deps import CurrentUser, OperatorUser, SessionDep, TableManagerDep
 from croupier.server.errors import InvalidRequestError, NotFoundError, error_frame
 from croupier.server.tables import rounds
+from croupier.server.tables.connection import Connection, SharedFrame
 from croupier.server.tables.manager import TableManager
 from croupier.server.tables.protocol import parse_client_message, ref_of
 from croupier.server.tables.stats import operator_stats
-from croupier.server.tables.table import Connection, SharedFrame
 
 __all__ = ["router"]
 

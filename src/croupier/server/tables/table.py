@@ -35,24 +35,32 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from croupier.deck import Shoe
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.server.db import Database
 from croupier.server.errors import ConflictError, PermissionDeniedError, error_frame
-from croupier.server.tables import rounds
+from croupier.server.tables import rounds, stakes
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
+from croupier.server.tables.connection import (
+    Command,
+    Connect,
+    Connection,
+    Disconnect,
+    Frame,
+    Request,
+    Stop,
+    Tick,
+    Timer,
+)
 from croupier.server.tables.fairness import commit, deck_text, new_salt
-from croupier.server.tables.games import GameFactory, GameRound, event_seat, game_round_shoe
+from croupier.server.tables.frames import TALLY_SECONDS, Occupant, TableFrames
+from croupier.server.tables.games import GameFactory, GameRound, game_round_shoe
 from croupier.server.tables.protocol import (
-    PROTOCOL_VERSION,
     ActMessage,
     BetMessage,
     BuyInMessage,
@@ -65,106 +73,15 @@ from croupier.server.tables.protocol import (
     SitOutMessage,
 )
 
-__all__ = ["TALLY_SECONDS", "Connection", "SharedFrame", "Table"]
+__all__ = ["TALLY_SECONDS", "Connection", "Table"]
 
 log = logging.getLogger(__name__)
 
-Frame = dict[str, Any]
-_OUTBOX_LIMIT = 2048
 _BATCH = 4096
 """The most inbox commands taken together."""
-TALLY_SECONDS = 0.5
-"""A live table's ``tally`` event is sent at most this often."""
 
 
-class SharedFrame(dict[str, Any]):
-    """A frame that many connections receive (a table event): encoded to JSON once, not once
-    per player. It must not be changed once sent."""
-
-    __slots__ = ("_text",)
-
-    @property
-    def text(self) -> str:
-        """The frame as compact JSON (what ``WebSocket.send_json`` would send)."""
-        try:
-            return self._text
-        except AttributeError:
-            self._text: str = json.dumps(self, separators=(",", ":"), ensure_ascii=False)
-            return self._text
-
-
-@dataclass(eq=False, slots=True)
-class Connection:
-    """One WebSocket of one user at one table; frames for it wait in ``outbox``."""
-
-    user_id: int
-    username: str
-    outbox: asyncio.Queue[Frame | None] = field(default_factory=asyncio.Queue)
-    closed: bool = False
-
-    def send(self, frame: Frame) -> None:
-        if self.closed:
-            return
-        if self.outbox.qsize() >= _OUTBOX_LIMIT:
-            # A client this far behind cannot catch up frame by frame: drop it; it can
-            # reconnect and resync.
-            self.closed = True
-            self.outbox.put_nowait(None)
-            return
-        self.outbox.put_nowait(frame)
-
-
-@dataclass(frozen=True, slots=True)
-class _Request:
-    conn: Connection
-    message: ClientMessage
-    done: asyncio.Future[None]
-
-
-@dataclass(frozen=True, slots=True)
-class _Connect:
-    conn: Connection
-
-
-@dataclass(frozen=True, slots=True)
-class _Disconnect:
-    conn: Connection
-
-
-@dataclass(frozen=True, slots=True)
-class _Timer:
-    generation: int
-
-
-@dataclass(frozen=True, slots=True)
-class _Stop:
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class _Tick:
-    """Time to send a live table's delayed ``tally``."""
-
-
-_Command = _Request | _Connect | _Disconnect | _Timer | _Tick | _Stop
-
-
-@dataclass(frozen=True, slots=True)
-class _Logged:
-    seq: int
-    round_id: int | None
-    data: Frame
-    """The public form of the event (what a spectator sees)."""
-    engine_event: Any = None
-
-
-@dataclass(slots=True)
-class _Occupant:
-    user_id: int
-    username: str
-
-
-class Table:
+class Table(TableFrames):
     """A table: seats, connections and at most one round in play."""
 
     def __init__(
@@ -177,38 +94,16 @@ class Table:
         shoe_factory: Callable[[], Shoe],
         history: int = 1024,
     ) -> None:
-        self.config = config
-        self.factory = factory
+        super().__init__(config, factory, clock=clock, history=history)
         self._db = db
-        self._clock = clock
         self._shoe_factory = shoe_factory
-        self._inbox: asyncio.Queue[_Command] = asyncio.Queue()
-        self._conns: set[Connection] = set()
-        self._by_user: dict[int, set[Connection]] = {}
-        self._seats: dict[int, _Occupant] = {}
-        self._seat_of: dict[int, int] = {}
         self._next_live_seat = 0
-        self.status = "idle"
-        self._round: GameRound | None = None
-        self._round_id: int | None = None
-        self._commitment: str | None = None
         self._salt = ""
         self._deck = ""
-        self._round_users: dict[int, int] = {}
-        """seat -> user id of everyone with a stake in the current round."""
-        self._cursor = 0
-        self._deadline: float | None = None
         self._timer_generation = 0
         self._timer_task: asyncio.Task[None] | None = None
         self._task: asyncio.Task[None] | None = None
-        self.seq = 0
-        self._log: deque[_Logged] = deque(maxlen=history)
         self.rounds_played = 0
-        self._crowd = factory.max_seats() is None
-        """A live table: per-seat events go to their seat only (see the module docstring)."""
-        self._tally_sent: tuple[int, int, int] | None = None
-        self._tally_at = float("-inf")
-        self._tally_task: asyncio.Task[None] | None = None
 
     # -- outside API (called from WebSocket handlers on the same loop) -------------------------
 
@@ -218,43 +113,25 @@ class Table:
     async def stop(self, reason: str = "server shut down") -> None:
         if self._task is None:
             return
-        await self._inbox.put(_Stop(reason))
+        await self._inbox.put(Stop(reason))
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
         self._task = None
 
     def connect(self, *, user_id: int, username: str) -> Connection:
         conn = Connection(user_id=user_id, username=username)
-        self._inbox.put_nowait(_Connect(conn))
+        self._inbox.put_nowait(Connect(conn))
         return conn
 
     def disconnect(self, conn: Connection) -> None:
         conn.closed = True
-        self._inbox.put_nowait(_Disconnect(conn))
+        self._inbox.put_nowait(Disconnect(conn))
 
     async def submit(self, conn: Connection, message: ClientMessage) -> None:
         """Queue a request and wait until the table has answered it (ack or error frame)."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        await self._inbox.put(_Request(conn, message, done))
+        await self._inbox.put(Request(conn, message, done))
         await done
-
-    def describe(self) -> dict[str, Any]:
-        """The lobby entry of this table."""
-        return {
-            "name": self.config.name,
-            "title": self.config.title,
-            "game": self.factory.game,
-            "status": self.status,
-            "max_seats": self.factory.max_seats(),
-            "seats_taken": len(self._seats),
-            "rules": self.factory.describe(),
-            "timers": {
-                "betting_seconds": self.config.betting_seconds,
-                "decision_seconds": self.config.decision_seconds,
-                "pause_seconds": self.config.pause_seconds,
-            },
-            "round_id": self._round_id,
-        }
 
     # -- the task --------------------------------------------------------------------------
 
@@ -266,25 +143,25 @@ class Table:
             if await self._process(batch):
                 return
 
-    async def _process(self, batch: list[_Command]) -> bool:
+    async def _process(self, batch: list[Command]) -> bool:
         """Handle a batch of commands in order; ``True`` once the table has stopped.
 
         At a live table, consecutive bets (or decisions) are handled as one group."""
         i = 0
         while i < len(batch):
             command = batch[i]
-            if isinstance(command, _Stop):
+            if isinstance(command, Stop):
                 await self._shutdown(command.reason)
                 for rest in batch[i + 1 :]:
-                    if isinstance(rest, _Request) and not rest.done.done():
+                    if isinstance(rest, Request) and not rest.done.done():
                         rest.done.set_result(None)
                 return True
             group = [command]
-            kind = type(command.message) if isinstance(command, _Request) else None
+            kind = type(command.message) if isinstance(command, Request) else None
             if self._crowd and kind in (BetMessage, ActMessage):
                 while i + len(group) < len(batch):
                     after = batch[i + len(group)]
-                    if not (isinstance(after, _Request) and type(after.message) is kind):
+                    if not (isinstance(after, Request) and type(after.message) is kind):
                         break
                     group.append(after)
             i += len(group)
@@ -298,31 +175,31 @@ class Table:
             except Exception:  # pragma: no cover - a bug; keep the table alive
                 log.exception("table %s failed handling %r", self.config.name, group)
                 for item in group:
-                    if isinstance(item, _Request) and not item.done.done():
+                    if isinstance(item, Request) and not item.done.done():
                         item.conn.send(error_frame(code="internal", message="internal error"))
                         item.done.set_result(None)
         self._tally()
         return False
 
-    def _answer(self, request: _Request, result: Frame | None) -> None:
+    def _answer(self, request: Request, result: Frame | None) -> None:
         if result is not None:
             request.conn.send({"type": "ack", "ref": request.message.id, "result": result})
         if not request.done.done():
             request.done.set_result(None)
 
-    def _refuse(self, request: _Request, exc: CroupierError) -> None:
+    def _refuse(self, request: Request, exc: CroupierError) -> None:
         request.conn.send(error_frame(exc, ref=request.message.id))
         if not request.done.done():
             request.done.set_result(None)
 
-    async def _handle(self, command: _Command) -> None:
+    async def _handle(self, command: Command) -> None:
         match command:
-            case _Connect(conn):
+            case Connect(conn):
                 self._conns.add(conn)
                 self._by_user.setdefault(conn.user_id, set()).add(conn)
                 conn.send(self._welcome(conn))
                 conn.send(self._state(conn))
-            case _Disconnect(conn):
+            case Disconnect(conn):
                 self._conns.discard(conn)
                 mine = self._by_user.get(conn.user_id)
                 if mine is not None:
@@ -331,12 +208,12 @@ class Table:
                         del self._by_user[conn.user_id]
                 await self._release_ghosts()
                 conn.outbox.put_nowait(None)
-            case _Timer(generation):
+            case Timer(generation):
                 if generation == self._timer_generation:
                     await self._on_timer()
-            case _Tick():
+            case Tick():
                 self._tally_task = None
-            case _Request(conn, message, done):
+            case Request(conn, message, done):
                 try:
                     result = await self._request(conn, message)
                 except CroupierError as exc:
@@ -390,7 +267,7 @@ class Table:
             raise IllegalActionError(f"seat {wanted} does not exist: seats are 0..{limit - 1}")
         if wanted in self._seats:
             raise ConflictError(f"seat {wanted} is taken")
-        self._seats[wanted] = _Occupant(conn.user_id, conn.username)
+        self._seats[wanted] = Occupant(conn.user_id, conn.username)
         self._seat_of[conn.user_id] = wanted
         self._announce(conn.user_id, {"kind": "seated", "seat": wanted, "username": conn.username})
         self._send_state_to(conn.user_id)
@@ -463,20 +340,38 @@ class Table:
             # A resend of the bet already taken is answered from its idempotency record;
             # any other second bet in the same round is refused, and nothing is held.
             move = await self._db_call(
-                self._replay_fn(conn, message.key, game_round.bets_total(bets), details)
+                stakes.replayed_stake,
+                self._db,
+                round_id=self._round_id,
+                user_id=conn.user_id,
+                amount=game_round.bets_total(bets),
+                key=message.key,
+                details=details,
             )
             if move is None:
                 raise IllegalActionError(f"seat {seat} has already bet in this round")
             return self._bet_ack(move, seat)
         total = game_round.check_bets(seat, bets)
+        one = rounds.Stake(
+            user_id=conn.user_id,
+            seat=seat,
+            amount=total,
+            idempotency_key=message.key,
+            details=details,
+        )
         if opening:
             salt = new_salt()
             deck = deck_text(game_round_shoe(game_round))
             commitment = commit(salt=salt, deck=deck)
             round_id, move = await self._db_call(
-                self._open_and_stake_fn(
-                    conn, seat, message.key, total, details, salt, deck, commitment
-                )
+                stakes.open_and_stake,
+                self._db,
+                table=self.config.name,
+                game=self.factory.game,
+                commitment=commitment,
+                salt=salt,
+                deck=deck,
+                first=one,
             )
             self._round, self._round_id = game_round, round_id
             self._commitment, self._salt, self._deck = commitment, salt, deck
@@ -493,7 +388,7 @@ class Table:
                 }
             )
         else:
-            move = await self._db_call(self._stake_fn(conn, seat, message.key, total, details))
+            move = await self._db_call(stakes.stake, self._db, round_id=self._round_id, one=one)
             if move.replayed:
                 return self._bet_ack(move, seat)
         game_round.place_bets(seat, bets)
@@ -510,7 +405,7 @@ class Table:
             seat in self._round_users for seat in self._seats
         )
 
-    async def _bet_group(self, group: list[_Request]) -> None:
+    async def _bet_group(self, group: list[Request]) -> None:
         """Bets that waited in the inbox together, at a live table: staked in one transaction.
 
         Each still gets its own acknowledgement (or error) and its own idempotency record; a
@@ -523,10 +418,10 @@ class Table:
             for request in group:
                 await self._handle(request)
             return
-        later: list[_Request] = []
-        accepted: list[tuple[_Request, int, dict[str, int]]] = []
+        later: list[Request] = []
+        accepted: list[tuple[Request, int, dict[str, int]]] = []
         taken: set[int] = set()
-        stakes: list[rounds.Stake] = []
+        held: list[rounds.Stake] = []
         for request in group:
             conn, message = request.conn, request.message
             assert isinstance(message, BetMessage)
@@ -542,7 +437,7 @@ class Table:
                 continue
             accepted.append((request, seat, bets))
             taken.add(seat)
-            stakes.append(
+            held.append(
                 rounds.Stake(
                     user_id=conn.user_id,
                     seat=seat,
@@ -551,8 +446,8 @@ class Table:
                     details={"bets": bets, "seat": seat},
                 )
             )
-        answers = await self._db_call(self._stake_many_fn(stakes)) if stakes else []
-        acks: list[tuple[_Request, Frame]] = []
+        answers = await self._stake_many(held)
+        acks: list[tuple[Request, Frame]] = []
         for (request, seat, bets), answer in zip(accepted, answers, strict=True):
             if isinstance(answer, CroupierError):
                 self._refuse(request, answer)
@@ -593,115 +488,12 @@ class Table:
             "replayed": bool(move.replayed),
         }
 
-    def _stake_fn(
-        self, conn: Connection, seat: int, key: str, total: int, details: Frame
-    ) -> Callable[[], Any]:
-        round_id = self._round_id
-        assert round_id is not None
-
-        def run() -> Any:
-            with self._db.session() as session:
-                return rounds.stake(
-                    session,
-                    round_id=round_id,
-                    user_id=conn.user_id,
-                    seat=seat,
-                    amount=total,
-                    idempotency_key=key,
-                    details=details,
-                )
-
-        return run
-
-    def _stake_many_fn(self, stakes: list[rounds.Stake]) -> Callable[[], list[Any]]:
-        round_id = self._round_id
-        assert round_id is not None
-
-        def run() -> list[Any]:
-            try:
-                with self._db.session() as session:
-                    return rounds.stake_many(session, round_id=round_id, stakes=stakes)
-            except CroupierError:
-                raise
-            except Exception:
-                # A failed batch (a key applied concurrently elsewhere, say) rolled back as a
-                # whole: stake one by one, each in its own transaction.
-                log.warning(
-                    "batched stakes failed at %s; one by one", self.config.name, exc_info=True
-                )
-            answers: list[Any] = []
-            for one in stakes:
-                try:
-                    with self._db.session() as session:
-                        answers.append(
-                            rounds.stake(
-                                session,
-                                round_id=round_id,
-                                user_id=one.user_id,
-                                seat=one.seat,
-                                amount=one.amount,
-                                idempotency_key=one.idempotency_key,
-                                details=one.details,
-                            )
-                        )
-                except CroupierError as exc:
-                    answers.append(exc)
-            return answers
-
-        return run
-
-    def _replay_fn(
-        self, conn: Connection, key: str, total: int, details: Frame
-    ) -> Callable[[], Any]:
-        round_id = self._round_id
-        assert round_id is not None
-
-        def run() -> Any:
-            with self._db.session() as session:
-                return rounds.replayed_stake(
-                    session,
-                    round_id=round_id,
-                    user_id=conn.user_id,
-                    amount=total,
-                    idempotency_key=key,
-                    details=details,
-                )
-
-        return run
-
-    def _open_and_stake_fn(
-        self,
-        conn: Connection,
-        seat: int,
-        key: str,
-        total: int,
-        details: Frame,
-        salt: str,
-        deck: str,
-        commitment: str,
-    ) -> Callable[[], tuple[int, Any]]:
-        def run() -> tuple[int, Any]:
-            with self._db.session() as session:
-                row = rounds.open_round(
-                    session,
-                    table=self.config.name,
-                    game=self.factory.game,
-                    commitment=commitment,
-                    salt=salt,
-                    deck=deck,
-                )
-                move = rounds.stake(
-                    session,
-                    round_id=row.id,
-                    user_id=conn.user_id,
-                    seat=seat,
-                    amount=total,
-                    idempotency_key=key,
-                    details=details,
-                )
-                return row.id, move
-
-        return run
+    async def _stake_many(self, batch: list[rounds.Stake]) -> list[Any]:
+        if not batch:
+            return []
+        return list(
+            await self._db_call(stakes.stake_many, self._db, round_id=self._round_id, stakes=batch)
+        )
 
     async def _close_betting(self) -> None:
         game_round = self._round
@@ -745,7 +537,10 @@ class Table:
         balance = None
         if extra:
             key, details = self._decision_stake(game_round, seat, message, extra)
-            move = await self._db_call(self._stake_fn(conn, seat, key, extra, details))
+            one = rounds.Stake(
+                user_id=conn.user_id, seat=seat, amount=extra, idempotency_key=key, details=details
+            )
+            move = await self._db_call(stakes.stake, self._db, round_id=self._round_id, one=one)
             balance = int(move.balance)
         before, pending = game_round.phase, game_round.pending_seats
         try:
@@ -765,14 +560,14 @@ class Table:
             result["balance"] = balance
         return result
 
-    async def _act_group(self, group: list[_Request]) -> None:
+    async def _act_group(self, group: list[Request]) -> None:
         """Decisions that waited in the inbox together, at a live table (whose seats decide
         at the same time): the Play bets among them staked in one transaction, then every
         decision applied in order. A second decision from one seat is answered afterwards."""
-        later: list[_Request] = []
-        valid: list[tuple[_Request, ActMessage, int, int]] = []
+        later: list[Request] = []
+        valid: list[tuple[Request, ActMessage, int, int]] = []
         deciding: set[int] = set()
-        stakes: list[rounds.Stake] = []
+        plays: list[rounds.Stake] = []
         game_round = self._round
         for request in group:
             message = request.message
@@ -789,7 +584,7 @@ class Table:
             valid.append((request, message, seat, extra))
             if extra:
                 key, details = self._decision_stake(game_round, seat, message, extra)
-                stakes.append(
+                plays.append(
                     rounds.Stake(
                         user_id=request.conn.user_id,
                         seat=seat,
@@ -800,13 +595,13 @@ class Table:
                 )
         if valid:
             assert game_round is not None
-            held = iter(await self._db_call(self._stake_many_fn(stakes)) if stakes else [])
+            answers = iter(await self._stake_many(plays))
             before, pending = game_round.phase, game_round.pending_seats
-            done: list[tuple[_Request, Frame]] = []
+            done: list[tuple[Request, Frame]] = []
             for request, message, seat, extra in valid:
                 result: Frame = {"seat": seat, "action": message.action, "staked": extra}
                 if extra:
-                    answer = next(held)
+                    answer = next(answers)
                     if isinstance(answer, CroupierError):
                         self._refuse(request, answer)
                         continue
@@ -900,14 +695,15 @@ class Table:
         record = game_round.record(round_id)
         summary = game_round.summary()
 
-        def run() -> None:
-            with self._db.session() as session:
-                rounds.settle_round(
-                    session, round_id=round_id, returns=returns, record=record, summary=summary
-                )
-
         try:
-            await self._db_call(run)
+            await self._db_call(
+                stakes.settle,
+                self._db,
+                round_id=round_id,
+                returns=returns,
+                record=record,
+                summary=summary,
+            )
         except Exception as exc:
             log.exception("settlement of round %s failed", round_id)
             await self._void(f"settlement failed: {exc}")
@@ -922,12 +718,10 @@ class Table:
         self._drain_engine()
         record = game_round.record(round_id)
 
-        def run() -> None:
-            with self._db.session() as session:
-                rounds.void_round(session, round_id=round_id, reason=reason, record=record)
-
         try:
-            await self._db_call(run)
+            await self._db_call(
+                stakes.void, self._db, round_id=round_id, reason=reason, record=record
+            )
         except Exception:
             # The round stays open in the database: the next start voids it.
             log.exception("void of round %s failed; it will be voided at restart", round_id)
@@ -991,165 +785,10 @@ class Table:
         async def fire() -> None:
             # Measured from the deadline fixed now, not from when this task first runs.
             await self._clock.sleep(deadline - self._clock.now())
-            await self._inbox.put(_Timer(generation))
+            await self._inbox.put(Timer(generation))
 
         self._timer_task = asyncio.create_task(fire())
 
-    # -- frames ------------------------------------------------------------------------------
-
-    def _drain_engine(self) -> None:
-        game_round = self._round
-        if game_round is None:
-            return
-        events = game_round.events_since(self._cursor)
-        self._cursor += len(events)
-        for event in events:
-            if self._crowd:
-                seat = event_seat(event)
-                if seat is not None:
-                    self._to_seat(seat, game_round.project_event(event, seat))
-                    continue
-            self.seq += 1
-            public = game_round.project_event(event, None)
-            self._log.append(_Logged(self.seq, self._round_id, public, event))
-            public_frame = self._event_frame(self.seq, public)
-            everyone = game_round.visible_to_all(event)
-            for conn in self._conns:
-                seat = self._seat_of.get(conn.user_id)
-                if everyone or seat is None:
-                    conn.send(public_frame)
-                else:
-                    conn.send(self._event_frame(self.seq, game_round.project_event(event, seat)))
-
-    def _emit(self, data: Frame) -> None:
-        self.seq += 1
-        self._log.append(_Logged(self.seq, self._round_id, data))
-        frame = self._event_frame(self.seq, data)
-        for conn in self._conns:
-            conn.send(frame)
-
-    def _to_seat(self, seat: int, data: Frame) -> None:
-        """A live table's event about one seat, to that seat's connections only."""
-        user = self._round_users.get(seat)
-        if user is None:
-            occupant = self._seats.get(seat)
-            if occupant is None:
-                return
-            user = occupant.user_id
-        self._to_user(user, data)
-
-    def _to_user(self, user_id: int, data: Frame) -> None:
-        frame = {"type": "seat_event", "table": self.config.name, "event": data}
-        for conn in self._by_user.get(user_id, ()):
-            conn.send(frame)
-
-    def _announce(self, user_id: int, data: Frame) -> None:
-        """A seat taken or given up: an event for everyone, or at a live table (where the
-        ``tally`` counts the seats) for that user only."""
-        if self._crowd:
-            self._to_user(user_id, data)
-        else:
-            self._emit(data)
-
-    def _tally(self) -> None:
-        """A live table's counts for everyone, when they changed, at most every
-        :data:`TALLY_SECONDS` (a later change waits for a :class:`_Tick`)."""
-        if not self._crowd:
-            return
-        game_round = self._round
-        counts = (
-            len(self._seats),
-            len(game_round.seats) if game_round is not None else 0,
-            len(game_round.pending_seats) if game_round is not None else 0,
-        )
-        if counts == self._tally_sent:
-            return
-        wait = self._tally_at + TALLY_SECONDS - self._clock.now()
-        if wait > 0:
-            if self._tally_task is None:
-
-                async def tick() -> None:
-                    await self._clock.sleep(wait)
-                    await self._inbox.put(_Tick())
-
-                self._tally_task = asyncio.create_task(tick())
-            return
-        self._tally_sent, self._tally_at = counts, self._clock.now()
-        seats_taken, in_play, pending = counts
-        self._emit(
-            {
-                "kind": "tally",
-                "seats_taken": seats_taken,
-                "boxes_in_play": in_play,
-                "pending": pending,
-            }
-        )
-
-    def _event_frame(self, seq: int, data: Frame) -> Frame:
-        return SharedFrame(type="event", seq=seq, table=self.config.name, event=data)
-
-    def _welcome(self, conn: Connection) -> Frame:
-        return {
-            "type": "welcome",
-            "v": PROTOCOL_VERSION,
-            "table": self.describe(),
-            "user": {"id": conn.user_id, "username": conn.username},
-            "seat": self._seat_of.get(conn.user_id),
-            "seq": self.seq,
-        }
-
-    def _state(self, conn: Connection) -> Frame:
-        seat = self._seat_of.get(conn.user_id)
-        game_round = self._round
-        remaining = None
-        if self._deadline is not None and self.status != "idle":
-            remaining = max(0.0, round(self._deadline - self._clock.now(), 3))
-        limit = self.factory.max_seats()
-        table: Frame = {
-            "name": self.config.name,
-            "status": self.status,
-            "round_id": self._round_id,
-            "commitment": self._commitment,
-            "deadline_in": remaining,
-            "seats_taken": len(self._seats),
-            "your_seat": seat,
-        }
-        if limit is not None:
-            table["seats"] = [
-                {"seat": s, "username": o.username} for s, o in sorted(self._seats.items())
-            ]
-        view = None
-        if game_round is not None:
-            in_round = seat is not None and self._round_users.get(seat) == conn.user_id
-            view = game_round.view(seat if in_round else None)
-        return {"type": "state", "seq": self.seq, "table": table, "view": view}
-
-    def _send_state_to(self, user_id: int) -> None:
-        for conn in self._by_user.get(user_id, ()):
-            conn.send(self._state(conn))
-
-    def _broadcast_state(self) -> None:
-        for conn in self._conns:
-            conn.send(self._state(conn))
-
-    def _resync(self, conn: Connection, last_seq: int) -> None:
-        missed = [entry for entry in self._log if entry.seq > last_seq]
-        complete = not missed or missed[0].seq == last_seq + 1 or last_seq >= self.seq
-        seat = self._seat_of.get(conn.user_id)
-        game_round = self._round
-        if complete:
-            for entry in missed:
-                data = entry.data
-                if (
-                    entry.engine_event is not None
-                    and game_round is not None
-                    and entry.round_id == self._round_id
-                    and seat is not None
-                    and self._round_users.get(seat) == conn.user_id
-                ):
-                    data = game_round.project_event(entry.engine_event, seat)
-                conn.send(self._event_frame(entry.seq, data))
-        conn.send({**self._state(conn), "resynced": True, "complete": complete})
-
-    async def _db_call(self, fn: Callable[[], Any]) -> Any:
-        return await asyncio.to_thread(fn)
+    async def _db_call(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        """``fn(*args, **kwargs)`` in a worker thread: the database never blocks the loop."""
+        return await asyncio.to_thread(fn, *args, **kwargs)

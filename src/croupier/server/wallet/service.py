@@ -25,12 +25,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, insert, or_, select, tuple_, update
+from sqlalchemy import Table, bindparam, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from croupier.chips import Chips
-from croupier.errors import CroupierError, InsufficientFunds
+from croupier.errors import InsufficientFunds
 from croupier.server.errors import (
     IdempotencyConflict,
     InvalidRequestError,
@@ -48,7 +48,6 @@ from croupier.server.wallet.models import (
 
 __all__ = [
     "MAX_AMOUNT",
-    "HoldRequest",
     "Movement",
     "account_balance",
     "cashier_account",
@@ -58,10 +57,10 @@ __all__ = [
     "credit",
     "debit",
     "escrow_account",
+    "existing_player_account",
     "find_replay",
     "held_in_round",
     "hold",
-    "hold_many",
     "hold_request",
     "house_account",
     "idempotent",
@@ -69,6 +68,7 @@ __all__ = [
     "player_balance",
     "post",
     "rake_account",
+    "request_hash",
     "settle",
     "void",
 ]
@@ -318,7 +318,8 @@ def _credit(session: Session, credits: list[dict[str, int]]) -> None:
 # -- idempotency ---------------------------------------------------------------------------
 
 
-def _request_hash(request: Mapping[str, Any]) -> str:
+def request_hash(request: Mapping[str, Any]) -> str:
+    """The SHA-256 of a request's defining fields (what an idempotency key is bound to)."""
     canonical = json.dumps(request, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -338,7 +339,7 @@ def idempotent(
     A request that fails is not recorded (its transaction rolls back), so it may be retried.
     """
     key = check_idempotency_key(key)
-    digest = _request_hash(request)
+    digest = request_hash(request)
 
     def replay(row: IdempotencyKey) -> tuple[dict[str, Any], bool]:
         if row.request_hash != digest:
@@ -379,7 +380,7 @@ def find_replay(
     ).first()
     if row is None:
         return None
-    if row.request_hash != _request_hash(request):
+    if row.request_hash != request_hash(request):
         raise IdempotencyConflict(
             f"idempotency key {key!r} was already used for a different request"
         )
@@ -441,7 +442,7 @@ def _cashier_move(
     memo: str,
 ) -> Movement:
     chips = check_amount(amount)
-    player = _existing_player_account(session, user_id=user_id)
+    player = existing_player_account(session, user_id=user_id)
     cashier = cashier_account(session)
 
     def apply() -> tuple[dict[str, Any], int | None]:
@@ -459,7 +460,13 @@ def _cashier_move(
     return Movement.from_json(response, replayed=replayed)
 
 
-def _existing_player_account(session: Session, *, user_id: int) -> LedgerAccount:
+def existing_player_account(session: Session, *, user_id: int) -> LedgerAccount:
+    """The wallet account of an existing user (created on first use).
+
+    Raises:
+        InvalidRequestError: ``user_id`` is not an integer.
+        NotFoundError: no such user.
+    """
     from croupier.server.accounts.models import User
 
     if isinstance(user_id, bool) or not isinstance(user_id, int):
@@ -488,7 +495,7 @@ def hold(
         InsufficientFunds: the player has less than ``amount``; nothing is moved.
     """
     chips = check_amount(amount, what="stake")
-    player = _existing_player_account(session, user_id=user_id)
+    player = existing_player_account(session, user_id=user_id)
     escrow = escrow_account(session, table=table)
 
     def apply() -> tuple[dict[str, Any], int | None]:
@@ -509,175 +516,6 @@ def hold(
         session, scope=f"user:{user_id}", key=idempotency_key, request=request, apply=apply
     )
     return Movement.from_json(response, replayed=replayed)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HoldRequest:
-    """One stake of a batch (:func:`hold_many`)."""
-
-    user_id: int
-    amount: int
-    idempotency_key: str
-    details: Mapping[str, Any] | None = None
-
-
-def hold_many(
-    session: Session, *, table: str, round_id: int, requests: Sequence[HoldRequest]
-) -> list[Movement | CroupierError]:
-    """:func:`hold` for many players at once, in the caller's one transaction: the stakes a
-    table accepted while it was busy (a live table takes hundreds of bets in a few seconds).
-
-    Each stake is still its own ledger transaction with its own idempotency record, exactly as
-    :func:`hold` writes it; the batch shares the reads and the escrow update and inserts the
-    rows in bulk. The answer for each request, in order, is its :class:`Movement` (a replay
-    when the key was applied before) or the error that refused it, and a refused request
-    writes nothing.
-
-    The players' accounts are read locked (``SELECT ... FOR UPDATE`` in account-id order on
-    PostgreSQL, as :func:`post` takes them; SQLite's ``BEGIN IMMEDIATE`` already holds the
-    write lock), so each balance is checked and taken in Python and written back in one
-    statement; the table's ``CHECK`` constraint still refuses a negative balance.
-    A user may appear once per batch.
-
-    Raises:
-        InvalidRequestError: a user twice in the batch (a bug in the caller).
-    """
-    users = [r.user_id for r in requests]
-    if len(set(users)) != len(users):
-        raise InvalidRequestError("a batch of holds names a user twice")
-    answers: list[Movement | CroupierError | None] = [None] * len(requests)
-    checked: list[tuple[int, HoldRequest, Chips, dict[str, Any]]] = []
-    for i, r in enumerate(requests):
-        try:
-            chips = check_amount(r.amount, what="stake")
-            check_idempotency_key(r.idempotency_key)
-        except CroupierError as exc:
-            answers[i] = exc
-            continue
-        checked.append(
-            (
-                i,
-                r,
-                chips,
-                hold_request(table=table, round_id=round_id, amount=chips, details=r.details),
-            )
-        )
-    if not checked:
-        return [a for a in answers if a is not None]
-    codes = {f"player:{r.user_id}": r.user_id for _, r, _, _ in checked}
-    accounts = {
-        a.user_id: a
-        for a in session.scalars(
-            select(LedgerAccount)
-            .where(LedgerAccount.code.in_(codes))
-            .order_by(LedgerAccount.id)
-            .with_for_update()
-        )
-    }
-    for user_id in set(codes.values()) - set(accounts):
-        try:
-            accounts[user_id] = _existing_player_account(session, user_id=user_id)
-        except CroupierError as exc:
-            for i, r, _, _ in checked:
-                if r.user_id == user_id:
-                    answers[i] = exc
-    pairs = [(f"user:{r.user_id}", r.idempotency_key) for _, r, _, _ in checked]
-    applied = {
-        (row.scope, row.key): row
-        for row in session.scalars(
-            select(IdempotencyKey).where(
-                tuple_(IdempotencyKey.scope, IdempotencyKey.key).in_(pairs)
-            )
-        )
-    }
-    fresh: list[tuple[int, HoldRequest, Chips, dict[str, Any], int]] = []
-    balances = {a.id: int(a.balance) for a in accounts.values()}
-    for i, r, chips, request in checked:
-        if answers[i] is not None:
-            continue
-        row = applied.get((f"user:{r.user_id}", r.idempotency_key))
-        if row is not None:
-            if row.request_hash != _request_hash(request):
-                answers[i] = IdempotencyConflict(
-                    f"idempotency key {r.idempotency_key!r} was already used for a different request"
-                )
-            else:
-                answers[i] = Movement.from_json(row.response, replayed=True)
-            continue
-        account = accounts[r.user_id]
-        have = balances[account.id]
-        if have < chips:  # the guard of post(): a player account never goes below zero
-            answers[i] = InsufficientFunds(
-                f"{account.code} cannot pay {int(chips)}: balance is {have}"
-            )
-            continue
-        balance = balances[account.id] = have - int(chips)
-        fresh.append((i, r, chips, request, int(balance)))
-    if fresh:
-        escrow = escrow_account(session, table=table)
-        memo = f"stake at {table}"
-        txn_ids = list(
-            session.scalars(
-                insert(LedgerTransaction).returning(
-                    LedgerTransaction.id, sort_by_parameter_order=True
-                ),
-                [
-                    {
-                        "kind": TransactionKind.HOLD.value,
-                        "round_id": round_id,
-                        "user_id": r.user_id,
-                        "memo": memo,
-                    }
-                    for _, r, _, _, _ in fresh
-                ],
-            )
-        )
-        postings: list[dict[str, Any]] = []
-        keys: list[dict[str, Any]] = []
-        for txn_id, (i, r, chips, request, balance) in zip(txn_ids, fresh, strict=True):
-            postings.append(
-                {
-                    "transaction_id": txn_id,
-                    "account_id": accounts[r.user_id].id,
-                    "amount": -int(chips),
-                }
-            )
-            postings.append(
-                {"transaction_id": txn_id, "account_id": escrow.id, "amount": int(chips)}
-            )
-            move = Movement(
-                transaction_id=txn_id, kind="hold", amount=chips, balance=Chips(balance)
-            )
-            keys.append(
-                {
-                    "scope": f"user:{r.user_id}",
-                    "key": r.idempotency_key,
-                    "request_hash": _request_hash(request),
-                    "response": move.to_json(),
-                    "transaction_id": txn_id,
-                }
-            )
-            answers[i] = move
-        session.execute(
-            update(LedgerAccount),
-            [{"id": accounts[r.user_id].id, "balance": balance} for _, r, _, _, balance in fresh],
-        )
-        session.execute(insert(Posting), postings)
-        session.execute(insert(IdempotencyKey), keys)
-        total = sum(int(chips) for _, _, chips, _, _ in fresh)
-        session.execute(
-            update(LedgerAccount)
-            .where(LedgerAccount.id == escrow.id)
-            .values(balance=LedgerAccount.balance + total)
-            .execution_options(synchronize_session=False)
-        )
-        session.expire(escrow, ["balance"])
-    for account in accounts.values():
-        session.expire(account, ["balance"])
-    done = [a for a in answers if a is not None]
-    if len(done) != len(requests):  # pragma: no cover - every branch above answers
-        raise LedgerInvariantError("a hold of the batch was left unanswered")
-    return done
 
 
 def hold_request(

@@ -1,0 +1,108 @@
+"""A table's connections and the commands its inbox takes.
+
+A :class:`Connection` is one WebSocket of one user at one table; the table task puts frames in
+its ``outbox`` and the socket's writer sends them. Everything that reaches the table -- a
+request, a connect or disconnect, a timer -- is one command in its inbox
+(:class:`croupier.server.tables.table.Table` handles them one batch at a time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from croupier.server.tables.protocol import ClientMessage
+
+__all__ = [
+    "Command",
+    "Connect",
+    "Connection",
+    "Disconnect",
+    "Frame",
+    "Request",
+    "SharedFrame",
+    "Stop",
+    "Tick",
+    "Timer",
+]
+
+Frame = dict[str, Any]
+_OUTBOX_LIMIT = 2048
+
+
+class SharedFrame(dict[str, Any]):
+    """A frame that many connections receive (a table event): encoded to JSON once, not once
+    per player. It must not be changed once sent."""
+
+    __slots__ = ("_text",)
+
+    @property
+    def text(self) -> str:
+        """The frame as compact JSON (what ``WebSocket.send_json`` would send)."""
+        try:
+            return self._text
+        except AttributeError:
+            self._text: str = json.dumps(self, separators=(",", ":"), ensure_ascii=False)
+            return self._text
+
+
+@dataclass(eq=False, slots=True)
+class Connection:
+    """One WebSocket of one user at one table; frames for it wait in ``outbox``."""
+
+    user_id: int
+    username: str
+    outbox: asyncio.Queue[Frame | None] = field(default_factory=asyncio.Queue)
+    closed: bool = False
+
+    def send(self, frame: Frame) -> None:
+        if self.closed:
+            return
+        if self.outbox.qsize() >= _OUTBOX_LIMIT:
+            # A client this far behind cannot catch up frame by frame: drop it; it can
+            # reconnect and resync.
+            self.closed = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(frame)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A client's message; ``done`` is set once the table has answered it."""
+
+    conn: Connection
+    message: ClientMessage
+    done: asyncio.Future[None]
+
+
+@dataclass(frozen=True, slots=True)
+class Connect:
+    conn: Connection
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    conn: Connection
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """The table's timer ran out (ignored unless ``generation`` is still the current one)."""
+
+    generation: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time to send a live table's delayed ``tally``."""
+
+
+Command = Request | Connect | Disconnect | Timer | Tick | Stop

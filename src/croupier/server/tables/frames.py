@@ -1,0 +1,247 @@
+"""What a table's connections see: the state a table keeps (seats, the round in play, the
+event log) and every frame built from it -- events in sequence, each seat's own projection,
+state snapshots, resync, and at a live table the per-seat events and the ``tally``.
+
+:class:`TableFrames` is the base of :class:`croupier.server.tables.table.Table`, whose task
+changes that state; nothing here writes to the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from croupier.server.tables.clock import Clock
+from croupier.server.tables.config import TableConfig
+from croupier.server.tables.connection import Command, Connection, Frame, SharedFrame, Tick
+from croupier.server.tables.games import GameFactory, GameRound, event_seat
+from croupier.server.tables.protocol import PROTOCOL_VERSION
+
+__all__ = ["TALLY_SECONDS", "Logged", "Occupant", "TableFrames"]
+
+TALLY_SECONDS = 0.5
+"""A live table's ``tally`` event is sent at most this often."""
+
+
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """An event in the table's log, kept for resync."""
+
+    seq: int
+    round_id: int | None
+    data: Frame
+    """The public form of the event (what a spectator sees)."""
+    engine_event: Any = None
+
+
+@dataclass(slots=True)
+class Occupant:
+    """Who sits in a seat."""
+
+    user_id: int
+    username: str
+
+
+class TableFrames:
+    """A table's state and the frames its connections receive from it."""
+
+    def __init__(
+        self, config: TableConfig, factory: GameFactory, *, clock: Clock, history: int
+    ) -> None:
+        self.config = config
+        self.factory = factory
+        self._clock = clock
+        self._inbox: asyncio.Queue[Command] = asyncio.Queue()
+        self._conns: set[Connection] = set()
+        self._by_user: dict[int, set[Connection]] = {}
+        self._seats: dict[int, Occupant] = {}
+        self._seat_of: dict[int, int] = {}
+        self.status = "idle"
+        self._round: GameRound | None = None
+        self._round_id: int | None = None
+        self._commitment: str | None = None
+        self._round_users: dict[int, int] = {}
+        """seat -> user id of everyone with a stake in the current round."""
+        self._cursor = 0
+        self._deadline: float | None = None
+        self.seq = 0
+        self._log: deque[Logged] = deque(maxlen=history)
+        self._crowd = factory.max_seats() is None
+        """A live table: per-seat events go to their seat only (see the module docstring)."""
+        self._tally_sent: tuple[int, int, int] | None = None
+        self._tally_at = float("-inf")
+        self._tally_task: asyncio.Task[None] | None = None
+
+    def describe(self) -> dict[str, Any]:
+        """The lobby entry of this table."""
+        return {
+            "name": self.config.name,
+            "title": self.config.title,
+            "game": self.factory.game,
+            "status": self.status,
+            "max_seats": self.factory.max_seats(),
+            "seats_taken": len(self._seats),
+            "rules": self.factory.describe(),
+            "timers": {
+                "betting_seconds": self.config.betting_seconds,
+                "decision_seconds": self.config.decision_seconds,
+                "pause_seconds": self.config.pause_seconds,
+            },
+            "round_id": self._round_id,
+        }
+
+    def _drain_engine(self) -> None:
+        game_round = self._round
+        if game_round is None:
+            return
+        events = game_round.events_since(self._cursor)
+        self._cursor += len(events)
+        for event in events:
+            if self._crowd:
+                seat = event_seat(event)
+                if seat is not None:
+                    self._to_seat(seat, game_round.project_event(event, seat))
+                    continue
+            self.seq += 1
+            public = game_round.project_event(event, None)
+            self._log.append(Logged(self.seq, self._round_id, public, event))
+            public_frame = self._event_frame(self.seq, public)
+            everyone = game_round.visible_to_all(event)
+            for conn in self._conns:
+                seat = self._seat_of.get(conn.user_id)
+                if everyone or seat is None:
+                    conn.send(public_frame)
+                else:
+                    conn.send(self._event_frame(self.seq, game_round.project_event(event, seat)))
+
+    def _emit(self, data: Frame) -> None:
+        self.seq += 1
+        self._log.append(Logged(self.seq, self._round_id, data))
+        frame = self._event_frame(self.seq, data)
+        for conn in self._conns:
+            conn.send(frame)
+
+    def _to_seat(self, seat: int, data: Frame) -> None:
+        """A live table's event about one seat, to that seat's connections only."""
+        user = self._round_users.get(seat)
+        if user is None:
+            occupant = self._seats.get(seat)
+            if occupant is None:
+                return
+            user = occupant.user_id
+        self._to_user(user, data)
+
+    def _to_user(self, user_id: int, data: Frame) -> None:
+        frame = {"type": "seat_event", "table": self.config.name, "event": data}
+        for conn in self._by_user.get(user_id, ()):
+            conn.send(frame)
+
+    def _announce(self, user_id: int, data: Frame) -> None:
+        """A seat taken or given up: an event for everyone, or at a live table (where the
+        ``tally`` counts the seats) for that user only."""
+        if self._crowd:
+            self._to_user(user_id, data)
+        else:
+            self._emit(data)
+
+    def _tally(self) -> None:
+        """A live table's counts for everyone, when they changed, at most every
+        :data:`TALLY_SECONDS` (a later change waits for a :class:`Tick`)."""
+        if not self._crowd:
+            return
+        game_round = self._round
+        counts = (
+            len(self._seats),
+            len(game_round.seats) if game_round is not None else 0,
+            len(game_round.pending_seats) if game_round is not None else 0,
+        )
+        if counts == self._tally_sent:
+            return
+        wait = self._tally_at + TALLY_SECONDS - self._clock.now()
+        if wait > 0:
+            if self._tally_task is None:
+
+                async def tick() -> None:
+                    await self._clock.sleep(wait)
+                    await self._inbox.put(Tick())
+
+                self._tally_task = asyncio.create_task(tick())
+            return
+        self._tally_sent, self._tally_at = counts, self._clock.now()
+        seats_taken, in_play, pending = counts
+        self._emit(
+            {
+                "kind": "tally",
+                "seats_taken": seats_taken,
+                "boxes_in_play": in_play,
+                "pending": pending,
+            }
+        )
+
+    def _event_frame(self, seq: int, data: Frame) -> Frame:
+        return SharedFrame(type="event", seq=seq, table=self.config.name, event=data)
+
+    def _welcome(self, conn: Connection) -> Frame:
+        return {
+            "type": "welcome",
+            "v": PROTOCOL_VERSION,
+            "table": self.describe(),
+            "user": {"id": conn.user_id, "username": conn.username},
+            "seat": self._seat_of.get(conn.user_id),
+            "seq": self.seq,
+        }
+
+    def _state(self, conn: Connection) -> Frame:
+        seat = self._seat_of.get(conn.user_id)
+        game_round = self._round
+        remaining = None
+        if self._deadline is not None and self.status != "idle":
+            remaining = max(0.0, round(self._deadline - self._clock.now(), 3))
+        limit = self.factory.max_seats()
+        table: Frame = {
+            "name": self.config.name,
+            "status": self.status,
+            "round_id": self._round_id,
+            "commitment": self._commitment,
+            "deadline_in": remaining,
+            "seats_taken": len(self._seats),
+            "your_seat": seat,
+        }
+        if limit is not None:
+            table["seats"] = [
+                {"seat": s, "username": o.username} for s, o in sorted(self._seats.items())
+            ]
+        view = None
+        if game_round is not None:
+            in_round = seat is not None and self._round_users.get(seat) == conn.user_id
+            view = game_round.view(seat if in_round else None)
+        return {"type": "state", "seq": self.seq, "table": table, "view": view}
+
+    def _send_state_to(self, user_id: int) -> None:
+        for conn in self._by_user.get(user_id, ()):
+            conn.send(self._state(conn))
+
+    def _broadcast_state(self) -> None:
+        for conn in self._conns:
+            conn.send(self._state(conn))
+
+    def _resync(self, conn: Connection, last_seq: int) -> None:
+        missed = [entry for entry in self._log if entry.seq > last_seq]
+        complete = not missed or missed[0].seq == last_seq + 1 or last_seq >= self.seq
+        seat = self._seat_of.get(conn.user_id)
+        game_round = self._round
+        if complete:
+            for entry in missed:
+                data = entry.data
+                if (
+                    entry.engine_event is not None
+                    and game_round is not None
+                    and entry.round_id == self._round_id
+                    and seat is not None
+                    and self._round_users.get(seat) == conn.user_id
+                ):
+                    data = game_round.project_event(entry.engine_event, seat)
+                conn.send(self._event_frame(entry.seq, data))
+        conn.send({**self._state(conn), "resynced": True, "complete": complete})
