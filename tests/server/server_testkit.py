@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
 import uuid
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi import FastAPI
 from starlette.exceptions import StarletteDeprecationWarning
 
@@ -28,10 +35,60 @@ __all__ = [
     "ShoeStack",
     "TestClient",
     "complete_shoe",
+    "free_port",
     "make_settings",
+    "start_serve",
 ]
 
 OPERATOR = ("boss", "operator-password")
+
+_SERVE = """
+import sys, typer
+from croupier.cli.serve import register
+app = typer.Typer()
+register(app)
+@app.callback()
+def main() -> None: ...
+app(sys.argv[1:])
+"""
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_serve(
+    tmp_path: Path, *, url: str, port: int, tables: str, secret: str
+) -> subprocess.Popen[bytes]:
+    """``croupier serve`` in a child process on database ``url`` with the tables TOML
+    ``tables`` and the operator :data:`OPERATOR`; return once it answers ``/api/health``."""
+    config = tmp_path / "tables.toml"
+    config.write_text(tables)
+    env = {
+        **os.environ,
+        "CROUPIER_OPERATOR_USERNAME": OPERATOR[0],
+        "CROUPIER_OPERATOR_PASSWORD": OPERATOR[1],
+        "CROUPIER_SECRET_KEY": secret,
+    }
+    command = [sys.executable, "-c", _SERVE, "serve", "--config", str(config)]
+    command += ["--database", url, "--port", str(port)]
+    with open(tmp_path / f"server-{port}-{time.monotonic_ns()}.log", "wb") as log:
+        proc = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=tmp_path
+        )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("the server did not start")
 
 
 def test_tables() -> list[TableConfig]:

@@ -8,11 +8,8 @@ middle of that, restarts it on the same database and checks the books (issue 5, 
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
 import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -20,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_testkit import TestClient, make_settings, test_tables
+from server_testkit import TestClient, free_port, make_settings, start_serve, test_tables
 from sqlalchemy import func, select
 
 from croupier.server.app import create_app
@@ -69,13 +66,6 @@ def test_rounds_left_open_are_voided_at_start(tmp_path: Path) -> None:
     db.dispose()
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 _TABLES = """
 [[tables]]
 name = "casino"
@@ -96,54 +86,9 @@ pause_seconds = 0
 shared_hand = true
 """
 
-_SERVE = """
-import sys, typer
-from croupier.cli.serve import register
-app = typer.Typer()
-register(app)
-@app.callback()
-def main() -> None: ...
-app(sys.argv[1:])
-"""
-
 
 def _start(tmp_path: Path, url: str, port: int) -> subprocess.Popen[bytes]:
-    config = tmp_path / "tables.toml"
-    config.write_text(_TABLES)
-    env = {
-        **os.environ,
-        "CROUPIER_OPERATOR_USERNAME": "boss",
-        "CROUPIER_OPERATOR_PASSWORD": "operator-password",
-        "CROUPIER_SECRET_KEY": "crash-test",
-    }
-    with open(tmp_path / f"server-{port}-{time.monotonic_ns()}.log", "wb") as log:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                _SERVE,
-                "serve",
-                "--config",
-                str(config),
-                "--database",
-                url,
-                "--port",
-                str(port),
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env=env,
-            cwd=tmp_path,
-        )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError("the server did not start")
+    return start_serve(tmp_path, url=url, port=port, tables=_TABLES, secret="crash-test")
 
 
 def _player_loop(port: int, token: str, table: str, stop: threading.Event) -> None:
@@ -168,7 +113,7 @@ def _player_loop(port: int, token: str, table: str, stop: threading.Event) -> No
 
 def test_sigkill_in_the_middle_of_rounds_loses_no_chip(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'casino.db'}"
-    port = _free_port()
+    port = free_port()
     proc = _start(tmp_path, url, port)
     base = f"http://127.0.0.1:{port}"
     credits = 0

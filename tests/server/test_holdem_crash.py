@@ -14,12 +14,9 @@ by the crash to its wallet").
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
-import socket
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -28,6 +25,7 @@ from typing import Any
 
 import httpx
 import pytest
+from server_testkit import free_port, start_serve
 from sqlalchemy import select
 
 from croupier.history import phh
@@ -62,62 +60,9 @@ rake_percent = 5
 rake_cap = 200
 """
 
-_SERVE = """
-import sys, typer
-from croupier.cli.serve import register
-app = typer.Typer()
-register(app)
-@app.callback()
-def main() -> None: ...
-app(sys.argv[1:])
-"""
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
 
 def _start(tmp_path: Path, url: str, port: int) -> subprocess.Popen[bytes]:
-    """``croupier serve`` on ``url`` with the Hold'em table; return once it answers."""
-    config = tmp_path / "tables.toml"
-    config.write_text(_TABLES)
-    env = {
-        **os.environ,
-        "CROUPIER_OPERATOR_USERNAME": "boss",
-        "CROUPIER_OPERATOR_PASSWORD": "operator-password",
-        "CROUPIER_SECRET_KEY": "holdem-crash-test",
-    }
-    with open(tmp_path / f"server-{time.monotonic_ns()}.log", "wb") as log:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                _SERVE,
-                "serve",
-                "--config",
-                str(config),
-                "--database",
-                url,
-                "--port",
-                str(port),
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env=env,
-            cwd=tmp_path,
-        )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError("the server did not start")
+    return start_serve(tmp_path, url=url, port=port, tables=_TABLES, secret="holdem-crash-test")
 
 
 @dataclass
@@ -274,7 +219,7 @@ def _money(totals: dict[str, int]) -> int:
 
 def test_sigkill_mid_hand_restores_every_stack(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'holdem.db'}"
-    port = _free_port()
+    port = free_port()
     proc = _start(tmp_path, url, port)
     base = f"http://127.0.0.1:{port}"
     players: list[_Player] = []

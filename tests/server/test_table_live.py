@@ -33,6 +33,37 @@ def _drain(conn: Connection) -> list[dict[str, Any]]:
     return frames
 
 
+def _live(
+    db: Database, funds: dict[int, int], *, seconds: float
+) -> tuple[TableConfig, ManualClock]:
+    """Credit each user, and a live table (betting and decisions of ``seconds``) on a clock
+    the test moves."""
+    with db.session() as session:
+        for user, amount in funds.items():
+            wallet.credit(session, user_id=user, amount=amount, idempotency_key=f"d{user}")
+    config = TableConfig(
+        name="live",
+        game="uth",
+        betting_seconds=seconds,
+        decision_seconds=seconds,
+        pause_seconds=0,
+        rules={"shared_hand": True},
+    )
+    return config, ManualClock()
+
+
+async def _seated(
+    db: Database, config: TableConfig, clock: ManualClock, users: list[int]
+) -> tuple[Table, list[Connection]]:
+    """The table started with every user connected and seated, in order (seat i = user i)."""
+    table = Table(config, UthFactory(config), db=db, clock=clock, shoe_factory=live_shoe)
+    table.start()
+    conns = [table.connect(user_id=u, username=f"u{u}") for u in users]
+    for conn in conns:
+        await table.submit(conn, JoinMessage(type="join"))
+    return table, conns
+
+
 async def _settle_down(table: Table, *, rounds: int) -> None:
     for _ in range(2_000):
         if table.rounds_played >= rounds and table.status == "idle":
@@ -44,25 +75,10 @@ async def _settle_down(table: Table, *, rounds: int) -> None:
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_hundreds_of_players_share_one_dealer_hand(db: Database, make_user: UserFactory) -> None:
     users = [make_user(f"player{i:03d}") for i in range(PLAYERS)]
-    with db.session() as session:
-        for user in users:
-            wallet.credit(session, user_id=user, amount=10_000, idempotency_key=f"d{user}")
-    config = TableConfig(
-        name="live",
-        game="uth",
-        betting_seconds=10,
-        decision_seconds=20,
-        pause_seconds=0,
-        rules={"shared_hand": True},
-    )
-    clock = ManualClock()
+    config, clock = _live(db, dict.fromkeys(users, 10_000), seconds=20)
 
     async def scenario() -> list[list[dict[str, Any]]]:
-        table = Table(config, UthFactory(config), db=db, clock=clock, shoe_factory=live_shoe)
-        table.start()
-        conns = [table.connect(user_id=u, username=f"u{u}") for u in users]
-        for conn in conns:
-            await table.submit(conn, JoinMessage(type="join"))
+        table, conns = await _seated(db, config, clock, users)
         for i, conn in enumerate(conns):
             bets = {"ante": 100} if i % 3 else {"ante": 100, "trips": 100}
             await table.submit(conn, BetMessage(type="bet", key="b", bets=bets))
@@ -133,26 +149,10 @@ def test_requests_waiting_together_are_staked_together(
     funds = dict.fromkeys(users, 10_000)
     funds[users[1]] = 150  # cannot pay Ante + Blind of 200: refused
     funds[users[2]] = 200  # pays the bets but not a 4x Play of 400
-    with db.session() as session:
-        for user, amount in funds.items():
-            wallet.credit(session, user_id=user, amount=amount, idempotency_key=f"d{user}")
-    config = TableConfig(
-        name="live",
-        game="uth",
-        betting_seconds=30,
-        decision_seconds=30,
-        pause_seconds=0,
-        rules={"shared_hand": True},
-    )
-
-    clock = ManualClock()
+    config, clock = _live(db, funds, seconds=30)
 
     async def scenario() -> list[list[dict[str, Any]]]:
-        table = Table(config, UthFactory(config), db=db, clock=clock, shoe_factory=live_shoe)
-        table.start()
-        conns = [table.connect(user_id=u, username=f"u{u}") for u in users]
-        for conn in conns:
-            await table.submit(conn, JoinMessage(type="join"))
+        table, conns = await _seated(db, config, clock, users)
         bets = [
             table.submit(
                 conn, BetMessage(type="bet", id=f"bet{i}", key=f"k{i}", bets={"ante": 100})

@@ -49,6 +49,7 @@ __all__ = [
     "result_to_dict",
     "russian_differences",
     "russian_record",
+    "to_json",
     "uth_record",
     "verify_russian",
     "verify_uth",
@@ -205,11 +206,14 @@ _RUSSIAN_KINDS = frozenset(
 )
 
 
-def _json(value: Any) -> Any:
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def to_json(value: Any) -> Any:
     """Engine values as JSON: cards as notation, enums as values, dataclasses as objects.
 
-    The same form the server's tables send and store (``server.tables.games.to_json``), so
-    records written before this module built them compare equal to replayed ones.
+    The one form records are written in and the server's tables send (a live table
+    serialises thousands of views a round, so each class's fields are read once).
     """
     if value is None:
         return None
@@ -220,17 +224,30 @@ def _json(value: Any) -> Any:
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, tuple | list):
-        return [_json(v) for v in value]
+        return [to_json(v) for v in value]
     if isinstance(value, dict):
-        return {str(k): _json(v) for k, v in value.items()}
+        return {str(k): to_json(v) for k, v in value.items()}
+    kind = type(value)
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            return value
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
+    return {name: to_json(getattr(value, name)) for name in names}
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return [to_json(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): to_json(v) for k, v in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
     return value
 
 
 def _event_json(event: Any) -> dict[str, Any]:
     """``CardsExchanged(...)`` -> ``{"kind": "cards_exchanged", "box": ..., ...}``."""
-    return {"kind": _CAMEL.sub("_", type(event).__name__).lower(), **_json(event)}
+    return {"kind": _CAMEL.sub("_", type(event).__name__).lower(), **to_json(event)}
 
 
 def russian_record(
@@ -259,7 +276,7 @@ def russian_record(
         "game": "russian",
         "version": RUSSIAN_RECORD_VERSION,
         "round_id": round_id,
-        "rules": _json(rnd.config),
+        "rules": to_json(rnd.config),
         "deck": format_cards(shoe.order, " "),
         "events": [_event_json(e) for e in rnd.events],
         "phase": rnd.phase.value,

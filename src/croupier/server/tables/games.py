@@ -8,14 +8,12 @@ as not yet available.
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from croupier.cards import Card
 from croupier.deck import Shoe
+from croupier.history.records import to_json
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.protocol import ActMessage
 
@@ -171,33 +169,6 @@ def event_seat(event: object) -> int | None:
     if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
         return None
     return seat
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def to_json(value: Any) -> Any:
-    """Engine values as JSON: cards as notation, enums as values, dataclasses as objects."""
-    if value is None:
-        return None
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, str | int):  # bool is an int
-        return value
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, tuple | list):
-        return [to_json(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): to_json(v) for k, v in value.items()}
-    kind = type(value)
-    names = _FIELD_NAMES.get(kind)
-    if names is None:
-        if not dataclasses.is_dataclass(value) or isinstance(value, type):
-            return value
-        # A live table serialises thousands of views a round: read each class's fields once.
-        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
-    return {name: to_json(getattr(value, name)) for name in names}
 
 
 def game_round_shoe(game_round: GameRound) -> Shoe:
