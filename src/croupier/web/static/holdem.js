@@ -128,6 +128,9 @@ export function holdemTablePage({ view, wallet, toast }, info) {
       case "shown":
         addLog(`${who} shows ${(e.cards || []).join(" ")}`);
         break;
+      case "mucked":
+        addLog(`${who} mucks`);
+        break;
       case "pot_awarded":
         addLog(`Pot ${money((e.amounts || []).reduce((a, b) => a + b, 0))} to ${(e.seats || []).map(nameOf).join(", ")}`, "good");
         break;
