@@ -222,8 +222,10 @@ def test_a_three_handed_hand_settles_with_rake(holdem_any: Server) -> None:
     assert hand.get("players") == ["bob", "carol", "alice"]
     replayed = phh.replay(hand).state
     assert replayed.stacks == (4_300, 4_900, 5_725) and replayed.house_net == 75
-    players = {p["user_id"]: p for p in recalled[0]["players"]}
-    assert sum(p["staked"] - p["returned"] for p in players.values()) == 75
+    (bob,) = recalled[0]["players"]  # a player's recall lists their own play only
+    assert bob["seat"] == 1 and bob["returned"] - bob["staked"] == -700
+    players = full["players"]
+    assert len(players) == 3 and sum(p["staked"] - p["returned"] for p in players) == 75
 
 
 def test_leaving_returns_the_stack_and_balances_are_conserved(holdem: Server) -> None:

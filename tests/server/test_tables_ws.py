@@ -376,6 +376,24 @@ def test_live_table_shares_one_face_up_hand(server: Server) -> None:
         )
     totals = server.ledger()
     assert totals["escrow"] == 0 and totals["player"] + totals["house"] == 30_000
+    # A player's recall of a live round holds their own box (the record cut to it still
+    # replays); the operator's holds all six.
+    _, token = players[3]
+    (mine,) = server.client.get(
+        "/api/rounds?limit=1", headers={"Authorization": f"Bearer {token}"}
+    ).json()
+    assert [p["seat"] for p in mine["players"]] == [3]
+    assert [b["seat"] for b in mine["record"]["bets"]] == [3]
+    assert [r["seat"] for r in mine["summary"]["results"]] == [3]
+    assert mine["record"]["boxes_in_play"] == 6
+    assert list(verify_uth(mine["record"]).results) == [3]
+    full = server.client.get(
+        f"/api/rounds/{mine['id']}",
+        headers={"Authorization": f"Bearer {server.operator_token()}"},
+    ).json()
+    assert len(full["players"]) == 6 and len(full["record"]["bets"]) == 6
+    assert full["record"]["results"][3] == mine["record"]["results"][0]
+    verify_uth(full["record"])
 
 
 def test_a_seat_without_connections_is_freed_after_its_round(server: Server) -> None:

@@ -16,7 +16,7 @@ import dataclasses
 import enum
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from croupier.cards import Card, format_cards, parse_cards
@@ -51,6 +51,7 @@ __all__ = [
     "russian_record",
     "to_json",
     "uth_record",
+    "uth_record_for_seats",
     "verify_russian",
     "verify_uth",
 ]
@@ -118,6 +119,33 @@ def uth_record(rnd: UthRound, *, round_id: str | None = None) -> dict[str, Any]:
         "results": [result_to_dict(rnd.results[s]) for s in sorted(rnd.results)],
         "players_net": sum(r.net for r in rnd.results.values()),
         "house_net": -sum(r.net for r in rnd.results.values()),
+    }
+
+
+def uth_record_for_seats(record: Mapping[str, Any], seats: Collection[int]) -> dict[str, Any]:
+    """A live (shared-hand) round's record cut down to ``seats``: their bets, decisions and
+    results, with the totals of those boxes; ``boxes_in_play`` keeps the table's count.
+
+    On a shared-hand table the cards dealt do not depend on the boxes in play (one player
+    hand for all), so the cut record replays and verifies like the whole one
+    (:func:`verify_uth`) -- what a player of a thousand-box round recalls.
+
+    Raises:
+        RecordError: not a shared-hand round (a casino table's deal depends on every box).
+    """
+    if not (record.get("config") or {}).get("shared_hand"):
+        raise RecordError("only a shared-hand (live) round's record can be cut to some seats")
+    keep = set(seats)
+    results = [r for r in record.get("results", []) if r.get("seat") in keep]
+    net = sum(int(r.get("net", 0)) for r in results)
+    return {
+        **record,
+        "bets": [b for b in record.get("bets", []) if b.get("seat") in keep],
+        "actions": [a for a in record.get("actions", []) if a.get("seat") in keep],
+        "results": results,
+        "players_net": net,
+        "house_net": -net,
+        "boxes_in_play": len(record.get("bets", [])),
     }
 
 

@@ -328,21 +328,35 @@ def _recalled(session: Session, row: Round, *, viewer: User) -> RecalledRound:
         players=players,
         void_reason=void.reason if void else None,
     )
-    if closed and row.game == "holdem" and viewer.role != Role.OPERATOR.value:
+    if viewer.role == Role.OPERATOR.value:
+        return recalled
+    # A player's recall is about their own play: their rows only (a live round has hundreds).
+    own = [p for p in players if p["user_id"] == viewer.id]
+    recalled = dataclasses.replace(recalled, players=own)
+    mine = [seat for p in own if isinstance(seat := p["seat"], int)]
+    if not closed:
+        return recalled
+    if row.game == "holdem":
         # Players against each other: a player sees their own cards and the shown ones only.
-        from croupier.server.tables.holdem import recall_view
+        from croupier.server.tables import holdem
 
-        seat = next((p["seat"] for p in players if p["user_id"] == viewer.id), None)
-        view = recall_view(recalled.to_json(), seat=seat)
-        recalled = dataclasses.replace(
-            recalled,
-            salt=view["salt"],
-            deck=view["deck"],
-            record=view["record"],
-            leaves=view.get("leaves"),
-            openings=view.get("openings"),
-        )
-    return recalled
+        view = holdem.recall_view(recalled.to_json(), seat=mine[0] if mine else None)
+    elif row.game == "uth":
+        # A live round: only the player's own boxes of the hundreds in play.
+        from croupier.server.tables import uth
+
+        view = uth.recall_view(recalled.to_json(), seats=mine)
+    else:
+        return recalled
+    return dataclasses.replace(
+        recalled,
+        salt=view["salt"],
+        deck=view["deck"],
+        record=view["record"],
+        summary=view["summary"],
+        leaves=view.get("leaves"),
+        openings=view.get("openings"),
+    )
 
 
 def recent_rounds(session: Session, *, user: User, limit: int = 10) -> list[RecalledRound]:

@@ -8,20 +8,20 @@ action); a Play bet holds ``multiple x Ante`` more.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from croupier.deck import Shoe
 from croupier.errors import IllegalActionError
 from croupier.games.uth import Phase, UthConfig, UthRound
 from croupier.games.uth.events import HOUSE, PUBLIC, Event
-from croupier.history.records import result_to_dict, uth_record
+from croupier.history.records import result_to_dict, uth_record, uth_record_for_seats
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import event_kind, to_json
 from croupier.server.tables.protocol import ActMessage
 
-__all__ = ["UthFactory", "UthTableRound"]
+__all__ = ["UthFactory", "UthTableRound", "recall_view"]
 
 _SPOTS = frozenset({"ante", "blind", "trips"})
 _CARD_FIELDS = ("cards", "card")
@@ -215,3 +215,20 @@ class UthTableRound:
             "house_net": record["house_net"],
             "void": record["void"],
         }
+
+
+def recall_view(round_: Mapping[str, Any], *, seats: Collection[int]) -> dict[str, Any]:
+    """A finished live round as a player with ``seats`` recalls it: the record and the
+    summary's results cut to their own boxes (a thousand-box round is otherwise over a
+    megabyte a recall); the cut record still replays (``croupier uth replay``). A casino
+    round, and an operator's recall, keep every box."""
+    data = dict(round_)
+    record = data.get("record")
+    if not record or not (record.get("config") or {}).get("shared_hand"):
+        return data
+    data["record"] = uth_record_for_seats(record, seats)
+    summary = dict(data.get("summary") or {})
+    if "results" in summary:
+        summary["results"] = [r for r in summary["results"] if r.get("seat") in set(seats)]
+        data["summary"] = summary
+    return data
