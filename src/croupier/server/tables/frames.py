@@ -134,6 +134,8 @@ class TableFrames:
         self._to_user(user, data)
 
     def _to_user(self, user_id: int, data: Frame) -> None:
+        """An event for one user's connections only (a ``seat_event``: no ``seq``, not in the
+        log): a live table's per-seat events, a Hold'em player's own card openings."""
         frame = {"type": "seat_event", "table": self.config.name, "event": data}
         for conn in self._by_user.get(user_id, ()):
             conn.send(frame)
