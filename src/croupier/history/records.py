@@ -262,15 +262,6 @@ def to_json(value: Any) -> Any:
             return value
         names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
     return {name: to_json(getattr(value, name)) for name in names}
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, tuple | list):
-        return [to_json(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): to_json(v) for k, v in value.items()}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    return value
 
 
 def _event_json(event: Any) -> dict[str, Any]:
