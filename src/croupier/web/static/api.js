@@ -265,6 +265,19 @@ export function logPanel(log) {
 }
 
 /** Start a table page: draw it, keep its timer bar moving, connect; returns the clean-up. */
+// A table page's socket: frames go to `onFrame`; the connection status is kept in
+// `state.conn` (shown in the header) and an expired session is said in a toast.
+export function tablePageSocket(name, { state, onFrame, toast, render }) {
+  return new TableSocket(name, {
+    onFrame: (f) => onFrame(f),
+    onStatus: (status) => {
+      state.conn = status;
+      if (status === "unauthenticated") toast("Your session has expired: log in again", "error");
+      render();
+    },
+  });
+}
+
 export function startTablePage({ root, state, socket, render, timerEl }) {
   const tick = setInterval(() => {
     const el = root.querySelector("[data-testid=timer]");

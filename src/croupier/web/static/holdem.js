@@ -4,7 +4,7 @@
 // timer, the last hand's result and cash-out. Everything drawn comes from `state` frames
 // (the seat's own view) and events; the server never sends a card the seat may not see.
 
-import { centsText, h, money, newKey, signedMoney, TableSocket, logPanel, startTablePage, tableSender, toCents } from "./api.js";
+import { centsText, h, logPanel, money, newKey, signedMoney, startTablePage, tablePageSocket, tableSender, toCents } from "./api.js";
 import { cardEl, cardRow, forgetDealt } from "./cards.js";
 
 const ACTION_LABEL = { fold: "Fold", check: "Check", call: "Call", bet: "Bet", raise: "Raise to", all_in: "All-in" };
@@ -36,14 +36,7 @@ export function holdemTablePage({ view, wallet, toast }, info) {
   const root = h("section", { class: "table-page holdem", testid: "holdem-table" });
   view.replaceChildren(root);
 
-  const socket = new TableSocket(info.name, {
-    onFrame: (f) => onFrame(f),
-    onStatus: (status) => {
-      s.conn = status;
-      if (status === "unauthenticated") toast("Your session has expired: log in again", "error");
-      render();
-    },
-  });
+  const socket = tablePageSocket(info.name, { state: s, onFrame: (f) => onFrame(f), toast, render });
 
   const mySeat = () => (s.table ? s.table.your_seat : null);
   const nameOf = (seat) => {

@@ -4,7 +4,7 @@
 // `legal` list allows, the decision timer and each box's result.
 // The page draws only what the server sends: another box's cards arrive as nulls.
 
-import { h, money, newKey, signedMoney, TableSocket, logPanel, startTablePage, tableSender } from "./api.js";
+import { h, logPanel, money, newKey, signedMoney, startTablePage, tablePageSocket, tableSender } from "./api.js";
 import { cardEl, forgetDealt } from "./cards.js";
 
 const LABELS = {
@@ -40,14 +40,7 @@ export function russianTablePage({ view, wallet, toast }, info) {
   const root = h("section", { class: "table-page russian", testid: "russian-table" });
   view.replaceChildren(root);
 
-  const socket = new TableSocket(info.name, {
-    onFrame: (f) => onFrame(f),
-    onStatus: (status) => {
-      s.conn = status;
-      if (status === "unauthenticated") toast("Your session has expired: log in again", "error");
-      render();
-    },
-  });
+  const socket = tablePageSocket(info.name, { state: s, onFrame: (f) => onFrame(f), toast, render });
 
   const mySeat = () => (s.table ? s.table.your_seat : null);
 

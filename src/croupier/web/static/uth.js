@@ -3,7 +3,7 @@
 // Everything drawn comes from the server's `state` frames (the seat's own view) and events;
 // the page never holds a card the seat may not see, because the server never sends one.
 
-import { api, h, money, newKey, signedMoney, TableSocket, logPanel, startTablePage, tableSender } from "./api.js";
+import { api, h, logPanel, money, newKey, signedMoney, startTablePage, tablePageSocket, tableSender } from "./api.js";
 import { CHIPS, cardRow, chipEl, chipStack, forgetDealt, handName } from "./cards.js";
 
 const ACTIONS = [
@@ -48,14 +48,7 @@ export function uthTablePage(ctx, info) {
   const root = h("section", { class: "table-page uth", testid: "uth-table" });
   view.replaceChildren(root);
 
-  const socket = new TableSocket(info.name, {
-    onFrame: (f) => onFrame(f),
-    onStatus: (status) => {
-      s.conn = status;
-      if (status === "unauthenticated") toast("Your session has expired: log in again", "error");
-      render();
-    },
-  });
+  const socket = tablePageSocket(info.name, { state: s, onFrame: (f) => onFrame(f), toast, render });
 
   function addLog(text, cls = "") {
     s.log.unshift({ text, cls, at: new Date().toLocaleTimeString() });
