@@ -625,9 +625,7 @@ class CashGameTable(Table):
             }
         )
         for seat, user in self._round_users.items():
-            own = hidden_positions(self._deck, holes, shown, seat=None) - hidden_positions(
-                self._deck, holes, shown, seat=seat
-            )
+            own = hidden - hidden_positions(self._deck, holes, shown, seat=seat)
             if own:
                 self._to_user(
                     user,

@@ -361,14 +361,19 @@ def _recalled(session: Session, row: Round, *, viewer: User) -> RecalledRound:
 
 def recent_rounds(session: Session, *, user: User, limit: int = 10) -> list[RecalledRound]:
     """The user's last ``limit`` closed rounds, newest first (issue 5: a player recalls 10)."""
-    rows = session.scalars(
-        select(Round)
+    rows = session.scalars(_recent(Round, user=user, limit=limit))
+    return [_recalled(session, row, viewer=user) for row in rows]
+
+
+def _recent(what: Any, *, user: User, limit: int) -> Any:
+    """The query of ``what`` (rounds, or their ids) for the user's last ``limit`` closed rounds."""
+    return (
+        select(what)
         .join(RoundPlayer, RoundPlayer.round_id == Round.id)
         .where(RoundPlayer.user_id == user.id, Round.status != RoundStatus.OPEN.value)
         .order_by(Round.id.desc())
         .limit(limit)
     )
-    return [_recalled(session, row, viewer=user) for row in rows]
 
 
 def recall(session: Session, *, user: User, round_id: int, player_limit: int = 10) -> RecalledRound:
@@ -382,7 +387,8 @@ def recall(session: Session, *, user: User, round_id: int, player_limit: int = 1
     if row is None:
         raise NotFoundError(f"round {round_id} does not exist")
     if user.role != Role.OPERATOR.value:
-        allowed = {r.id for r in recent_rounds(session, user=user, limit=player_limit)}
+        # Only the ids: building the ten recalls (decks, openings) would be wasted work.
+        allowed = set(session.scalars(_recent(Round.id, user=user, limit=player_limit)))
         if round_id not in allowed:
             raise PermissionDeniedError(
                 f"round {round_id} is not among your last {player_limit} rounds"
