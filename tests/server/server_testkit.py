@@ -9,6 +9,7 @@ import sys
 import time
 import uuid
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,23 +63,35 @@ def free_port() -> int:
 
 
 def start_serve(
-    tmp_path: Path, *, url: str, port: int, tables: str, secret: str
+    tmp_path: Path,
+    *,
+    url: str,
+    port: int,
+    tables: str,
+    secret: str,
+    env: Mapping[str, str] | None = None,
+    log_path: Path | None = None,
 ) -> subprocess.Popen[bytes]:
     """``croupier serve`` in a child process on database ``url`` with the tables TOML
-    ``tables`` and the operator :data:`OPERATOR`; return once it answers ``/api/health``."""
+    ``tables`` and the operator :data:`OPERATOR`; return once it answers ``/api/health``.
+
+    ``env`` adds ``CROUPIER_*`` settings; the server's output goes to ``log_path`` (by default
+    a new file in ``tmp_path``)."""
     config = tmp_path / "tables.toml"
     config.write_text(tables)
-    env = {
+    environment = {
         **os.environ,
         "CROUPIER_OPERATOR_USERNAME": OPERATOR[0],
         "CROUPIER_OPERATOR_PASSWORD": OPERATOR[1],
         "CROUPIER_SECRET_KEY": secret,
+        **(env or {}),
     }
     command = [sys.executable, "-c", _SERVE, "serve", "--config", str(config)]
     command += ["--database", url, "--port", str(port)]
-    with open(tmp_path / f"server-{port}-{time.monotonic_ns()}.log", "wb") as log:
+    log_path = log_path or tmp_path / f"server-{port}-{time.monotonic_ns()}.log"
+    with open(log_path, "ab") as log:
         proc = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=tmp_path
+            command, stdout=log, stderr=subprocess.STDOUT, env=environment, cwd=tmp_path
         )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

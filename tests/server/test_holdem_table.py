@@ -168,7 +168,8 @@ def test_a_three_handed_hand_settles_with_rake(holdem_any: Server) -> None:
     assert closed["summary"]["won"] == {"0": 1_425}
     assert closed["stacks"] == {"0": 5_725, "1": 4_300, "2": 4_900}
     # The card-by-card commitment: everyone can check every card they saw (board, burns,
-    # the shown hands, the rest of the shoe) but carol's folded cards stay closed.
+    # the shown hands) but carol's folded cards stay closed, and so does the stub (issue 13:
+    # 52 minus the opened cards minus your own would be the folded hand).
     reveal, opened = closed["reveal"], closed["opened"]
     assert "salt" not in reveal and "deck" not in reveal
     assert verify_openings(
@@ -181,7 +182,8 @@ def test_a_three_handed_hand_settles_with_rake(holdem_any: Server) -> None:
     }
     assert set(HOLES[2]).isdisjoint(public.values())
     assert set(HOLES[0]) | set(HOLES[1]) | set(closed["summary"]["board"]) <= set(public.values())
-    assert len(public) == 52 - 2
+    # Three hands (six cards), then burn, flop, burn, turn, burn, river: 14 cards dealt.
+    assert set(public) == {i for i in range(14) if dealt[i] not in HOLES[2]}
     # The players left: their stacks went back to their wallets; the rake is in the rake account and nothing was created or lost.
     ledger = server.ledger()
     assert ledger["rake"] == 75 and ledger["escrow"] == 0

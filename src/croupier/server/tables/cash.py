@@ -21,10 +21,12 @@ button moved one seat on.
 Fairness between players: the commitment published before the deal is to each card on its
 own (:func:`croupier.server.tables.fairness.card_commitment`), because revealing the whole
 deck afterwards would show everyone the cards of the players who folded. ``round_closed``
-publishes the leaves with the openings of every card anyone may see (the board, the burns,
-the cards left in the shoe, the hands shown at showdown); each player privately gets the
-openings of their own hole cards (a ``seat_event`` ``cards_opened``). Nobody learns a hand
-that was not shown; everybody can check every card they saw against the commitment.
+publishes the leaves with the openings of the cards everyone saw (the board and the burns
+actually dealt, the hands shown at showdown); each player privately gets the openings of their
+own hole cards (a ``seat_event`` ``cards_opened``). The cards left in the stub stay closed: 52
+minus the opened cards minus your own would otherwise be the folded hands (issue 13). Nobody
+learns a hand that was not shown; everybody can check every card they saw against the
+commitment.
 """
 
 from __future__ import annotations
@@ -47,9 +49,9 @@ from croupier.server.tables.fairness import (
     card_commitment,
     card_leaves,
     deck_text,
-    hidden_positions,
     new_salt,
     open_cards,
+    positions_of,
 )
 from croupier.server.tables.games import GameFactory, GameRound
 from croupier.server.tables.models import RoundPlayer
@@ -103,6 +105,10 @@ class CashRound(GameRound, Protocol):
 
     def shown_seats(self) -> list[int]:
         """Seats that tabled their cards at showdown."""
+        ...
+
+    def public_cards(self) -> list[str]:
+        """The cards everyone saw: the board and burns dealt, the hands shown."""
         ...
 
 
@@ -602,10 +608,8 @@ class CashGameTable(Table):
     async def _close_hand(self, status: str, summary: Frame) -> None:
         hand = self._hand
         assert hand is not None
-        holes = {str(seat): cards for seat, cards in hand.hole_cards().items()}
-        shown = hand.shown_seats()
-        hidden = hidden_positions(self._deck, holes, shown, seat=None)
-        size = len(self._deck.split())
+        holes = hand.hole_cards()
+        public = positions_of(self._deck, hand.public_cards())
         self._emit(
             {
                 "kind": "round_closed",
@@ -616,16 +620,12 @@ class CashGameTable(Table):
                 "reveal": {
                     "commitment": self._commitment,
                     "leaves": card_leaves(salt=self._salt, deck=self._deck),
-                    "openings": open_cards(
-                        salt=self._salt,
-                        deck=self._deck,
-                        positions=[i for i in range(size) if i not in hidden],
-                    ),
+                    "openings": open_cards(salt=self._salt, deck=self._deck, positions=public),
                 },
             }
         )
         for seat, user in self._round_users.items():
-            own = hidden - hidden_positions(self._deck, holes, shown, seat=seat)
+            own = positions_of(self._deck, holes.get(seat, ())) - public
             if own:
                 self._to_user(
                     user,
