@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
 
-from sec_testkit import SecServer  # noqa: E402
+from sec_testkit import SecServer
 
 TABLES = """
 [[tables]]

@@ -8,6 +8,7 @@ free port (:func:`server_testkit.start_serve`).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import re
@@ -277,10 +278,8 @@ class TableSocket:
         return self.close_code
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self.ws.close()
-        except Exception:
-            pass
 
 
 _CARD = re.compile(r"^[2-9TJQKA][cdhs]$")

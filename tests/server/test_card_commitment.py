@@ -5,6 +5,7 @@ recovered from the published leaves and openings."""
 from __future__ import annotations
 
 import hashlib
+
 from hypothesis import given
 from hypothesis import strategies as st
 
