@@ -4,7 +4,7 @@ a factory for servers with settings of their own (short session lifetimes, say).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
 
-from sec_testkit import SecServer
+from sec_testkit import SecServer, ServerFactory
 
 TABLES = """
 [[tables]]
@@ -70,9 +70,6 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SecServer]:
         yield server
     finally:
         server.stop()
-
-
-ServerFactory = Callable[..., SecServer]
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ __all__ = [
     "PASSWORD",
     "Player",
     "SecServer",
+    "ServerFactory",
     "TableSocket",
     "cards_seen",
     "unique",
@@ -153,11 +154,14 @@ class SecServer:
     def balance(self, user_id: int) -> int:
         """A player's wallet, as the operator sees it."""
         response = self.http.get(f"/api/operator/accounts/{user_id}", headers=self.operator())
+        if response.status_code == 401:  # the operator's own session expired: log in anew
+            self._operator = None
+            response = self.http.get(f"/api/operator/accounts/{user_id}", headers=self.operator())
         assert response.status_code == 200, response.text
         value: int = response.json()["balance"]
         return value
 
-    def socket(self, table: str, token: str) -> TableSocket:
+    def socket(self, table: str, token: str | None) -> TableSocket:
         """A table socket, authenticated as the protocol says."""
         return TableSocket(self.ws_url, table, token)
 
@@ -165,13 +169,17 @@ class SecServer:
 class TableSocket:
     """One table WebSocket; a reader thread keeps every frame and the close code."""
 
-    def __init__(self, ws_url: str, table: str, token: str | None, *, auth: bool = True) -> None:
+    def __init__(self, ws_url: str, table: str, token: str | None, *, via: str = "frame") -> None:
+        """``via``: how the token is given, as the protocol says (``"frame"``: the first
+        frame is ``{"type": "auth", ...}``) or in the URL (``"query"``, refused)."""
         from websockets.sync.client import connect
 
         url = f"{ws_url}/ws/tables/{table}"
-        if token is not None and auth:
+        if token is not None and via == "query":
             url += f"?token={token}"
         self.ws = connect(url, max_size=2**24).__enter__()
+        if token is not None and via == "frame":
+            self.ws.send(json.dumps({"type": "auth", "token": token}))
         self.frames: list[dict[str, Any]] = []
         self.close_code: int | None = None
         self.closed = threading.Event()
@@ -312,3 +320,7 @@ def cards_seen(value: Any) -> set[str]:
                 c for c in (cards[i : i + 2] for i in range(0, len(cards), 2)) if "?" not in c
             )
     return found
+
+
+ServerFactory = Callable[..., SecServer]
+"""``make_server(env={...}, tables=...)``: a server of a test's own (the fixture)."""

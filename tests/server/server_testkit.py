@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -9,7 +10,8 @@ import sys
 import time
 import uuid
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,7 @@ with warnings.catch_warnings():
 
 __all__ = [
     "OPERATOR",
+    "PASSWORD",
     "Seat",
     "Server",
     "ShoeStack",
@@ -39,9 +42,13 @@ __all__ = [
     "free_port",
     "make_settings",
     "start_serve",
+    "table_socket",
+    "table_ws",
 ]
 
 OPERATOR = ("boss", "operator-password")
+PASSWORD = "felt-river-lantern-42"
+"""The players' password in the tests: one the strength check accepts."""
 
 _SERVE = """
 import sys, typer
@@ -52,6 +59,25 @@ register(app)
 def main() -> None: ...
 app(sys.argv[1:])
 """
+
+
+@contextmanager
+def table_ws(client: TestClient, table: str, token: str) -> Iterator[Any]:
+    """A TestClient WebSocket to ``table``, authenticated by its first frame."""
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "auth", "token": token})
+        yield ws
+
+
+@contextmanager
+def table_socket(url: str, token: str, **options: Any) -> Iterator[Any]:
+    """A real WebSocket (the sync ``websockets`` client) to ``url``, authenticated by its
+    first frame."""
+    from websockets.sync.client import connect
+
+    with connect(url, **options) as ws:
+        ws.send(json.dumps({"type": "auth", "token": token}))
+        yield ws
 
 
 def free_port() -> int:
@@ -161,7 +187,7 @@ class Server:
     settings: Settings
     _operator_token: str = ""
 
-    def login(self, username: str, password: str = "password123") -> str:
+    def login(self, username: str, password: str = PASSWORD) -> str:
         response = self.client.post(
             "/api/auth/login", json={"username": username, "password": password}
         )
@@ -172,7 +198,7 @@ class Server:
     def player(self, username: str, *, credit: int = 0) -> tuple[int, str]:
         """Register ``username``, credit them, return (user id, token)."""
         response = self.client.post(
-            "/api/auth/register", json={"username": username, "password": "password123"}
+            "/api/auth/register", json={"username": username, "password": PASSWORD}
         )
         assert response.status_code == 201, response.text
         user_id: int = response.json()["id"]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from server_testkit import PASSWORD
 from sqlalchemy import inspect
 
 from croupier.errors import ConfigError
@@ -177,5 +178,5 @@ def test_operator_role(db: Database, make_user: UserFactory) -> None:
         with pytest.raises(PermissionDeniedError):
             accounts.require_operator(accounts.get_user(session, user_id=player))
         assert accounts.require_operator(accounts.get_user(session, user_id=operator))
-        again = accounts.ensure_operator(session, username="alice", password="password123")
+        again = accounts.ensure_operator(session, username="alice", password=PASSWORD)
         assert again.role == Role.OPERATOR.value

@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings, test_tables
+from server_testkit import (
+    Seat,
+    Server,
+    ShoeStack,
+    TestClient,
+    make_settings,
+    table_ws,
+    test_tables,
+)
 
 from croupier.history import phh
 from croupier.server.app import create_app
@@ -75,9 +83,7 @@ def _seat_down(server: Server, stack: ExitStack, names: list[str]) -> list[tuple
     seats = []
     for index, name in enumerate(names):
         _, token = server.player(name, credit=CREDIT)
-        ws = stack.enter_context(
-            server.client.websocket_connect(f"/ws/tables/holdem?token={token}")
-        )
+        ws = stack.enter_context(table_ws(server.client, "holdem", token))
         seat = Seat(ws)
         seat.welcome()
         assert seat.request({"type": "join", "seat": index})["result"] == {"seat": index}
@@ -260,7 +266,7 @@ def test_leaving_returns_the_stack_and_balances_are_conserved(holdem: Server) ->
 def test_buy_in_limits_and_idempotency(holdem: Server) -> None:
     server = holdem
     _, token = server.player("alice", credit=CREDIT)
-    with server.client.websocket_connect(f"/ws/tables/holdem?token={token}") as ws:
+    with table_ws(server.client, "holdem", token) as ws:
         a = Seat(ws)
         a.welcome()
         assert a.request({"type": "buy_in", "key": "k0", "amount": 3_000})["type"] == "error"

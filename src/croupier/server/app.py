@@ -16,8 +16,10 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from croupier.deck import Shoe
+from croupier.server.accounts.sessions import LiveSessions
 from croupier.server.db import Database
 from croupier.server.errors import install_error_handlers
+from croupier.server.logs import install_token_scrubber
 from croupier.server.settings import Settings
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig, load_tables
@@ -45,6 +47,7 @@ def create_app(
         clock: the tables' clock (tests pass a :class:`ManualClock`).
         shoe_factory: where shoes come from (the OS CSPRNG by default; tests may stack one).
     """
+    from croupier.server.accounts.router import operator_router as account_admin_router
     from croupier.server.accounts.router import router as accounts_router
     from croupier.server.accounts.service import ensure_operator
     from croupier.server.rng import live_shoe
@@ -59,6 +62,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # After the server configured its logging: no log line may hold a token.
+        install_token_scrubber()
         db = Database(settings.database_url)
         db.migrate()
         with db.session() as session:
@@ -84,8 +89,10 @@ def create_app(
 
     app = FastAPI(title="croupier", version="1", lifespan=lifespan)
     app.state.settings = settings
+    app.state.live_sessions = LiveSessions()
     install_error_handlers(app)
     app.include_router(accounts_router)
+    app.include_router(account_admin_router)
     app.include_router(wallet_router)
     app.include_router(tables_router)
     app.include_router(advice_router)

@@ -45,3 +45,6 @@ class Settings(BaseSettings):
     """Compress WebSocket frames (permessage-deflate). Off by default: table frames are small
     JSON, and with a thousand players at a live table compressing them took about a quarter
     of the server's event loop (py-spy during ``benchmarks/load_uth.py``)."""
+    ws_auth_seconds: float = Field(default=5.0, gt=0, le=300)
+    """A table socket must authenticate (its first frame, ``{"type": "auth", ...}``) within
+    this many seconds, or it is closed."""

@@ -8,13 +8,27 @@ from fastapi import APIRouter, Depends, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from croupier.server.accounts import service
-from croupier.server.accounts.schemas import Credentials, TokenPublic, UserCreate, UserPublic
-from croupier.server.deps import CurrentUser, SessionDep, SettingsDep
+from croupier.server.accounts.schemas import (
+    AccountStatus,
+    Credentials,
+    TokenPublic,
+    UserCreate,
+    UserPublic,
+)
+from croupier.server.deps import (
+    CurrentUser,
+    LiveSessionsDep,
+    OperatorUser,
+    SessionDep,
+    SettingsDep,
+    UserId,
+)
 from croupier.server.errors import PermissionDeniedError
 
-__all__ = ["router"]
+__all__ = ["operator_router", "router"]
 
 router = APIRouter(prefix="/api/auth", tags=["accounts"])
+operator_router = APIRouter(prefix="/api/operator/accounts", tags=["accounts"])
 
 
 @router.post("/register", status_code=status.HTTP_201_CREATED)
@@ -51,15 +65,35 @@ def logout(
     session: SessionDep,
     settings: SettingsDep,
     credentials: Annotated[HTTPAuthorizationCredentials, Depends(HTTPBearer())],
+    live: LiveSessionsDep,
 ) -> None:
-    """Revoke the token used for this request."""
-    service.revoke_token(
-        session, token=credentials.credentials, secret=settings.secret_key.get_secret_value()
-    )
+    """Revoke the token used for this request, and close the table sockets opened with it."""
+    secret = settings.secret_key.get_secret_value()
+    service.revoke_token(session, token=credentials.credentials, secret=secret)
     session.commit()
+    live.revoke_token(service.token_hash(credentials.credentials, secret=secret))
 
 
 @router.get("/me")
 def me(user: CurrentUser) -> UserPublic:
     """The user the token belongs to."""
     return UserPublic.model_validate(user)
+
+
+@operator_router.post("/{user_id}/disable")
+def disable(
+    user_id: UserId, operator: OperatorUser, session: SessionDep, live: LiveSessionsDep
+) -> AccountStatus:
+    """Disable an account: its tokens are revoked and its table sockets closed at once."""
+    user = service.set_disabled(session, user_id=user_id, disabled=True, by=operator)
+    session.commit()
+    live.revoke_user(user.id)
+    return AccountStatus(id=user.id, username=user.username, disabled=user.disabled)
+
+
+@operator_router.post("/{user_id}/enable")
+def enable(user_id: UserId, operator: OperatorUser, session: SessionDep) -> AccountStatus:
+    """Let a disabled account log in again (its old tokens stay revoked)."""
+    user = service.set_disabled(session, user_id=user_id, disabled=False, by=operator)
+    session.commit()
+    return AccountStatus(id=user.id, username=user.username, disabled=user.disabled)

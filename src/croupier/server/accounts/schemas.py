@@ -6,7 +6,7 @@ import datetime as dt
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Credentials", "TokenPublic", "UserCreate", "UserPublic"]
+__all__ = ["AccountStatus", "Credentials", "TokenPublic", "UserCreate", "UserPublic"]
 
 
 class UserCreate(BaseModel):
@@ -45,3 +45,11 @@ class TokenPublic(BaseModel):
     token_type: str = "bearer"
     expires_at: dt.datetime
     user: UserPublic
+
+
+class AccountStatus(BaseModel):
+    """An account as an operator manages it."""
+
+    id: int
+    username: str
+    disabled: bool

@@ -38,6 +38,9 @@ __all__ = [
     "register",
     "require_operator",
     "revoke_token",
+    "session_for_token",
+    "set_disabled",
+    "token_hash",
     "user_for_token",
 ]
 
@@ -130,7 +133,8 @@ def authenticate(session: Session, *, username: str, password: str) -> User:
     return user
 
 
-def _token_hash(token: str, *, secret: str) -> str:
+def token_hash(token: str, *, secret: str) -> str:
+    """The keyed hash under which a session token is stored (HMAC-SHA256 under ``secret``)."""
     return hmac.new(secret.encode(), token.encode(), hashlib.sha256).hexdigest()
 
 
@@ -139,7 +143,7 @@ def issue_token(session: Session, *, user: User, secret: str, ttl_seconds: int) 
     token = secrets.token_urlsafe(32)
     expires = utcnow() + dt.timedelta(seconds=ttl_seconds)
     session.add(
-        AuthToken(user_id=user.id, token_hash=_token_hash(token, secret=secret), expires_at=expires)
+        AuthToken(user_id=user.id, token_hash=token_hash(token, secret=secret), expires_at=expires)
     )
     session.flush()
     return IssuedToken(token=token, expires_at=expires)
@@ -151,26 +155,56 @@ def user_for_token(session: Session, *, token: str, secret: str) -> User:
     Raises:
         AuthenticationError: unknown, expired or revoked token, or a disabled user.
     """
-    if not token or len(token) > 256:
+    return session_for_token(session, token=token, secret=secret)[0]
+
+
+def session_for_token(session: Session, *, token: str, secret: str) -> tuple[User, AuthToken]:
+    """The user a live session token belongs to, and the token's row (its hash and expiry).
+
+    Raises:
+        AuthenticationError: unknown, expired or revoked token, or a disabled user.
+    """
+    if not isinstance(token, str) or not token or len(token) > 256:
         raise AuthenticationError("missing or malformed session token")
     row = session.scalars(
-        select(AuthToken).where(AuthToken.token_hash == _token_hash(token, secret=secret))
+        select(AuthToken).where(AuthToken.token_hash == token_hash(token, secret=secret))
     ).first()
     if row is None or row.revoked_at is not None or row.expires_at <= utcnow():
         raise AuthenticationError("session token is unknown, expired or revoked")
     user = session.get(User, row.user_id)
     if user is None or user.disabled:
         raise AuthenticationError("session token is unknown, expired or revoked")
-    return user
+    return user, row
 
 
 def revoke_token(session: Session, *, token: str, secret: str) -> None:
     """End a session (logging out twice is harmless)."""
     session.execute(
         update(AuthToken)
-        .where(AuthToken.token_hash == _token_hash(token, secret=secret))
+        .where(AuthToken.token_hash == token_hash(token, secret=secret))
         .values(revoked_at=utcnow())
     )
+
+
+def set_disabled(session: Session, *, user_id: int, disabled: bool, by: User) -> User:
+    """Disable (or enable again) an account; disabling revokes every session token it has.
+
+    Raises:
+        NotFoundError: no such user.
+        ConflictError: an operator disabling their own account.
+    """
+    user = get_user(session, user_id=user_id)
+    if disabled and user.id == by.id:
+        raise ConflictError("an operator cannot disable their own account")
+    user.disabled = disabled
+    if disabled:
+        session.execute(
+            update(AuthToken)
+            .where(AuthToken.user_id == user.id, AuthToken.revoked_at.is_(None))
+            .values(revoked_at=utcnow())
+        )
+    session.flush()
+    return user
 
 
 def get_user(session: Session, *, user_id: int) -> User:
