@@ -51,6 +51,18 @@ pause_seconds = 0
 max_seats = 6
 
 [[tables]]
+name = "sec-russian"
+game = "russian"
+betting_seconds = 30
+decision_seconds = 30
+pause_seconds = 0
+[tables.rules]
+ante_min = 100
+ante_max = 10000
+bonus_min = 100
+bonus_max = 2500
+
+[[tables]]
 name = "sec-uth-2"
 game = "uth"
 betting_seconds = 30

@@ -19,6 +19,7 @@ from croupier.deck import Shoe
 from croupier.server.accounts.sessions import LiveSessions
 from croupier.server.db import Database
 from croupier.server.errors import install_error_handlers
+from croupier.server.headers import SecurityHeaders
 from croupier.server.logs import install_token_scrubber
 from croupier.server.settings import Settings
 from croupier.server.tables.clock import Clock
@@ -87,7 +88,17 @@ def create_app(
             await manager.stop()
             db.dispose()
 
-    app = FastAPI(title="croupier", version="1", lifespan=lifespan)
+    # The interactive API docs only when a setting enables them (off by default, issue 13).
+    docs = settings.api_docs
+    app = FastAPI(
+        title="croupier",
+        version="1",
+        lifespan=lifespan,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
+        openapi_url="/openapi.json" if docs else None,
+    )
+    app.add_middleware(SecurityHeaders, csp_exempt=("/docs", "/redoc") if docs else ())
     app.state.settings = settings
     app.state.live_sessions = LiveSessions()
     install_error_handlers(app)

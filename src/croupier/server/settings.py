@@ -48,3 +48,6 @@ class Settings(BaseSettings):
     ws_auth_seconds: float = Field(default=5.0, gt=0, le=300)
     """A table socket must authenticate (its first frame, ``{"type": "auth", ...}``) within
     this many seconds, or it is closed."""
+    api_docs: bool = False
+    """Serve the interactive API docs (``/docs``, ``/redoc``, ``/openapi.json``). Off by
+    default: they map the whole API for anyone who asks."""

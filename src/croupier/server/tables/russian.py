@@ -155,7 +155,14 @@ class RussianTableRound:
         blind = bets.get("blind_boxes", 0)
         if blind >= self.engine.config.boxes:
             raise IllegalActionError(f"{blind} blind boxes do not fit on the layout")
-        return bets["ante"], bets.get("bonus", 0), blind, bets.get("blind_bonus", 0)
+        blind_bonus = bets.get("blind_bonus", 0)
+        if blind_bonus and not blind:
+            # Never drop a stake silently: a Bonus for blind boxes needs blind boxes.
+            raise InvalidRequestError(
+                f"blind_bonus {blind_bonus} needs blind boxes: blind_boxes is 0 "
+                "(put the open box's Bonus in bonus)"
+            )
+        return bets["ante"], bets.get("bonus", 0), blind, blind_bonus
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
         ante, bonus, blind, blind_bonus = self._bets(bets)
