@@ -89,8 +89,10 @@ def make_server(tmp_path: Path) -> Iterator[ServerFactory]:
     """``make_server(env={...}, tables=...)``: a server of the test's own, stopped after it."""
     started: list[SecServer] = []
 
-    def factory(*, env: Mapping[str, str] | None = None, tables: str = TABLES) -> SecServer:
-        server = SecServer(tmp_path / f"s{len(started)}", tables=tables, env=env)
+    def factory(
+        *, env: Mapping[str, str] | None = None, tables: str = TABLES, url: str | None = None
+    ) -> SecServer:
+        server = SecServer(tmp_path / f"s{len(started)}", tables=tables, env=env, url=url)
         started.append(server)
         return server
 

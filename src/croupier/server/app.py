@@ -16,7 +16,9 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from croupier.deck import Shoe
+from croupier.server.accounts.passwords import PasswordHashing
 from croupier.server.accounts.sessions import LiveSessions
+from croupier.server.accounts.throttle import LoginThrottle
 from croupier.server.db import Database
 from croupier.server.errors import install_error_handlers
 from croupier.server.headers import SecurityHeaders
@@ -86,6 +88,7 @@ def create_app(
             yield
         finally:
             await manager.stop()
+            app.state.password_hashing.close()
             db.dispose()
 
     # The interactive API docs only when a setting enables them (off by default, issue 13).
@@ -101,6 +104,15 @@ def create_app(
     app.add_middleware(SecurityHeaders, csp_exempt=("/docs", "/redoc") if docs else ())
     app.state.settings = settings
     app.state.live_sessions = LiveSessions()
+    app.state.password_hashing = PasswordHashing(
+        workers=settings.password_hash_workers, queue=settings.password_hash_queue
+    )
+    app.state.login_throttle = LoginThrottle(
+        free_per_account=settings.login_free_per_account,
+        free_per_address=settings.login_free_per_address,
+        max_seconds=settings.login_max_backoff_seconds,
+    )
+    app.state.register_throttle = LoginThrottle(free_per_address=settings.login_free_per_address)
     install_error_handlers(app)
     app.include_router(accounts_router)
     app.include_router(account_admin_router)

@@ -10,12 +10,13 @@ __all__ = ["AccountStatus", "Credentials", "TokenPublic", "UserCreate", "UserPub
 
 
 class UserCreate(BaseModel):
-    """Registration: the server validates the rules again (username characters, length)."""
+    """Registration: the service checks the rules (username characters after NFKC, password
+    length and strength) and says which was broken."""
 
     model_config = ConfigDict(extra="forbid")
 
-    username: str = Field(min_length=3, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
-    password: str = Field(min_length=8, max_length=256)
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(max_length=1024)
 
 
 class Credentials(BaseModel):
