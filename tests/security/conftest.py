@@ -42,6 +42,18 @@ min_buy_in = 2000
 max_buy_in = 10000
 
 [[tables]]
+name = "sec-cash"
+game = "holdem"
+decision_seconds = 20
+pause_seconds = 0.2
+[tables.rules]
+small_blind = 50
+big_blind = 100
+max_seats = 6
+min_buy_in = 2000
+max_buy_in = 10000
+
+[[tables]]
 name = "sec-uth"
 game = "uth"
 betting_seconds = 30

@@ -343,7 +343,12 @@ class CashGameTable(Table):
         seat = self._seat(conn)
         if isinstance(message, BuyInMessage):
             return await self._buy_in(conn, seat, message)
-        if isinstance(message, SitOutMessage):
+        out = isinstance(message, SitOutMessage)
+        if (seat in self._out) == out:
+            # Nothing changes: acknowledged, and nobody else hears of it (issue 13: a
+            # repeated sit_out must not make every socket at the table busy).
+            return {"seat": seat, "sitting_out": out}
+        if out:
             self._out.add(seat)
             self._emit({"kind": "sat_out", "seat": seat})
             self._broadcast_state()
