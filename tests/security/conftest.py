@@ -75,6 +75,43 @@ bonus_min = 100
 bonus_max = 2500
 
 [[tables]]
+name = "sec-squat-uth"
+game = "uth"
+betting_seconds = 1
+decision_seconds = 1
+pause_seconds = 0
+idle_rounds = 2
+[tables.rules]
+max_seats = 6
+
+[[tables]]
+name = "sec-squat-russian"
+game = "russian"
+betting_seconds = 1
+decision_seconds = 1
+pause_seconds = 0
+idle_rounds = 2
+[tables.rules]
+ante_min = 100
+ante_max = 10000
+bonus_min = 100
+bonus_max = 2500
+
+[[tables]]
+name = "sec-squat-cash"
+game = "holdem"
+betting_seconds = 1
+decision_seconds = 1
+pause_seconds = 0.2
+idle_rounds = 2
+[tables.rules]
+small_blind = 50
+big_blind = 100
+max_seats = 6
+min_buy_in = 2000
+max_buy_in = 10000
+
+[[tables]]
 name = "sec-uth-2"
 game = "uth"
 betting_seconds = 30

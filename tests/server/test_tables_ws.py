@@ -303,7 +303,13 @@ def test_reconnect_and_resync(server: Server) -> None:
 
 
 def test_leave_and_seats(server: Server) -> None:
-    _, token = server.player("alice")
+    _, broke = server.player("bob")
+    with table_ws(server.client, "casino", broke) as ws:
+        seat = Seat(ws)
+        seat.welcome()
+        # A seat needs the table minimum in the wallet (issue 13: no squatting).
+        assert seat.request({"type": "join"})["code"] == "insufficient_funds"
+    _, token = server.player("alice", credit=10_000)
     with table_ws(server.client, "casino", token) as ws:
         seat = Seat(ws)
         seat.welcome()
@@ -394,7 +400,7 @@ def test_live_table_shares_one_face_up_hand(server: Server) -> None:
 
 def test_a_seat_without_connections_is_freed_after_its_round(server: Server) -> None:
     _, ta = server.player("alice", credit=10_000)
-    _, tb = server.player("bob")
+    _, tb = server.player("bob", credit=10_000)
     with table_ws(server.client, "casino", ta) as ws:
         a = Seat(ws)
         a.welcome()

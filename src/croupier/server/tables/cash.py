@@ -310,6 +310,8 @@ class CashGameTable(Table):
         self._button: int | None = None
         self._hand: CashRound | None = None
         self._closing = False
+        self._timed_out: set[int] = set()
+        """Seats that timed out in the hand in play (a hand they let pass, issue 13)."""
 
     async def run(self) -> None:
         try:
@@ -335,6 +337,28 @@ class CashGameTable(Table):
     def _in_hand(self, seat: int) -> bool:
         return self._hand is not None and seat in self._round_users
 
+    # -- seat rules (seats.py): a seat needs a buy-in's worth, and chips to play with ------
+
+    def _seat_minimum(self) -> int:
+        return self.cash.min_buy_in
+
+    def _idle_candidates(self) -> list[int]:
+        ready = set(self._ready())
+        return sorted(s for s in self._seats if s not in ready)
+
+    async def _free_idle(self, seats: Sequence[int]) -> None:
+        for seat in seats:
+            occupant = self._seats.get(seat)
+            if occupant is None or self._in_hand(seat):
+                continue
+            try:
+                await self._cash_out(seat, occupant.user_id, occupant.username, reason="idle")
+            except Exception:
+                log.exception("cash-out of idle seat %s at %s failed", seat, self.name)
+                continue
+            self._idle.pop(seat, None)
+            self._cooldown[occupant.user_id] = self._clock.now() + self.config.betting_seconds
+
     # -- seats and money ---------------------------------------------------------------
 
     async def _seat_request(
@@ -352,6 +376,7 @@ class CashGameTable(Table):
             self._out.add(seat)
             self._emit({"kind": "sat_out", "seat": seat})
             self._broadcast_state()
+            self._arm_idle()
             return {"seat": seat, "sitting_out": True}
         self._out.discard(seat)
         self._emit({"kind": "sat_in", "seat": seat})
@@ -408,7 +433,9 @@ class CashGameTable(Table):
         self._send_state_to(conn.user_id)
         return {"seat": None, "cashed_out": amount, "balance": balance}
 
-    async def _cash_out(self, seat: int, user_id: int, username: str) -> tuple[int, int]:
+    async def _cash_out(
+        self, seat: int, user_id: int, username: str, *, reason: str | None = None
+    ) -> tuple[int, int]:
         amount, balance = await self._db_call(
             self._with_session(cash_out, table=self.name, user_id=user_id)
         )
@@ -416,7 +443,9 @@ class CashGameTable(Table):
         self._seat_of.pop(user_id, None)
         self._stacks.pop(seat, None)
         self._out.discard(seat)
-        self._emit({"kind": "left", "seat": seat, "username": username, "cashed_out": amount})
+        self._idle.pop(seat, None)
+        left = {"kind": "left", "seat": seat, "username": username, "cashed_out": amount}
+        self._emit(left if reason is None else {**left, "reason": reason})
         self._broadcast_state()
         return int(amount), int(balance)
 
@@ -485,6 +514,7 @@ class CashGameTable(Table):
             )
         )
         self._hand = hand
+        self._timed_out = set()
         self._round, self._round_id = hand, round_id
         self._commitment, self._salt, self._deck = commitment, salt, deck
         self._cursor = 0
@@ -555,6 +585,7 @@ class CashGameTable(Table):
                 log.exception("timeout failed at %s", self.name)
                 await self._void(f"engine malfunction: {exc}")
                 return
+            self._timed_out.add(actor)
             self._emit({"kind": "timed_out", "seat": actor})
             self._drain_engine()
             await self._next_turn()
@@ -564,6 +595,9 @@ class CashGameTable(Table):
             if self.status == "idle":
                 self._emit({"kind": "table_idle"})
                 self._broadcast_state()
+                self._arm_idle()
+        elif self.status == "idle":
+            await self._idle_window()
 
     async def _settle_hand(self) -> None:
         hand, round_id = self._hand, self._round_id
@@ -642,6 +676,7 @@ class CashGameTable(Table):
                     },
                 )
         self.rounds_played += 1
+        played = list(self._round_users)
         self._hand = self._round = None
         self._round_id = self._commitment = None
         self._salt = self._deck = ""
@@ -650,12 +685,14 @@ class CashGameTable(Table):
         self._timer_generation += 1
         if self._closing:
             return
-        await self._release_ghosts()
         self.status = "idle"
+        await self._free_idle(self._count_round(set(played) - self._timed_out))
+        await self._release_ghosts()
         await self._maybe_start()
         if self.status == "idle":
             self._emit({"kind": "table_idle"})
             self._broadcast_state()
+            self._arm_idle()
 
     async def _shutdown(self, reason: str) -> None:
         self._closing = True

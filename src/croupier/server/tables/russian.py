@@ -97,6 +97,10 @@ class RussianFactory:
     def max_seats(self) -> int | None:
         return self.config.max_players
 
+    def min_stake(self) -> int:
+        """The least a seat can bet: the minimum Ante on its open box."""
+        return int(self.config.ante_min)
+
 
 class RussianTableRound:
     """One :class:`RussianRound` driven by a table."""
