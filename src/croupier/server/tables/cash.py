@@ -41,7 +41,7 @@ from sqlalchemy.orm import Session
 from croupier.deck import Shoe
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.server.db import Database
-from croupier.server.errors import PermissionDeniedError
+from croupier.server.errors import PermissionDeniedError, RoundVoided
 from croupier.server.tables import rounds
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
@@ -310,6 +310,9 @@ class CashGameTable(Table):
         self._button: int | None = None
         self._hand: CashRound | None = None
         self._closing = False
+        self._sitting_keys: dict[int, set[str]] = {}
+        """user id -> the buy-in keys of the chips at the table now (a resent key not among
+        them funded a stack that has since gone back to the wallet)."""
         self._timed_out: set[int] = set()
         """Seats that timed out in the hand in play (a hand they let pass, issue 13)."""
 
@@ -407,19 +410,31 @@ class CashGameTable(Table):
             move, stack = await self._db_call(
                 self._with_session(buy_in, idempotency_key=message.key, **args)
             )
+            self._sitting_keys.setdefault(conn.user_id, set()).add(message.key)
             self._stacks[seat] = stack
             self._emit(
                 {"kind": "bought_in", "seat": seat, "amount": message.amount, "stack": stack}
             )
             self._broadcast_state()
             await self._maybe_start()
+            balance = int(move.balance)
         else:
-            move, stack = replay
+            move, _ = replay
+            # A retry: answered with what is true now, not what was true then (issue 13).
+            balance = await self._db_call(self._wallet_balance, conn.user_id)
+            if message.key not in self._sitting_keys.get(conn.user_id, ()):
+                raise RoundVoided(
+                    f"buy-in {message.key!r} was taken before, and its chips have gone back "
+                    f"to your wallet since (a restart voided the hand in play, or the seat "
+                    f"was left): the wallet holds {balance}; buy in again with a new key",
+                    balance=balance,
+                    stack=self._stacks.get(seat, 0),
+                )
         return {
             "seat": seat,
             "amount": int(move.amount),
             "stack": self._stacks.get(seat, 0),
-            "balance": int(move.balance),
+            "balance": balance,
             "replayed": bool(move.replayed),
         }
 
@@ -444,6 +459,7 @@ class CashGameTable(Table):
         self._stacks.pop(seat, None)
         self._out.discard(seat)
         self._idle.pop(seat, None)
+        self._sitting_keys.pop(user_id, None)
         left = {"kind": "left", "seat": seat, "username": username, "cashed_out": amount}
         self._emit(left if reason is None else {**left, "reason": reason})
         self._broadcast_state()
