@@ -130,12 +130,24 @@ def status_and_code(exc: CroupierError) -> tuple[int, str]:
     return 400, "error"
 
 
-def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
-    """The JSON body of every HTTP error: ``{"error": {"code", "message"[, "details"]}}``."""
+def error_body(
+    code: str, message: str, details: Any = None, *, exc: CroupierError | None = None
+) -> dict[str, Any]:
+    """The JSON body of every HTTP error: ``{"error": {"code", "message"[, "details",
+    "reason", "params"]}}`` (``reason`` and ``params`` when ``exc`` carries them)."""
     body: dict[str, Any] = {"code": code, "message": message}
     if details is not None:
         body["details"] = details
+    if exc is not None:
+        body.update(_reason(exc))
     return {"error": body}
+
+
+def _reason(exc: CroupierError) -> dict[str, Any]:
+    """``reason`` and ``params`` of ``exc``, for a client to word (empty when it has none)."""
+    if exc.reason is None:
+        return {}
+    return {"reason": exc.reason, "params": exc.params}
 
 
 def error_frame(
@@ -153,6 +165,7 @@ def error_frame(
         details = getattr(exc, "details", None)
         if details:
             frame["details"] = details
+        frame.update(_reason(exc))
     return {"type": "error", "code": code or "error", "message": message or "", "ref": ref, **frame}
 
 
@@ -171,7 +184,9 @@ def install_error_handlers(app: FastAPI) -> None:
             headers = {"Retry-After": str(max(1, math.ceil(exc.retry_after)))}
         details = getattr(exc, "details", None)
         return JSONResponse(
-            error_body(code, str(exc), details or None), status_code=status, headers=headers
+            error_body(code, str(exc), details or None, exc=exc),
+            status_code=status,
+            headers=headers,
         )
 
     async def validation_error(request: Request, exc: Exception) -> JSONResponse:
