@@ -47,6 +47,8 @@ def create_app(
     """
     from croupier.server.accounts.router import router as accounts_router
     from croupier.server.accounts.service import ensure_operator
+    from croupier.server.audit.router import router as audit_router
+    from croupier.server.audit.service import audit_recovery
     from croupier.server.rng import live_shoe
     from croupier.server.tables.advice import router as advice_router
     from croupier.server.tables.manager import TableManager
@@ -66,6 +68,7 @@ def create_app(
                 voided = recover_open_rounds(session)
                 if voided:
                     log.warning("voided %d round(s) left open by a crash: %s", len(voided), voided)
+                    audit_recovery(session, voided)
             if settings.operator_username and settings.operator_password:
                 ensure_operator(
                     session,
@@ -89,6 +92,7 @@ def create_app(
     app.include_router(wallet_router)
     app.include_router(tables_router)
     app.include_router(advice_router)
+    app.include_router(audit_router)
 
     @app.get("/api/health", tags=["meta"])
     def health() -> dict[str, str]:

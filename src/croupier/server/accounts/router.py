@@ -54,7 +54,10 @@ def logout(
 ) -> None:
     """Revoke the token used for this request."""
     service.revoke_token(
-        session, token=credentials.credentials, secret=settings.secret_key.get_secret_value()
+        session,
+        token=credentials.credentials,
+        secret=settings.secret_key.get_secret_value(),
+        actor=user.username,
     )
     session.commit()
 

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from croupier.server.accounts.models import AuthToken, Role, User
+from croupier.server.audit import service as audit
 from croupier.server.base import utcnow
 from croupier.server.errors import (
     AuthenticationError,
@@ -80,8 +81,16 @@ def hash_password(password: str) -> str:
     return _HASHER.hash(password)
 
 
-def register(session: Session, *, username: str, password: str, role: Role = Role.PLAYER) -> User:
-    """Create a user and their (empty) wallet account.
+def register(
+    session: Session,
+    *,
+    username: str,
+    password: str,
+    role: Role = Role.PLAYER,
+    actor: str | None = None,
+) -> User:
+    """Create a user and their (empty) wallet account; the audit log records it (``actor``:
+    who did it, by default the new user).
 
     Raises:
         InvalidRequestError: a malformed username or password.
@@ -97,16 +106,36 @@ def register(session: Session, *, username: str, password: str, role: Role = Rol
     except IntegrityError:
         raise ConflictError(f"username {username!r} is taken") from None
     player_account(session, user_id=user.id)
+    audit.append(
+        session,
+        actor=actor or username,
+        action="account.register",
+        subject=f"user:{user.id}",
+        details={"username": username, "role": role.value},
+    )
     return user
 
 
 def ensure_operator(session: Session, *, username: str, password: str) -> User:
-    """The operator ``username``, created if missing (its password is then ``password``)."""
+    """The operator ``username``, created if missing (its password is then ``password``).
+
+    Creating the account or making an existing user an operator is recorded in the audit log
+    (actor ``system``); finding the operator already there changes nothing and records nothing.
+    """
     user = session.scalars(select(User).where(User.username == username)).first()
     if user is None:
-        return register(session, username=username, password=password, role=Role.OPERATOR)
+        return register(
+            session, username=username, password=password, role=Role.OPERATOR, actor=audit.SYSTEM
+        )
     if user.role != Role.OPERATOR.value:
-        user.role = Role.OPERATOR.value
+        previous, user.role = user.role, Role.OPERATOR.value
+        audit.append(
+            session,
+            actor=audit.SYSTEM,
+            action="account.role",
+            subject=f"user:{user.id}",
+            details={"username": username, "from": previous, "to": user.role},
+        )
     return user
 
 
@@ -127,6 +156,13 @@ def authenticate(session: Session, *, username: str, password: str) -> User:
         raise AuthenticationError("wrong username or password")
     if _HASHER.check_needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
+        audit.append(
+            session,
+            actor=user.username,
+            action="account.password_rehash",
+            subject=f"user:{user.id}",
+            details={"reason": "hashing parameters changed"},
+        )
     return user
 
 
@@ -164,12 +200,22 @@ def user_for_token(session: Session, *, token: str, secret: str) -> User:
     return user
 
 
-def revoke_token(session: Session, *, token: str, secret: str) -> None:
-    """End a session (logging out twice is harmless)."""
-    session.execute(
-        update(AuthToken)
-        .where(AuthToken.token_hash == _token_hash(token, secret=secret))
-        .values(revoked_at=utcnow())
+def revoke_token(session: Session, *, token: str, secret: str, actor: str | None = None) -> None:
+    """End a session (logging out twice is harmless); a session ended is recorded in the audit
+    log (by ``actor``, the user logging out) with the token's row id, never the token."""
+    digest = _token_hash(token, secret=secret)
+    row = session.scalars(
+        select(AuthToken).where(AuthToken.token_hash == digest, AuthToken.revoked_at.is_(None))
+    ).first()
+    if row is None:
+        return
+    row.revoked_at = utcnow()
+    audit.append(
+        session,
+        actor=actor or audit.SYSTEM,
+        action="session.revoke",
+        subject=f"user:{row.user_id}",
+        details={"session": row.id},
     )
 
 
