@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from croupier.cli import audit, bench, bots, holdem, run, russian, serve, uth
+from croupier.cli import audit, bench, bots, holdem, rng, run, russian, serve, uth
 
 __all__ = ["build_app"]
 
@@ -22,6 +22,7 @@ def build_app() -> typer.Typer:
     app.add_typer(russian.app, name="russian")
     app.add_typer(bench.app, name="bench")
     app.add_typer(audit.app, name="audit")
+    app.add_typer(rng.app, name="rng")
     serve.register(app)
     bots.register(app)
     run.register(app)
