@@ -85,7 +85,7 @@ def test_small_deck_outcomes_agree_with_the_run() -> None:
     result = analyze_exact(deck=THREE_RANKS)
     m = moments(from_exact(result), DEFAULT_TRIPS)
     assert m.ev_main == result.ev_per_ante
-    cats = [0] * len(HandCategory)
+    cats = [Fraction(0)] * len(HandCategory)
     for o in result.outcomes:
         cats[o.hand] += o.probability
     assert m.trips_return == trips_return([int(c * result.deals) for c in cats])
