@@ -49,6 +49,8 @@ def create_app(
     from croupier.server.accounts.service import ensure_operator
     from croupier.server.audit.router import router as audit_router
     from croupier.server.audit.service import audit_recovery
+    from croupier.server.reports.router import router as reports_router
+    from croupier.server.reports.router import start_theory
     from croupier.server.rng import live_shoe
     from croupier.server.tables.advice import router as advice_router
     from croupier.server.tables.manager import TableManager
@@ -76,6 +78,7 @@ def create_app(
                     password=settings.operator_password.get_secret_value(),
                 )
         manager = TableManager(configs, db=db, clock=clock, shoe_factory=shoe_factory or live_shoe)
+        app.state.theory, app.state.table_configs = start_theory(configs), configs
         app.state.db = db
         app.state.tables = manager
         manager.start()
@@ -83,6 +86,7 @@ def create_app(
             yield
         finally:
             await manager.stop()
+            app.state.theory.close()
             db.dispose()
 
     app = FastAPI(title="croupier", version="1", lifespan=lifespan)
@@ -93,6 +97,7 @@ def create_app(
     app.include_router(tables_router)
     app.include_router(advice_router)
     app.include_router(audit_router)
+    app.include_router(reports_router)
 
     @app.get("/api/health", tags=["meta"])
     def health() -> dict[str, str]:

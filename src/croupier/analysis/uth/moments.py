@@ -25,7 +25,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from croupier.analysis.uth.exact import ExactResult, analyze_exact
+from croupier.analysis.uth.exact import FULL_DECK, ExactResult, analyze_exact
 from croupier.analysis.uth.paytables import DEFAULT_BLIND, PayTable, check_paytable, ratio
 from croupier.evaluator import HandCategory
 
@@ -85,11 +85,11 @@ def from_exact(result: ExactResult) -> UthOutcomes:
     )
 
 
-def exact_outcomes(blind: BlindKey) -> UthOutcomes:
-    """Run the full exact analysis for a Blind table (a picklable entry point for a worker
-    process)."""
+def exact_outcomes(blind: BlindKey, *, deck: tuple[int, ...] = FULL_DECK) -> UthOutcomes:
+    """Run the exact analysis for a Blind table (a picklable entry point for a worker
+    process); ``deck`` reduced only in tests."""
     table = {HandCategory(c): (n, d) for c, n, d in blind}
-    return from_exact(analyze_exact(blind=table))
+    return from_exact(analyze_exact(blind=table, deck=deck))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
