@@ -49,6 +49,8 @@ def create_app(
     from croupier.server.accounts.service import ensure_operator
     from croupier.server.audit.router import router as audit_router
     from croupier.server.audit.service import audit_recovery
+    from croupier.server.metrics import Metrics
+    from croupier.server.ops import router as ops_router
     from croupier.server.reports.router import router as reports_router
     from croupier.server.reports.router import start_theory
     from croupier.server.rng import live_shoe
@@ -79,6 +81,8 @@ def create_app(
                 )
         manager = TableManager(configs, db=db, clock=clock, shoe_factory=shoe_factory or live_shoe)
         app.state.theory, app.state.table_configs = start_theory(configs), configs
+        for table in manager.tables.values():
+            table.metrics = app.state.metrics
         app.state.db = db
         app.state.tables = manager
         manager.start()
@@ -91,6 +95,7 @@ def create_app(
 
     app = FastAPI(title="croupier", version="1", lifespan=lifespan)
     app.state.settings = settings
+    app.state.metrics = Metrics()
     install_error_handlers(app)
     app.include_router(accounts_router)
     app.include_router(wallet_router)
@@ -98,6 +103,7 @@ def create_app(
     app.include_router(advice_router)
     app.include_router(audit_router)
     app.include_router(reports_router)
+    app.include_router(ops_router)
 
     @app.get("/api/health", tags=["meta"])
     def health() -> dict[str, str]:

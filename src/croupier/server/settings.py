@@ -45,3 +45,8 @@ class Settings(BaseSettings):
     """Compress WebSocket frames (permessage-deflate). Off by default: table frames are small
     JSON, and with a thousand players at a live table compressing them took about a quarter
     of the server's event loop (py-spy during ``benchmarks/load_uth.py``)."""
+    log_json: bool = False
+    """Structured logs: one JSON object per line on stderr (``CROUPIER_LOG_JSON=true``)."""
+    log_level: str = Field(default="info", pattern="^(?i)(debug|info|warning|error|critical)$")
+    metrics_enabled: bool = True
+    """Serve Prometheus metrics at ``/metrics``."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, WebSocket, WebSocketDisconnect
@@ -12,6 +13,7 @@ from croupier.errors import CroupierError
 from croupier.server.accounts.service import user_for_token
 from croupier.server.deps import CurrentUser, OperatorUser, SessionDep, TableManagerDep
 from croupier.server.errors import InvalidRequestError, NotFoundError, error_frame
+from croupier.server.metrics import Metrics
 from croupier.server.tables import rounds
 from croupier.server.tables.connection import Connection, SharedFrame
 from croupier.server.tables.manager import TableManager
@@ -57,7 +59,7 @@ def stats(operator: OperatorUser, session: SessionDep) -> dict[str, list[dict[st
     return operator_stats(session)
 
 
-async def _pump(websocket: WebSocket, conn: Connection) -> None:
+async def _pump(websocket: WebSocket, conn: Connection, sent: Any) -> None:
     while True:
         frame = await conn.outbox.get()
         if frame is None:
@@ -68,6 +70,7 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
             await websocket.send_text(frame.text)
         else:
             await websocket.send_json(frame)
+        sent.inc()
 
 
 @router.websocket("/ws/tables/{name}")
@@ -91,8 +94,11 @@ async def table_socket(websocket: WebSocket, name: str, token: str = "") -> None
         code = CLOSE_NOT_FOUND if isinstance(exc, NotFoundError) else CLOSE_UNAUTHENTICATED
         await websocket.close(code=code)
         return
+    metrics: Metrics = websocket.app.state.metrics
     conn = table.connect(user_id=user_id, username=username)
-    writer = asyncio.create_task(_pump(websocket, conn))
+    sockets = metrics.sockets.labels(table=name)
+    sockets.inc()
+    writer = asyncio.create_task(_pump(websocket, conn, metrics.frames.labels(table=name)))
     try:
         while not conn.closed:
             message = await websocket.receive()
@@ -106,10 +112,14 @@ async def table_socket(websocket: WebSocket, name: str, token: str = "") -> None
             except InvalidRequestError as exc:
                 conn.send(error_frame(exc, ref=ref_of(raw)))
                 continue
+            started = time.perf_counter()
             await table.submit(conn, parsed)
+            latency = time.perf_counter() - started
+            metrics.ack_latency.labels(type=parsed.type).observe(latency)
     except WebSocketDisconnect:
         pass
     finally:
+        sockets.dec()
         table.disconnect(conn)
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await asyncio.wait_for(writer, timeout=5)
