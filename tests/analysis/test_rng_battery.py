@@ -2,8 +2,8 @@
 fails broken ones.
 
 Sample sizes: 3,000 decks. Against the naive swap-with-any shuffle the card x position
-chi-square has noncentrality 2,012 at that size (computed exactly from the shuffle's
-card-position matrix): its statistic is about 17 standard deviations above the 99 % critical
+chi-square (scaled by 51/52) has noncentrality 1,973 at that size (computed exactly from the shuffle's
+card-position matrix): its statistic is about 16 standard deviations above the 99 % critical
 value, so the chance it passes is below 1e-20. The simulated shufflers use fixed seeds, so
 those tests are deterministic. The live CSPRNG cannot be seeded: a perfect shuffler fails at
 least one of the five tests in 4.9 % of samples (1 - 0.99^5), so that test draws up to three
