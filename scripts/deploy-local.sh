@@ -13,6 +13,8 @@
 #   --prefix DIR     where it goes (default /opt/croupier)
 #   --port N         the server's port (default 8000)
 #   --pg-port N      the cluster's port (default 5439)
+#   --python PATH    the interpreter of the install (default Debian's /usr/bin/python3, which
+#                    the croupier user can run; a python under root's home would not do)
 #   --dry-run        print the steps, change nothing
 #   --stop           stop the server and the cluster; --purge also drops the cluster
 set -euo pipefail
@@ -20,6 +22,7 @@ set -euo pipefail
 PREFIX=/opt/croupier
 PORT=8000
 PG_PORT=5439
+PYTHON=/usr/bin/python3
 DRY=0
 STOP=0
 PURGE=0
@@ -31,6 +34,7 @@ while [ $# -gt 0 ]; do
         --prefix) PREFIX="$2"; shift 2 ;;
         --port) PORT="$2"; shift 2 ;;
         --pg-port) PG_PORT="$2"; shift 2 ;;
+        --python) PYTHON="$2"; shift 2 ;;
         --dry-run) DRY=1; shift ;;
         --stop) STOP=1; shift ;;
         --purge) STOP=1; PURGE=1; shift ;;
@@ -76,10 +80,11 @@ if [ "$STOP" -eq 1 ]; then
     exit 0
 fi
 
-step "1. Debian packages: postgresql, python3-venv"
+step "1. Debian packages: postgresql, python3, python3-venv"
 missing=()
 [ -n "$(pg_version)" ] || missing+=(postgresql)
-python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
+[ -x "$PYTHON" ] || missing+=(python3)
+"$PYTHON" -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
 command -v curl >/dev/null || missing+=(curl)
 if [ ${#missing[@]} -gt 0 ]; then
     run env DEBIAN_FRONTEND=noninteractive apt-get update
@@ -131,7 +136,7 @@ else
     tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude=./artifacts --exclude='*.db' \
         --exclude='*cache*' -cf - . | tar -C "$PREFIX/app" -xf -
 fi
-run env VENV="$PREFIX/venv" sh "$PREFIX/app/scripts/install.sh"
+run env PYTHON="$PYTHON" VENV="$PREFIX/venv" sh "$PREFIX/app/scripts/install.sh"
 run chown -R croupier "$PREFIX"
 
 step "5. settings in $ENV_FILE (mode 600)"

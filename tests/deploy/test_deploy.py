@@ -100,11 +100,11 @@ def test_deploy_local_runs_croupier_on_postgresql_as_its_user() -> None:
         subprocess.run(["bash", script, *args], check=True, env=env, timeout=1500)
         health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5)
         assert health.status_code == 200 and health.json()["database"] == "ok"
-        pid = (prefix / "croupier.pid").read_text().strip()
-        users = subprocess.run(
-            ["ps", "-o", "user=", "--ppid", pid, "-p", pid], capture_output=True, text=True
-        ).stdout.split()
-        assert users and set(users) == {"croupier"}
+        pid = (prefix / "croupier.pid").read_text().strip()  # runuser, which starts it
+        server = subprocess.run(
+            ["ps", "-o", "user=,args=", "--ppid", pid], capture_output=True, text=True
+        ).stdout
+        assert server.split()[0] == "croupier" and "croupier serve" in server
         env_file = prefix / "croupier.env"
         assert env_file.stat().st_mode & 0o777 == 0o600
         assert "postgresql+psycopg://croupier:" in env_file.read_text()

@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
@@ -85,26 +86,17 @@ class Entry:
         prev_hash: str,
     ) -> Entry:
         """A new entry with its hash computed."""
-        text = canonical_json(dict(details))
-        digest = entry_hash(
+        entry = cls(
             seq=seq,
             at=at,
             actor=actor,
             action=action,
             subject=subject,
-            details=text,
+            details=canonical_json(dict(details)),
             prev_hash=prev_hash,
+            hash="",
         )
-        return cls(
-            seq=seq,
-            at=at,
-            actor=actor,
-            action=action,
-            subject=subject,
-            details=text,
-            prev_hash=prev_hash,
-            hash=digest,
-        )
+        return dataclasses.replace(entry, hash=entry.computed_hash())
 
     def computed_hash(self) -> str:
         """The hash the entry's fields give now (equal to ``hash`` unless tampered with)."""
