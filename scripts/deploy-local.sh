@@ -122,7 +122,7 @@ else
 fi
 
 step "3. system user croupier"
-if ! id croupier >/dev/null 2>&1; then
+if [ "$DRY" -eq 1 ] || ! id croupier >/dev/null 2>&1; then
     run useradd --system --home-dir "$PREFIX" --shell /usr/sbin/nologin croupier
 else
     echo "    exists"
