@@ -102,7 +102,7 @@ def test_deploy_local_runs_croupier_on_postgresql_as_its_user() -> None:
         assert health.status_code == 200 and health.json()["database"] == "ok"
         pid = (prefix / "croupier.pid").read_text().strip()  # runuser, which starts it
         server = subprocess.run(
-            ["ps", "-o", "user=,args=", "--ppid", pid], capture_output=True, text=True
+            ["ps", "-ww", "-o", "user=,args=", "--ppid", pid], capture_output=True, text=True
         ).stdout
         assert server.split()[0] == "croupier" and "croupier serve" in server
         env_file = prefix / "croupier.env"
