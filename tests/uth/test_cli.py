@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -132,3 +134,130 @@ def test_replay_refuses_bad_records(tmp_path: Path, bad: str) -> None:
     path.write_text(bad)
     result = run(["uth", "replay", str(path)])
     assert result.returncode == 1
+
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def _spawn(*args: str) -> tuple[pexpect.spawn, io.StringIO]:
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "croupier.cli.__main__", "uth", "play", *args],
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 140),
+    )
+    transcript = io.StringIO()
+    child.logfile_read = transcript
+    return child, transcript
+
+
+def _text(transcript: io.StringIO) -> str:
+    """What the player read, colour codes removed and wrapped lines joined."""
+    return re.sub(r"\s+", " ", ANSI.sub("", transcript.getvalue()))
+
+
+def test_play_states_the_limits_in_euros() -> None:
+    child, transcript = _spawn("--seed", "7", "--bankroll", "100000")
+    child.expect(r"Ante \(Enter for \S+, q to quit\)")
+    child.sendline("2000")  # above the table maximum: refused at once, in euros
+    seen = child.expect([r"Ante €2000\.00 is above the table maximum €1000\.00", "Trips", "100000"])
+    assert seen == 0, _text(transcript)[-200:]
+    child.expect(r"Ante \(Enter")
+    child.sendline("0.5")
+    child.expect(r"Ante €0\.50 is below the table minimum €1\.00")
+    child.expect(r"Ante \(Enter")
+    child.sendline("")
+    child.expect(r"Trips \(Enter")
+    child.sendline("600")
+    child.expect(r"Trips €600\.00 is above the table maximum €500\.00")
+    child.expect(r"Trips \(Enter")
+    child.sendline("q")
+    child.expect("Session")
+    child.expect(pexpect.EOF)
+    text = _text(transcript)
+    assert "Ante €1.00 to €1000.00, Trips €1.00 to €500.00" in text
+    assert "Ante (Enter for €10.00, q to quit)" in text
+    assert "100000" not in text.replace("€100000.00", "")  # no amount in cents anywhere
+
+
+def test_play_names_both_hands_in_full_and_says_what_decided() -> None:
+    # seed 29: both hands are one pair of the same rank; the dealer's kicker decides
+    child, transcript = _spawn("--seed", "29", "--hands", "1")
+    for prompt, answer in (("Ante", ""), ("Trips", ""), ("Pre-flop", "c"), ("Flop", "c")):
+        child.expect(prompt)
+        child.sendline(answer)
+    child.expect("River")
+    child.sendline("1")
+    child.expect("Round: ")
+    child.expect("Session")
+    child.expect(pexpect.EOF)
+    text = _text(transcript)
+    dealer = re.search(r"Dealer (?:\S+ ){2}(Pair of \w+, [\w-]+ kicker)", text)
+    you = re.search(r"You (?:\S+ ){2}(Pair of \w+, [\w-]+ kicker)", text)
+    assert dealer and you, text[-600:]
+    assert dealer.group(1).split(",")[0] == you.group(1).split(",")[0]  # the same pair
+    assert "The dealer wins: the Nine kicker beats the Eight" in text
+
+
+@pytest.mark.parametrize(("leave", "status"), [("eof", 0), ("ctrl-c", 130), ("q", 0)])
+def test_every_way_out_finishes_the_round_and_prints_the_summary(leave: str, status: int) -> None:
+    child, transcript = _spawn("--seed", "7")
+    for prompt in ("Ante", "Trips"):
+        child.expect(prompt)
+        child.sendline("")
+    child.expect("Pre-flop")
+    child.sendline("c")
+    child.expect("Flop")
+    if leave == "eof":
+        child.sendeof()
+    elif leave == "ctrl-c":
+        child.sendintr()
+    else:
+        child.sendline("q")
+    # the round in play ends as a seat that runs out of time: check, then fold on the river
+    child.expect("You leave during the round")
+    child.expect("You folded: Ante and Blind lost")
+    child.expect("Session")
+    child.expect(r"Final bankroll €980\.00 \(-€20\.00\)")
+    child.expect(r"Seed 7: `croupier uth play --seed 7`")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == status
+    assert "Traceback" not in transcript.getvalue()
+
+
+def test_without_a_seed_the_session_prints_the_seed_that_replays_it() -> None:
+    def session(*seed: str) -> tuple[str, str]:
+        child, transcript = _spawn("--hands", "1", *seed)
+        for prompt, answer in (("Ante", ""), ("Trips", ""), ("Pre-flop", "c"), ("Flop", "c")):
+            child.expect(prompt)
+            child.sendline(answer)
+        child.expect("River")
+        child.sendline("f")
+        child.expect(r"Seed (\d+): ")
+        number = child.match.group(1)
+        child.expect(pexpect.EOF)
+        text = _text(transcript)
+        return text[text.index("Bankroll") : text.index("Seed ")], number
+
+    first, seed = session()
+    _, other = session()
+    assert seed != other
+    replayed, same = session("--seed", seed)
+    assert same == seed and replayed == first
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--bankroll", "abc"], "--bankroll 'abc' is not an amount in euros"),
+        (["--ante", "5000"], "--ante €5000.00 is above the table maximum €1000.00"),
+        (["--trips", "-3"], "--trips '-3' is not an amount in euros"),
+    ],
+)
+def test_play_refuses_bad_options_in_words(option: list[str], message: str) -> None:
+    result = run(["uth", "play", *option])
+    assert result.returncode == 2
+    assert message in re.sub(r"[\s│]+", " ", result.stderr + result.stdout)
+    assert "Traceback" not in result.stderr
