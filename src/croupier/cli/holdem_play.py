@@ -463,7 +463,12 @@ def _finish_for_leaving(s: _Session, hand: CashHand) -> None:
     and let the bots play the hand to its end."""
     from croupier.games.holdem.state import Phase
 
-    s.console.print("You leave the table during the hand: your hand is folded.")
+    if not hand.active[s.me]:
+        s.console.print("You leave the table: the bots finish the hand.")
+    elif hand.phase is Phase.SHOWDOWN:
+        s.console.print("You leave the table at the showdown: your cards are shown.")
+    else:
+        s.console.print("You leave the table during the hand: your hand is folded.")
     try:
         while not hand.is_over:
             actor = hand.actor

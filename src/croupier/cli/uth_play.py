@@ -317,7 +317,7 @@ def _show_result(s: _Session, rnd: UthRound) -> None:
     s.console.print(_result_table(result))
     colour = "green" if result.net > 0 else "red" if result.net < 0 else "yellow"
     sign = "+" if result.net > 0 else ""
-    s.console.print(f"[{colour}]Round: {sign}{format_money(result.net)}[/{colour}]")
+    s.console.print(f"[{colour}]Round: {sign}{_eur(result.net)}[/{colour}]")
     s.balance += result.net
     s.wagered += result.staked
     s.won += result.net
