@@ -1,34 +1,25 @@
-"""`croupier russian play` driven as a person would, through a real pseudo-terminal."""
+"""`croupier russian play` driven as a person would, through a real pseudo-terminal
+(the ``terminal`` fixture, tests/conftest.py)."""
 
 from __future__ import annotations
 
-import io
 import re
-import sys
+from typing import Any
 
-import pexpect
+import pytest
 
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-"""rich colours the cards and messages; the test reads the text between the codes."""
 FIRST = r"\(b\)et, \(f\)old, \(e\)xchange or \(s\)ixth card\? "
 BANKROLL, ANTE, BONUS = 1_000, 10, 5
-COLUMNS = ("ante", "bet", "fee", "insurance", "bonus", "buy")
+SUMMARY = r"You leave with (-?\d+) chips \(([+-]\d+)\)\."
 
 
-def test_one_round_at_the_terminal_adds_up() -> None:
-    child = pexpect.spawn(
-        sys.executable,
-        [
-            *("-m", "croupier.cli.__main__", "russian", "play"),
-            *("--seed", "3", "--boxes", "2", "--ante", str(ANTE), "--bonus", str(BONUS)),
-            *("--bankroll", str(BANKROLL)),
-        ],
-        encoding="utf-8",
-        timeout=60,
-        dimensions=(50, 160),
+def test_one_round_at_the_terminal_adds_up(terminal: Any) -> None:
+    table = terminal(
+        "russian",
+        *("--seed", "3", "--boxes", "2", "--ante", str(ANTE), "--bonus", str(BONUS)),
+        *("--bankroll", str(BANKROLL)),
     )
-    transcript = io.StringIO()
-    child.logfile_read = transcript
+    child = table.child
     child.expect(FIRST)
     child.sendline("x")  # not an answer: refused, asked again
     child.expect("answer one of: b \\(bet\\), f \\(fold\\), e \\(exchange\\), s \\(sixth\\)")
@@ -52,14 +43,12 @@ def test_one_round_at_the_terminal_adds_up() -> None:
             break
     child.expect(r"Another round\? \(Y/n\) ")
     child.sendline("n")
-    child.expect(r"You leave with (\d+) chips \(([+-]\d+)\)\.")
+    child.expect(SUMMARY)
     final, change = int(child.match.group(1)), int(child.match.group(2))
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0 and child.signalstatus is None
+    table.end()
 
-    text = ANSI.sub("", transcript.getvalue())
-    flat = re.sub(r"\s+", " ", text)  # lines may wrap at the terminal's width
+    text = table.text()
+    flat = table.text(flat=True)  # lines may wrap at the terminal's width
     assert len(re.findall(FIRST, text)) == 2  # the refused answer changed nothing
     # the exchange kept the first, fourth and fifth cards and charged 1x Ante
     hand = re.search(r"Your hand: (\S+) (\S+) (\S+) (\S+) (\S+) ", flat)
@@ -108,41 +97,24 @@ def test_one_round_at_the_terminal_adds_up() -> None:
     assert change == final - BANKROLL
 
 
-SUMMARY = r"You leave with (-?\d+) chips \(([+-]\d+)\)\."
-
-
-def _spawn(*args: str) -> tuple[pexpect.spawn, io.StringIO]:
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "croupier.cli.__main__", "russian", "play", *args],
-        encoding="utf-8",
-        timeout=60,
-        dimensions=(50, 160),
-    )
-    transcript = io.StringIO()
-    child.logfile_read = transcript
-    return child, transcript
-
-
-def _summary(child: pexpect.spawn, status: int = 0) -> tuple[int, int]:
-    child.expect(SUMMARY)
-    final, change = int(child.match.group(1)), int(child.match.group(2))
-    child.expect(r"Seed \d+: `croupier russian play --seed \d+`")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == status and child.signalstatus is None
+def _summary(table: Any, status: int = 0) -> tuple[int, int]:
+    table.child.expect(SUMMARY)
+    final, change = int(table.child.match.group(1)), int(table.child.match.group(2))
+    table.child.expect(r"Seed \d+: `croupier russian play --seed \d+`")
+    table.end(status)
     return final, change
 
 
-def test_a_round_starts_only_when_the_chips_cover_the_buy_fee_too() -> None:
+def test_a_round_starts_only_when_the_chips_cover_the_buy_fee_too(terminal: Any) -> None:
     # seed 12: a sixth card, a Bet, then the bought game beats you: Ante, Bet, two fees = 50.
     # With 40 chips that round would leave -10: it is refused before the deal.
-    child, _ = _spawn("--seed", "12", "--bankroll", "40", "--ante", "10")
-    seen = child.expect(["40 chips are not enough for another round: 50 needed", FIRST])
+    table = terminal("russian", "--seed", "12", "--bankroll", "40", "--ante", "10")
+    seen = table.child.expect(["40 chips are not enough for another round: 50 needed", FIRST])
     assert seen == 0, "a round was dealt that could cost more than the chips"
-    assert _summary(child) == (40, 0)
+    assert _summary(table) == (40, 0)
     # with 50 the worst case leaves exactly nothing
-    child, _ = _spawn("--seed", "12", "--bankroll", "50", "--ante", "10")
+    table = terminal("russian", "--seed", "12", "--bankroll", "50", "--ante", "10")
+    child = table.child
     child.expect(FIRST)
     child.sendline("s")
     child.expect(r"\(b\)et or \(f\)old\? ")
@@ -152,14 +124,15 @@ def test_a_round_starts_only_when_the_chips_cover_the_buy_fee_too() -> None:
     child.expect(r"Another round\? \(Y/n\) ")
     child.sendline("y")
     child.expect("0 chips are not enough for another round: 50 needed")
-    assert _summary(child) == (0, -50)
+    assert _summary(table) == (0, -50)
 
 
-def test_insurance_is_bounded_by_the_chips_left_free() -> None:
+def test_insurance_is_bounded_by_the_chips_left_free(terminal: Any) -> None:
     # seed 1695 deals three Sevens; the dealer's straight qualifies and wins. The rules allow
     # insurance up to 60 (the Bet 20 x 3), but with 60 chips only 30 are free after the
     # Ante and the Bet: insuring 60 would end at -30.
-    child, transcript = _spawn("--seed", "1695", "--bankroll", "60", "--ante", "10")
+    table = terminal("russian", "--seed", "1695", "--bankroll", "60", "--ante", "10")
+    child = table.child
     child.expect(FIRST)
     child.sendline("b")
     child.expect(r"Insurance (\d+)\.\.(\d+) \(Enter for none\): ")
@@ -170,45 +143,49 @@ def test_insurance_is_bounded_by_the_chips_left_free() -> None:
     child.sendline("30")
     child.expect(r"Another round\? \(Y/n\) ")
     child.sendline("n")
-    assert _summary(child) == (0, -60)
-    text = re.sub(r"\s+", " ", ANSI.sub("", transcript.getvalue()))
+    assert _summary(table) == (0, -60)
+    text = table.text(flat=True)
     assert "from 10 to 60 by the rules, at most 30 with the 30 chips you have free" in text
 
 
-def test_every_way_out_folds_the_round_in_play_and_prints_the_summary() -> None:
-    for leave, status in (("q", 0), ("eof", 0), ("ctrl-c", 130)):
-        child, transcript = _spawn("--seed", "12", "--ante", "10")
-        child.expect(FIRST)
-        if leave == "q":
-            child.sendline("q")
-        elif leave == "eof":
-            child.sendeof()
-        else:
-            child.sendintr()
-        child.expect("your open box is folded")
-        child.expect("Settlement")
-        # leaving never escapes the Ante: the open box is folded as on a live table's timeout
-        assert _summary(child, status) == (990, -10), leave
-        assert "Traceback" not in transcript.getvalue()
+@pytest.mark.parametrize(("leave", "status"), [("q", 0), ("eof", 0), ("ctrl-c", 130)])
+def test_every_way_out_folds_the_round_in_play_and_prints_the_summary(
+    terminal: Any, leave: str, status: int
+) -> None:
+    table = terminal("russian", "--seed", "12", "--ante", "10")
+    child = table.child
+    child.expect(FIRST)
+    if leave == "q":
+        child.sendline("q")
+    elif leave == "eof":
+        child.sendeof()
+    else:
+        child.sendintr()
+    child.expect("your open box is folded")
+    child.expect("Settlement")
+    # leaving never escapes the Ante: the open box is folded as on a live table's timeout
+    assert _summary(table, status) == (990, -10)
 
 
-def test_without_a_seed_the_session_prints_the_seed_that_replays_it() -> None:
-    def session(*seed: str) -> tuple[str, str]:
-        child, transcript = _spawn("--ante", "10", *seed)
-        child.expect(FIRST)
-        child.sendline("b")
-        asked = [r"Insurance \d+\.\.\d+ \(Enter for none\): ", r"Buy the dealer's game", "Another"]
-        while child.expect(asked) != 2:
-            child.sendline("")
-        child.sendline("n")
-        child.expect(r"Seed (\d+): ")
-        number = child.match.group(1)
-        child.expect(pexpect.EOF)
-        text = ANSI.sub("", transcript.getvalue())
-        return text[text.index("Your hand") : text.index("Session")], number
+def _session(terminal: Any, *seed: str) -> tuple[str, str]:
+    table = terminal("russian", "--ante", "10", *seed)
+    child = table.child
+    child.expect(FIRST)
+    child.sendline("b")
+    asked = [r"Insurance \d+\.\.\d+ \(Enter for none\): ", r"Buy the dealer's game", "Another"]
+    while child.expect(asked) != 2:
+        child.sendline("")
+    child.sendline("n")
+    child.expect(r"Seed (\d+): ")
+    number = child.match.group(1)
+    table.end()
+    text = table.text()
+    return text[text.index("Your hand") : text.index("Session")], number
 
-    first, seed = session()
-    _, other = session()
+
+def test_without_a_seed_the_session_prints_the_seed_that_replays_it(terminal: Any) -> None:
+    first, seed = _session(terminal)
+    _, other = _session(terminal)
     assert seed != other
-    replayed, same = session("--seed", seed)
+    replayed, same = _session(terminal, "--seed", seed)
     assert same == seed and replayed == first
