@@ -43,6 +43,15 @@ class TerminalTable:
         text = self._ANSI.sub("", self.transcript.getvalue())
         return re.sub(r"\s+", " ", text) if flat else text
 
+    def leave(self, how: str) -> None:
+        """Leave the table: ``"q"``, ``"eof"`` (Ctrl-D) or ``"ctrl-c"``."""
+        if how == "q":
+            self.child.sendline("q")
+        elif how == "eof":
+            self.child.sendeof()
+        else:
+            self.child.sendintr()
+
     def end(self, status: int = 0) -> None:
         """Wait for the session to end and check it ended with ``status``."""
         self.child.expect(pexpect.EOF)

@@ -149,12 +149,7 @@ def test_every_way_out_ends_with_the_session_summary(
     child.sendline("c")  # call 60 pre-flop, then leave on the flop
     child.expect(_label("flop"))
     child.expect(PROMPT)
-    if leave == "q":
-        child.sendline("q")
-    elif leave == "eof":
-        child.sendeof()
-    else:
-        child.sendintr()
+    table.leave(leave)
     child.expect("your hand is folded")
     child.expect(SUMMARY)
     final, net = int(child.match.group(1)), int(child.match.group(2))

@@ -155,12 +155,7 @@ def test_every_way_out_folds_the_round_in_play_and_prints_the_summary(
     table = terminal("russian", "--seed", "12", "--ante", "10")
     child = table.child
     child.expect(FIRST)
-    if leave == "q":
-        child.sendline("q")
-    elif leave == "eof":
-        child.sendeof()
-    else:
-        child.sendintr()
+    table.leave(leave)
     child.expect("your open box is folded")
     child.expect("Settlement")
     # leaving never escapes the Ante: the open box is folded as on a live table's timeout

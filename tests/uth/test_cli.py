@@ -174,12 +174,7 @@ def test_every_way_out_finishes_the_round_and_prints_the_summary(
     child.expect("Pre-flop")
     child.sendline("c")
     child.expect("Flop")
-    if leave == "eof":
-        child.sendeof()
-    elif leave == "ctrl-c":
-        child.sendintr()
-    else:
-        child.sendline("q")
+    table.leave(leave)
     # the round in play ends as a seat that runs out of time: check, then fold on the river
     child.expect("You leave during the round")
     child.expect("You folded: Ante and Blind lost")
