@@ -490,8 +490,8 @@ def _finish_for_leaving(s: _Session, hand: CashHand) -> None:
 
 def _leave(s: _Session, way: Way) -> None:
     """Finish the hand in play, then print the session summary (every way out)."""
-    if way is Way.INTERRUPTED:
-        s.console.print()
+    if way in (Way.INTERRUPTED, Way.END_OF_INPUT):
+        s.console.print()  # end the line the prompt left open
     if s.hand is not None:
         _finish_for_leaving(s, s.hand)
     chips = s.chips

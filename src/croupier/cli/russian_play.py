@@ -381,8 +381,8 @@ def _leave(s: _Session, way: Way) -> None:
     game, as the live table does), then print the session summary."""
     from croupier.games.russian.state import Phase
 
-    if way is Way.INTERRUPTED:
-        s.console.print()
+    if way in (Way.INTERRUPTED, Way.END_OF_INPUT):
+        s.console.print()  # end the line the prompt left open
     game = s.game
     if game is not None:
         try:

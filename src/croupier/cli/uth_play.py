@@ -354,8 +354,8 @@ def _leave(s: _Session, way: Way) -> None:
     """Finish the round in play as a seat that runs out of time does (spec/uth.md "Dealing
     and decisions": check pre-flop and on the flop, fold on the river), then print the
     session summary."""
-    if way is Way.INTERRUPTED:
-        s.console.print()
+    if way in (Way.INTERRUPTED, Way.END_OF_INPUT):
+        s.console.print()  # end the line the prompt left open
     rnd = s.round
     if rnd is not None:
         try:
