@@ -40,6 +40,7 @@ from croupier.evaluator._tables import (
     tables,
 )
 from croupier.evaluator.categories import CATEGORY_COUNTS_5, HandCategory
+from croupier.evaluator.naming import describe, versus
 
 __all__ = [
     "CATEGORY_COUNTS_5",
@@ -57,6 +58,7 @@ __all__ = [
     "evaluate_batch",
     "evaluate_ids",
     "lookup_tables",
+    "versus",
 ]
 
 MAX_VALUE = 7462
@@ -94,33 +96,6 @@ def categories(values: npt.ArrayLike) -> npt.NDArray[np.int8]:
     if array.size and (array.min() < 1 or array.max() > MAX_VALUE):
         raise InvalidCardsError(f"hand values must be within 1..{MAX_VALUE}")
     return np.searchsorted(_BOUNDS, array, side="left").astype(np.int8)
-
-
-def describe(value: int) -> str:
-    """Describe a hand value in English (``"Two pair, Kings and Sixes"``)."""
-    category = category_of(value)
-    ranks = [Rank(r) for r in classes().ranks[value - 1]]
-    match category:
-        case HandCategory.HIGH_CARD:
-            return f"{ranks[0].noun}-{ranks[1].noun} high"
-        case HandCategory.PAIR:
-            return f"Pair of {ranks[0].plural}"
-        case HandCategory.TWO_PAIR:
-            return f"Two pair, {ranks[0].plural} and {ranks[1].plural}"
-        case HandCategory.THREE_OF_A_KIND:
-            return f"Three of a kind, {ranks[0].plural}"
-        case HandCategory.STRAIGHT:
-            return f"Straight, {ranks[0].noun} high"
-        case HandCategory.FLUSH:
-            return f"Flush, {ranks[0].noun} high"
-        case HandCategory.FULL_HOUSE:
-            return f"Full house, {ranks[0].plural} full of {ranks[1].plural}"
-        case HandCategory.FOUR_OF_A_KIND:
-            return f"Four of a kind, {ranks[0].plural}"
-        case HandCategory.STRAIGHT_FLUSH:
-            return f"Straight flush, {ranks[0].noun} high"
-        case _:
-            return "Royal flush"
 
 
 class _Scalar:
@@ -183,6 +158,14 @@ class HandValue:
     def description(self) -> str:
         """The hand in English, e.g. ``"Full house, Kings full of Sixes"``."""
         return describe(self.value)
+
+    @property
+    def full_description(self) -> str:
+        """The hand with every rank that counts: ``"Pair of Queens, Ace-King-Nine kicker"``.
+
+        Two hands read the same only when they tie.
+        """
+        return describe(self.value, kickers=True)
 
     @property
     def best_five(self) -> tuple[Card, ...]:
