@@ -59,9 +59,9 @@ def _batch_inputs(hands: np.ndarray) -> list[tuple[str, np.ndarray]]:
     inputs = [(name, hands.astype(name)) for name in _DTYPES]
     table = np.zeros((len(hands), 9), dtype=np.int64)
     table[:, 1:8] = hands
-    inputs.append(("int64, columns 1..7 of an (N, 9) table", table[:, 1:8]))
-    inputs.append(("int8, transposed (7, N) array", np.ascontiguousarray(hands.T).T))
-    inputs.append(("int32, big-endian (converted in blocks)", hands.astype(">i4")))
+    inputs.append(("int64, table[:, 1:8] of (N, 9)", table[:, 1:8]))
+    inputs.append(("int8, transposed (7, N)", np.ascontiguousarray(hands.T).T))
+    inputs.append((">i4, big-endian", hands.astype(">i4")))
     return inputs
 
 
@@ -80,15 +80,13 @@ def _batch_entries(hands: np.ndarray) -> list[_Entry]:
             evaluate_batch(hands[:100], parallel=True)
             entries.append(
                 _Entry(
-                    f"evaluate_batch(parallel=True), int8, {n} threads",
+                    f"evaluate_batch, int8, parallel, {n} threads",
                     len(hands),
                     _runner(hands, threads=n),
                 )
             )
     enumerate7_histogram()
-    entries.append(
-        _Entry("all 133,784,560 7-card hands (enumeration)", 133_784_560, enumerate7_histogram)
-    )
+    entries.append(_Entry("enumerate7_histogram (all C(52, 7))", 133_784_560, enumerate7_histogram))
     return entries
 
 
@@ -154,7 +152,7 @@ def _phevaluator_entries(per_call: list[list[int]]) -> list[_Entry]:
             lambda: [evaluate_7cards(*h) for h in per_call],
         ),
         _Entry(
-            "phevaluator's C function itself (_pheval.evaluate_7cards)",
+            "phevaluator._pheval.evaluate_7cards (C)",
             len(per_call),
             lambda: [_pheval.evaluate_7cards(*h) for h in per_call],
         ),
