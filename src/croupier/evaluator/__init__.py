@@ -231,6 +231,10 @@ def best_five(cards: Iterable[Card] | str) -> tuple[Card, ...]:
     return tuple(ordered)
 
 
+_BLOCK = 1 << 16
+"""Rows converted at a time when ids are not in native byte order."""
+
+
 def evaluate_batch(cards: npt.ArrayLike, *, parallel: bool = False) -> npt.NDArray[np.int64]:
     """Evaluate every row of an (N, 5), (N, 6) or (N, 7) array of card ids.
 
@@ -267,9 +271,6 @@ def evaluate_batch(cards: npt.ArrayLike, *, parallel: bool = False) -> npt.NDArr
     if bad >= 0:
         raise InvalidCardsError(f"row {bad} ({array[bad].tolist()}) {_what_is_wrong(array[bad])}")
     return out
-
-
-_BLOCK = 1 << 16
 
 
 def _evaluate_into(array: npt.NDArray[Any], out: npt.NDArray[np.int64], *, parallel: bool) -> int:
