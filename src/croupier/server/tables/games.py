@@ -118,7 +118,10 @@ class GameFactory(Protocol):
 
     game: str
 
-    def new_round(self, shoe: Shoe) -> GameRound: ...
+    def new_round(self, shoe: Shoe, *, salt: str = "") -> GameRound:
+        """A round dealing from ``shoe``; ``salt`` is the round's committed salt, the key of
+        anything a round must draw beyond the shoe's order (a Russian Poker reshuffle)."""
+        ...
 
     def describe(self) -> dict[str, Any]: ...
 

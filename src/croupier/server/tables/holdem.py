@@ -172,7 +172,7 @@ class HoldemFactory:
     def max_buy_in(self) -> int:
         return self.rules.max_buy_in
 
-    def new_round(self, shoe: Shoe) -> HoldemHand:  # pragma: no cover - see new_hand
+    def new_round(self, shoe: Shoe, *, salt: str = "") -> HoldemHand:  # pragma: no cover
         raise IllegalActionError("a hold'em hand needs its seats and stacks (new_hand)")
 
     def new_hand(

@@ -333,7 +333,10 @@ class Table(TableFrames):
             raise IllegalActionError(f"bets are closed: the table is {self.status}")
         bets = dict(message.bets)
         opening = self._round is None
-        game_round = self.factory.new_round(self._shoe_factory()) if opening else self._round
+        salt = new_salt() if opening else self._salt
+        game_round = (
+            self.factory.new_round(self._shoe_factory(), salt=salt) if opening else self._round
+        )
         assert game_round is not None
         details = {"bets": bets, "seat": seat}
         if not opening and self._round_users.get(seat) == conn.user_id:
@@ -360,7 +363,6 @@ class Table(TableFrames):
             details=details,
         )
         if opening:
-            salt = new_salt()
             deck = deck_text(game_round_shoe(game_round))
             commitment = commit(salt=salt, deck=deck)
             round_id, move = await self._db_call(

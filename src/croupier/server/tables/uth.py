@@ -42,7 +42,7 @@ class UthFactory:
             rules["max_seats"] = None
         self.config = UthConfig.from_dict(rules)
 
-    def new_round(self, shoe: Shoe) -> UthTableRound:
+    def new_round(self, shoe: Shoe, *, salt: str = "") -> UthTableRound:
         return UthTableRound(UthRound(self.config, shoe))
 
     def describe(self) -> dict[str, Any]:
