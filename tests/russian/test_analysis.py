@@ -106,8 +106,10 @@ def test_describe_play() -> None:
     assert describe_play(pair, 1) == "stand"
 
 
-def test_simulated_rounds_settle_as_the_engine_does() -> None:
-    """The simulation kernel's round, replayed action by action in RussianRound."""
+@pytest.mark.parametrize("ante_pays", [False, True], ids=["seed", "ante-paid"])
+def test_simulated_rounds_settle_as_the_engine_does(ante_pays: bool) -> None:
+    """The simulation kernel's round, replayed action by action in RussianRound (also under
+    the option ``ante_pays_on_win``, where a win against a qualifying dealer pays the Ante)."""
     from math import comb
 
     from croupier.deck import Shoe
@@ -123,7 +125,7 @@ def test_simulated_rounds_settle_as_the_engine_does() -> None:
     pl = rng.random(7463)  # the model's stand EV: 0.3 - 3 pl; folds after a draw when < -1
     gain = np.zeros((7463, 201))
     nq_sets = np.array(_nq_rank_sets(), dtype=np.int64)
-    config = RussianConfig(max_payout=None)
+    config = RussianConfig(max_payout=None, ante_pays_on_win=ante_pays)
     out = np.empty(s.R_FIELDS, dtype=np.int64)
     seen_paths: set[tuple[int, int, int, int]] = set()
     for seed in range(1500):
@@ -146,6 +148,7 @@ def test_simulated_rounds_settle_as_the_engine_does() -> None:
             True,
             200,
             nq_sets,
+            int(ante_pays),
         )
         game = RussianRound(config=config, shoe=Shoe(order))
         game.place_box(0, box=0, ante=100)
@@ -205,5 +208,5 @@ def test_exact_stand_ev_of_a_hand_that_cannot_win() -> None:
     for c in hand:
         seen |= 1 << int(c)
     p = s.p_not_qualified(np.int64(seen), np.array(_nq_rank_sets(), dtype=np.int64))
-    ev = k.exact_stand_ev(hand, 5, 0, _tables(), qual, True)
+    ev = k.exact_stand_ev(hand, 5, 0, _tables(), qual, True, 0)
     assert ev == pytest.approx(p - 3 * (1 - p), abs=1e-12)

@@ -33,6 +33,7 @@ from croupier.games.uth.events import (
     Folded,
     PlayBet,
     RoundVoided,
+    TripsPlaced,
 )
 
 __all__ = [
@@ -88,6 +89,8 @@ def uth_record(rnd: UthRound, *, round_id: str | None = None) -> dict[str, Any]:
         match event:
             case BetsPlaced(seat=seat, ante=ante, trips=trips):
                 bets[seat] = {"seat": seat, "ante": ante, "trips": trips}
+            case TripsPlaced(seat=seat, trips=trips):
+                bets[seat]["trips"] = trips  # added after the Ante (seed 001)
             case BetsWithdrawn(seat=seat):
                 bets.pop(seat, None)
             case BettingClosed():
@@ -111,7 +114,8 @@ def uth_record(rnd: UthRound, *, round_id: str | None = None) -> dict[str, Any]:
         "actions": actions,
         "void": void,
         "phase": rnd.phase.value,
-        "results": [result_to_dict(rnd.results[s]) for s in sorted(rnd.results)],
+        # in the order settled: right to left (seed 003)
+        "results": [result_to_dict(result) for result in rnd.results.values()],
         "players_net": sum(r.net for r in rnd.results.values()),
         "house_net": -sum(r.net for r in rnd.results.values()),
     }
@@ -190,7 +194,9 @@ def verify_uth(record: Mapping[str, Any]) -> UthRound:
     """
     rnd = replay_uth(record)
     replayed = [result_to_dict(rnd.results[s]) for s in sorted(rnd.results)]
-    recorded = list(record.get("results", []))
+    # compared seat by seat: records written before seed 003's right-to-left settlement
+    # list the seats left to right
+    recorded = sorted(record.get("results", []), key=lambda r: r.get("seat", 0))
     if replayed != recorded:
         for mine, theirs in zip(replayed, recorded, strict=False):
             if mine != theirs:

@@ -300,8 +300,8 @@ class RussianRound:
         if not blind and sum(not b.blind for b in mine) >= opens:
             # spec "Table": one open box per player (option open_boxes_per_player: two)
             raise IllegalActionError(
-                f"seat {seat} already has {opens} open box{'es' if opens > 1 else ''}; "
-                "further boxes are blind"
+                f"seat {seat} already has {'an' if opens == 1 else opens} open "
+                f"box{'es' if opens > 1 else ''}; further boxes are blind"
             )
         verify_blind_choices(c, ante=ante, blind=blind, insurance=insurance, sixth_card=sixth_card)
 

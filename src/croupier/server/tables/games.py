@@ -66,6 +66,17 @@ class GameRound(Protocol):
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None: ...
 
+    def added_total(self, bets: Mapping[str, int]) -> int:
+        """The money of a bet added by a seat that has bet (UTH: Trips after the Ante), or
+        raise :class:`croupier.errors.IllegalActionError` if the game adds none of this shape."""
+        ...
+
+    def check_added_bets(self, seat: int, bets: Mapping[str, int]) -> int:
+        """Validate a bet added in the same betting window; return the stake to hold."""
+        ...
+
+    def add_bets(self, seat: int, bets: Mapping[str, int]) -> None: ...
+
     def can_close_betting(self) -> bool: ...
 
     def close_betting(self) -> None:

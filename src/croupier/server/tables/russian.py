@@ -76,8 +76,17 @@ class RussianFactory:
 
     def __init__(self, table: TableConfig) -> None:
         self.name = str(table.rules.get("name", "Russian Poker"))
-        options = {k: v for k, v in table.rules.items() if k != "name"}
-        self.config = RussianConfig.from_dict(options)
+        self.config = RussianConfig.from_dict({k: v for k, v in table.rules.items() if k != "name"})
+
+    def reconfigure(self, rules: Mapping[str, Any]) -> None:
+        """New rules for the rounds opened from now on; a round in play keeps the config it
+        opened with. Checked whole first: rules that are refused change nothing.
+
+        Raises:
+            ConfigError: the new rules are not valid.
+        """
+        self.config = RussianConfig.from_dict({k: v for k, v in rules.items() if k != "name"})
+        self.name = str(rules.get("name", self.name))
 
     def new_round(self, shoe: Shoe, *, salt: str = "") -> RussianTableRound:
         # docs/rules.md "Reshuffling the discards": keyed by the round's committed salt
@@ -233,6 +242,15 @@ class RussianTableRound:
                 insurance=b.insurance,
                 sixth_card=b.sixth,
             )
+
+    def added_total(self, bets: Mapping[str, int]) -> int:
+        raise IllegalActionError("russian poker takes a seat's bets in one request")
+
+    def check_added_bets(self, seat: int, bets: Mapping[str, int]) -> int:
+        return self.added_total(bets)
+
+    def add_bets(self, seat: int, bets: Mapping[str, int]) -> None:
+        self.added_total(bets)
 
     def can_close_betting(self) -> bool:
         return self.engine.can_deal()
