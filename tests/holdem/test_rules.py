@@ -11,15 +11,15 @@ from croupier.cards import DECK, Card, parse_cards
 from croupier.deck import Shoe
 from croupier.errors import ConfigError, IllegalActionError
 from croupier.games.holdem import (
-    OddChip,
-    ShowdownRule,
     EXACT_SCALE,
     BettingStructure,
     CashHand,
     HoldemConfig,
+    OddChip,
     Phase,
     Rake,
     ReopenRule,
+    ShowdownRule,
     SplitPolicy,
 )
 from croupier.games.holdem.events import BetReturned, PotAwarded, Raked, Shown
@@ -394,7 +394,7 @@ def test_seed_showdown_the_last_bettor_shows_and_only_a_beaten_hand_mucks() -> N
     assert hand.config.showdown is ShowdownRule.SEED
     assert hand.showdown_order == (1, 2, 0)
     for seat in (1, 2, 0):  # nothing is shown yet: nobody may muck
-        with pytest.raises(IllegalActionError, match="shows first|only to a hand shown"):
+        with pytest.raises(IllegalActionError, match=r"shows first|only to a hand shown"):
             hand.muck(seat)
     hand.show(1)  # kings
     with pytest.raises(IllegalActionError, match="may concede only to a hand shown"):
@@ -635,6 +635,10 @@ def test_odd_chip_by_position_or_by_suit(odd_chip: OddChip, takes: int) -> None:
     # 101 + 101 + the folded big blind's 3 = 205: 103 and 102
     awards = [e for e in hand.events if isinstance(e, PotAwarded)]
     total = sum(sum(a.amounts) for a in awards)
-    odd = [seat for a in awards for seat, amount in zip(a.seats, a.amounts, strict=True)
-           if amount * 2 > sum(a.amounts)]
+    odd = [
+        seat
+        for a in awards
+        for seat, amount in zip(a.seats, a.amounts, strict=True)
+        if amount * 2 > sum(a.amounts)
+    ]
     assert total % 2 == 1 and odd == [takes]

@@ -86,7 +86,7 @@ def test_exchange_limited_to_the_tables_range() -> None:
     assert game.events == before
     game.exchange(0, box=0, discard=parse_cards("7c 2h"))
     # an audit of an exchange outside the range is refused too
-    with pytest.raises(IllegalActionError, match="outside the table's 2..4"):
+    with pytest.raises(IllegalActionError, match=r"outside the table's 2\.\.4"):
         audit_box(
             config=config,
             ante=100,
