@@ -244,3 +244,39 @@ def test_exchange_range_and_blind_choices_at_the_table(make_server: Any) -> None
     # open box: Ante and fee lost; blind box: four aces (Ac) beat the queens: Bet 20:1 (4000),
     # Ante returned, insurance lost (the dealer qualifies), fee lost
     assert closed["returns"] == {"0": 100 + 200 + 4_000}
+
+
+def test_two_open_boxes_at_a_server_table(make_server: Any) -> None:
+    """open_boxes_per_player 2 (Aragon, Senator, Corona, Sochi): one bet places two open boxes;
+    the player sees the second box's cards only once the first has decided."""
+    server: Server = make_server(open_boxes_per_player=2)
+    _, token = server.player("olga", credit=CREDIT)
+    with server.client.websocket_connect(f"/ws/tables/russian?token={token}") as ws:
+        seat = Seat(ws)
+        seat.welcome()
+        _ok(seat, {"type": "join"})
+        one = seat.request({"type": "bet", "key": "x", "bets": {"ante": 100, "open_boxes": 3}})
+        assert one["type"] == "error" and "open_boxes 3 is outside 1..2" in one["message"]
+        # box 0 Ah As Ad 7c 2h, box 1 Kh Ks 8d 8h 2c; dealer Qs Qd 9c 5s 3h qualifies
+        server.shoes.push("Ah As Ad 7c 2h Kh Ks 8d 8h 2c Qs Qd 9c 5s 3h")
+        staked = _ok(seat, {"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
+        assert staked["staked"] == 200
+        view = _turn(seat, 0)
+        cards = {b["box"]: b["cards"] for b in view["boxes"]}
+        assert cards == {0: ["Ah", "As", "Ad", "7c", "2h"], 1: None}
+        _ok(seat, {"type": "act", "action": "bet"})
+        view = _turn(seat, 0)
+        assert view["to_act"] == 1
+        assert {b["box"]: b["cards"] for b in view["boxes"]}[1] == ["Kh", "Ks", "8d", "8h", "2c"]
+        _ok(seat, {"type": "act", "action": "bet"})
+        closed = seat.seen("round_closed")
+    # trips of aces: Bet 3:1 (600); two pair: Bet 2:1 (400); Antes returned
+    assert closed["returns"] == {"0": 100 + 200 + 600 + 100 + 200 + 400}
+    one_box = make_server()
+    _, other = one_box.player("ivan", credit=CREDIT)
+    with one_box.client.websocket_connect(f"/ws/tables/russian?token={other}") as ws:
+        seat = Seat(ws)
+        seat.welcome()
+        _ok(seat, {"type": "join"})
+        refused = seat.request({"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
+        assert refused["type"] == "error" and "outside 1..1" in refused["message"]

@@ -187,3 +187,50 @@ def test_the_revealed_deck_says_which_card_went_where(make_server: Any, dealing:
     assert revealed["cards"] == [deck[i] for i in plan.dealer]
     assert closed["summary"]["board"] == [deck[i] for i in plan.board]
     assert [r["seat"] for r in closed["summary"]["results"]] == [4, 2, 0]
+
+
+def test_uth_options_at_a_server_table(make_server: Any) -> None:
+    """play_multiples, trips_needs_win and blind_rounding from the table's rules change what
+    the table takes and how it settles (docs/rules.md)."""
+    server: Server = make_server(
+        "casino",
+        max_seats=6,
+        play_multiples={"preflop": [3], "flop": [2], "river": [1]},
+        trips_needs_win=True,
+        blind_rounding="up",
+    )
+    lobby = server.client.get("/api/tables").json()[0]["rules"]
+    assert lobby["play_multiples"]["preflop"] == [3] and lobby["trips_needs_win"] is True
+    _, token = server.player("alice", credit=50_000)
+    # player Ah Kh, dealer 2c 7d; burn 3s; board Qh Jh Th 4s 4c: a royal flush for alice
+    server.shoes.push("Ah 2c Kh 7d 3s Qh Jh Th 4s 4c")
+    with ExitStack() as stack:
+        a = _seat(stack, server, "casino", token)
+        a.request({"type": "join"})
+        a.request({"type": "bet", "key": "k", "bets": {"ante": 105, "trips": 100}})
+        four = a.request({"type": "act", "action": "4x"})
+        assert four["code"] == "illegal_action" and "3x" in four["message"]
+        assert a.request({"type": "act", "action": "3x"})["type"] == "ack"
+        closed = a.seen("round_closed")
+    (result,) = closed["summary"]["results"]
+    bets = {b["bet"]: b for b in result["bets"]}
+    # the dealer's pair of fours qualifies; the royal flush wins: Ante 1:1, Play 3x 1:1,
+    # Blind 500:1, Trips 50:1 (a win)
+    assert bets["play"]["stake"] == 315 and bets["play"]["net"] == 315
+    assert bets["blind"]["net"] == 52_500 and bets["trips"]["net"] == 5_000
+
+
+def test_blind_rounded_up_at_a_server_table(make_server: Any) -> None:
+    server: Server = make_server("casino", max_seats=6, blind_rounding="up")
+    _, token = server.player("bob", credit=50_000)
+    # player Ah 5h, dealer 2c 7d; burn 3s; board Qh Jh 9h 4s 4c: a flush beats the fours
+    server.shoes.push("Ah 2c 5h 7d 3s Qh Jh 9h 4s 4c")
+    with ExitStack() as stack:
+        b = _seat(stack, server, "casino", token)
+        b.request({"type": "join"})
+        b.request({"type": "bet", "key": "k", "bets": {"ante": 105}})
+        b.request({"type": "act", "action": "4x"})
+        closed = b.seen("round_closed")
+    (result,) = closed["summary"]["results"]
+    blind = next(x for x in result["bets"] if x["bet"] == "blind")
+    assert (blind["net"], blind["rounding"]) == (158, "-1/2")  # 3:2 on 105 = 157.5, up

@@ -237,3 +237,45 @@ def test_every_option_round_trips_through_a_record() -> None:
     rnd.bet_play(0, 4)
     assert rnd.phase is Phase.SETTLED
     assert verify_uth(uth_record(rnd)).results == rnd.results
+
+
+def test_the_settlement_audit_honours_the_options() -> None:
+    from croupier.games.uth import audit_line, settle_hand
+
+    config = UthConfig(
+        play_multiples=PlayMultiples(preflop=(5,)),
+        trips_needs_win=True,
+        blind_rounding="up",  # type: ignore[arg-type]
+    )
+    # kings full beat the dealer's pair: Trips 8:1 on a win; the Blind 3:1; Play 5x
+    line = audit_line(
+        settle_hand(
+            player="KdKc",
+            dealer="7c7d",
+            board="AhKh4c4s9c",
+            ante=1000,
+            trips=500,
+            action="5x",
+            config=config,
+        )
+    )
+    assert line == {"ante": 1000, "blind": 3000, "play": 5000, "trips": 4000, "total": 13000}
+    lost = settle_hand(
+        player="KdKc",
+        dealer="AdAc",
+        board="AhKh4c7s9c",
+        ante=1000,
+        trips=500,
+        action="2x",
+        config=config,
+    )
+    assert audit_line(lost)["trips"] == 0  # three kings lose to three aces: Trips pushes
+    with pytest.raises(IllegalActionError, match="'4x' is not one of 5x"):
+        settle_hand(
+            player="KdKc",
+            dealer="7c7d",
+            board="AhKh4c4s9c",
+            ante=1000,
+            action="4x",
+            config=config,
+        )
