@@ -196,7 +196,9 @@ def run_one(database: str, args: argparse.Namespace) -> dict[str, object]:
         names = [f"load-{i:05d}" for i in range(args.players)]
         t0 = time.perf_counter()
         tokens = asyncio.run(
-            provision(url, names, password="load-password", operator=OPERATOR, credit=10_000_000)
+            provision(
+                url, names, password="load-bots-deal-fast-77", operator=OPERATOR, credit=10_000_000
+            )
         )
         setup = time.perf_counter() - t0
         print(
@@ -229,7 +231,7 @@ def settle_commit(database_url: str, players: int, *, repeats: int = 3) -> dict[
     db.migrate()
     with db.session() as session:
         ids = [
-            accounts.register(session, username=f"s{i:05d}", password="settle-password").id
+            accounts.register(session, username=f"s{i:05d}", password="load-bots-deal-fast-77").id
             for i in range(players)
         ]
         for uid in ids:

@@ -11,10 +11,22 @@
     └── RecordError          (also ValueError)  a round record or hand history that does not replay
 
 Every input error is a ``ValueError`` so callers that only know the standard library still
-catch it. Messages are lower-case fragments that quote the value and the rule.
+catch it. Messages are lower-case fragments that quote the value and the rule, for developers
+and logs. What a person reads is worded by the client from ``reason`` (a stable name for why,
+such as ``"bet_out_of_limits"``) and ``params`` (the values it needs, money in minor units):
+
+>>> exc = IllegalActionError(
+...     "ante 50 is outside the table limits 100..10000",
+...     reason="bet_out_of_limits",
+...     params={"spot": "ante", "amount": 50, "min": 100, "max": 10000},
+... )
+>>> exc.reason, exc.params["min"], str(exc)
+('bet_out_of_limits', 100, 'ante 50 is outside the table limits 100..10000')
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 __all__ = [
     "ConfigError",
@@ -23,12 +35,35 @@ __all__ = [
     "InsufficientFunds",
     "InvalidCardsError",
     "NotationError",
+    "Param",
     "RecordError",
 ]
 
 
+Param = str | int | bool | None | list[str] | list[int]
+"""A value a client words an error with: text, an amount in minor units, a count, a list."""
+
+
 class CroupierError(Exception):
-    """Base class of every error croupier raises on purpose."""
+    """Base class of every error croupier raises on purpose.
+
+    Args:
+        message: the developer's fragment (``str(exc)``).
+        reason: a stable, machine-readable name for why; ``None`` when only the class says.
+        params: what a client needs to word the reason (money in minor units, never text
+            built from amounts).
+    """
+
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        reason: str | None = None,
+        params: Mapping[str, Param] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params: dict[str, Param] = dict(params) if params else {}
 
 
 class NotationError(CroupierError, ValueError):

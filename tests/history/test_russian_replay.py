@@ -541,7 +541,7 @@ def test_differences_compare_only_what_the_record_stores(record: dict[str, Any])
 def test_a_round_played_on_the_server_replays_as_recalled_over_http(tmp_path: Path) -> None:
     # The server tests' helpers (tests/server/server_testkit.py) drive a real app.
     sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
-    from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings
+    from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings, table_ws
 
     from croupier.server.app import create_app
     from croupier.server.tables.clock import ManualClock
@@ -559,7 +559,7 @@ def test_a_round_played_on_the_server_replays_as_recalled_over_http(tmp_path: Pa
     with TestClient(app) as client:
         server = Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)
         _, token = server.player("alice", credit=10_000)
-        with client.websocket_connect(f"/ws/tables/russian?token={token}") as ws:
+        with table_ws(client, "russian", token) as ws:
             seat = Seat(ws)
             seat.welcome()
             for message in (

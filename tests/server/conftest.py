@@ -37,7 +37,14 @@ REPO = Path(__file__).resolve().parents[2]
 # does not put test directories on sys.path).
 sys.path.insert(0, str(Path(__file__).parent))
 
-from server_testkit import Server, ShoeStack, TestClient, make_settings, test_tables  # noqa: E402
+from server_testkit import (  # noqa: E402
+    PASSWORD,
+    Server,
+    ShoeStack,
+    TestClient,
+    make_settings,
+    test_tables,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -178,7 +185,7 @@ def db(db_url: str) -> Iterator[Database]:
 def make_user(db: Database) -> UserFactory:
     """A factory: ``make_user("alice", role=Role.OPERATOR) -> user id``."""
 
-    def factory(username: str, *, role: Role = Role.PLAYER, password: str = "password123") -> int:
+    def factory(username: str, *, role: Role = Role.PLAYER, password: str = PASSWORD) -> int:
         with db.session() as session:
             user: User = register(session, username=username, password=password, role=role)
             return user.id

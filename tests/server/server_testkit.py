@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -9,6 +10,8 @@ import sys
 import time
 import uuid
 import warnings
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +33,7 @@ with warnings.catch_warnings():
 
 __all__ = [
     "OPERATOR",
+    "PASSWORD",
     "Seat",
     "Server",
     "ShoeStack",
@@ -38,9 +42,13 @@ __all__ = [
     "free_port",
     "make_settings",
     "start_serve",
+    "table_socket",
+    "table_ws",
 ]
 
 OPERATOR = ("boss", "operator-password")
+PASSWORD = "felt-river-lantern-42"
+"""The players' password in the tests: one the strength check accepts."""
 
 _SERVE = """
 import sys, typer
@@ -53,6 +61,25 @@ app(sys.argv[1:])
 """
 
 
+@contextmanager
+def table_ws(client: TestClient, table: str, token: str) -> Iterator[Any]:
+    """A TestClient WebSocket to ``table``, authenticated by its first frame."""
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_json({"type": "auth", "token": token})
+        yield ws
+
+
+@contextmanager
+def table_socket(url: str, token: str, **options: Any) -> Iterator[Any]:
+    """A real WebSocket (the sync ``websockets`` client) to ``url``, authenticated by its
+    first frame."""
+    from websockets.sync.client import connect
+
+    with connect(url, **options) as ws:
+        ws.send(json.dumps({"type": "auth", "token": token}))
+        yield ws
+
+
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 now."""
     with socket.socket() as sock:
@@ -62,23 +89,35 @@ def free_port() -> int:
 
 
 def start_serve(
-    tmp_path: Path, *, url: str, port: int, tables: str, secret: str
+    tmp_path: Path,
+    *,
+    url: str,
+    port: int,
+    tables: str,
+    secret: str,
+    env: Mapping[str, str] | None = None,
+    log_path: Path | None = None,
 ) -> subprocess.Popen[bytes]:
     """``croupier serve`` in a child process on database ``url`` with the tables TOML
-    ``tables`` and the operator :data:`OPERATOR`; return once it answers ``/api/health``."""
+    ``tables`` and the operator :data:`OPERATOR`; return once it answers ``/api/health``.
+
+    ``env`` adds ``CROUPIER_*`` settings; the server's output goes to ``log_path`` (by default
+    a new file in ``tmp_path``)."""
     config = tmp_path / "tables.toml"
     config.write_text(tables)
-    env = {
+    environment = {
         **os.environ,
         "CROUPIER_OPERATOR_USERNAME": OPERATOR[0],
         "CROUPIER_OPERATOR_PASSWORD": OPERATOR[1],
         "CROUPIER_SECRET_KEY": secret,
+        **(env or {}),
     }
     command = [sys.executable, "-c", _SERVE, "serve", "--config", str(config)]
     command += ["--database", url, "--port", str(port)]
-    with open(tmp_path / f"server-{port}-{time.monotonic_ns()}.log", "wb") as log:
+    log_path = log_path or tmp_path / f"server-{port}-{time.monotonic_ns()}.log"
+    with open(log_path, "ab") as log:
         proc = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=tmp_path
+            command, stdout=log, stderr=subprocess.STDOUT, env=environment, cwd=tmp_path
         )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -148,7 +187,7 @@ class Server:
     settings: Settings
     _operator_token: str = ""
 
-    def login(self, username: str, password: str = "password123") -> str:
+    def login(self, username: str, password: str = PASSWORD) -> str:
         response = self.client.post(
             "/api/auth/login", json={"username": username, "password": password}
         )
@@ -159,7 +198,7 @@ class Server:
     def player(self, username: str, *, credit: int = 0) -> tuple[int, str]:
         """Register ``username``, credit them, return (user id, token)."""
         response = self.client.post(
-            "/api/auth/register", json={"username": username, "password": "password123"}
+            "/api/auth/register", json={"username": username, "password": PASSWORD}
         )
         assert response.status_code == 201, response.text
         user_id: int = response.json()["id"]

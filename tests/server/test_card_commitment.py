@@ -5,7 +5,6 @@ recovered from the published leaves and openings."""
 from __future__ import annotations
 
 import hashlib
-import random
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,9 +15,9 @@ from croupier.server.tables.fairness import (
     card_commitment,
     card_leaves,
     card_salt,
-    hidden_positions,
     new_salt,
     open_cards,
+    positions_of,
     verify_openings,
 )
 
@@ -76,11 +75,8 @@ def test_a_hidden_card_cannot_be_read_from_what_is_published() -> None:
         assert leaves[position] not in guesses
 
 
-def test_hidden_positions_are_the_unshown_hands_of_others() -> None:
-    deck = _deck(11)
+@given(seed=st.integers(0, 2**32 - 1), picks=st.sets(st.integers(0, 51)))
+def test_positions_of_finds_each_card_where_the_deck_has_it(seed: int, picks: set[int]) -> None:
+    deck = _deck(seed)
     cards = deck.split()
-    holes = {"0": cards[0:2], "3": cards[2:4], "5": cards[4:6]}
-    rng = random.Random(1)
-    assert hidden_positions(deck, holes, [3], seat=None) == {0, 1, 4, 5}
-    assert hidden_positions(deck, holes, [3], seat=0) == {4, 5}
-    assert hidden_positions(deck, holes, [0, 3, 5], seat=rng.choice([None, 0, 3, 5])) == set()
+    assert positions_of(deck, [cards[i] for i in picks]) == picks

@@ -17,7 +17,16 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_testkit import TestClient, free_port, make_settings, start_serve, test_tables
+from server_testkit import (
+    PASSWORD,
+    TestClient,
+    free_port,
+    make_settings,
+    start_serve,
+    table_socket,
+    table_ws,
+    test_tables,
+)
 from sqlalchemy import func, select
 
 from croupier.server.app import create_app
@@ -36,8 +45,8 @@ def test_rounds_left_open_are_voided_at_start(tmp_path: Path) -> None:
     from croupier.server.accounts.service import register
 
     with db.session() as session:
-        alice = register(session, username="alice", password="password123").id
-        bob = register(session, username="bob", password="password123").id
+        alice = register(session, username="alice", password=PASSWORD).id
+        bob = register(session, username="bob", password=PASSWORD).id
         for user in (alice, bob):
             wallet.credit(session, user_id=user, amount=10_000, idempotency_key=f"d{user}")
         open_id = rounds.open_round(
@@ -92,18 +101,19 @@ def _start(tmp_path: Path, url: str, port: int) -> subprocess.Popen[bytes]:
 
 
 def _player_loop(port: int, token: str, table: str, stop: threading.Event) -> None:
-    from websockets.sync.client import connect
-
     try:
-        with connect(f"ws://127.0.0.1:{port}/ws/tables/{table}?token={token}") as ws:
+        with table_socket(f"ws://127.0.0.1:{port}/ws/tables/{table}", token) as ws:
             ws.send('{"type": "join"}')
             while not stop.is_set():
                 bet = {"type": "bet", "key": uuid.uuid4().hex, "bets": {"ante": 100, "trips": 100}}
                 ws.send(json.dumps(bet))
                 ws.send('{"type": "act", "action": "4x"}')
                 ws.send('{"type": "act", "action": "check"}')
+                # A bet and two decisions every quarter second: within the server's rate
+                # limits (ratelimit.py), which close a socket that sends faster.
+                until = time.monotonic() + 0.25
                 try:
-                    while ws.recv(timeout=0.05):
+                    while ws.recv(timeout=max(0.0, until - time.monotonic())):
                         pass
                 except TimeoutError:
                     pass
@@ -127,7 +137,7 @@ def test_sigkill_in_the_middle_of_rounds_loses_no_chip(tmp_path: Path) -> None:
             for i in range(6):
                 name = f"player{i}"
                 user = client.post(
-                    "/api/auth/register", json={"username": name, "password": "password123"}
+                    "/api/auth/register", json={"username": name, "password": PASSWORD}
                 ).json()
                 credited = client.post(
                     f"/api/operator/accounts/{user['id']}/credit",
@@ -137,7 +147,7 @@ def test_sigkill_in_the_middle_of_rounds_loses_no_chip(tmp_path: Path) -> None:
                 assert credited.status_code == 200
                 credits += 1_000_000
                 login = client.post(
-                    "/api/auth/login", json={"username": name, "password": "password123"}
+                    "/api/auth/login", json={"username": name, "password": PASSWORD}
                 )
                 tokens.append((login.json()["access_token"], "casino" if i < 3 else "live"))
         stop = threading.Event()
@@ -217,7 +227,7 @@ def test_shutdown_voids_the_round_in_play(tmp_path: Path) -> None:
             app=app, client=client, clock=ManualClock(), shoes=ShoeStack(), settings=settings
         )
         _, token = server.player("alice", credit=5_000)
-        with client.websocket_connect(f"/ws/tables/casino?token={token}") as ws:
+        with table_ws(client, "casino", token) as ws:
             seat = Seat(ws)
             seat.welcome()
             seat.request({"type": "join"})
@@ -244,7 +254,7 @@ def test_players_recall_their_own_rounds_operators_any(tmp_path: Path) -> None:
         )
         _, alice = server.player("alice", credit=5_000)
         _, bob = server.player("bob")
-        with client.websocket_connect(f"/ws/tables/casino?token={alice}") as ws:
+        with table_ws(client, "casino", alice) as ws:
             seat = Seat(ws)
             seat.welcome()
             seat.request({"type": "join"})

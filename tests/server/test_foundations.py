@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from server_testkit import PASSWORD
 from sqlalchemy import inspect
 
-from croupier.errors import ConfigError
+from croupier.errors import ConfigError, IllegalActionError
 from croupier.server.accounts import service as accounts
 from croupier.server.accounts.models import AuthToken, Role
 from croupier.server.db import Database, downgrade, migrate
@@ -20,6 +21,7 @@ from croupier.server.errors import (
     AuthenticationError,
     InvalidRequestError,
     PermissionDeniedError,
+    error_body,
     error_frame,
     status_and_code,
 )
@@ -151,6 +153,22 @@ def test_every_error_class_has_one_status() -> None:
     }
 
 
+def test_errors_carry_a_reason_and_params_for_the_client_to_word() -> None:
+    exc = IllegalActionError(
+        "ante 50 is outside the table limits 100..10000",
+        reason="bet_out_of_limits",
+        params={"spot": "ante", "amount": 50, "min": 100, "max": 10000},
+    )
+    frame = error_frame(exc, ref=7)
+    assert frame["code"] == "illegal_action"
+    assert frame["reason"] == "bet_out_of_limits"
+    assert frame["params"] == {"spot": "ante", "amount": 50, "min": 100, "max": 10000}
+    body = error_body("illegal_action", str(exc), exc=exc)["error"]
+    assert (body["reason"], body["params"]["max"]) == ("bet_out_of_limits", 10000)
+    # Without a reason, nothing is added: the class's code is all a client has.
+    assert "reason" not in error_frame(IllegalActionError("no"))
+
+
 def test_tokens_expire_and_revoke(db: Database, make_user: UserFactory) -> None:
     user_id = make_user("alice")
     with db.session() as session:
@@ -177,5 +195,5 @@ def test_operator_role(db: Database, make_user: UserFactory) -> None:
         with pytest.raises(PermissionDeniedError):
             accounts.require_operator(accounts.get_user(session, user_id=player))
         assert accounts.require_operator(accounts.get_user(session, user_id=operator))
-        again = accounts.ensure_operator(session, username="alice", password="password123")
+        again = accounts.ensure_operator(session, username="alice", password=PASSWORD)
         assert again.role == Role.OPERATOR.value

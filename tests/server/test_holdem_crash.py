@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_testkit import free_port, start_serve
+from server_testkit import PASSWORD, free_port, start_serve, table_socket
 from sqlalchemy import select
 
 from croupier.history import phh
@@ -119,8 +119,6 @@ def _choose(rng: random.Random, options: dict[str, Any]) -> dict[str, Any]:
 
 def _play(port: int, player: _Player, control: _Control, seed: int) -> None:
     """Sit down, buy in, then act whenever the server offers this seat options."""
-    from websockets.sync.client import connect
-
     rng = random.Random(seed)
     ids = 0
     pending: str | None = None
@@ -162,9 +160,9 @@ def _play(port: int, player: _Player, control: _Control, seed: int) -> None:
                 player.closed[event["round_id"]] = event
                 player.stack = event["stacks"].get(seat, player.stack)
 
-    url = f"ws://127.0.0.1:{port}/ws/tables/{TABLE}?token={player.token}"
+    url = f"ws://127.0.0.1:{port}/ws/tables/{TABLE}"
     try:
-        with connect(url) as ws:
+        with table_socket(url, player.token) as ws:
             pending = send(ws, {"type": "join", "seat": player.seat})
             while not control.stop.is_set():
                 try:
@@ -232,7 +230,7 @@ def test_sigkill_mid_hand_restores_every_stack(tmp_path: Path) -> None:
             for i in range(PLAYERS):
                 name = f"player{i}"
                 user = client.post(
-                    "/api/auth/register", json={"username": name, "password": "password123"}
+                    "/api/auth/register", json={"username": name, "password": PASSWORD}
                 )
                 assert user.status_code == 201, user.text
                 credited = client.post(
@@ -242,7 +240,7 @@ def test_sigkill_mid_hand_restores_every_stack(tmp_path: Path) -> None:
                 )
                 assert credited.status_code == 200, credited.text
                 login = client.post(
-                    "/api/auth/login", json={"username": name, "password": "password123"}
+                    "/api/auth/login", json={"username": name, "password": PASSWORD}
                 )
                 token = login.json()["access_token"]
                 players.append(_Player(name, user.json()["id"], token, seat=i))
@@ -374,7 +372,7 @@ def test_sigkill_mid_hand_restores_every_stack(tmp_path: Path) -> None:
         with httpx.Client(base_url=base, timeout=10) as client:
             for p in players:
                 login = client.post(
-                    "/api/auth/login", json={"username": p.name, "password": "password123"}
+                    "/api/auth/login", json={"username": p.name, "password": PASSWORD}
                 )
                 assert login.status_code == 200
                 headers = {"Authorization": f"Bearer {login.json()['access_token']}"}
@@ -385,8 +383,6 @@ def test_sigkill_mid_hand_restores_every_stack(tmp_path: Path) -> None:
                 p.token = login.json()["access_token"]
 
         # Nobody is seated after the restart, and the table deals again.
-        from websockets.sync.client import connect
-
         def frames(ws: Any, kind: str, ref: str | None = None) -> dict[str, Any]:
             """The next frame of type ``kind`` (an event's kind for events); for a request's
             answer (``ref``), the ack or the error."""
@@ -400,8 +396,8 @@ def test_sigkill_mid_hand_restores_every_stack(tmp_path: Path) -> None:
 
         first, second = players[0], players[1]
         with (
-            connect(f"ws://127.0.0.1:{port}/ws/tables/{TABLE}?token={first.token}") as a,
-            connect(f"ws://127.0.0.1:{port}/ws/tables/{TABLE}?token={second.token}") as b,
+            table_socket(f"ws://127.0.0.1:{port}/ws/tables/{TABLE}", first.token) as a,
+            table_socket(f"ws://127.0.0.1:{port}/ws/tables/{TABLE}", second.token) as b,
         ):
             assert frames(a, "welcome")["seat"] is None
             assert frames(a, "state")["table"]["seats"] == []

@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings, test_tables
+from server_testkit import (
+    Seat,
+    Server,
+    ShoeStack,
+    TestClient,
+    make_settings,
+    table_ws,
+    test_tables,
+)
 
 from croupier.history import phh
 from croupier.server.app import create_app
@@ -75,9 +83,7 @@ def _seat_down(server: Server, stack: ExitStack, names: list[str]) -> list[tuple
     seats = []
     for index, name in enumerate(names):
         _, token = server.player(name, credit=CREDIT)
-        ws = stack.enter_context(
-            server.client.websocket_connect(f"/ws/tables/holdem?token={token}")
-        )
+        ws = stack.enter_context(table_ws(server.client, "holdem", token))
         seat = Seat(ws)
         seat.welcome()
         assert seat.request({"type": "join", "seat": index})["result"] == {"seat": index}
@@ -168,7 +174,8 @@ def test_a_three_handed_hand_settles_with_rake(holdem_any: Server) -> None:
     assert closed["summary"]["won"] == {"0": 1_425}
     assert closed["stacks"] == {"0": 5_725, "1": 4_300, "2": 4_900}
     # The card-by-card commitment: everyone can check every card they saw (board, burns,
-    # the shown hands, the rest of the shoe) but carol's folded cards stay closed.
+    # the shown hands) but carol's folded cards stay closed, and so does the stub (issue 13:
+    # 52 minus the opened cards minus your own would be the folded hand).
     reveal, opened = closed["reveal"], closed["opened"]
     assert "salt" not in reveal and "deck" not in reveal
     assert verify_openings(
@@ -181,7 +188,8 @@ def test_a_three_handed_hand_settles_with_rake(holdem_any: Server) -> None:
     }
     assert set(HOLES[2]).isdisjoint(public.values())
     assert set(HOLES[0]) | set(HOLES[1]) | set(closed["summary"]["board"]) <= set(public.values())
-    assert len(public) == 52 - 2
+    # Three hands (six cards), then burn, flop, burn, turn, burn, river: 14 cards dealt.
+    assert set(public) == {i for i in range(14) if dealt[i] not in HOLES[2]}
     # The players left: their stacks went back to their wallets; the rake is in the rake account and nothing was created or lost.
     ledger = server.ledger()
     assert ledger["rake"] == 75 and ledger["escrow"] == 0
@@ -258,7 +266,7 @@ def test_leaving_returns_the_stack_and_balances_are_conserved(holdem: Server) ->
 def test_buy_in_limits_and_idempotency(holdem: Server) -> None:
     server = holdem
     _, token = server.player("alice", credit=CREDIT)
-    with server.client.websocket_connect(f"/ws/tables/holdem?token={token}") as ws:
+    with table_ws(server.client, "holdem", token) as ws:
         a = Seat(ws)
         a.welcome()
         assert a.request({"type": "buy_in", "key": "k0", "amount": 3_000})["type"] == "error"

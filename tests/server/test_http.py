@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from server_testkit import OPERATOR, Server
+from server_testkit import OPERATOR, PASSWORD, Server
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -32,20 +32,23 @@ def test_passwords_are_stored_as_argon2_hashes(server: Server) -> None:
     server.player("alice")
     with server.app.state.db.session() as session:
         stored = session.scalars(select(User.password_hash).where(User.username == "alice")).one()
-    assert stored.startswith("$argon2id$") and "password123" not in stored
+    assert stored.startswith("$argon2id$") and PASSWORD not in stored
 
 
 @pytest.mark.parametrize(
     ("body", "code", "status"),
     [
-        ({"username": "alice", "password": "password123"}, "conflict", 409),
-        ({"username": "al", "password": "password123"}, "invalid_request", 422),
-        ({"username": "bad name", "password": "password123"}, "invalid_request", 422),
+        ({"username": "alice", "password": PASSWORD}, "conflict", 409),
+        ({"username": "ALICE", "password": PASSWORD}, "conflict", 409),
+        ({"username": "ａｌｉｃｅ", "password": PASSWORD}, "conflict", 409),
+        ({"username": "al", "password": PASSWORD}, "invalid_request", 422),
+        ({"username": "bad name", "password": PASSWORD}, "invalid_request", 422),
         ({"username": "bob", "password": "short"}, "invalid_request", 422),
+        ({"username": "bob", "password": "password123"}, "invalid_request", 422),
         ({"username": "bob", "password": 12345678}, "invalid_request", 422),
         ({"username": "bob"}, "invalid_request", 422),
         (
-            {"username": "bob", "password": "password123", "role": "operator"},
+            {"username": "bob", "password": PASSWORD, "role": "operator"},
             "invalid_request",
             422,
         ),

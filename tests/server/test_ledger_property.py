@@ -12,6 +12,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from server_testkit import PASSWORD
 
 from croupier.errors import CroupierError
 from croupier.server.accounts.service import register
@@ -44,8 +45,7 @@ def test_any_sequence_of_movements_keeps_the_books(steps: list[tuple[str, int, i
         db.migrate()
         with db.session() as session:
             users = [
-                register(session, username=f"user{i}", password="password123").id
-                for i in range(USERS)
+                register(session, username=f"user{i}", password=PASSWORD).id for i in range(USERS)
             ]
         round_ids: list[int] = []
         deposits = withdrawals = 0

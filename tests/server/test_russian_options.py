@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings
+from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings, table_ws
 
 from croupier.errors import ConfigError
 from croupier.history.records import russian_reshuffle_differences, verify_russian
@@ -83,9 +83,7 @@ def test_full_table_exchanges_five_and_buys_to_the_end(make_server: Any) -> None
     with ExitStack() as stack:
         seats = []
         for token in tokens:
-            ws = stack.enter_context(
-                server.client.websocket_connect(f"/ws/tables/russian?token={token}")
-            )
+            ws = stack.enter_context(table_ws(server.client, "russian", token))
             seat = Seat(ws)
             seat.welcome()
             seats.append(seat)
@@ -197,7 +195,7 @@ def test_bad_settings_are_refused_naming_the_setting(rules: dict[str, Any], mess
 def _play_one(server: Server, deck: str, bets: dict[str, int], acts: list[dict[str, Any]]) -> Any:
     _, token = server.player(f"p{len(server.shoes.decks)}{len(acts)}", credit=CREDIT)
     server.shoes.push(deck)
-    with server.client.websocket_connect(f"/ws/tables/russian?token={token}") as ws:
+    with table_ws(server.client, "russian", token) as ws:
         seat = Seat(ws)
         seat.welcome()
         _ok(seat, {"type": "join"})
@@ -228,7 +226,7 @@ def test_exchange_range_and_blind_choices_at_the_table(make_server: Any) -> None
     # box 0 (open) 7c 7d 2h 3s 9c; box 1 (blind) Ah As Ad 4c 5d; dealer Qs Qd 9d 5s 3h
     # qualifies; the blind box's sixth card comes next: Ac (four aces)
     server.shoes.push("7c 7d 2h 3s 9c Ah As Ad 4c 5d Qs Qd 9d 5s 3h Ac Kc Kd")
-    with server.client.websocket_connect(f"/ws/tables/russian?token={token}") as ws:
+    with table_ws(server.client, "russian", token) as ws:
         seat = Seat(ws)
         seat.welcome()
         _ok(seat, {"type": "join"})
@@ -251,7 +249,7 @@ def test_two_open_boxes_at_a_server_table(make_server: Any) -> None:
     the player sees the second box's cards only once the first has decided."""
     server: Server = make_server(open_boxes_per_player=2)
     _, token = server.player("olga", credit=CREDIT)
-    with server.client.websocket_connect(f"/ws/tables/russian?token={token}") as ws:
+    with table_ws(server.client, "russian", token) as ws:
         seat = Seat(ws)
         seat.welcome()
         _ok(seat, {"type": "join"})
@@ -274,7 +272,7 @@ def test_two_open_boxes_at_a_server_table(make_server: Any) -> None:
     assert closed["returns"] == {"0": 100 + 200 + 600 + 100 + 200 + 400}
     one_box = make_server()
     _, other = one_box.player("ivan", credit=CREDIT)
-    with one_box.client.websocket_connect(f"/ws/tables/russian?token={other}") as ws:
+    with table_ws(one_box.client, "russian", other) as ws:
         seat = Seat(ws)
         seat.welcome()
         _ok(seat, {"type": "join"})

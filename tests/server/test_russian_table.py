@@ -9,7 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings, test_tables
+from server_testkit import (
+    Seat,
+    Server,
+    ShoeStack,
+    TestClient,
+    make_settings,
+    table_ws,
+    test_tables,
+)
 
 from croupier.server.app import create_app
 from croupier.server.tables.clock import ManualClock
@@ -62,8 +70,8 @@ def test_open_and_blind_boxes_play_a_round(russian: Server) -> None:
     _, tb = server.player("bob", credit=CREDIT)
     server.shoes.push(DECK)
     with (
-        server.client.websocket_connect(f"/ws/tables/russian?token={ta}") as wa,
-        server.client.websocket_connect(f"/ws/tables/russian?token={tb}") as wb,
+        table_ws(server.client, "russian", ta) as wa,
+        table_ws(server.client, "russian", tb) as wb,
     ):
         a, b = Seat(wa), Seat(wb)
         a.welcome()
@@ -119,7 +127,7 @@ def test_a_box_that_does_not_decide_folds(russian: Server) -> None:
     server = russian
     _, token = server.player("alice", credit=CREDIT)
     server.shoes.push(DECK)
-    with server.client.websocket_connect(f"/ws/tables/russian?token={token}") as ws:
+    with table_ws(server.client, "russian", token) as ws:
         a = Seat(ws)
         a.welcome()
         _ok(a, {"type": "join"})

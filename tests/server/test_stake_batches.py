@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from server_testkit import PASSWORD
 from sqlalchemy import select
 
 from croupier.errors import CroupierError
@@ -38,9 +39,7 @@ def _fresh(tmp: str, name: str, funds: list[int]) -> tuple[Database, list[int], 
     db = Database(f"sqlite:///{Path(tmp) / name}")
     db.migrate()
     with db.session() as session:
-        users = [
-            register(session, username=f"user{i}", password="password123").id for i in range(USERS)
-        ]
+        users = [register(session, username=f"user{i}", password=PASSWORD).id for i in range(USERS)]
         for user, amount in zip(users, funds, strict=True):
             if amount:
                 wallet.credit(session, user_id=user, amount=amount, idempotency_key=f"c{user}")

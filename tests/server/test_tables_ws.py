@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from server_testkit import Seat, Server
+from server_testkit import Seat, Server, table_ws
 
 from croupier.history.records import verify_uth
 from croupier.server.tables.fairness import verify
@@ -20,14 +20,10 @@ ONE_SEAT = "As 2c Ah 7d 3s Ad Kc 9h 4s Jc"
 TWO_SEATS = "As Ks 2c Ah Kh 7d 3s Ad Qc 9h 4s Jc"
 
 
-def _url(table: str, token: str) -> str:
-    return f"/ws/tables/{table}?token={token}"
-
-
 def test_a_whole_round_settles_and_can_be_recalled(server: Server) -> None:
     _, token = server.player("alice", credit=100_000)
     server.shoes.push(ONE_SEAT)
-    with server.client.websocket_connect(_url("casino", token)) as ws:
+    with table_ws(server.client, "casino", token) as ws:
         seat = Seat(ws)
         assert seat.welcome()["v"] == 1
         assert seat.request({"type": "join"})["result"] == {"seat": 0}
@@ -68,9 +64,9 @@ def test_seats_see_only_their_own_cards(server: Server) -> None:
     _, tc = server.player("carol", credit=50_000)
     server.shoes.push(TWO_SEATS)
     with (
-        server.client.websocket_connect(_url("casino", ta)) as wa,
-        server.client.websocket_connect(_url("casino", tb)) as wb,
-        server.client.websocket_connect(_url("casino", tc)) as wc,
+        table_ws(server.client, "casino", ta) as wa,
+        table_ws(server.client, "casino", tb) as wb,
+        table_ws(server.client, "casino", tc) as wc,
     ):
         a, b, spectator = Seat(wa), Seat(wb), Seat(wc)
         for s in (a, b, spectator):
@@ -132,7 +128,7 @@ def test_seats_see_only_their_own_cards(server: Server) -> None:
 
 def test_timeouts_check_then_fold_on_the_river(server: Server) -> None:
     _, token = server.player("alice", credit=10_000)
-    with server.client.websocket_connect(_url("casino", token)) as ws:
+    with table_ws(server.client, "casino", token) as ws:
         seat = Seat(ws)
         seat.welcome()
         seat.request({"type": "join"})
@@ -162,8 +158,8 @@ def test_betting_closes_on_its_timer(server: Server) -> None:
     _, ta = server.player("alice", credit=10_000)
     _, tb = server.player("bob", credit=10_000)
     with (
-        server.client.websocket_connect(_url("casino", ta)) as wa,
-        server.client.websocket_connect(_url("casino", tb)) as wb,
+        table_ws(server.client, "casino", ta) as wa,
+        table_ws(server.client, "casino", tb) as wb,
     ):
         a, b = Seat(wa), Seat(wb)
         a.welcome()
@@ -191,8 +187,8 @@ def test_bad_frames_get_clear_errors_and_change_nothing(server: Server) -> None:
     _, ta = server.player("alice", credit=10_000)
     _, tb = server.player("bob", credit=10_000)
     with (
-        server.client.websocket_connect(_url("casino", ta)) as wa,
-        server.client.websocket_connect(_url("casino", tb)) as wb,
+        table_ws(server.client, "casino", ta) as wa,
+        table_ws(server.client, "casino", tb) as wb,
     ):
         a, b = Seat(wa), Seat(wb)
         a.welcome()
@@ -264,7 +260,7 @@ def test_bad_frames_get_clear_errors_and_change_nothing(server: Server) -> None:
 
 def test_a_play_bet_the_player_cannot_afford_is_refused(server: Server) -> None:
     _, token = server.player("alice", credit=2_500)
-    with server.client.websocket_connect(_url("casino", token)) as ws:
+    with table_ws(server.client, "casino", token) as ws:
         seat = Seat(ws)
         seat.welcome()
         seat.request({"type": "join"})
@@ -278,14 +274,14 @@ def test_a_play_bet_the_player_cannot_afford_is_refused(server: Server) -> None:
 def test_reconnect_and_resync(server: Server) -> None:
     _, token = server.player("alice", credit=10_000)
     server.shoes.push(ONE_SEAT)
-    with server.client.websocket_connect(_url("casino", token)) as ws:
+    with table_ws(server.client, "casino", token) as ws:
         first = Seat(ws)
         first.welcome()
         first.request({"type": "join"})
         first.request({"type": "bet", "key": "k", "bets": {"ante": 100}})
         seen = [f["seq"] for f in first.frames if f["type"] == "event"]
     last_seen = seen[2]  # pretend the frames after the third were lost
-    with server.client.websocket_connect(_url("casino", token)) as ws:
+    with table_ws(server.client, "casino", token) as ws:
         again = Seat(ws)
         welcome = again.welcome()
         assert welcome["seat"] == 0 and welcome["seq"] == seen[-1]
@@ -307,8 +303,14 @@ def test_reconnect_and_resync(server: Server) -> None:
 
 
 def test_leave_and_seats(server: Server) -> None:
-    _, token = server.player("alice")
-    with server.client.websocket_connect(_url("casino", token)) as ws:
+    _, broke = server.player("bob")
+    with table_ws(server.client, "casino", broke) as ws:
+        seat = Seat(ws)
+        seat.welcome()
+        # A seat needs the table minimum in the wallet (issue 13: no squatting).
+        assert seat.request({"type": "join"})["code"] == "insufficient_funds"
+    _, token = server.player("alice", credit=10_000)
+    with table_ws(server.client, "casino", token) as ws:
         seat = Seat(ws)
         seat.welcome()
         assert seat.request({"type": "join", "seat": 6})["code"] == "illegal_action"
@@ -322,10 +324,10 @@ def test_leave_and_seats(server: Server) -> None:
 
 def test_unknown_table_and_bad_token_close_the_socket(server: Server) -> None:
     _, token = server.player("alice")
-    with server.client.websocket_connect(_url("nowhere", token)) as ws:
+    with table_ws(server.client, "nowhere", token) as ws:
         frame = ws.receive_json()
         assert frame["type"] == "error" and frame["code"] == "not_found"
-    with server.client.websocket_connect(_url("casino", "forged")) as ws:
+    with table_ws(server.client, "casino", "forged") as ws:
         frame = ws.receive_json()
         assert frame["type"] == "error" and frame["code"] == "unauthenticated"
 
@@ -338,7 +340,7 @@ def test_live_table_shares_one_face_up_hand(server: Server) -> None:
     with contextlib.ExitStack() as stack:
         seats = []
         for _, token in players:
-            seat = Seat(stack.enter_context(server.client.websocket_connect(_url("live", token))))
+            seat = Seat(stack.enter_context(table_ws(server.client, "live", token)))
             seat.welcome()
             seats.append(seat)
         for i, seat in enumerate(seats):
@@ -400,13 +402,13 @@ def test_live_table_shares_one_face_up_hand(server: Server) -> None:
 
 def test_a_seat_without_connections_is_freed_after_its_round(server: Server) -> None:
     _, ta = server.player("alice", credit=10_000)
-    _, tb = server.player("bob")
-    with server.client.websocket_connect(_url("casino", ta)) as ws:
+    _, tb = server.player("bob", credit=10_000)
+    with table_ws(server.client, "casino", ta) as ws:
         a = Seat(ws)
         a.welcome()
         a.request({"type": "join", "seat": 2})
         a.request({"type": "bet", "key": "k", "bets": {"ante": 100}})
-    with server.client.websocket_connect(_url("casino", tb)) as ws:
+    with table_ws(server.client, "casino", tb) as ws:
         b = Seat(ws)
         b.welcome()
         assert b.request({"type": "join", "seat": 2})["code"] == "conflict"  # alice's bets play on

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings
+from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings, table_ws
 
 from croupier.cards import parse_cards
 from croupier.errors import ConfigError
@@ -50,9 +50,7 @@ def make_server(tmp_path: Path) -> Iterator[Any]:
 
 
 def _seat(stack: ExitStack, server: Server, table: str, token: str) -> Seat:
-    seat = Seat(
-        stack.enter_context(server.client.websocket_connect(f"/ws/tables/{table}?token={token}"))
-    )
+    seat = Seat(stack.enter_context(table_ws(server.client, table, token)))
     seat.welcome()
     return seat
 

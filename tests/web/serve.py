@@ -14,6 +14,7 @@ import uvicorn
 
 from croupier.server.app import create_app
 from croupier.server.settings import Settings
+from croupier.server.tables.protocol import MAX_FRAME_BYTES
 from croupier.web import static_dir
 
 
@@ -21,7 +22,14 @@ def main() -> None:
     port, database_url, tables = int(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
     settings = Settings(database_url=database_url, tables_config=tables)
     app = create_app(settings, static_dir=static_dir())
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_max_size=MAX_FRAME_BYTES,
+        proxy_headers=False,
+    )
 
 
 if __name__ == "__main__":

@@ -30,7 +30,13 @@ def test_rule_of_thumb_and_percentiles() -> None:
 def test_bots_play_rounds_and_the_ledger_agrees(web_server: WebServer) -> None:
     names = [f"ledgerbot-{i}" for i in range(4)]
     tokens = asyncio.run(
-        provision(web_server.url, names, password="bot-password", operator=OPERATOR, credit=50_000)
+        provision(
+            web_server.url,
+            names,
+            password="bots-play-all-night-42",
+            operator=OPERATOR,
+            credit=50_000,
+        )
     )
     before = [web_server.balance(t) for t in tokens]
     assert before == [50_000] * 4

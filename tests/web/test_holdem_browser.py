@@ -119,5 +119,13 @@ def test_play_a_hand_against_a_bot_and_cash_out(
     tab.page.click("[data-testid=nav-history]")
     tab.page.wait_for_selector("[data-testid=verify][data-ok]")
     assert tab.page.get_attribute("[data-testid=verify]", "data-ok") == "true"
-    assert "cards verified (2 hidden" in (tab.page.text_content("[data-testid=verify]") or "")
+    # Opened: the player's own two cards and the board and burns dealt; closed: the bot's
+    # cards and the stub (issue 13: opening the stub would give the folded hand away).
+    verified = re.search(
+        r"(\d+) cards verified \((\d+) closed",
+        tab.page.text_content("[data-testid=verify]") or "",
+    )
+    assert verified is not None
+    opened, closed = int(verified[1]), int(verified[2])
+    assert opened + closed == 52 and opened in (2, 6, 8, 10, 12) and closed >= 40
     tab.shot("holdem-history")

@@ -170,9 +170,8 @@ def test_live_table_shared_hand(tab: Tab, web_server: WebServer, make_bot: Any) 
     assert len(shared) == 2
     assert bot.request({"type": "act", "action": "4x"})["type"] == "ack"
     # A live table counts its players for everyone (the tally) instead of listing each box.
-    tab.page.wait_for_function(
-        "document.querySelector('[data-testid=players]').textContent.includes('2 in play')"
-    )
+    # (A selector, not wait_for_function: the page's CSP forbids evaluating strings.)
+    tab.page.wait_for_selector("[data-testid=players]:has-text('2 in play')")
     assert tab.page.text_content("[data-testid=players]").startswith("2 players")
     _act(tab, "4x")
     net = _result_net(tab)

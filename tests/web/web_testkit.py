@@ -28,7 +28,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 OPERATOR = ("boss", "operator-password-1")
-PASSWORD = "password123"
+PASSWORD = "felt-river-lantern-42"
 
 # One casino table per test that plays, so seats never carry over between tests. Betting closes
 # as soon as every seated player has bet; long decision timers keep timeouts out of the way.
@@ -205,7 +205,8 @@ class SeatBot:
         from websockets.sync.client import connect
 
         # Entered as a context manager (websockets >= 17.1 warns about bare connections).
-        self.ws = connect(f"{server.ws_url}/ws/tables/{table}?token={token}").__enter__()
+        self.ws = connect(f"{server.ws_url}/ws/tables/{table}").__enter__()
+        self.ws.send(json.dumps({"type": "auth", "token": token}))  # the first frame
         self.failure: BaseException | None = None
         self.frames: queue.Queue[dict[str, Any]] = queue.Queue()
         self.answers: dict[int, dict[str, Any]] = {}

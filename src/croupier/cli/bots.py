@@ -151,8 +151,8 @@ async def provision(
 
         async def one(name: str) -> str:
             async with gate:
-                response = await http.post(
-                    "/api/auth/register", json={"username": name, "password": password}
+                response = await _post(
+                    http, "/api/auth/register", {"username": name, "password": password}
                 )
                 if response.status_code not in (201, 409):
                     raise RuntimeError(f"cannot register {name}: {response.text}")
@@ -175,8 +175,19 @@ def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+async def _post(http: Any, path: str, body: dict[str, Any], *, attempts: int = 20) -> Any:
+    """POST ``body``; while the server answers 429 (it throttles logins and registrations per
+    client address), wait the ``Retry-After`` it gives and try again."""
+    for _ in range(attempts - 1):
+        response = await http.post(path, json=body)
+        if response.status_code != 429:
+            return response
+        await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
+    return await http.post(path, json=body)
+
+
 async def _login(http: Any, username: str, password: str) -> str:
-    response = await http.post("/api/auth/login", json={"username": username, "password": password})
+    response = await _post(http, "/api/auth/login", {"username": username, "password": password})
     if response.status_code != 200:
         raise RuntimeError(f"cannot log in as {username}: {response.text}")
     token: str = response.json()["access_token"]
@@ -304,8 +315,10 @@ async def _play(
 
     bot = _Bot(plan, stats, observer=observer)
     async with websockets.connect(
-        f"{plan.ws_url}?token={token}", max_size=2**22, max_queue=None, ping_interval=None
+        plan.ws_url, max_size=2**22, max_queue=None, ping_interval=None
     ) as ws:
+        # The token goes in the first frame, never in the URL (docs/protocol.md).
+        await ws.send(json.dumps({"type": "auth", "token": token}))
         receiver = asyncio.ensure_future(ws.recv())
         stopper = asyncio.ensure_future(stop.wait())
         try:
@@ -383,7 +396,10 @@ def register(app: typer.Typer) -> None:
         ante: int = typer.Option(100, help="Ante in minor units."),
         trips: int = typer.Option(0, help="Trips in minor units (0: none)."),
         prefix: str = typer.Option("bot", help="Bot usernames are PREFIX-0001..."),
-        password: str = typer.Option("bot-password", help="The bots' password."),
+        password: str = typer.Option(
+            "bots-play-all-night-42",
+            help="The bots' password (at least 10 characters, not guessable).",
+        ),
         credit: int = typer.Option(100_000, help="Credit each bot this much (needs the operator)."),
         operator: str | None = typer.Option(None, envvar="CROUPIER_OPERATOR_USERNAME"),
         operator_password: str | None = typer.Option(None, envvar="CROUPIER_OPERATOR_PASSWORD"),

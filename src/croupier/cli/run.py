@@ -18,4 +18,4 @@ def register(app: typer.Typer) -> None:
         """Start the casino server with the default tables, SQLite database and browser client."""
         serve = next(c.callback for c in app.registered_commands if c.name == "serve")
         assert serve is not None, "croupier serve must be registered before run"
-        serve(config=None, database=None, host=host, port=port, static=None)
+        serve(config=None, database=None, host=host, port=port, static=None, api_docs=None)

@@ -51,6 +51,13 @@ def register(app: typer.Typer) -> None:
                 "--static", help="Directory served at / (default: the bundled web client)."
             ),
         ] = None,
+        api_docs: Annotated[
+            bool | None,
+            typer.Option(
+                "--api-docs/--no-api-docs",
+                help="Serve /docs, /redoc and /openapi.json (default: off, or CROUPIER_API_DOCS).",
+            ),
+        ] = None,
     ) -> None:
         """Run the casino server: accounts, wallet, live tables over WebSockets.
 
@@ -64,6 +71,7 @@ def register(app: typer.Typer) -> None:
         from croupier.errors import ConfigError
         from croupier.server.app import create_app
         from croupier.server.settings import Settings
+        from croupier.server.tables.protocol import MAX_FRAME_BYTES
 
         overrides: dict[str, object] = {}
         if config is not None:
@@ -74,6 +82,8 @@ def register(app: typer.Typer) -> None:
             overrides["host"] = host
         if port is not None:
             overrides["port"] = port
+        if api_docs is not None:
+            overrides["api_docs"] = api_docs
         settings = Settings(**overrides)  # type: ignore[arg-type]
         console = Console(stderr=True)
         try:
@@ -91,4 +101,11 @@ def register(app: typer.Typer) -> None:
             port=settings.port,
             log_level="info",
             ws_per_message_deflate=settings.ws_compression,
+            # A client frame above the protocol's limit closes the socket (1009) as soon as
+            # its header announces the size: it is never read whole (issue 13).
+            ws_max_size=MAX_FRAME_BYTES,
+            # X-Forwarded-For is believed only from CROUPIER_TRUSTED_PROXIES (the server's
+            # own check, server/clients.py), never from whoever connects from 127.0.0.1.
+            proxy_headers=False,
+            server_header=False,
         )

@@ -16,8 +16,13 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from croupier.deck import Shoe
+from croupier.server.accounts.passwords import PasswordHashing
+from croupier.server.accounts.sessions import LiveSessions
+from croupier.server.accounts.throttle import LoginThrottle
 from croupier.server.db import Database
 from croupier.server.errors import install_error_handlers
+from croupier.server.headers import SecurityHeaders
+from croupier.server.logs import install_token_scrubber
 from croupier.server.settings import Settings
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig, load_tables
@@ -45,6 +50,7 @@ def create_app(
         clock: the tables' clock (tests pass a :class:`ManualClock`).
         shoe_factory: where shoes come from (the OS CSPRNG by default; tests may stack one).
     """
+    from croupier.server.accounts.router import operator_router as account_admin_router
     from croupier.server.accounts.router import router as accounts_router
     from croupier.server.accounts.service import ensure_operator
     from croupier.server.rng import live_shoe
@@ -59,6 +65,8 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # After the server configured its logging: no log line may hold a token.
+        install_token_scrubber()
         db = Database(settings.database_url)
         db.migrate()
         with db.session() as session:
@@ -80,12 +88,34 @@ def create_app(
             yield
         finally:
             await manager.stop()
+            app.state.password_hashing.close()
             db.dispose()
 
-    app = FastAPI(title="croupier", version="1", lifespan=lifespan)
+    # The interactive API docs only when a setting enables them (off by default, issue 13).
+    docs = settings.api_docs
+    app = FastAPI(
+        title="croupier",
+        version="1",
+        lifespan=lifespan,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
+        openapi_url="/openapi.json" if docs else None,
+    )
+    app.add_middleware(SecurityHeaders, csp_exempt=("/docs", "/redoc") if docs else ())
     app.state.settings = settings
+    app.state.live_sessions = LiveSessions()
+    app.state.password_hashing = PasswordHashing(
+        workers=settings.password_hash_workers, queue=settings.password_hash_queue
+    )
+    app.state.login_throttle = LoginThrottle(
+        free_per_account=settings.login_free_per_account,
+        free_per_address=settings.login_free_per_address,
+        max_seconds=settings.login_max_backoff_seconds,
+    )
+    app.state.register_throttle = LoginThrottle(free_per_address=settings.login_free_per_address)
     install_error_handlers(app)
     app.include_router(accounts_router)
+    app.include_router(account_admin_router)
     app.include_router(wallet_router)
     app.include_router(tables_router)
     app.include_router(advice_router)

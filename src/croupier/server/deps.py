@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
 from croupier.server.accounts.models import User
 from croupier.server.accounts.service import require_operator, user_for_token
+from croupier.server.accounts.sessions import LiveSessions
 from croupier.server.db import Database
 from croupier.server.errors import AuthenticationError
 from croupier.server.settings import Settings
@@ -19,16 +20,26 @@ if TYPE_CHECKING:
     from croupier.server.tables.manager import TableManager
 
 __all__ = [
+    "DB_ID_MAX",
     "CurrentUser",
     "DatabaseDep",
+    "LiveSessionsDep",
     "OperatorUser",
+    "RoundId",
     "SessionDep",
     "SettingsDep",
     "TableManagerDep",
+    "UserId",
     "get_session",
 ]
 
 _bearer = HTTPBearer(auto_error=False)
+
+DB_ID_MAX = 2**31 - 1
+"""The largest row id: ids are INTEGER columns, 32 bits on PostgreSQL. An id in a path is
+bounded to it, so a huge one is refused (422) before it reaches the database (issue 13)."""
+UserId = Annotated[int, Path(ge=1, le=DB_ID_MAX, description="a user id")]
+RoundId = Annotated[int, Path(ge=1, le=DB_ID_MAX, description="a round id")]
 
 
 def _database(request: Request) -> Database:
@@ -46,7 +57,13 @@ def _tables(request: Request) -> TableManager:
     return tables
 
 
+def _live_sessions(request: Request) -> LiveSessions:
+    live: LiveSessions = request.app.state.live_sessions
+    return live
+
+
 DatabaseDep = Annotated[Database, Depends(_database)]
+LiveSessionsDep = Annotated[LiveSessions, Depends(_live_sessions)]
 SettingsDep = Annotated[Settings, Depends(_settings)]
 TableManagerDep = Annotated["TableManager", Depends(_tables)]
 

@@ -9,7 +9,9 @@ The server adds a few branches to the tree drawn in :mod:`croupier.errors`::
     ├── AuthenticationError                         no, expired or wrong credentials
     ├── PermissionDeniedError                       an authenticated user without the right role
     ├── ConflictError           (also ValueError)   a name already taken, a seat already occupied
-    │   └── IdempotencyConflict                     a key replayed with a different request
+    │   ├── IdempotencyConflict                     a key replayed with a different request
+    │   └── RoundVoided                             a retry of a request a void or restart undid
+    ├── TooManyRequests                             throttled: try again after ``retry_after``
     └── LedgerInvariantError                        a ledger check failed (a bug, never input)
 
 Routers and WebSocket handlers never build responses for errors themselves: they raise, and
@@ -19,6 +21,7 @@ Routers and WebSocket handlers never build responses for errors themselves: they
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from croupier.errors import (
@@ -43,6 +46,8 @@ __all__ = [
     "LedgerInvariantError",
     "NotFoundError",
     "PermissionDeniedError",
+    "RoundVoided",
+    "TooManyRequests",
     "error_body",
     "error_frame",
     "install_error_handlers",
@@ -74,6 +79,25 @@ class IdempotencyConflict(ConflictError):
     """An idempotency key already used for a different request; nothing was applied."""
 
 
+class RoundVoided(ConflictError):
+    """A retried request whose first attempt a void undid (a round voided by a malfunction or
+    by a restart, a stack returned to the wallet): nothing is applied now, and ``details``
+    says what is true instead (``balance``, ``round_id``)."""
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.details = details
+
+
+class TooManyRequests(CroupierError):
+    """Refused for coming too often (logins per account and address, busy password hashing);
+    ``retry_after`` is the number of seconds to wait."""
+
+    def __init__(self, message: str, *, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class LedgerInvariantError(CroupierError):
     """The ledger does not balance or a cached balance disagrees with its postings (a bug)."""
 
@@ -81,6 +105,8 @@ class LedgerInvariantError(CroupierError):
 # Most specific first: the first matching class wins.
 ERROR_MAP: tuple[tuple[type[CroupierError], int, str], ...] = (
     (IdempotencyConflict, 409, "idempotency_conflict"),
+    (RoundVoided, 409, "round_voided"),
+    (TooManyRequests, 429, "rate_limited"),
     (ConflictError, 409, "conflict"),
     (InsufficientFunds, 409, "insufficient_funds"),
     (IllegalActionError, 409, "illegal_action"),
@@ -104,12 +130,24 @@ def status_and_code(exc: CroupierError) -> tuple[int, str]:
     return 400, "error"
 
 
-def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
-    """The JSON body of every HTTP error: ``{"error": {"code", "message"[, "details"]}}``."""
+def error_body(
+    code: str, message: str, details: Any = None, *, exc: CroupierError | None = None
+) -> dict[str, Any]:
+    """The JSON body of every HTTP error: ``{"error": {"code", "message"[, "details",
+    "reason", "params"]}}`` (``reason`` and ``params`` when ``exc`` carries them)."""
     body: dict[str, Any] = {"code": code, "message": message}
     if details is not None:
         body["details"] = details
+    if exc is not None:
+        body.update(_reason(exc))
     return {"error": body}
+
+
+def _reason(exc: CroupierError) -> dict[str, Any]:
+    """``reason`` and ``params`` of ``exc``, for a client to word (empty when it has none)."""
+    if exc.reason is None:
+        return {}
+    return {"reason": exc.reason, "params": exc.params}
 
 
 def error_frame(
@@ -120,10 +158,15 @@ def error_frame(
     ref: str | int | None = None,
 ) -> dict[str, Any]:
     """A WebSocket error frame for ``exc`` (or an explicit code and message)."""
+    frame: dict[str, Any] = {}
     if exc is not None:
         _, code = status_and_code(exc)
         message = str(exc)
-    return {"type": "error", "code": code or "error", "message": message or "", "ref": ref}
+        details = getattr(exc, "details", None)
+        if details:
+            frame["details"] = details
+        frame.update(_reason(exc))
+    return {"type": "error", "code": code or "error", "message": message or "", "ref": ref, **frame}
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -137,7 +180,14 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, CroupierError)
         status, code = status_and_code(exc)
         headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-        return JSONResponse(error_body(code, str(exc)), status_code=status, headers=headers)
+        if isinstance(exc, TooManyRequests):
+            headers = {"Retry-After": str(max(1, math.ceil(exc.retry_after)))}
+        details = getattr(exc, "details", None)
+        return JSONResponse(
+            error_body(code, str(exc), details or None, exc=exc),
+            status_code=status,
+            headers=headers,
+        )
 
     async def validation_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)

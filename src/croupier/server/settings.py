@@ -45,3 +45,24 @@ class Settings(BaseSettings):
     """Compress WebSocket frames (permessage-deflate). Off by default: table frames are small
     JSON, and with a thousand players at a live table compressing them took about a quarter
     of the server's event loop (py-spy during ``benchmarks/load_uth.py``)."""
+    ws_auth_seconds: float = Field(default=5.0, gt=0, le=300)
+    """A table socket must authenticate (its first frame, ``{"type": "auth", ...}``) within
+    this many seconds, or it is closed."""
+    api_docs: bool = False
+    """Serve the interactive API docs (``/docs``, ``/redoc``, ``/openapi.json``). Off by
+    default: they map the whole API for anyone who asks."""
+    trusted_proxies: list[str] = Field(default_factory=list)
+    """Reverse proxies (addresses or networks, e.g. ``["127.0.0.1", "10.0.0.0/8"]``) whose
+    ``X-Forwarded-For`` names the client. Empty by default: the client is the socket's peer
+    and the header is ignored (anybody could write it)."""
+    login_free_per_account: int = Field(default=5, ge=1)
+    """Failed logins an account may have before each further attempt waits a back-off that
+    doubles per failure (1 s, 2 s, 4 s ... up to ``login_max_backoff_seconds``)."""
+    login_free_per_address: int = Field(default=20, ge=1)
+    """The same, per client address (attempts in flight count as failures until they end)."""
+    login_max_backoff_seconds: float = Field(default=900.0, gt=0)
+    password_hash_workers: int = Field(default=2, ge=1, le=64)
+    """Threads hashing and checking passwords (argon2: ~100 ms and 64 MiB each), off the
+    event loop and off the request threads."""
+    password_hash_queue: int = Field(default=32, ge=0)
+    """Password checks allowed to wait for a thread; more are refused with 429."""

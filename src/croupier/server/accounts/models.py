@@ -27,6 +27,9 @@ class User(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     username: Mapped[str] = mapped_column(String(64), unique=True)
+    username_key: Mapped[str] = mapped_column(String(64), unique=True)
+    """The username under NFKC and case folding: two accounts never share it (``Boss`` and
+    ``boss`` are one name). See :func:`croupier.server.accounts.service.username_key`."""
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(16), default=Role.PLAYER.value)
     disabled: Mapped[bool] = mapped_column(Boolean, default=False)

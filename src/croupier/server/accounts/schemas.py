@@ -6,16 +6,17 @@ import datetime as dt
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Credentials", "TokenPublic", "UserCreate", "UserPublic"]
+__all__ = ["AccountStatus", "Credentials", "TokenPublic", "UserCreate", "UserPublic"]
 
 
 class UserCreate(BaseModel):
-    """Registration: the server validates the rules again (username characters, length)."""
+    """Registration: the service checks the rules (username characters after NFKC, password
+    length and strength) and says which was broken."""
 
     model_config = ConfigDict(extra="forbid")
 
-    username: str = Field(min_length=3, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
-    password: str = Field(min_length=8, max_length=256)
+    username: str = Field(min_length=1, max_length=64)
+    password: str = Field(max_length=1024)
 
 
 class Credentials(BaseModel):
@@ -45,3 +46,11 @@ class TokenPublic(BaseModel):
     token_type: str = "bearer"
     expires_at: dt.datetime
     user: UserPublic
+
+
+class AccountStatus(BaseModel):
+    """An account as an operator manages it."""
+
+    id: int
+    username: str
+    disabled: bool

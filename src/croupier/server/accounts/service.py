@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import unicodedata
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -16,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from croupier.server.accounts.models import AuthToken, Role, User
+from croupier.server.accounts.passwords import check_strength
 from croupier.server.base import utcnow
 from croupier.server.errors import (
     AuthenticationError,
@@ -27,24 +29,31 @@ from croupier.server.errors import (
 from croupier.server.wallet.service import player_account
 
 __all__ = [
+    "AuthenticationError",
     "IssuedToken",
     "authenticate",
     "check_password",
     "check_username",
+    "create_user",
     "ensure_operator",
+    "find_login",
     "get_user",
     "hash_password",
     "issue_token",
+    "needs_rehash",
     "register",
     "require_operator",
     "revoke_token",
+    "session_for_token",
+    "set_disabled",
+    "token_hash",
     "user_for_token",
+    "username_key",
+    "verify_password",
 ]
 
 _HASHER = PasswordHasher()
 _USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")
-_MIN_PASSWORD = 8
-_MAX_PASSWORD = 256
 # Verified against when the username is unknown, so a miss costs as much as a wrong password.
 _DUMMY_HASH = _HASHER.hash("not a password of anybody")
 
@@ -57,8 +66,22 @@ class IssuedToken:
     expires_at: dt.datetime
 
 
+def username_key(username: str) -> str:
+    """The form under which usernames are unique: Unicode NFKC, then case folded (issue 13:
+    ``Boss`` may not register beside ``boss``, nor ``ｂｏｓｓ`` in full-width letters).
+
+    >>> username_key("Boss") == username_key("ｂｏｓｓ") == "boss"
+    True
+    """
+    nfkc = unicodedata.normalize("NFKC", username)
+    return unicodedata.normalize("NFKC", nfkc.casefold())
+
+
 def check_username(username: object) -> str:
-    """Return ``username`` if it is 3 to 32 letters, digits, ``_``, ``.`` or ``-``."""
+    """Return ``username`` (NFKC-normalised) if it is 3 to 32 letters, digits, ``_``, ``.``
+    or ``-``."""
+    if isinstance(username, str):
+        username = unicodedata.normalize("NFKC", username)
     if not isinstance(username, str) or _USERNAME.fullmatch(username) is None:
         raise InvalidRequestError(
             f"username {username!r} must be 3 to 32 letters, digits, '_', '.' or '-'"
@@ -66,13 +89,10 @@ def check_username(username: object) -> str:
     return username
 
 
-def check_password(password: object) -> str:
-    """Return ``password`` if it is 8 to 256 characters."""
-    if not isinstance(password, str) or not _MIN_PASSWORD <= len(password) <= _MAX_PASSWORD:
-        raise InvalidRequestError(
-            f"a password must be {_MIN_PASSWORD} to {_MAX_PASSWORD} characters"
-        )
-    return password
+def check_password(password: object, *, username: str = "") -> str:
+    """Return ``password`` if it is 10 to 256 characters and not guessable (zxcvbn score 3
+    or more with the username and the site's words; :mod:`.passwords`)."""
+    return check_strength(password, username=username)
 
 
 def hash_password(password: str) -> str:
@@ -80,16 +100,48 @@ def hash_password(password: str) -> str:
     return _HASHER.hash(password)
 
 
-def register(session: Session, *, username: str, password: str, role: Role = Role.PLAYER) -> User:
-    """Create a user and their (empty) wallet account.
+def verify_password(stored: str | None, password: str) -> bool:
+    """Whether ``password`` matches the argon2 hash ``stored`` (``None``: an unknown user,
+    checked against a dummy hash so that a miss takes as long as a wrong password)."""
+    try:
+        return bool(_HASHER.verify(stored or _DUMMY_HASH, password)) and stored is not None
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+def needs_rehash(stored: str) -> bool:
+    return bool(_HASHER.check_needs_rehash(stored))
+
+
+def find_login(session: Session, *, username: str) -> User | None:
+    """The user logging in as ``username``: the exact name first (an account whose name
+    collided before names were unique case-insensitively keeps its spelling), then the
+    name as normalised."""
+    if not isinstance(username, str) or not username or len(username) > 64:
+        return None
+    user = session.scalars(select(User).where(User.username == username)).first()
+    if user is None:
+        key = username_key(username)
+        user = session.scalars(select(User).where(User.username_key == key)).first()
+    return user
+
+
+def create_user(
+    session: Session, *, username: str, password_hash: str, role: Role = Role.PLAYER
+) -> User:
+    """Insert a user (already checked, password already hashed) and their empty wallet.
 
     Raises:
-        InvalidRequestError: a malformed username or password.
-        ConflictError: the username is taken.
+        ConflictError: the name is taken, in any case or Unicode form.
     """
-    username = check_username(username)
-    password = check_password(password)
-    user = User(username=username, password_hash=hash_password(password), role=role.value)
+    user = User(
+        username=username,
+        username_key=username_key(username),
+        password_hash=password_hash,
+        role=role.value,
+    )
+    if session.scalars(select(User.id).where(User.username_key == user.username_key)).first():
+        raise ConflictError(f"username {username!r} is taken")
     try:
         with session.begin_nested():
             session.add(user)
@@ -100,9 +152,22 @@ def register(session: Session, *, username: str, password: str, role: Role = Rol
     return user
 
 
+def register(session: Session, *, username: str, password: str, role: Role = Role.PLAYER) -> User:
+    """Create a user and their (empty) wallet account.
+
+    Raises:
+        InvalidRequestError: a malformed username, or a short or guessable password.
+        ConflictError: the username is taken.
+    """
+    username = check_username(username)
+    password = check_password(password, username=username)
+    return create_user(session, username=username, password_hash=hash_password(password), role=role)
+
+
 def ensure_operator(session: Session, *, username: str, password: str) -> User:
-    """The operator ``username``, created if missing (its password is then ``password``)."""
-    user = session.scalars(select(User).where(User.username == username)).first()
+    """The operator ``username``, created if missing (its password is then ``password``,
+    which must pass the same strength check as everybody's)."""
+    user = find_login(session, username=username)
     if user is None:
         return register(session, username=username, password=password, role=Role.OPERATOR)
     if user.role != Role.OPERATOR.value:
@@ -111,26 +176,24 @@ def ensure_operator(session: Session, *, username: str, password: str) -> User:
 
 
 def authenticate(session: Session, *, username: str, password: str) -> User:
-    """The user with these credentials.
+    """The user with these credentials (the password checked here, in this thread; the HTTP
+    login checks it in the hashing pool instead, see the router).
 
     Raises:
         AuthenticationError: unknown user, wrong password or disabled account (one message
             for all three, so a caller cannot probe which usernames exist).
     """
-    user = session.scalars(select(User).where(User.username == username)).first()
-    stored = user.password_hash if user is not None else _DUMMY_HASH
-    try:
-        _HASHER.verify(stored, password)
-    except (VerifyMismatchError, VerificationError, InvalidHashError):
-        user = None
-    if user is None or user.disabled:
+    user = find_login(session, username=username)
+    ok = verify_password(user.password_hash if user is not None else None, password)
+    if user is None or not ok or user.disabled:
         raise AuthenticationError("wrong username or password")
-    if _HASHER.check_needs_rehash(user.password_hash):
+    if needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
     return user
 
 
-def _token_hash(token: str, *, secret: str) -> str:
+def token_hash(token: str, *, secret: str) -> str:
+    """The keyed hash under which a session token is stored (HMAC-SHA256 under ``secret``)."""
     return hmac.new(secret.encode(), token.encode(), hashlib.sha256).hexdigest()
 
 
@@ -139,7 +202,7 @@ def issue_token(session: Session, *, user: User, secret: str, ttl_seconds: int) 
     token = secrets.token_urlsafe(32)
     expires = utcnow() + dt.timedelta(seconds=ttl_seconds)
     session.add(
-        AuthToken(user_id=user.id, token_hash=_token_hash(token, secret=secret), expires_at=expires)
+        AuthToken(user_id=user.id, token_hash=token_hash(token, secret=secret), expires_at=expires)
     )
     session.flush()
     return IssuedToken(token=token, expires_at=expires)
@@ -151,26 +214,56 @@ def user_for_token(session: Session, *, token: str, secret: str) -> User:
     Raises:
         AuthenticationError: unknown, expired or revoked token, or a disabled user.
     """
-    if not token or len(token) > 256:
+    return session_for_token(session, token=token, secret=secret)[0]
+
+
+def session_for_token(session: Session, *, token: str, secret: str) -> tuple[User, AuthToken]:
+    """The user a live session token belongs to, and the token's row (its hash and expiry).
+
+    Raises:
+        AuthenticationError: unknown, expired or revoked token, or a disabled user.
+    """
+    if not isinstance(token, str) or not token or len(token) > 256:
         raise AuthenticationError("missing or malformed session token")
     row = session.scalars(
-        select(AuthToken).where(AuthToken.token_hash == _token_hash(token, secret=secret))
+        select(AuthToken).where(AuthToken.token_hash == token_hash(token, secret=secret))
     ).first()
     if row is None or row.revoked_at is not None or row.expires_at <= utcnow():
         raise AuthenticationError("session token is unknown, expired or revoked")
     user = session.get(User, row.user_id)
     if user is None or user.disabled:
         raise AuthenticationError("session token is unknown, expired or revoked")
-    return user
+    return user, row
 
 
 def revoke_token(session: Session, *, token: str, secret: str) -> None:
     """End a session (logging out twice is harmless)."""
     session.execute(
         update(AuthToken)
-        .where(AuthToken.token_hash == _token_hash(token, secret=secret))
+        .where(AuthToken.token_hash == token_hash(token, secret=secret))
         .values(revoked_at=utcnow())
     )
+
+
+def set_disabled(session: Session, *, user_id: int, disabled: bool, by: User) -> User:
+    """Disable (or enable again) an account; disabling revokes every session token it has.
+
+    Raises:
+        NotFoundError: no such user.
+        ConflictError: an operator disabling their own account.
+    """
+    user = get_user(session, user_id=user_id)
+    if disabled and user.id == by.id:
+        raise ConflictError("an operator cannot disable their own account")
+    user.disabled = disabled
+    if disabled:
+        session.execute(
+            update(AuthToken)
+            .where(AuthToken.user_id == user.id, AuthToken.revoked_at.is_(None))
+            .values(revoked_at=utcnow())
+        )
+    session.flush()
+    return user
 
 
 def get_user(session: Session, *, user_id: int) -> User:

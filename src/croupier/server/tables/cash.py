@@ -21,10 +21,12 @@ button moved one seat on.
 Fairness between players: the commitment published before the deal is to each card on its
 own (:func:`croupier.server.tables.fairness.card_commitment`), because revealing the whole
 deck afterwards would show everyone the cards of the players who folded. ``round_closed``
-publishes the leaves with the openings of every card anyone may see (the board, the burns,
-the cards left in the shoe, the hands shown at showdown); each player privately gets the
-openings of their own hole cards (a ``seat_event`` ``cards_opened``). Nobody learns a hand
-that was not shown; everybody can check every card they saw against the commitment.
+publishes the leaves with the openings of the cards everyone saw (the board and the burns
+actually dealt, the hands shown at showdown); each player privately gets the openings of their
+own hole cards (a ``seat_event`` ``cards_opened``). The cards left in the stub stay closed: 52
+minus the opened cards minus your own would otherwise be the folded hands (issue 13). Nobody
+learns a hand that was not shown; everybody can check every card they saw against the
+commitment.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from sqlalchemy.orm import Session
 from croupier.deck import Shoe
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.server.db import Database
-from croupier.server.errors import PermissionDeniedError
+from croupier.server.errors import PermissionDeniedError, RoundVoided
 from croupier.server.tables import rounds
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
@@ -47,9 +49,9 @@ from croupier.server.tables.fairness import (
     card_commitment,
     card_leaves,
     deck_text,
-    hidden_positions,
     new_salt,
     open_cards,
+    positions_of,
 )
 from croupier.server.tables.games import GameFactory, GameRound
 from croupier.server.tables.models import RoundPlayer
@@ -103,6 +105,10 @@ class CashRound(GameRound, Protocol):
 
     def shown_seats(self) -> list[int]:
         """Seats that tabled their cards at showdown."""
+        ...
+
+    def public_cards(self) -> list[str]:
+        """The cards everyone saw: the board and burns dealt, the hands shown."""
         ...
 
 
@@ -304,6 +310,11 @@ class CashGameTable(Table):
         self._button: int | None = None
         self._hand: CashRound | None = None
         self._closing = False
+        self._sitting_keys: dict[int, set[str]] = {}
+        """user id -> the buy-in keys of the chips at the table now (a resent key not among
+        them funded a stack that has since gone back to the wallet)."""
+        self._timed_out: set[int] = set()
+        """Seats that timed out in the hand in play (a hand they let pass, issue 13)."""
 
     async def run(self) -> None:
         try:
@@ -329,6 +340,28 @@ class CashGameTable(Table):
     def _in_hand(self, seat: int) -> bool:
         return self._hand is not None and seat in self._round_users
 
+    # -- seat rules (seats.py): a seat needs a buy-in's worth, and chips to play with ------
+
+    def _seat_minimum(self) -> int:
+        return self.cash.min_buy_in
+
+    def _idle_candidates(self) -> list[int]:
+        ready = set(self._ready())
+        return sorted(s for s in self._seats if s not in ready)
+
+    async def _free_idle(self, seats: Sequence[int]) -> None:
+        for seat in seats:
+            occupant = self._seats.get(seat)
+            if occupant is None or self._in_hand(seat):
+                continue
+            try:
+                await self._cash_out(seat, occupant.user_id, occupant.username, reason="idle")
+            except Exception:
+                log.exception("cash-out of idle seat %s at %s failed", seat, self.name)
+                continue
+            self._idle.pop(seat, None)
+            self._cooldown[occupant.user_id] = self._clock.now() + self.config.betting_seconds
+
     # -- seats and money ---------------------------------------------------------------
 
     async def _seat_request(
@@ -337,10 +370,16 @@ class CashGameTable(Table):
         seat = self._seat(conn)
         if isinstance(message, BuyInMessage):
             return await self._buy_in(conn, seat, message)
-        if isinstance(message, SitOutMessage):
+        out = isinstance(message, SitOutMessage)
+        if (seat in self._out) == out:
+            # Nothing changes: acknowledged, and nobody else hears of it (issue 13: a
+            # repeated sit_out must not make every socket at the table busy).
+            return {"seat": seat, "sitting_out": out}
+        if out:
             self._out.add(seat)
             self._emit({"kind": "sat_out", "seat": seat})
             self._broadcast_state()
+            self._arm_idle()
             return {"seat": seat, "sitting_out": True}
         self._out.discard(seat)
         self._emit({"kind": "sat_in", "seat": seat})
@@ -371,19 +410,31 @@ class CashGameTable(Table):
             move, stack = await self._db_call(
                 self._with_session(buy_in, idempotency_key=message.key, **args)
             )
+            self._sitting_keys.setdefault(conn.user_id, set()).add(message.key)
             self._stacks[seat] = stack
             self._emit(
                 {"kind": "bought_in", "seat": seat, "amount": message.amount, "stack": stack}
             )
             self._broadcast_state()
             await self._maybe_start()
+            balance = int(move.balance)
         else:
-            move, stack = replay
+            move, _ = replay
+            # A retry: answered with what is true now, not what was true then (issue 13).
+            balance = await self._db_call(self._wallet_balance, conn.user_id)
+            if message.key not in self._sitting_keys.get(conn.user_id, ()):
+                raise RoundVoided(
+                    f"buy-in {message.key!r} was taken before, and its chips have gone back "
+                    f"to your wallet since (a restart voided the hand in play, or the seat "
+                    f"was left): the wallet holds {balance}; buy in again with a new key",
+                    balance=balance,
+                    stack=self._stacks.get(seat, 0),
+                )
         return {
             "seat": seat,
             "amount": int(move.amount),
             "stack": self._stacks.get(seat, 0),
-            "balance": int(move.balance),
+            "balance": balance,
             "replayed": bool(move.replayed),
         }
 
@@ -397,7 +448,9 @@ class CashGameTable(Table):
         self._send_state_to(conn.user_id)
         return {"seat": None, "cashed_out": amount, "balance": balance}
 
-    async def _cash_out(self, seat: int, user_id: int, username: str) -> tuple[int, int]:
+    async def _cash_out(
+        self, seat: int, user_id: int, username: str, *, reason: str | None = None
+    ) -> tuple[int, int]:
         amount, balance = await self._db_call(
             self._with_session(cash_out, table=self.name, user_id=user_id)
         )
@@ -405,7 +458,10 @@ class CashGameTable(Table):
         self._seat_of.pop(user_id, None)
         self._stacks.pop(seat, None)
         self._out.discard(seat)
-        self._emit({"kind": "left", "seat": seat, "username": username, "cashed_out": amount})
+        self._idle.pop(seat, None)
+        self._sitting_keys.pop(user_id, None)
+        left = {"kind": "left", "seat": seat, "username": username, "cashed_out": amount}
+        self._emit(left if reason is None else {**left, "reason": reason})
         self._broadcast_state()
         return int(amount), int(balance)
 
@@ -474,6 +530,7 @@ class CashGameTable(Table):
             )
         )
         self._hand = hand
+        self._timed_out = set()
         self._round, self._round_id = hand, round_id
         self._commitment, self._salt, self._deck = commitment, salt, deck
         self._cursor = 0
@@ -544,6 +601,7 @@ class CashGameTable(Table):
                 log.exception("timeout failed at %s", self.name)
                 await self._void(f"engine malfunction: {exc}")
                 return
+            self._timed_out.add(actor)
             self._emit({"kind": "timed_out", "seat": actor})
             self._drain_engine()
             await self._next_turn()
@@ -553,6 +611,9 @@ class CashGameTable(Table):
             if self.status == "idle":
                 self._emit({"kind": "table_idle"})
                 self._broadcast_state()
+                self._arm_idle()
+        elif self.status == "idle":
+            await self._idle_window()
 
     async def _settle_hand(self) -> None:
         hand, round_id = self._hand, self._round_id
@@ -602,10 +663,8 @@ class CashGameTable(Table):
     async def _close_hand(self, status: str, summary: Frame) -> None:
         hand = self._hand
         assert hand is not None
-        holes = {str(seat): cards for seat, cards in hand.hole_cards().items()}
-        shown = hand.shown_seats()
-        hidden = hidden_positions(self._deck, holes, shown, seat=None)
-        size = len(self._deck.split())
+        holes = hand.hole_cards()
+        public = positions_of(self._deck, hand.public_cards())
         self._emit(
             {
                 "kind": "round_closed",
@@ -616,16 +675,12 @@ class CashGameTable(Table):
                 "reveal": {
                     "commitment": self._commitment,
                     "leaves": card_leaves(salt=self._salt, deck=self._deck),
-                    "openings": open_cards(
-                        salt=self._salt,
-                        deck=self._deck,
-                        positions=[i for i in range(size) if i not in hidden],
-                    ),
+                    "openings": open_cards(salt=self._salt, deck=self._deck, positions=public),
                 },
             }
         )
         for seat, user in self._round_users.items():
-            own = hidden - hidden_positions(self._deck, holes, shown, seat=seat)
+            own = positions_of(self._deck, holes.get(seat, ())) - public
             if own:
                 self._to_user(
                     user,
@@ -637,6 +692,7 @@ class CashGameTable(Table):
                     },
                 )
         self.rounds_played += 1
+        played = list(self._round_users)
         self._hand = self._round = None
         self._round_id = self._commitment = None
         self._salt = self._deck = ""
@@ -645,12 +701,14 @@ class CashGameTable(Table):
         self._timer_generation += 1
         if self._closing:
             return
-        await self._release_ghosts()
         self.status = "idle"
+        await self._free_idle(self._count_round(set(played) - self._timed_out))
+        await self._release_ghosts()
         await self._maybe_start()
         if self.status == "idle":
             self._emit({"kind": "table_idle"})
             self._broadcast_state()
+            self._arm_idle()
 
     async def _shutdown(self, reason: str) -> None:
         self._closing = True

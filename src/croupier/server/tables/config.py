@@ -39,6 +39,12 @@ class TableConfig(BaseModel):
     river)."""
     pause_seconds: float = Field(default=5.0, ge=0, le=3600)
     """The pause after a result before the next round can open."""
+    idle_rounds: int = Field(default=3, ge=1, le=1000)
+    """A seat whose player lets this many rounds pass without playing is freed (issue 13,
+    seat squatting): a round played without a bet from the seat, or while no round is played
+    a ``betting_seconds`` window without one. At a cash table: a hand not dealt in (no chips,
+    sitting out) or timed out. Tables without a seat limit (the live table) never free
+    seats."""
     rules: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="after")

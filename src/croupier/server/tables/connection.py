@@ -56,6 +56,9 @@ class Connection:
     username: str
     outbox: asyncio.Queue[Frame | None] = field(default_factory=asyncio.Queue)
     closed: bool = False
+    close_code: int = 1000
+    """The WebSocket close code the writer closes with once it reaches the end of the
+    outbox (``None`` in it)."""
 
     def send(self, frame: Frame) -> None:
         if self.closed:
@@ -63,10 +66,19 @@ class Connection:
         if self.outbox.qsize() >= _OUTBOX_LIMIT:
             # A client this far behind cannot catch up frame by frame: drop it; it can
             # reconnect and resync.
-            self.closed = True
-            self.outbox.put_nowait(None)
+            self.close(1008)
             return
         self.outbox.put_nowait(frame)
+
+    def close(self, code: int = 1000, *, last: Frame | None = None) -> None:
+        """Send ``last`` (an error frame saying why), then close the socket with ``code``."""
+        if self.closed:
+            return
+        if last is not None:
+            self.outbox.put_nowait(last)
+        self.closed = True
+        self.close_code = code
+        self.outbox.put_nowait(None)
 
 
 @dataclass(frozen=True, slots=True)

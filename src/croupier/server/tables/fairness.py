@@ -13,10 +13,13 @@ everyone the cards of players who folded or mucked. There the commitment is to e
 on its own (:func:`card_commitment`): card ``i`` gets its own salt, derived from the round's
 salt (HMAC-SHA256, so one card's salt tells nothing of the others), its leaf is
 ``sha256("<card salt>:<i>:<card>")`` and the commitment is the SHA-256 of the 52 leaves
-joined by spaces. After the hand the leaves are published with the salts and cards of every
-position anyone may see (:func:`open_cards`); each player also gets the openings of their
-own hole cards. :func:`verify_openings` checks them against the commitment; an operator who
-holds the round's salt and deck can still check the whole deck.
+joined by spaces. After the hand the leaves are published with the salts and cards of the
+positions everyone saw -- the board and the burns actually dealt, and the hands shown at
+showdown (:func:`open_cards`) -- and each player gets the openings of their own hole cards.
+Nothing else is opened: not the cards left in the stub (52 minus the opened cards minus your
+own would be the folded hands), not a folded or mucked hand. :func:`verify_openings` checks
+the openings against the commitment, each at its dealing position; an operator who holds the
+round's salt and deck can still check the whole deck.
 
 >>> from croupier.deck import Shoe
 >>> shoe = Shoe.parse("As Kd 7h")
@@ -42,9 +45,9 @@ __all__ = [
     "card_salt",
     "commit",
     "deck_text",
-    "hidden_positions",
     "new_salt",
     "open_cards",
+    "positions_of",
     "verify",
     "verify_openings",
 ]
@@ -117,16 +120,11 @@ def verify_openings(
     return True
 
 
-def hidden_positions(
-    deck: str, hole_cards: Mapping[str, Sequence[str]], shown: Sequence[int], *, seat: int | None
-) -> set[int]:
-    """The deck positions a viewer in ``seat`` (``None``: anyone) may not see after the hand:
-    the hole cards of every other seat that did not show them (folded, mucked or voided)."""
+def positions_of(deck: str, cards: Iterable[str]) -> set[int]:
+    """The positions in ``deck`` of ``cards`` (each card is in a deck once).
+
+    >>> sorted(positions_of("As Kd 7h 2c", ["7h", "As"]))
+    [0, 2]
+    """
     index = {card: i for i, card in enumerate(deck.split())}
-    shown_seats = {str(s) for s in shown}
-    return {
-        index[card]
-        for owner, cards in hole_cards.items()
-        if owner not in shown_seats and (seat is None or owner != str(seat))
-        for card in cards
-    }
+    return {index[card] for card in cards}

@@ -34,6 +34,8 @@ class Logged:
     data: Frame
     """The public form of the event (what a spectator sees)."""
     engine_event: Any = None
+    frame: SharedFrame | None = None
+    """The event frame as sent, encoded once: a resync sends it again as it is."""
 
 
 @dataclass(slots=True)
@@ -106,8 +108,8 @@ class TableFrames:
                     continue
             self.seq += 1
             public = game_round.project_event(event, None)
-            self._log.append(Logged(self.seq, self._round_id, public, event))
             public_frame = self._event_frame(self.seq, public)
+            self._log.append(Logged(self.seq, self._round_id, public, event, public_frame))
             everyone = game_round.visible_to_all(event)
             for conn in self._conns:
                 seat = self._seat_of.get(conn.user_id)
@@ -118,8 +120,8 @@ class TableFrames:
 
     def _emit(self, data: Frame) -> None:
         self.seq += 1
-        self._log.append(Logged(self.seq, self._round_id, data))
         frame = self._event_frame(self.seq, data)
+        self._log.append(Logged(self.seq, self._round_id, data, frame=frame))
         for conn in self._conns:
             conn.send(frame)
 
@@ -182,7 +184,7 @@ class TableFrames:
             }
         )
 
-    def _event_frame(self, seq: int, data: Frame) -> Frame:
+    def _event_frame(self, seq: int, data: Frame) -> SharedFrame:
         return SharedFrame(type="event", seq=seq, table=self.config.name, event=data)
 
     def _welcome(self, conn: Connection) -> Frame:
@@ -234,16 +236,21 @@ class TableFrames:
         complete = not missed or missed[0].seq == last_seq + 1 or last_seq >= self.seq
         seat = self._seat_of.get(conn.user_id)
         game_round = self._round
+        mine = seat is not None and self._round_users.get(seat) == conn.user_id
         if complete:
+            # The log's frames go out as they were encoded the first time (issue 13: a resync
+            # costs a queue put per event, not a JSON encoding); only the events of the round
+            # in play that the seat sees its own way are projected again.
             for entry in missed:
-                data = entry.data
                 if (
-                    entry.engine_event is not None
+                    mine
+                    and entry.engine_event is not None
                     and game_round is not None
                     and entry.round_id == self._round_id
-                    and seat is not None
-                    and self._round_users.get(seat) == conn.user_id
+                    and not game_round.visible_to_all(entry.engine_event)
                 ):
                     data = game_round.project_event(entry.engine_event, seat)
-                conn.send(self._event_frame(entry.seq, data))
+                    conn.send(self._event_frame(entry.seq, data))
+                else:
+                    conn.send(entry.frame or self._event_frame(entry.seq, entry.data))
         conn.send({**self._state(conn), "resynced": True, "complete": complete})

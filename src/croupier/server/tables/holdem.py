@@ -310,6 +310,20 @@ class HoldemHand:
             return []
         return [seat for pos, seat in enumerate(self._seats) if self.engine.shown(pos)]
 
+    def public_cards(self) -> list[str]:
+        """The cards everyone saw, which the hand's reveal opens: the board and the burns
+        actually dealt, and the hands shown at showdown. Never the stub, never a folded or
+        mucked hand (issue 13)."""
+        cards = [str(c) for c in self.burned_cards()] + [str(c) for c in self.engine.board]
+        holes = self.hole_cards()
+        for seat in self.shown_seats():
+            cards += holes.get(seat, [])
+        return cards
+
+    def burned_cards(self) -> list[str]:
+        """The cards burnt before the streets dealt so far."""
+        return [str(e.card) for e in self.engine.events if isinstance(e, CardBurned)]
+
     def final_stacks(self) -> dict[int, int]:
         """Each seat's chips after the hand (its starting stack if the hand was voided)."""
         if self._void is not None:
@@ -554,6 +568,8 @@ class HoldemHand:
             # cards and the shown ones; see recall_view).
             "hole_cards": {str(seat): cards for seat, cards in self.hole_cards().items()},
             "shown": self.shown_seats(),
+            "board": [str(c) for c in self.engine.board],
+            "burns": self.burned_cards(),
         }
 
     def summary(self) -> dict[str, Any]:
@@ -578,21 +594,29 @@ class HoldemHand:
 def recall_view(round_: Mapping[str, Any], *, seat: int | None) -> dict[str, Any]:
     """A finished hand as a player in ``seat`` may recall it: no salt and no deck (they would
     show the cards of those who folded); instead the card commitment's leaves with the
-    openings of every card the player may see, and the PHH with the others' hidden hole cards
-    written ``????``. An operator's recall keeps everything."""
+    openings of the cards everyone saw (the board and burns dealt, the hands shown) and of
+    the player's own hole cards -- never the stub, whose cards would give away the folded
+    hands -- and the PHH with the others' hidden hole cards written ``????``. An operator's
+    recall keeps everything."""
     data = dict(round_)
     record = dict(data.get("record") or {})
     salt, deck = data.get("salt"), data.get("deck")
     if not salt or not deck:
         return data
     holes: dict[str, list[str]] = record.get("hole_cards") or {}
-    shown: list[int] = record.get("shown") or []
-    hidden = fairness.hidden_positions(deck, holes, shown, seat=seat)
-    positions = [i for i in range(len(deck.split())) if i not in hidden]
+    shown = {str(s) for s in record.get("shown") or []}
+    # Records written before the board and burns were kept: the board from the summary.
+    board = record.get("board", (data.get("summary") or {}).get("board") or [])
+    visible = set(board) | set(record.get("burns") or [])
+    for owner, cards in holes.items():
+        if owner in shown or (seat is not None and owner == str(seat)):
+            visible.update(cards)
     data["leaves"] = fairness.card_leaves(salt=salt, deck=deck)
-    data["openings"] = fairness.open_cards(salt=salt, deck=deck, positions=positions)
+    data["openings"] = fairness.open_cards(
+        salt=salt, deck=deck, positions=fairness.positions_of(deck, visible)
+    )
     data["salt"] = data["deck"] = None
-    secret = {card for i, card in enumerate(deck.split()) if i in hidden}
+    secret = set(deck.split()) - visible
     if "phh" in record:
         record["phh"] = _redact_phh(record["phh"], secret)
     record["hole_cards"] = {

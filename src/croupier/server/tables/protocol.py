@@ -1,6 +1,8 @@
 """The table WebSocket protocol, version 1 (documented in ``docs/protocol.md``).
 
-Every frame is one JSON object with a ``type``. Client frames may carry an ``id`` (string or
+A socket's first frame authenticates it: ``{"type": "auth", "token": ...}`` (the token never
+travels in the URL, where access logs would keep it). After that every frame is one JSON
+object with a ``type``. Client frames may carry an ``id`` (string or
 integer) that the server quotes back as ``ref`` in the ``ack`` or ``error`` it answers with.
 Server frames that change what a client knows carry ``seq``: one counter per table, one step
 per table event, the same for everybody at the table (a gap means a missed frame: send
@@ -19,6 +21,7 @@ __all__ = [
     "MAX_FRAME_BYTES",
     "PROTOCOL_VERSION",
     "ActMessage",
+    "AuthMessage",
     "BetMessage",
     "BuyInMessage",
     "ClientMessage",
@@ -28,7 +31,9 @@ __all__ = [
     "ResyncMessage",
     "SitInMessage",
     "SitOutMessage",
+    "parse_auth_message",
     "parse_client_message",
+    "ref_of",
 ]
 
 PROTOCOL_VERSION = 1
@@ -43,6 +48,13 @@ class _Client(BaseModel):
 
     v: Literal[1] = 1
     id: Ref = Field(default=None)
+
+
+class AuthMessage(_Client):
+    """The first frame of every socket: the session token from ``POST /api/auth/login``."""
+
+    type: Literal["auth"]
+    token: StrictStr = Field(min_length=1, max_length=256)
 
 
 class JoinMessage(_Client):
@@ -145,48 +157,87 @@ _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 _TYPES = ("join", "leave", "bet", "act", "resync", "ping", "buy_in", "sit_out", "sit_in")
 
 
-def parse_client_message(raw: str | bytes) -> ClientMessage:
-    """Parse one client frame.
+_AUTH_ADAPTER: TypeAdapter[AuthMessage] = TypeAdapter(AuthMessage)
 
-    Raises:
-        InvalidRequestError: too large, not JSON, not an object, an unknown ``type``, an
-            unsupported ``v``, or fields of the wrong type; the message says which.
-    """
+
+def _load(raw: str | bytes) -> dict[str, Any]:
+    """The JSON object of a frame, refused when too large, not JSON or nested too deeply
+    (``json.loads`` recurses: ``"[" * 15000`` would raise ``RecursionError``)."""
     import json
 
     if len(raw) > MAX_FRAME_BYTES:
         raise InvalidRequestError(f"frame of {len(raw)} bytes is above {MAX_FRAME_BYTES}")
     try:
         data: Any = json.loads(raw)
+    except RecursionError:
+        raise InvalidRequestError("frame is nested too deeply") from None
     except (ValueError, UnicodeDecodeError):
         raise InvalidRequestError("frame is not valid json") from None
     if not isinstance(data, dict):
         raise InvalidRequestError("frame is not a json object")
-    kind = data.get("type")
-    if kind not in _TYPES:
-        raise InvalidRequestError(f"unknown message type {kind!r}; expected one of {_TYPES}")
     if data.get("v", PROTOCOL_VERSION) != PROTOCOL_VERSION:
         raise InvalidRequestError(
             f"protocol version {data.get('v')!r} is not supported; this server speaks "
             f"{PROTOCOL_VERSION}"
         )
+    return data
+
+
+def _validate(adapter: TypeAdapter[Any], data: dict[str, Any], kind: str) -> Any:
     from pydantic import ValidationError
 
     try:
-        return _ADAPTER.validate_python(data)
+        return adapter.validate_python(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = [str(p) for p in first["loc"][1:]] or [str(first["loc"][0])]
+        if kind == "auth":
+            loc = [str(p) for p in first["loc"]]
         raise InvalidRequestError(f"{kind}.{'.'.join(loc)}: {first['msg']}".lower()) from None
 
 
+def parse_auth_message(raw: str | bytes) -> AuthMessage:
+    """Parse a socket's first frame, which must be ``{"type": "auth", "token": ...}``.
+
+    Raises:
+        InvalidRequestError: anything else (the message says what was expected).
+    """
+    data = _load(raw)
+    if data.get("type") != "auth":
+        raise InvalidRequestError(
+            f"the first frame must be {{'type': 'auth', 'token': ...}}, not type "
+            f"{data.get('type')!r}"
+        )
+    message: AuthMessage = _validate(_AUTH_ADAPTER, data, "auth")
+    return message
+
+
+def parse_client_message(raw: str | bytes) -> ClientMessage:
+    """Parse one client frame (after ``auth``).
+
+    Raises:
+        InvalidRequestError: too large, not JSON, nested too deeply, not an object, an
+            unknown ``type``, an unsupported ``v``, or fields of the wrong type; the message
+            says which.
+    """
+    data = _load(raw)
+    kind = data.get("type")
+    if kind not in _TYPES:
+        raise InvalidRequestError(f"unknown message type {kind!r}; expected one of {_TYPES}")
+    message: ClientMessage = _validate(_ADAPTER, data, str(kind))
+    return message
+
+
 def ref_of(raw: str | bytes) -> str | int | None:
-    """The ``id`` of a frame that failed to parse, when it can still be read."""
+    """The ``id`` of a frame that failed to parse, when it can still be read cheaply (never
+    for a frame above :data:`MAX_FRAME_BYTES` or one nested too deeply)."""
     import json
 
+    if len(raw) > MAX_FRAME_BYTES:
+        return None
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     ref = data.get("id") if isinstance(data, dict) else None
     return ref if isinstance(ref, str | int) and not isinstance(ref, bool) else None

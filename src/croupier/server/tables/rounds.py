@@ -19,10 +19,16 @@ from sqlalchemy.orm import Session
 from croupier.errors import CroupierError
 from croupier.server.accounts.models import Role, User
 from croupier.server.base import utcnow
-from croupier.server.errors import ConflictError, NotFoundError, PermissionDeniedError
+from croupier.server.errors import (
+    ConflictError,
+    NotFoundError,
+    PermissionDeniedError,
+    RoundVoided,
+)
 from croupier.server.tables.models import Round, RoundPlayer, RoundStatus, RoundVoid
 from croupier.server.wallet import batch
 from croupier.server.wallet import service as wallet
+from croupier.server.wallet.models import IdempotencyKey, LedgerTransaction
 
 __all__ = [
     "CRASH_REASON",
@@ -37,6 +43,7 @@ __all__ = [
     "stake",
     "stake_many",
     "void_round",
+    "voided_retry",
 ]
 
 CRASH_REASON = "server restarted while the round was in play (malfunction: all bets returned)"
@@ -246,6 +253,32 @@ def void_round(
         player.returned = player.staked
     session.flush()
     return row
+
+
+def voided_retry(session: Session, *, user_id: int, key: str) -> RoundVoided | None:
+    """Why a stake resent under ``key`` is refused, when its first sending was taken in a round
+    since voided (a malfunction, or a restart after a crash): a :class:`RoundVoided` saying so,
+    with the wallet's balance now; ``None`` if the key is not one of those."""
+    row = session.scalars(
+        select(IdempotencyKey).where(
+            IdempotencyKey.scope == f"user:{user_id}", IdempotencyKey.key == key
+        )
+    ).first()
+    if row is None or row.transaction_id is None:
+        return None
+    txn = session.get(LedgerTransaction, row.transaction_id)
+    round_row = session.get(Round, txn.round_id) if txn is not None and txn.round_id else None
+    if round_row is None or round_row.status != RoundStatus.VOIDED.value:
+        return None
+    void = session.scalars(select(RoundVoid).where(RoundVoid.round_id == round_row.id)).first()
+    balance = int(wallet.player_balance(session, user_id=user_id))
+    return RoundVoided(
+        f"key {key!r} was taken in round {round_row.id}, which was voided "
+        f"({void.reason if void else 'voided'}): its stakes went back to your wallet, which "
+        f"holds {balance}; bet again with a new key",
+        round_id=round_row.id,
+        balance=balance,
+    )
 
 
 def recover_open_rounds(session: Session, *, reason: str = CRASH_REASON) -> list[int]:

@@ -4,19 +4,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Mapping
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 
 from croupier.errors import CroupierError
-from croupier.server.accounts.service import user_for_token
-from croupier.server.deps import CurrentUser, OperatorUser, SessionDep, TableManagerDep
-from croupier.server.errors import InvalidRequestError, NotFoundError, error_frame
+from croupier.server.accounts.service import session_for_token
+from croupier.server.accounts.sessions import LiveSession, LiveSessions
+from croupier.server.deps import CurrentUser, OperatorUser, RoundId, SessionDep, TableManagerDep
+from croupier.server.errors import (
+    AuthenticationError,
+    InvalidRequestError,
+    NotFoundError,
+    error_frame,
+)
 from croupier.server.tables import rounds
 from croupier.server.tables.connection import Connection, SharedFrame
 from croupier.server.tables.manager import TableManager
-from croupier.server.tables.protocol import parse_client_message, ref_of
+from croupier.server.tables.protocol import (
+    ClientMessage,
+    parse_auth_message,
+    parse_client_message,
+    ref_of,
+)
+from croupier.server.tables.ratelimit import RateLimiter
 from croupier.server.tables.stats import operator_stats
+from croupier.server.tables.table import Table
 
 __all__ = ["router"]
 
@@ -25,6 +39,7 @@ router = APIRouter(tags=["tables"])
 # Close codes (application range 4000-4999), mirroring the HTTP statuses.
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_RATE_LIMITED = 4429
 
 
 @router.get("/api/tables")
@@ -44,9 +59,7 @@ def my_rounds(
 
 
 @router.get("/api/rounds/{round_id}")
-def recall_round(
-    round_id: Annotated[int, Path(ge=1)], user: CurrentUser, session: SessionDep
-) -> dict[str, Any]:
+def recall_round(round_id: RoundId, user: CurrentUser, session: SessionDep) -> dict[str, Any]:
     """One round: a player one of their last 10, an operator any."""
     return rounds.recall(session, user=user, round_id=round_id).to_json()
 
@@ -62,7 +75,7 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
         frame = await conn.outbox.get()
         if frame is None:
             with contextlib.suppress(Exception):
-                await websocket.close()
+                await websocket.close(code=conn.close_code)
             return
         if isinstance(frame, SharedFrame):
             await websocket.send_text(frame.text)
@@ -70,46 +83,136 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
             await websocket.send_json(frame)
 
 
+async def _refuse(websocket: WebSocket, exc: CroupierError, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_json(error_frame(exc))
+        await websocket.close(code=code)
+
+
+def _text(message: Mapping[str, Any]) -> str | bytes:
+    raw: str | bytes | None = message.get("text")
+    return raw if raw is not None else message.get("bytes") or b""
+
+
+async def _authenticate(websocket: WebSocket) -> tuple[int, str, str, Any] | None:
+    """Read the socket's first frame, ``{"type": "auth", "token": ...}``, within
+    ``ws_auth_seconds``; return (user id, username, token hash, expiry), or ``None`` once the
+    socket has been refused and closed."""
+    settings = websocket.app.state.settings
+    db = websocket.app.state.db
+    secret = settings.secret_key.get_secret_value()
+    try:
+        message = await asyncio.wait_for(websocket.receive(), timeout=settings.ws_auth_seconds)
+    except TimeoutError:
+        await _refuse(
+            websocket,
+            AuthenticationError(
+                f"no auth frame within {settings.ws_auth_seconds:g} s: send "
+                "{'type': 'auth', 'token': ...} first"
+            ),
+            CLOSE_UNAUTHENTICATED,
+        )
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    try:
+        token = parse_auth_message(_text(message)).token
+
+        def who() -> tuple[int, str, str, Any]:
+            with db.session() as session:
+                user, row = session_for_token(session, token=token, secret=secret)
+                return user.id, user.username, row.token_hash, row.expires_at
+
+        return await asyncio.to_thread(who)
+    except CroupierError as exc:
+        await _refuse(websocket, exc, CLOSE_UNAUTHENTICATED)
+        return None
+
+
 @router.websocket("/ws/tables/{name}")
-async def table_socket(websocket: WebSocket, name: str, token: str = "") -> None:
+async def table_socket(websocket: WebSocket, name: str) -> None:
     """One seat's (or spectator's) connection to a table; see docs/protocol.md."""
     manager: TableManager = websocket.app.state.tables
-    db = websocket.app.state.db
-    secret = websocket.app.state.settings.secret_key.get_secret_value()
+    live: LiveSessions = websocket.app.state.live_sessions
     await websocket.accept()
+    if "token" in websocket.query_params or "access_token" in websocket.query_params:
+        # A token in a URL ends up in access logs and proxies' logs: never accepted there.
+        await _refuse(
+            websocket,
+            AuthenticationError(
+                "a token in the URL is refused: send {'type': 'auth', 'token': ...} as the "
+                "first frame"
+            ),
+            CLOSE_UNAUTHENTICATED,
+        )
+        return
     try:
         table = manager.get(name)
-
-        def who() -> tuple[int, str]:
-            with db.session() as session:
-                user = user_for_token(session, token=token, secret=secret)
-                return user.id, user.username
-
-        user_id, username = await asyncio.to_thread(who)
-    except CroupierError as exc:
-        await websocket.send_json(error_frame(exc))
-        code = CLOSE_NOT_FOUND if isinstance(exc, NotFoundError) else CLOSE_UNAUTHENTICATED
-        await websocket.close(code=code)
+    except NotFoundError as exc:
+        await _refuse(websocket, exc, CLOSE_NOT_FOUND)
         return
+    who = await _authenticate(websocket)
+    if who is None:
+        return
+    user_id, username, token_hash, expires_at = who
     conn = table.connect(user_id=user_id, username=username)
+
+    def revoked(reason: str) -> None:
+        conn.close(
+            CLOSE_UNAUTHENTICATED,
+            last=error_frame(code="unauthenticated", message=f"session ended: {reason}"),
+        )
+
+    session = live.open(
+        user_id=user_id, token_hash=token_hash, expires_at=expires_at, on_revoke=revoked
+    )
     writer = asyncio.create_task(_pump(websocket, conn))
     try:
-        while not conn.closed:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            raw = message.get("text")
-            if raw is None:
-                raw = message.get("bytes") or b""
-            try:
-                parsed = parse_client_message(raw)
-            except InvalidRequestError as exc:
-                conn.send(error_frame(exc, ref=ref_of(raw)))
-                continue
-            await table.submit(conn, parsed)
+        await _serve(websocket, table, conn, session)
     except WebSocketDisconnect:
         pass
     finally:
+        live.close(session)
         table.disconnect(conn)
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await asyncio.wait_for(writer, timeout=5)
+
+
+async def _serve(
+    websocket: WebSocket, table: Table, conn: Connection, session: LiveSession
+) -> None:
+    """Hand the socket's requests to the table, one at a time, while the session lives and
+    the client keeps within its rate limits."""
+    limiter = RateLimiter()
+    while not conn.closed:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        raw = _text(message)
+        try:
+            parsed = parse_client_message(raw)
+        except InvalidRequestError as exc:
+            parsed, refusal = None, exc
+        try:
+            session.check()
+        except AuthenticationError as exc:
+            conn.close(CLOSE_UNAUTHENTICATED, last=error_frame(exc, ref=_ref(parsed, raw)))
+            return
+        wait = limiter.wait("invalid" if parsed is None else parsed.type)
+        if wait > 0:
+            kind = "invalid frames" if parsed is None else f"{parsed.type!r} messages"
+            frame = error_frame(
+                code="rate_limited",
+                message=f"too many {kind}: closing (retry after {wait:.1f} s)",
+                ref=_ref(parsed, raw),
+            )
+            conn.close(CLOSE_RATE_LIMITED, last={**frame, "retry_after": round(wait, 3)})
+            return
+        if parsed is None:
+            conn.send(error_frame(refusal, ref=ref_of(raw)))
+            continue
+        await table.submit(conn, parsed)
+
+
+def _ref(parsed: ClientMessage | None, raw: str | bytes) -> str | int | None:
+    return parsed.id if parsed is not None else ref_of(raw)

@@ -100,6 +100,10 @@ class RussianFactory:
     def max_seats(self) -> int | None:
         return self.config.max_players
 
+    def min_stake(self) -> int:
+        """The least a seat can bet: the minimum Ante on its open box."""
+        return int(self.config.ante_min)
+
 
 @dataclass(frozen=True, slots=True)
 class _Bets:
@@ -175,6 +179,13 @@ class RussianTableRound:
             )
         if opens + blind > config.boxes:
             raise IllegalActionError(f"{opens + blind} boxes do not fit on the layout")
+        blind_bonus = bets.get("blind_bonus", 0)
+        if blind_bonus and not blind:
+            # Never drop a stake silently: a Bonus for blind boxes needs blind boxes.
+            raise InvalidRequestError(
+                f"blind_bonus {blind_bonus} needs blind boxes: blind_boxes is 0 "
+                "(put the open box's Bonus in bonus)"
+            )
         sixth = bets.get("blind_sixth", 0)
         if sixth not in (0, 1):
             raise InvalidRequestError(f"blind_sixth {sixth} must be 0 or 1")
@@ -183,7 +194,7 @@ class RussianTableRound:
             bonus=bets.get("bonus", 0),
             opens=opens,
             blind=blind,
-            blind_bonus=bets.get("blind_bonus", 0),
+            blind_bonus=blind_bonus,
             insurance=bets.get("blind_insurance", 0),
             sixth=bool(sixth),
         )
@@ -208,10 +219,8 @@ class RussianTableRound:
             raise IllegalActionError(f"seat {seat} has already bet in this round")
         boxes = self._free_boxes(b.opens + b.blind)
         engine = self.engine
-        if (b.insurance or b.sixth or b.blind_bonus) and not b.blind:
-            raise IllegalActionError(
-                "blind_bonus, blind_insurance and blind_sixth need blind_boxes"
-            )
+        if (b.insurance or b.sixth) and not b.blind:
+            raise IllegalActionError("blind_insurance and blind_sixth need blind_boxes")
         # the open boxes share one Ante and Bonus; _bets checked how many the table allows
         engine.verify_place_box(seat, box=boxes[0], ante=b.ante, bonus=b.bonus)
         for box in boxes[b.opens :]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from croupier.errors import CroupierError
 from croupier.server.db import Database
+from croupier.server.errors import IdempotencyConflict
 from croupier.server.tables import rounds
 from croupier.server.wallet.service import Movement
 
@@ -32,17 +33,31 @@ def open_and_stake(
     first: rounds.Stake,
 ) -> tuple[int, Movement]:
     """Open a round with its commitment together with the bet that opens it."""
-    with db.session() as session:
-        row = rounds.open_round(
-            session, table=table, game=game, commitment=commitment, salt=salt, deck=deck
-        )
-        return row.id, _stake(session, row.id, first)
+    try:
+        with db.session() as session:
+            row = rounds.open_round(
+                session, table=table, game=game, commitment=commitment, salt=salt, deck=deck
+            )
+            return row.id, _stake(session, row.id, first)
+    except IdempotencyConflict as exc:
+        raise _explained(db, first, exc) from None
 
 
 def stake(db: Database, *, round_id: int, one: rounds.Stake) -> Movement:
     """Hold one stake in escrow."""
+    try:
+        with db.session() as session:
+            return _stake(session, round_id, one)
+    except IdempotencyConflict as exc:
+        raise _explained(db, one, exc) from None
+
+
+def _explained(db: Database, one: rounds.Stake, exc: CroupierError) -> CroupierError:
+    """A key already used: if for a stake of a round voided since (a restart after a crash,
+    say), say so with the balance now (``round_voided``); else the conflict as it is."""
     with db.session() as session:
-        return _stake(session, round_id, one)
+        voided = rounds.voided_retry(session, user_id=one.user_id, key=one.idempotency_key)
+    return voided or exc
 
 
 def _stake(session: Any, round_id: int, one: rounds.Stake) -> Movement:
@@ -66,7 +81,11 @@ def stake_many(
     the stakes are then held one by one, each in its own transaction."""
     try:
         with db.session() as session:
-            return rounds.stake_many(session, round_id=round_id, stakes=stakes)
+            taken = rounds.stake_many(session, round_id=round_id, stakes=stakes)
+        return [
+            _explained(db, one, answer) if isinstance(answer, IdempotencyConflict) else answer
+            for one, answer in zip(stakes, taken, strict=True)
+        ]
     except CroupierError:
         raise
     except Exception:
@@ -84,15 +103,19 @@ def replayed_stake(
     db: Database, *, round_id: int, user_id: int, amount: int, key: str, details: Mapping[str, Any]
 ) -> Movement | None:
     """The answer to a resent stake, or ``None`` if its key was never applied."""
-    with db.session() as session:
-        return rounds.replayed_stake(
-            session,
-            round_id=round_id,
-            user_id=user_id,
-            amount=amount,
-            idempotency_key=key,
-            details=details,
-        )
+    try:
+        with db.session() as session:
+            return rounds.replayed_stake(
+                session,
+                round_id=round_id,
+                user_id=user_id,
+                amount=amount,
+                idempotency_key=key,
+                details=details,
+            )
+    except IdempotencyConflict as exc:
+        one = rounds.Stake(user_id=user_id, seat=0, amount=amount, idempotency_key=key)
+        raise _explained(db, one, exc) from None
 
 
 def settle(

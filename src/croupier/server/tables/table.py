@@ -58,7 +58,7 @@ from croupier.server.tables.connection import (
     Timer,
 )
 from croupier.server.tables.fairness import commit, deck_text, new_salt
-from croupier.server.tables.frames import TALLY_SECONDS, Occupant, TableFrames
+from croupier.server.tables.frames import TALLY_SECONDS, Occupant
 from croupier.server.tables.games import GameFactory, GameRound, game_round_shoe
 from croupier.server.tables.protocol import (
     ActMessage,
@@ -72,6 +72,7 @@ from croupier.server.tables.protocol import (
     SitInMessage,
     SitOutMessage,
 )
+from croupier.server.tables.seats import SeatRules
 
 __all__ = ["TALLY_SECONDS", "Connection", "Table"]
 
@@ -81,7 +82,7 @@ _BATCH = 4096
 """The most inbox commands taken together."""
 
 
-class Table(TableFrames):
+class Table(SeatRules):
     """A table: seats, connections and at most one round in play."""
 
     def __init__(
@@ -100,8 +101,6 @@ class Table(TableFrames):
         self._next_live_seat = 0
         self._salt = ""
         self._deck = ""
-        self._timer_generation = 0
-        self._timer_task: asyncio.Task[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self.rounds_played = 0
 
@@ -233,7 +232,10 @@ class Table(TableFrames):
                 self._resync(conn, last)
                 return None
             case JoinMessage(seat=seat):
-                return self._join(conn, seat)
+                await self._may_sit(conn)
+                frame = self._join(conn, seat)
+                self._arm_idle()
+                return frame
             case LeaveMessage():
                 return await self._leave_seat(conn)
             case BetMessage():
@@ -283,6 +285,7 @@ class Table(TableFrames):
             )
         del self._seats[seat]
         del self._seat_of[conn.user_id]
+        self._idle.pop(seat, None)
         self._announce(conn.user_id, {"kind": "left", "seat": seat, "username": conn.username})
         self._send_state_to(conn.user_id)
         return {"seat": None}
@@ -684,6 +687,8 @@ class Table(TableFrames):
             await self._after_engine(phase_before=before, pending_before=pending)
         elif self.status == "pause":
             self._to_idle()
+        elif self.status == "idle":
+            await self._idle_window()
 
     async def _after_engine(
         self,
@@ -775,6 +780,7 @@ class Table(TableFrames):
             del closed["returns"]
         self._emit(closed)
         self.rounds_played += 1
+        self._to_free = self._count_round(set(self._round_users))
         if self.config.pause_seconds > 0:
             self.status = "pause"
             self._arm(self.config.pause_seconds)
@@ -793,7 +799,9 @@ class Table(TableFrames):
         self.status = "idle"
         self._emit({"kind": "table_idle"})
         self._free_ghost_seats()
+        self._free_counted()
         self._broadcast_state()
+        self._arm_idle()
 
     async def _shutdown(self, reason: str) -> None:
         if self._round is not None and self.status in ("betting", "playing"):
@@ -805,23 +813,3 @@ class Table(TableFrames):
             conn.send({"type": "closing", "reason": reason})
             conn.outbox.put_nowait(None)
         self._conns.clear()
-
-    # -- timers ------------------------------------------------------------------------------
-
-    def _arm(self, seconds: float) -> None:
-        self._timer_generation += 1
-        generation = self._timer_generation
-        deadline = self._deadline = self._clock.now() + seconds
-        if self._timer_task is not None:
-            self._timer_task.cancel()
-
-        async def fire() -> None:
-            # Measured from the deadline fixed now, not from when this task first runs.
-            await self._clock.sleep(deadline - self._clock.now())
-            await self._inbox.put(Timer(generation))
-
-        self._timer_task = asyncio.create_task(fire())
-
-    async def _db_call(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        """``fn(*args, **kwargs)`` in a worker thread: the database never blocks the loop."""
-        return await asyncio.to_thread(fn, *args, **kwargs)

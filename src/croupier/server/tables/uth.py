@@ -57,6 +57,10 @@ class UthFactory:
     def describe(self) -> dict[str, Any]:
         return self.config.to_dict()
 
+    def min_stake(self) -> int:
+        """The least a seat can bet: the minimum Ante and the Blind equal to it."""
+        return 2 * self.config.ante_min
+
     def max_seats(self) -> int | None:
         return self.config.max_seats
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Header, Query
 from sqlalchemy import select
 
 from croupier.server.accounts.service import get_user
-from croupier.server.deps import CurrentUser, OperatorUser, SessionDep
+from croupier.server.deps import CurrentUser, OperatorUser, SessionDep, UserId
 from croupier.server.wallet import service
 from croupier.server.wallet.models import LedgerTransaction, Posting
 from croupier.server.wallet.schemas import (
@@ -57,7 +57,7 @@ def my_statement(
 
 
 @router.get("/api/operator/accounts/{user_id}")
-def balance_of(user_id: int, operator: OperatorUser, session: SessionDep) -> BalancePublic:
+def balance_of(user_id: UserId, operator: OperatorUser, session: SessionDep) -> BalancePublic:
     """Any player's balance."""
     get_user(session, user_id=user_id)
     return BalancePublic(user_id=user_id, balance=service.player_balance(session, user_id=user_id))
@@ -75,7 +75,7 @@ def _movement(move: service.Movement) -> MovementPublic:
 
 @router.post("/api/operator/accounts/{user_id}/credit")
 def credit(
-    user_id: int,
+    user_id: UserId,
     body: MoneyRequest,
     operator: OperatorUser,
     session: SessionDep,
@@ -95,7 +95,7 @@ def credit(
 
 @router.post("/api/operator/accounts/{user_id}/debit")
 def debit(
-    user_id: int,
+    user_id: UserId,
     body: MoneyRequest,
     operator: OperatorUser,
     session: SessionDep,

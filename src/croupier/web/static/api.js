@@ -95,13 +95,14 @@ export class TableSocket {
       old.close();
     }
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const token = encodeURIComponent(session.token() || "");
-    const url = `${proto}://${location.host}/ws/tables/${encodeURIComponent(this.name)}?token=${token}`;
+    // The token goes in the first frame, never in the URL (which access logs keep).
+    const url = `${proto}://${location.host}/ws/tables/${encodeURIComponent(this.name)}`;
     const ws = new WebSocket(url);
     this.ws = ws;
     this.onStatus("connecting");
     ws.onopen = () => {
       this.retry = 0;
+      ws.send(JSON.stringify({ type: "auth", token: session.token() || "" }));
       this.onStatus("open");
       if (this.lastSeq !== null) {
         // A reconnect: ask for everything after the last event we applied.
@@ -118,6 +119,10 @@ export class TableSocket {
       if (e.code === 4401) {
         this.onStatus("unauthenticated");
         return;
+      }
+      if (e.code === 4429) {
+        // Closed for sending too fast: reconnect, but not at once.
+        this.retry = Math.max(this.retry, 3);
       }
       if (e.code === 4404) {
         this.onStatus("not_found");
@@ -272,7 +277,7 @@ export function tablePageSocket(name, { state, onFrame, toast, render }) {
     onFrame: (f) => onFrame(f),
     onStatus: (status) => {
       state.conn = status;
-      if (status === "unauthenticated") toast("Your session has expired: log in again", "error");
+      if (status === "unauthenticated") toast("Your session has ended: log in again", "error");
       render();
     },
   });

@@ -106,7 +106,7 @@ function roundCard(round) {
     check.dataset.ok = String(res.ok);
     if (round.leaves) {
       const hidden = 52 - (res.opened || 0);
-      check.textContent = res.ok ? `✓ ${res.opened} cards verified (${hidden} hidden: hands not shown)` : `✗ ${res.reason}`;
+      check.textContent = res.ok ? `✓ ${res.opened} cards verified (${hidden} closed: hands not shown and cards not dealt)` : `✗ ${res.reason}`;
       const opened = Object.entries(round.openings || {}).sort((a, b) => a[0] - b[0]);
       detail.replaceChildren(
         h("div", {}, h("b", {}, "commitment "), h("code", {}, round.commitment)),
