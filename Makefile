@@ -7,12 +7,9 @@ PYTEST_FLAGS ?=
 
 .PHONY: run test test-all lint bench clean
 
-$(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --upgrade pip
-
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -e '.[server,cli,plot,dask]' --group dev
+# The install steps live in scripts/install.sh, which the Dockerfile runs too.
+$(STAMP): pyproject.toml scripts/install.sh
+	PYTHON=$(PYTHON) VENV=$(VENV) sh scripts/install.sh
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import io
+import re
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import pexpect
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Tests never assert on wall-clock time: the machine is shared and noisy.
@@ -14,3 +20,47 @@ settings.load_profile("croupier")
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
+
+
+class TerminalTable:
+    """A ``croupier <game> play`` session in a real pseudo-terminal, as a person sees it."""
+
+    _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+    def __init__(self, game: str, *args: str) -> None:
+        self.transcript = io.StringIO()
+        self.child = pexpect.spawn(
+            sys.executable,
+            ["-m", "croupier.cli.__main__", game, "play", *args],
+            encoding="utf-8",
+            timeout=60,
+            dimensions=(50, 160),
+        )
+        self.child.logfile_read = self.transcript
+
+    def text(self, *, flat: bool = False) -> str:
+        """What the player read, colour codes removed; ``flat`` also joins wrapped lines."""
+        text = self._ANSI.sub("", self.transcript.getvalue())
+        return re.sub(r"\s+", " ", text) if flat else text
+
+    def leave(self, how: str) -> None:
+        """Leave the table: ``"q"``, ``"eof"`` (Ctrl-D) or ``"ctrl-c"``."""
+        if how == "q":
+            self.child.sendline("q")
+        elif how == "eof":
+            self.child.sendeof()
+        else:
+            self.child.sendintr()
+
+    def end(self, status: int = 0) -> None:
+        """Wait for the session to end and check it ended with ``status``."""
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        assert self.child.exitstatus == status and self.child.signalstatus is None
+        assert "Traceback" not in self.transcript.getvalue()
+
+
+@pytest.fixture
+def terminal() -> Callable[..., TerminalTable]:
+    """Open a terminal table: ``terminal("russian", "--seed", "3")``."""
+    return TerminalTable

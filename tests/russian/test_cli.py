@@ -185,3 +185,16 @@ def test_analyze_runs_end_to_end_with_a_stand_only_strategy(
     lines = path.read_text().splitlines()
     assert len(lines) == 134_459 + 1
     assert lines[0].startswith("hand,weight,best,fold,stand,sixth,exchange:1")
+
+
+def test_play_tells_what_was_wrong_with_the_cards_to_exchange_and_enter_goes_back() -> None:
+    # seed 3 deals Q-7-3-T-T
+    answers = "e\n9\n2 2\nAh\nzz\n\nf\nn\n"
+    result = runner.invoke(app, ["play", "--seed", "3"], input=answers)
+    assert result.exit_code == 0, result.output
+    assert "9 is not a position: use 1 to 5" in result.output
+    assert "a card is named twice" in result.output
+    assert "Ah is not one of your cards" in result.output
+    assert "name cards like 7c or Qh" in result.output
+    assert "exchange fee" not in result.output  # Enter went back: nothing was exchanged
+    assert "You leave with 990 chips (-10)" in result.output  # the fold lost the Ante only

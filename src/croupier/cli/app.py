@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from croupier.cli import bench, bots, holdem, run, russian, serve, uth
+from croupier.cli import audit, bench, bots, holdem, report, rng, run, russian, serve, uth
 
 __all__ = ["build_app"]
 
@@ -21,6 +21,9 @@ def build_app() -> typer.Typer:
     app.add_typer(holdem.app, name="holdem")
     app.add_typer(russian.app, name="russian")
     app.add_typer(bench.app, name="bench")
+    app.add_typer(audit.app, name="audit")
+    app.add_typer(rng.app, name="rng")
+    app.add_typer(report.app, name="report")
     serve.register(app)
     bots.register(app)
     run.register(app)

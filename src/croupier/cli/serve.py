@@ -65,11 +65,14 @@ def register(app: typer.Typer) -> None:
         CROUPIER_OPERATOR_USERNAME / CROUPIER_OPERATOR_PASSWORD create an operator,
         CROUPIER_SECRET_KEY keeps sessions across restarts).
         """
+        import logging.config
+
         import uvicorn
         from rich.console import Console
 
         from croupier.errors import ConfigError
         from croupier.server.app import create_app
+        from croupier.server.logs import log_config
         from croupier.server.settings import Settings
         from croupier.server.tables.protocol import MAX_FRAME_BYTES
 
@@ -92,14 +95,17 @@ def register(app: typer.Typer) -> None:
             console.print(f"[red]croupier serve: {exc}[/red]")
             raise typer.Exit(2) from None
         where = settings.database_url.split("@")[-1]
-        console.print(
-            f"croupier serving on http://{settings.host}:{settings.port} (database {where})"
+        logging_config = log_config(json_lines=settings.log_json, level=settings.log_level)
+        logging.config.dictConfig(logging_config)
+        logging.getLogger("croupier.serve").info(
+            "croupier serving on http://%s:%s (database %s)", settings.host, settings.port, where
         )
         uvicorn.run(
             application,
             host=settings.host,
             port=settings.port,
-            log_level="info",
+            log_level=settings.log_level.lower(),
+            log_config=logging_config,
             ws_per_message_deflate=settings.ws_compression,
             # A client frame above the protocol's limit closes the socket (1009) as soon as
             # its header announces the size: it is never read whole (issue 13).

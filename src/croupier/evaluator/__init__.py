@@ -21,12 +21,14 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
 from croupier.cards import Card, Rank, check_distinct, parse_cards
 from croupier.errors import InvalidCardsError
-from croupier.evaluator import _kernels
+from croupier.evaluator import _batch, _kernels
+from croupier.evaluator._batch import batch_tables
 from croupier.evaluator._kernels import eval_row
 from croupier.evaluator._tables import (
     FLUSH_INIT,
@@ -40,6 +42,7 @@ from croupier.evaluator._tables import (
     tables,
 )
 from croupier.evaluator.categories import CATEGORY_COUNTS_5, HandCategory
+from croupier.evaluator.naming import describe, versus
 
 __all__ = [
     "CATEGORY_COUNTS_5",
@@ -57,6 +60,7 @@ __all__ = [
     "evaluate_batch",
     "evaluate_ids",
     "lookup_tables",
+    "versus",
 ]
 
 MAX_VALUE = 7462
@@ -94,33 +98,6 @@ def categories(values: npt.ArrayLike) -> npt.NDArray[np.int8]:
     if array.size and (array.min() < 1 or array.max() > MAX_VALUE):
         raise InvalidCardsError(f"hand values must be within 1..{MAX_VALUE}")
     return np.searchsorted(_BOUNDS, array, side="left").astype(np.int8)
-
-
-def describe(value: int) -> str:
-    """Describe a hand value in English (``"Two pair, Kings and Sixes"``)."""
-    category = category_of(value)
-    ranks = [Rank(r) for r in classes().ranks[value - 1]]
-    match category:
-        case HandCategory.HIGH_CARD:
-            return f"{ranks[0].noun}-{ranks[1].noun} high"
-        case HandCategory.PAIR:
-            return f"Pair of {ranks[0].plural}"
-        case HandCategory.TWO_PAIR:
-            return f"Two pair, {ranks[0].plural} and {ranks[1].plural}"
-        case HandCategory.THREE_OF_A_KIND:
-            return f"Three of a kind, {ranks[0].plural}"
-        case HandCategory.STRAIGHT:
-            return f"Straight, {ranks[0].noun} high"
-        case HandCategory.FLUSH:
-            return f"Flush, {ranks[0].noun} high"
-        case HandCategory.FULL_HOUSE:
-            return f"Full house, {ranks[0].plural} full of {ranks[1].plural}"
-        case HandCategory.FOUR_OF_A_KIND:
-            return f"Four of a kind, {ranks[0].plural}"
-        case HandCategory.STRAIGHT_FLUSH:
-            return f"Straight flush, {ranks[0].noun} high"
-        case _:
-            return "Royal flush"
 
 
 class _Scalar:
@@ -185,6 +162,14 @@ class HandValue:
         return describe(self.value)
 
     @property
+    def full_description(self) -> str:
+        """The hand with every rank that counts: ``"Pair of Queens, Ace-King-Nine kicker"``.
+
+        Two hands read the same only when they tie.
+        """
+        return describe(self.value, kickers=True)
+
+    @property
     def best_five(self) -> tuple[Card, ...]:
         """Five of ``cards`` that make the hand, strongest ranks first."""
         return best_five(self.cards)
@@ -229,15 +214,20 @@ def best_five(cards: Iterable[Card] | str) -> tuple[Card, ...]:
     return tuple(ordered)
 
 
+_BLOCK = 1 << 16
+"""Rows converted at a time when ids are not in native byte order."""
+
+
 def evaluate_batch(cards: npt.ArrayLike, *, parallel: bool = False) -> npt.NDArray[np.int64]:
     """Evaluate every row of an (N, 5), (N, 6) or (N, 7) array of card ids.
 
-    Returns an int64 array of values comparable with :attr:`HandValue.value`. ``parallel``
-    spreads rows over numba's threads.
+    Any integer dtype and any layout (a column slice, a transposed array) is read where it
+    lies, without a copy. Returns an int64 array of values comparable with
+    :attr:`HandValue.value`. ``parallel`` spreads rows over numba's threads.
 
     Raises:
-        InvalidCardsError: a wrong shape, an id outside 0..51 or a repeated card (the first
-            bad row is named).
+        InvalidCardsError: a wrong shape, ids that are not integers, an id outside 0..51 or a
+            repeated card (the first bad row is named).
     """
     array = np.asarray(cards)
     if array.ndim != 2 or array.shape[1] not in (5, 6, 7):
@@ -246,27 +236,50 @@ def evaluate_batch(cards: npt.ArrayLike, *, parallel: bool = False) -> npt.NDArr
         )
     if not np.issubdtype(array.dtype, np.integer):
         raise InvalidCardsError(f"card ids must be integers, not {array.dtype}")
-    if array.dtype != np.int8 and array.dtype != np.int64:
-        array = array.astype(np.int64)
-    array = np.ascontiguousarray(array)
-    t = tables()
-    n = array.shape[1]
     out = np.empty(array.shape[0], dtype=np.int64)
-    kernel = _kernels.batch_parallel if parallel else _kernels.batch_serial
-    bad = kernel(
-        array, out, t.card_keys, t.low_hash[n - 5], t.high_hash, t.nonflush[n - 5], t.flush
-    )
+    if array.dtype.isnative:
+        bad = _evaluate_into(array, out, parallel=parallel)
+    else:  # numba reads native byte order only: convert a block at a time
+        bad = -1
+        for start in range(0, len(array), _BLOCK):
+            block = array[start : start + _BLOCK]
+            bad = _evaluate_into(
+                block.astype(block.dtype.newbyteorder("=")),
+                out[start : start + _BLOCK],
+                parallel=parallel,
+            )
+            if bad >= 0:
+                bad += start
+                break
     if bad >= 0:
-        raise InvalidCardsError(
-            f"row {bad} ({array[bad].tolist()}) has an id outside 0..51 or a repeated card"
-        )
+        raise InvalidCardsError(f"row {bad} ({array[bad].tolist()}) {_what_is_wrong(array[bad])}")
     return out
+
+
+def _evaluate_into(array: npt.NDArray[Any], out: npt.NDArray[np.int64], *, parallel: bool) -> int:
+    """Run the kernel on a native-order integer array; the first invalid row, or -1."""
+    if array.dtype == np.int8:
+        array = array.view(np.uint8)  # -128..-1 read as 128..255: ids the tables refuse
+    pairs, flat = batch_tables()
+    if not parallel:
+        return int(_batch.batch_serial(array, out, pairs, flat))
+    firsts = np.empty(4 * numba.get_num_threads(), dtype=np.int64)
+    _batch.batch_parallel(array, out, pairs, flat, firsts)
+    bad = firsts[firsts >= 0]
+    return int(bad.min()) if len(bad) else -1
+
+
+def _what_is_wrong(row: npt.NDArray[Any]) -> str:
+    ids = row.tolist()
+    for card in ids:
+        if not 0 <= card < 52:
+            return f"has card id {card}, outside 0..51"
+    repeated = [c for c in ids if ids.count(c) > 1]
+    return f"has {Card.from_id(repeated[0])} more than once" if repeated else "is invalid"
 
 
 def enumerate7_histogram(*, threads: int | None = None) -> npt.NDArray[np.int64]:
     """How many of the 133,784,560 seven-card hands have each value (index = value)."""
-    import numba
-
     t = tables()
     chunks = threads or numba.get_num_threads()
     result: Any = _kernels.enumerate7(

@@ -1,4 +1,5 @@
-"""numba kernels over the lookup tables; flat loops, no allocation inside (notes/performance)."""
+"""numba kernels over the lookup tables for one hand and for the enumeration (the batch
+kernels are in ``_batch``); flat loops, no allocation inside (notes/performance)."""
 
 from __future__ import annotations
 
@@ -32,47 +33,6 @@ def eval_row(  # pragma: no cover - compiled
                 mask |= 1 << (row[j] >> 2)
         return int(flush[mask])
     return int(nonflush[low[key & _LOW_MASK] + high[(key >> 17) & _HIGH_MASK]])
-
-
-def _batch(
-    cards: Any, out: Any, keys: Any, low: Any, high: Any, nonflush: Any, flush: Any
-) -> int:  # pragma: no cover - compiled
-    """Evaluate every row; return the first invalid row (bad id or duplicate), or -1."""
-    n, ncards = cards.shape
-    bad = n
-    for i in nb.prange(n):
-        seen = np.int64(0)
-        key = np.int64(0x3333) << 32
-        ok = True
-        for j in range(ncards):
-            c = np.int64(cards[i, j])
-            if c < 0 or c > 51 or (seen >> c) & 1:
-                ok = False
-                break
-            seen |= np.int64(1) << c
-            key += keys[c]
-        if not ok:
-            out[i] = 0
-            bad = min(bad, i)
-            continue
-        suits = (key >> 32) & 0x8888
-        if suits:
-            suit = 0
-            while not (suits >> (4 * suit + 3)) & 1:
-                suit += 1
-            mask = 0
-            for j in range(ncards):
-                c = cards[i, j]
-                if c & 3 == suit:
-                    mask |= 1 << (c >> 2)
-            out[i] = flush[mask]
-        else:
-            out[i] = nonflush[low[key & _LOW_MASK] + high[(key >> 17) & _HIGH_MASK]]
-    return -1 if bad == n else bad
-
-
-batch_serial = nb.njit(cache=True, nogil=True)(_batch)
-batch_parallel = nb.njit(cache=True, nogil=True, parallel=True)(_batch)
 
 
 @nb.njit(cache=True, parallel=True)

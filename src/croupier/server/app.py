@@ -22,7 +22,7 @@ from croupier.server.accounts.throttle import LoginThrottle
 from croupier.server.db import Database
 from croupier.server.errors import install_error_handlers
 from croupier.server.headers import SecurityHeaders
-from croupier.server.logs import install_token_scrubber
+from croupier.server.logs import install_redaction
 from croupier.server.settings import Settings
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig, load_tables
@@ -53,6 +53,12 @@ def create_app(
     from croupier.server.accounts.router import operator_router as account_admin_router
     from croupier.server.accounts.router import router as accounts_router
     from croupier.server.accounts.service import ensure_operator
+    from croupier.server.audit.router import router as audit_router
+    from croupier.server.audit.service import audit_recovery
+    from croupier.server.metrics import Metrics
+    from croupier.server.ops import router as ops_router
+    from croupier.server.reports.router import router as reports_router
+    from croupier.server.reports.router import start_theory
     from croupier.server.rng import live_shoe
     from croupier.server.tables.advice import router as advice_router
     from croupier.server.tables.manager import TableManager
@@ -66,7 +72,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # After the server configured its logging: no log line may hold a token.
-        install_token_scrubber()
+        install_redaction()
         db = Database(settings.database_url)
         db.migrate()
         with db.session() as session:
@@ -74,6 +80,7 @@ def create_app(
                 voided = recover_open_rounds(session)
                 if voided:
                     log.warning("voided %d round(s) left open by a crash: %s", len(voided), voided)
+                    audit_recovery(session, voided)
             if settings.operator_username and settings.operator_password:
                 ensure_operator(
                     session,
@@ -81,6 +88,9 @@ def create_app(
                     password=settings.operator_password.get_secret_value(),
                 )
         manager = TableManager(configs, db=db, clock=clock, shoe_factory=shoe_factory or live_shoe)
+        app.state.theory, app.state.table_configs = start_theory(configs), configs
+        for table in manager.tables.values():
+            table.metrics = app.state.metrics
         app.state.db = db
         app.state.tables = manager
         manager.start()
@@ -89,6 +99,7 @@ def create_app(
         finally:
             await manager.stop()
             app.state.password_hashing.close()
+            app.state.theory.close()
             db.dispose()
 
     # The interactive API docs only when a setting enables them (off by default, issue 13).
@@ -103,6 +114,7 @@ def create_app(
     )
     app.add_middleware(SecurityHeaders, csp_exempt=("/docs", "/redoc") if docs else ())
     app.state.settings = settings
+    app.state.metrics = Metrics()
     app.state.live_sessions = LiveSessions()
     app.state.password_hashing = PasswordHashing(
         workers=settings.password_hash_workers, queue=settings.password_hash_queue
@@ -119,6 +131,9 @@ def create_app(
     app.include_router(wallet_router)
     app.include_router(tables_router)
     app.include_router(advice_router)
+    app.include_router(audit_router)
+    app.include_router(reports_router)
+    app.include_router(ops_router)
 
     @app.get("/api/health", tags=["meta"])
     def health() -> dict[str, str]:

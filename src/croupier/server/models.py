@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from croupier.server.accounts.models import AuthToken, User
+from croupier.server.audit.models import AuditEntry
 from croupier.server.base import Base
 from croupier.server.tables.models import Round, RoundPlayer, RoundVoid
 from croupier.server.wallet.models import (
@@ -13,6 +14,7 @@ from croupier.server.wallet.models import (
 )
 
 __all__ = [
+    "AuditEntry",
     "AuthToken",
     "Base",
     "IdempotencyKey",

@@ -66,3 +66,8 @@ class Settings(BaseSettings):
     event loop and off the request threads."""
     password_hash_queue: int = Field(default=32, ge=0)
     """Password checks allowed to wait for a thread; more are refused with 429."""
+    log_json: bool = False
+    """Structured logs: one JSON object per line on stderr (``CROUPIER_LOG_JSON=true``)."""
+    log_level: str = Field(default="info", pattern="^(?i)(debug|info|warning|error|critical)$")
+    metrics_enabled: bool = True
+    """Serve Prometheus metrics at ``/metrics``."""

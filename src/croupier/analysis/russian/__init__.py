@@ -47,6 +47,7 @@ __all__ = [
     "StrategyRow",
     "analyze",
     "bonus_return",
+    "bonus_second_moment",
     "build_model",
     "check_model",
     "class_table",
@@ -409,27 +410,40 @@ def house_edge(
     )
 
 
+_HANDS5 = {
+    HandCategory.ROYAL_FLUSH: 4,
+    HandCategory.STRAIGHT_FLUSH: 36,
+    HandCategory.FOUR_OF_A_KIND: 624,
+    HandCategory.FULL_HOUSE: 3_744,
+    HandCategory.FLUSH: 5_108,
+    HandCategory.STRAIGHT: 10_200,
+    HandCategory.THREE_OF_A_KIND: 54_912,
+    HandCategory.TWO_PAIR: 123_552,
+    HandCategory.PAIR: 1_098_240,
+    HandCategory.HIGH_CARD: 1_302_540,
+}
+"""Five-card hands of a full deck by category."""
+
+
+def _bonus_moment(config: RussianConfig | None, power: int) -> float:
+    config = config or RussianConfig()
+    assert sum(_HANDS5.values()) == _TOTAL5 and len(CATEGORY_COUNTS_5) == len(_HANDS5)
+    total = 0
+    for category, count in _HANDS5.items():
+        odds = config.bonus_paytable.pay(category)
+        total += count * (odds if odds else -1) ** power
+    return total / _TOTAL5
+
+
 def bonus_return(config: RussianConfig | None = None) -> float:
     """The exact expected net of a 1-unit Bonus bet (first five cards of a full deck)."""
-    config = config or RussianConfig()
-    counts = {
-        HandCategory.ROYAL_FLUSH: 4,
-        HandCategory.STRAIGHT_FLUSH: 36,
-        HandCategory.FOUR_OF_A_KIND: 624,
-        HandCategory.FULL_HOUSE: 3_744,
-        HandCategory.FLUSH: 5_108,
-        HandCategory.STRAIGHT: 10_200,
-        HandCategory.THREE_OF_A_KIND: 54_912,
-        HandCategory.TWO_PAIR: 123_552,
-        HandCategory.PAIR: 1_098_240,
-        HandCategory.HIGH_CARD: 1_302_540,
-    }
-    assert sum(counts.values()) == _TOTAL5 and len(CATEGORY_COUNTS_5) == len(counts)
-    net = 0
-    for category, count in counts.items():
-        odds = config.bonus_paytable.pay(category)
-        net += count * (odds if odds else -1)
-    return net / _TOTAL5
+    return _bonus_moment(config, 1)
+
+
+def bonus_second_moment(config: RussianConfig | None = None) -> float:
+    """The exact mean of the squared net of a 1-unit Bonus bet (its variance is this minus
+    the square of :func:`bonus_return`)."""
+    return _bonus_moment(config, 2)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

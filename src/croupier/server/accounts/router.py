@@ -128,7 +128,7 @@ def logout(
 ) -> None:
     """Revoke the token used for this request, and close the table sockets opened with it."""
     secret = settings.secret_key.get_secret_value()
-    service.revoke_token(session, token=credentials.credentials, secret=secret)
+    service.revoke_token(session, token=credentials.credentials, secret=secret, actor=user.username)
     session.commit()
     live.revoke_token(service.token_hash(credentials.credentials, secret=secret))
 

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from croupier.server.accounts.models import AuthToken, Role, User
 from croupier.server.accounts.passwords import check_strength
+from croupier.server.audit import service as audit
 from croupier.server.base import utcnow
 from croupier.server.errors import (
     AuthenticationError,
@@ -127,9 +128,15 @@ def find_login(session: Session, *, username: str) -> User | None:
 
 
 def create_user(
-    session: Session, *, username: str, password_hash: str, role: Role = Role.PLAYER
+    session: Session,
+    *,
+    username: str,
+    password_hash: str,
+    role: Role = Role.PLAYER,
+    actor: str | None = None,
 ) -> User:
-    """Insert a user (already checked, password already hashed) and their empty wallet.
+    """Insert a user (already checked, password already hashed) and their empty wallet; the
+    audit log records it (``actor``: who did it, by default the new user).
 
     Raises:
         ConflictError: the name is taken, in any case or Unicode form.
@@ -149,11 +156,25 @@ def create_user(
     except IntegrityError:
         raise ConflictError(f"username {username!r} is taken") from None
     player_account(session, user_id=user.id)
+    audit.append(
+        session,
+        actor=actor or username,
+        action="account.register",
+        subject=f"user:{user.id}",
+        details={"username": username, "role": role.value},
+    )
     return user
 
 
-def register(session: Session, *, username: str, password: str, role: Role = Role.PLAYER) -> User:
-    """Create a user and their (empty) wallet account.
+def register(
+    session: Session,
+    *,
+    username: str,
+    password: str,
+    role: Role = Role.PLAYER,
+    actor: str | None = None,
+) -> User:
+    """Create a user and their (empty) wallet account (recorded in the audit log).
 
     Raises:
         InvalidRequestError: a malformed username, or a short or guessable password.
@@ -161,17 +182,32 @@ def register(session: Session, *, username: str, password: str, role: Role = Rol
     """
     username = check_username(username)
     password = check_password(password, username=username)
-    return create_user(session, username=username, password_hash=hash_password(password), role=role)
+    return create_user(
+        session, username=username, password_hash=hash_password(password), role=role, actor=actor
+    )
 
 
 def ensure_operator(session: Session, *, username: str, password: str) -> User:
     """The operator ``username``, created if missing (its password is then ``password``,
-    which must pass the same strength check as everybody's)."""
+    which must pass the same strength check as everybody's).
+
+    Creating the account or making an existing user an operator is recorded in the audit log
+    (actor ``system``); finding the operator already there changes nothing and records nothing.
+    """
     user = find_login(session, username=username)
     if user is None:
-        return register(session, username=username, password=password, role=Role.OPERATOR)
+        return register(
+            session, username=username, password=password, role=Role.OPERATOR, actor=audit.SYSTEM
+        )
     if user.role != Role.OPERATOR.value:
-        user.role = Role.OPERATOR.value
+        previous, user.role = user.role, Role.OPERATOR.value
+        audit.append(
+            session,
+            actor=audit.SYSTEM,
+            action="account.role",
+            subject=f"user:{user.id}",
+            details={"username": username, "from": previous, "to": user.role},
+        )
     return user
 
 
@@ -189,6 +225,13 @@ def authenticate(session: Session, *, username: str, password: str) -> User:
         raise AuthenticationError("wrong username or password")
     if needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
+        audit.append(
+            session,
+            actor=user.username,
+            action="account.password_rehash",
+            subject=f"user:{user.id}",
+            details={"reason": "hashing parameters changed"},
+        )
     return user
 
 
@@ -236,12 +279,24 @@ def session_for_token(session: Session, *, token: str, secret: str) -> tuple[Use
     return user, row
 
 
-def revoke_token(session: Session, *, token: str, secret: str) -> None:
-    """End a session (logging out twice is harmless)."""
-    session.execute(
-        update(AuthToken)
-        .where(AuthToken.token_hash == token_hash(token, secret=secret))
-        .values(revoked_at=utcnow())
+def revoke_token(session: Session, *, token: str, secret: str, actor: str | None = None) -> None:
+    """End a session (logging out twice is harmless); a session ended is recorded in the audit
+    log (by ``actor``, the user logging out) with the token's row id, never the token."""
+    row = session.scalars(
+        select(AuthToken).where(
+            AuthToken.token_hash == token_hash(token, secret=secret),
+            AuthToken.revoked_at.is_(None),
+        )
+    ).first()
+    if row is None:
+        return
+    row.revoked_at = utcnow()
+    audit.append(
+        session,
+        actor=actor or audit.SYSTEM,
+        action="session.revoke",
+        subject=f"user:{row.user_id}",
+        details={"session": row.id},
     )
 
 
@@ -255,6 +310,14 @@ def set_disabled(session: Session, *, user_id: int, disabled: bool, by: User) ->
     user = get_user(session, user_id=user_id)
     if disabled and user.id == by.id:
         raise ConflictError("an operator cannot disable their own account")
+    if user.disabled != disabled:
+        audit.append(
+            session,
+            actor=by.username,
+            action="account.disable" if disabled else "account.enable",
+            subject=f"user:{user.id}",
+            details={"username": user.username},
+        )
     user.disabled = disabled
     if disabled:
         session.execute(

@@ -13,6 +13,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from croupier.server.metrics import NO_METRICS, TableObserver
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.connection import Command, Connection, Frame, SharedFrame, Tick
@@ -48,6 +49,9 @@ class Occupant:
 
 class TableFrames:
     """A table's state and the frames its connections receive from it."""
+
+    metrics: TableObserver = NO_METRICS
+    """Told of every round closed and request answered (the app sets its own)."""
 
     def __init__(
         self, config: TableConfig, factory: GameFactory, *, clock: Clock, history: int
@@ -124,6 +128,10 @@ class TableFrames:
         self._log.append(Logged(self.seq, self._round_id, data, frame=frame))
         for conn in self._conns:
             conn.send(frame)
+        if data.get("kind") == "round_closed":
+            self.metrics.round_closed(
+                table=self.config.name, game=self.config.game, status=str(data.get("status"))
+            )
 
     def _to_seat(self, seat: int, data: Frame) -> None:
         """A live table's event about one seat, to that seat's connections only."""

@@ -88,6 +88,10 @@ class TableManager:
             raise NotFoundError(f"table {name!r} does not exist")
         return table
 
+    def running(self) -> dict[str, bool]:
+        """Whether each open table's task is alive."""
+        return {name: table.running for name, table in self.tables.items()}
+
     def lobby(self) -> list[dict[str, Any]]:
         """Every table, open ones first, as the lobby lists them."""
         return [t.describe() for t in self.tables.values()] + list(self.unavailable.values())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Mapping
 from typing import Annotated, Any
 
@@ -19,6 +20,7 @@ from croupier.server.errors import (
     NotFoundError,
     error_frame,
 )
+from croupier.server.metrics import Metrics
 from croupier.server.tables import rounds
 from croupier.server.tables.connection import Connection, SharedFrame
 from croupier.server.tables.manager import TableManager
@@ -70,7 +72,7 @@ def stats(operator: OperatorUser, session: SessionDep) -> dict[str, list[dict[st
     return operator_stats(session)
 
 
-async def _pump(websocket: WebSocket, conn: Connection) -> None:
+async def _pump(websocket: WebSocket, conn: Connection, sent: Any) -> None:
     while True:
         frame = await conn.outbox.get()
         if frame is None:
@@ -81,6 +83,7 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
             await websocket.send_text(frame.text)
         else:
             await websocket.send_json(frame)
+        sent.inc()
 
 
 async def _refuse(websocket: WebSocket, exc: CroupierError, code: int) -> None:
@@ -166,12 +169,16 @@ async def table_socket(websocket: WebSocket, name: str) -> None:
     session = live.open(
         user_id=user_id, token_hash=token_hash, expires_at=expires_at, on_revoke=revoked
     )
-    writer = asyncio.create_task(_pump(websocket, conn))
+    metrics: Metrics = websocket.app.state.metrics
+    sockets = metrics.sockets.labels(table=name)
+    sockets.inc()
+    writer = asyncio.create_task(_pump(websocket, conn, metrics.frames.labels(table=name)))
     try:
-        await _serve(websocket, table, conn, session)
+        await _serve(websocket, table, conn, session, metrics)
     except WebSocketDisconnect:
         pass
     finally:
+        sockets.dec()
         live.close(session)
         table.disconnect(conn)
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -179,7 +186,7 @@ async def table_socket(websocket: WebSocket, name: str) -> None:
 
 
 async def _serve(
-    websocket: WebSocket, table: Table, conn: Connection, session: LiveSession
+    websocket: WebSocket, table: Table, conn: Connection, session: LiveSession, metrics: Metrics
 ) -> None:
     """Hand the socket's requests to the table, one at a time, while the session lives and
     the client keeps within its rate limits."""
@@ -211,7 +218,9 @@ async def _serve(
         if parsed is None:
             conn.send(error_frame(refusal, ref=ref_of(raw)))
             continue
+        started = time.perf_counter()
         await table.submit(conn, parsed)
+        metrics.ack_latency.labels(type=parsed.type).observe(time.perf_counter() - started)
 
 
 def _ref(parsed: ClientMessage | None, raw: str | bytes) -> str | int | None:

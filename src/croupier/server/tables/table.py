@@ -109,6 +109,11 @@ class Table(SeatRules):
     def start(self) -> None:
         self._task = asyncio.create_task(self.run(), name=f"table:{self.config.name}")
 
+    @property
+    def running(self) -> bool:
+        """Whether the table's task is alive (``/healthz``)."""
+        return self._task is not None and not self._task.done()
+
     async def stop(self, reason: str = "server shut down") -> None:
         if self._task is None:
             return
@@ -183,11 +188,13 @@ class Table(SeatRules):
     def _answer(self, request: Request, result: Frame | None) -> None:
         if result is not None:
             request.conn.send({"type": "ack", "ref": request.message.id, "result": result})
+            self.metrics.answered(table=self.config.name, kind=request.message.type, ok=True)
         if not request.done.done():
             request.done.set_result(None)
 
     def _refuse(self, request: Request, exc: CroupierError) -> None:
         request.conn.send(error_frame(exc, ref=request.message.id))
+        self.metrics.answered(table=self.config.name, kind=request.message.type, ok=False)
         if not request.done.done():
             request.done.set_result(None)
 

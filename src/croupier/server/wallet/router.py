@@ -6,8 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Query
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from croupier.server.accounts.service import get_user
+from croupier.server.audit import service as audit
 from croupier.server.deps import CurrentUser, OperatorUser, SessionDep, UserId
 from croupier.server.wallet import service
 from croupier.server.wallet.models import LedgerTransaction, Posting
@@ -63,6 +65,25 @@ def balance_of(user_id: UserId, operator: OperatorUser, session: SessionDep) -> 
     return BalancePublic(user_id=user_id, balance=service.player_balance(session, user_id=user_id))
 
 
+def _audit_cage(
+    session: Session, *, operator: str, user_id: int, move: service.Movement, memo: str
+) -> None:
+    if move.replayed:
+        return  # a retry of a request already applied (and already recorded)
+    audit.append(
+        session,
+        actor=operator,
+        action=f"account.{move.kind}",
+        subject=f"user:{user_id}",
+        details={
+            "amount": int(move.amount),
+            "balance": int(move.balance),
+            "transaction_id": move.transaction_id,
+            "memo": memo,
+        },
+    )
+
+
 def _movement(move: service.Movement) -> MovementPublic:
     return MovementPublic(
         transaction_id=move.transaction_id,
@@ -89,6 +110,7 @@ def credit(
         idempotency_key=idempotency_key,
         memo=body.memo,
     )
+    _audit_cage(session, operator=operator.username, user_id=user_id, move=move, memo=body.memo)
     session.commit()
     return _movement(move)
 
@@ -109,6 +131,7 @@ def debit(
         idempotency_key=idempotency_key,
         memo=body.memo,
     )
+    _audit_cage(session, operator=operator.username, user_id=user_id, move=move, memo=body.memo)
     session.commit()
     return _movement(move)
 

@@ -1,0 +1,20 @@
+# croupier's server image. Its install step is scripts/install.sh, the same script `make run`
+# and `make test` run, so the image holds what a developer's checkout holds. Not built on the
+# project's machines (no Docker daemon there): see the README's deployment section.
+FROM python:3.11-slim-bookworm
+
+WORKDIR /app
+COPY . /app
+RUN sh scripts/install.sh \
+    && useradd --system --home-dir /app --shell /usr/sbin/nologin croupier \
+    && chown -R croupier /app
+
+ENV PATH=/app/.venv/bin:$PATH \
+    CROUPIER_HOST=0.0.0.0 \
+    CROUPIER_PORT=8000 \
+    CROUPIER_LOG_JSON=true
+USER croupier
+EXPOSE 8000
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s \
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status != 200)"]
+CMD ["croupier", "serve"]

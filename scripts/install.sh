@@ -1,0 +1,14 @@
+#!/bin/sh
+# The one install of croupier. `make run`, `make test` (through the Makefile's stamp target)
+# and the Dockerfile all run this script, so the image gets exactly what a developer gets.
+#   PYTHON  the interpreter that creates the virtual environment (default python3)
+#   VENV    where the virtual environment goes (default .venv, relative to the checkout)
+set -eu
+cd "$(dirname "$0")/.."
+PYTHON="${PYTHON:-python3}"
+VENV="${VENV:-.venv}"
+if [ ! -x "$VENV/bin/python" ]; then
+    "$PYTHON" -m venv "$VENV"
+    "$VENV/bin/pip" install --upgrade pip
+fi
+"$VENV/bin/pip" install -e '.[server,cli,plot,dask]' --group dev

@@ -1,0 +1,78 @@
+"""Prometheus metrics, one registry per application (``create_app`` builds one), so tests
+can build several apps side by side; nothing is registered at import.
+
+What the tables report goes through :class:`TableObserver`, a two-method protocol: the table
+code calls it where a round closes and where a request is answered; the WebSocket endpoint
+counts sockets, frames and acknowledgement latency itself.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+__all__ = ["CONTENT_TYPE_LATEST", "NO_METRICS", "Metrics", "TableObserver"]
+
+_LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+
+class TableObserver(Protocol):
+    """What a table tells about itself."""
+
+    def round_closed(self, *, table: str, game: str, status: str) -> None: ...
+
+    def answered(self, *, table: str, kind: str, ok: bool) -> None: ...
+
+
+class _Nothing:
+    def round_closed(self, *, table: str, game: str, status: str) -> None:
+        del table, game, status
+
+    def answered(self, *, table: str, kind: str, ok: bool) -> None:
+        del table, kind, ok
+
+
+NO_METRICS: TableObserver = _Nothing()
+"""The observer of a table nobody measures."""
+
+
+class Metrics:
+    """The application's metrics and their registry."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        r = self.registry
+        self.rounds = Counter(
+            "croupier_rounds", "Rounds closed", ["table", "game", "status"], registry=r
+        )
+        self.requests = Counter(
+            "croupier_requests",
+            "Table requests answered (type bet: the bets), by outcome",
+            ["table", "type", "outcome"],
+            registry=r,
+        )
+        self.frames = Counter(
+            "croupier_frames_sent", "WebSocket frames sent", ["table"], registry=r
+        )
+        self.ack_latency = Histogram(
+            "croupier_ack_latency_seconds",
+            "From a table request's arrival to its acknowledgement or error",
+            ["type"],
+            buckets=_LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.sockets = Gauge(
+            "croupier_open_sockets", "Open table WebSockets", ["table"], registry=r
+        )
+
+    def round_closed(self, *, table: str, game: str, status: str) -> None:
+        self.rounds.labels(table=table, game=game, status=status).inc()
+
+    def answered(self, *, table: str, kind: str, ok: bool) -> None:
+        self.requests.labels(table=table, type=kind, outcome="ack" if ok else "error").inc()
+
+    def render(self) -> bytes:
+        """The text exposition format."""
+        return generate_latest(self.registry)

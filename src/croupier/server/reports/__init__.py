@@ -1,0 +1,1 @@
+"""What the operator reports to a regulator: daily figures per table, the shuffles dealt."""

@@ -1,0 +1,58 @@
+"""HTTP routes of the operator's reports, and the theory cache the server starts with."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import PlainTextResponse
+
+from croupier.analysis.uth.paytables import from_engine
+from croupier.errors import CroupierError
+from croupier.games.uth import UthConfig
+from croupier.server.base import utcnow
+from croupier.server.deps import OperatorUser, SessionDep
+from croupier.server.reports import daily
+from croupier.server.reports.theory import TheoryBook
+from croupier.server.tables.config import TableConfig
+
+__all__ = ["router", "start_theory"]
+
+router = APIRouter(prefix="/api/operator/reports", tags=["reports"])
+
+
+def start_theory(configs: Sequence[TableConfig]) -> TheoryBook:
+    """A theory cache already computing the figures of every UTH table's Blind pay table."""
+    book = TheoryBook()
+    for config in configs:
+        if config.game != "uth":
+            continue
+        try:
+            blind = UthConfig.from_dict(config.rules).blind_paytable
+        except (CroupierError, TypeError):
+            continue  # the table manager reports a bad table itself
+        book.uth(from_engine(blind))
+    return book
+
+
+@router.get("/daily", response_model=None)
+def daily_report(
+    request: Request,
+    operator: OperatorUser,
+    session: SessionDep,
+    date: Annotated[str, Query(description="The UTC day, YYYY-MM-DD.")],
+    format: Annotated[Literal["json", "csv"], Query()] = "json",
+) -> dict[str, Any] | PlainTextResponse:
+    """Per table: rounds, players, wagered, paid, GGR, hold, and the return against theory
+    (``theory.status`` is ``computing`` while the exact analysis of a pay table runs)."""
+    day = daily.parse_day(date, today=utcnow().date())
+    rules = {c.name: c.rules for c in getattr(request.app.state, "table_configs", ())}
+    rows = daily.daily_report(session, day=day, book=request.app.state.theory, rules=rules)
+    if format == "csv":
+        return PlainTextResponse(
+            daily.to_csv(rows),
+            media_type="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="daily-{day}.csv"'},
+        )
+    return daily.to_json(rows, day=day)

@@ -1,0 +1,118 @@
+"""Deployment: one install script for make and the Dockerfile, a compose file that only uses
+real settings, and scripts/deploy-local.sh, which the slow test runs for real."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import httpx
+import pytest
+
+from croupier.server.settings import Settings
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPTS = ["install.sh", "deploy-local.sh", "install-postgres.sh", "install-chromium.sh"]
+
+
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_scripts_parse(name: str) -> None:
+    path = REPO / "scripts" / name
+    shell = "bash" if path.read_text().startswith("#!/usr/bin/env bash") else "sh"
+    result = subprocess.run([shell, "-n", str(path)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    if shutil.which("shellcheck"):
+        check = subprocess.run(["shellcheck", str(path)], capture_output=True, text=True)
+        assert check.returncode == 0, check.stdout
+
+
+def test_make_and_the_dockerfile_install_through_one_script() -> None:
+    makefile = (REPO / "Makefile").read_text()
+    dockerfile = (REPO / "Dockerfile").read_text()
+    assert "sh scripts/install.sh" in makefile
+    assert re.search(r"^RUN sh scripts/install.sh", dockerfile, re.MULTILINE)
+    for text in (makefile, dockerfile):
+        assert "pip install" not in text  # every install step is the script's
+    install = (REPO / "scripts" / "install.sh").read_text()
+    assert "\"$VENV/bin/pip\" install -e '.[server,cli,plot,dask]' --group dev" in install
+    assert 'CMD ["croupier", "serve"]' in dockerfile and "/healthz" in dockerfile
+    deploy = (REPO / "scripts" / "deploy-local.sh").read_text()
+    assert "scripts/install.sh" in deploy
+
+
+def test_compose_runs_croupier_on_postgresql_with_real_settings() -> None:
+    text = (REPO / "compose.yaml").read_text()
+    assert "image: postgres:" in text and "build: ." in text
+    assert "CROUPIER_DATABASE_URL: postgresql+psycopg://" in text
+    names = set(re.findall(r"^\s+(CROUPIER_[A-Z_]+):", text, re.MULTILINE))
+    known = {f"CROUPIER_{field.upper()}" for field in Settings.model_fields}
+    assert names and names <= known, names - known
+    assert "condition: service_healthy" in text
+
+
+def test_deploy_dry_run_lists_every_step() -> None:
+    result = subprocess.run(
+        ["bash", str(REPO / "scripts" / "deploy-local.sh"), "--dry-run", "--prefix", "/tmp/x"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    out = result.stdout
+    for expected in (
+        "postgresql",
+        "pg_createcluster",
+        "CREATE DATABASE croupier",
+        "useradd --system",
+        "scripts/install.sh",
+        "runuser -u croupier",
+        "/healthz",
+    ):
+        assert expected in out, expected
+    bad = subprocess.run(
+        ["bash", str(REPO / "scripts" / "deploy-local.sh"), "--frobnicate"], capture_output=True
+    )
+    assert bad.returncode == 2
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0, reason="deploy-local.sh needs root")
+def test_deploy_local_runs_croupier_on_postgresql_as_its_user() -> None:
+    prefix = Path(tempfile.mkdtemp(prefix="croupier-deploy-"))
+    os.chmod(prefix, 0o755)
+    port, pg_port = _free_port(), _free_port()
+    script = str(REPO / "scripts" / "deploy-local.sh")
+    args = ["--prefix", str(prefix), "--port", str(port), "--pg-port", str(pg_port)]
+    env = {**os.environ, "CROUPIER_OPERATOR_PASSWORD": "deploy-harbor-violet-77"}
+    try:
+        subprocess.run(["bash", script, *args], check=True, env=env, timeout=1500)
+        health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5)
+        assert health.status_code == 200 and health.json()["database"] == "ok"
+        pid = (prefix / "croupier.pid").read_text().strip()  # runuser, which starts it
+        server = subprocess.run(
+            ["ps", "-ww", "-o", "user=,args=", "--ppid", pid], capture_output=True, text=True
+        ).stdout
+        assert server.split()[0] == "croupier" and "croupier serve" in server
+        env_file = prefix / "croupier.env"
+        assert env_file.stat().st_mode & 0o777 == 0o600
+        assert "postgresql+psycopg://croupier:" in env_file.read_text()
+        login = httpx.post(
+            f"http://127.0.0.1:{port}/api/auth/login",
+            json={"username": "operator", "password": "deploy-harbor-violet-77"},
+        )
+        assert login.status_code == 200 and login.json()["user"]["role"] == "operator"
+    finally:
+        subprocess.run(["bash", script, *args, "--purge"], check=False)
+        shutil.rmtree(prefix, ignore_errors=True)
