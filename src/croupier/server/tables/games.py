@@ -57,25 +57,15 @@ class GameRound(Protocol):
         ...
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        """Validate the opening bets; return the total stake to hold."""
+        """Validate the opening bets, or a bet a seat that has bet may add in the same
+        betting window (UTH: Trips after the Ante); return the stake to hold."""
         ...
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
-        """The money a set of opening bets puts on the table (no seat rules checked)."""
+        """The money a bet puts on the table (no seat rules checked)."""
         ...
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None: ...
-
-    def added_total(self, bets: Mapping[str, int]) -> int:
-        """The money of a bet added by a seat that has bet (UTH: Trips after the Ante), or
-        raise :class:`croupier.errors.IllegalActionError` if the game adds none of this shape."""
-        ...
-
-    def check_added_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        """Validate a bet added in the same betting window; return the stake to hold."""
-        ...
-
-    def add_bets(self, seat: int, bets: Mapping[str, int]) -> None: ...
 
     def can_close_betting(self) -> bool: ...
 

@@ -447,15 +447,6 @@ class HoldemHand:
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
         raise IllegalActionError("a hold'em table takes no bets: buy in and act")
 
-    def added_total(self, bets: Mapping[str, int]) -> int:
-        raise IllegalActionError("a hold'em table takes no bets: buy in and act")
-
-    def check_added_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        raise IllegalActionError("a hold'em table takes no bets: buy in and act")
-
-    def add_bets(self, seat: int, bets: Mapping[str, int]) -> None:
-        raise IllegalActionError("a hold'em table takes no bets: buy in and act")
-
     def can_close_betting(self) -> bool:
         return False
 

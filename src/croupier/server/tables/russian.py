@@ -252,15 +252,6 @@ class RussianTableRound:
                 sixth_card=b.sixth,
             )
 
-    def added_total(self, bets: Mapping[str, int]) -> int:
-        raise IllegalActionError("russian poker takes a seat's bets in one request")
-
-    def check_added_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        return self.added_total(bets)
-
-    def add_bets(self, seat: int, bets: Mapping[str, int]) -> None:
-        self.added_total(bets)
-
     def can_close_betting(self) -> bool:
         return self.engine.can_deal()
 

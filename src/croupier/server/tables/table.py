@@ -350,7 +350,20 @@ class Table(SeatRules):
         assert game_round is not None
         details = {"bets": bets, "seat": seat}
         if not opening and self._round_users.get(seat) == conn.user_id:
-            return await self._bet_again(conn, seat, game_round, message)
+            # A resend of a bet already taken is answered from its idempotency record; a new
+            # bet goes on only where the game lets a seat add to its bets (UTH: Trips after
+            # the Ante, seed 001), else check_bets refuses it and nothing is held.
+            move = await self._db_call(
+                stakes.replayed_stake,
+                self._db,
+                round_id=self._round_id,
+                user_id=conn.user_id,
+                amount=game_round.bets_total(bets),
+                key=message.key,
+                details=details,
+            )
+            if move is not None:
+                return self._bet_ack(move, seat)
         total = game_round.check_bets(seat, bets)
         one = rounds.Stake(
             user_id=conn.user_id,
@@ -396,50 +409,6 @@ class Table(SeatRules):
         if self._everyone_bet():
             await self._close_betting()
         else:
-            self._send_state_to(conn.user_id)
-        return self._bet_ack(move, seat)
-
-    async def _bet_again(
-        self, conn: Connection, seat: int, game_round: GameRound, message: BetMessage
-    ) -> Frame:
-        """A second bet request from a seat with bets in this round: a resend (answered from
-        its idempotency record), or a bet the game lets a seat add in the same betting window
-        (UTH: Trips after the Ante, seed 001), held then placed; anything else is refused and
-        nothing is held."""
-        bets = dict(message.bets)
-        details = {"bets": bets, "seat": seat}
-        amounts = []
-        with contextlib.suppress(CroupierError):
-            amounts.append(game_round.bets_total(bets))
-        with contextlib.suppress(CroupierError):
-            amounts.append(game_round.added_total(bets))
-        for amount in amounts:
-            move = await self._db_call(
-                stakes.replayed_stake,
-                self._db,
-                round_id=self._round_id,
-                user_id=conn.user_id,
-                amount=amount,
-                key=message.key,
-                details=details,
-            )
-            if move is not None:
-                return self._bet_ack(move, seat)
-        try:
-            extra = game_round.check_added_bets(seat, bets)
-        except IllegalActionError as exc:
-            raise IllegalActionError(f"seat {seat} has already bet in this round: {exc}") from None
-        one = rounds.Stake(
-            user_id=conn.user_id,
-            seat=seat,
-            amount=extra,
-            idempotency_key=message.key,
-            details=details,
-        )
-        move = await self._db_call(stakes.stake, self._db, round_id=self._round_id, one=one)
-        if not move.replayed:
-            game_round.add_bets(seat, bets)
-            self._drain_engine()
             self._send_state_to(conn.user_id)
         return self._bet_ack(move, seat)
 

@@ -125,33 +125,34 @@ class UthTableRound:
             )
         return ante, trips
 
+    def _added_trips(self, seat: int, bets: Mapping[str, int]) -> int:
+        """Trips added by a seat that has bet (seed 001), checked against the round's limits."""
+        if set(bets) != {"trips"}:
+            raise IllegalActionError(
+                f"seat {seat} has already bet in this round: only Trips may be added"
+            )
+        self.engine.verify_place_trips(seat, trips=bets["trips"])
+        return bets["trips"]
+
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        ante, trips = self._bets(bets)
         if self.engine.has_box(seat):
-            raise IllegalActionError(f"seat {seat} has already bet in this round")
+            return self._added_trips(seat, bets)
+        ante, trips = self._bets(bets)
         self.engine.verify_place_bets(seat, ante=ante, trips=trips)
         return 2 * ante + trips
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
+        if set(bets) == {"trips"}:
+            return bets["trips"]  # Trips added after the Ante
         ante, trips = self._bets(bets)
         return 2 * ante + trips
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
+        if self.engine.has_box(seat):
+            self.engine.place_trips(seat, trips=self._added_trips(seat, bets))
+            return
         ante, trips = self._bets(bets)
         self.engine.place_bets(seat, ante=ante, trips=trips)
-
-    def added_total(self, bets: Mapping[str, int]) -> int:
-        if set(bets) != {"trips"}:
-            raise IllegalActionError("only Trips may be added to bets already placed")
-        return bets["trips"]
-
-    def check_added_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        trips = self.added_total(bets)
-        self.engine.verify_place_trips(seat, trips=trips)
-        return trips
-
-    def add_bets(self, seat: int, bets: Mapping[str, int]) -> None:
-        self.engine.place_trips(seat, trips=self.check_added_bets(seat, bets))
 
     def can_close_betting(self) -> bool:
         return self.engine.can_close_betting()
