@@ -39,7 +39,7 @@ from croupier.games.holdem.betting import (
     raise_bounds,
     verify_raise_to,
 )
-from croupier.games.holdem.config import HoldemConfig
+from croupier.games.holdem.config import HoldemConfig, ShowdownRule
 from croupier.games.holdem.dealing import (
     deal_hole_cards,
     next_street,
@@ -117,6 +117,7 @@ class CashHand:
         "_cfg",
         "_dealt",
         "_events",
+        "_first",
         "_holes",
         "_in",
         "_n",
@@ -165,6 +166,7 @@ class CashHand:
         self._over = False
         self._rake = 0
         self._shoe = shoe
+        self._first: int | None = None
         self._auto_showdown = auto_showdown
         self._events: list[HoldemEvent] = forced
         if shoe is not None:
@@ -461,8 +463,20 @@ class CashHand:
     # -- showdown -----------------------------------------------------------------------
 
     def verify_show(self, seat: int, cards: Sequence[Card] | None = None) -> None:
-        """Check that ``seat`` may table their cards (``cards`` names them in a replay)."""
-        self._check_showdown(seat)
+        """Check that ``seat`` may table their cards (``cards`` names them in a replay).
+
+        After the hand, a player dealt in who has not shown may still show (a winner who
+        took the pot uncontested, a player who folded or mucked): show one, show all -- the
+        cards are shown to every seat, never to one (docs/rules.md).
+        """
+        if self._phase is Phase.COMPLETE:
+            self._check_seat(seat)
+            if self._shown[seat]:
+                raise IllegalActionError(f"player {seat + 1} has shown already")
+            if self._holes[seat] is None and cards is None:
+                raise IllegalActionError(f"the cards of player {seat + 1} are not known")
+        else:
+            self._check_showdown(seat)
         if cards is not None:
             verify_shown_cards(seat, cards, board=self._board, holes=self._holes)
 
@@ -474,6 +488,8 @@ class CashHand:
         self.verify_show(seat, cards)
         if cards is not None and self._holes[seat] is None:
             self._holes[seat] = tuple(cards)
+        if self._phase is Phase.COMPLETE:
+            return self._reveal(seat)
         event = self._reveal(seat)
         self._after_showdown_action()
         return event
@@ -482,6 +498,10 @@ class CashHand:
         """Check that ``seat`` may give up their hand at showdown without showing it.
 
         A player who alone contests a side pot wins it without showing and may not muck it.
+        Under the ``seed`` showdown rule (seed 002, the default) the first to show -- the last
+        bettor or raiser -- may not muck, and another player only when a hand already shown
+        beats theirs in every pot they contest (cards not known, as in a replayed record that
+        hides them, cannot be checked and are let through).
         """
         self._check_showdown(seat)
         refusal = muck_refusal(
@@ -493,6 +513,16 @@ class CashHand:
         )
         if refusal is not None:
             raise IllegalActionError(refusal)
+        if self._cfg.showdown is ShowdownRule.SEED:
+            if seat == self._first:
+                raise IllegalActionError(
+                    f"player {seat + 1} bet or raised last and shows first: no muck (seed 002)"
+                )
+            if self._holes[seat] is not None and self.can_win(seat):
+                raise IllegalActionError(
+                    f"player {seat + 1} may concede only to a hand shown that beats theirs"
+                    " (seed 002): show"
+                )
 
     def can_muck(self, seat: int) -> bool:
         return _succeeds(self.verify_muck, seat)
@@ -660,6 +690,8 @@ class CashHand:
     def _begin_showdown(self) -> None:
         self._phase = Phase.SHOWDOWN
         self._pending = list(self._in)
+        order = self.showdown_order
+        self._first = order[0] if order else None
         if self._auto_showdown:
             for seat in self.showdown_order:
                 self._reveal(seat)
