@@ -12,7 +12,9 @@ from a supplied :class:`RandomSource`: the server passes the OS CSPRNG
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import hashlib
+import hmac
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -21,10 +23,13 @@ from croupier.cards import DECK, Card, check_distinct, format_cards, parse_cards
 from croupier.errors import InvalidCardsError
 
 __all__ = [
+    "KeyedSource",
     "NumpySource",
     "PyRandomSource",
     "RandomSource",
+    "Reshuffler",
     "Shoe",
+    "keyed_reshuffler",
     "seeded_source",
     "shuffled",
 ]
@@ -62,6 +67,67 @@ class NumpySource:
 
     def randbelow(self, n: int) -> int:
         return int(self._gen.integers(n))
+
+
+class KeyedSource:
+    """A deterministic, unbiased source derived from a secret ``key`` (HMAC-SHA256).
+
+    The stream is the blocks ``HMAC-SHA256(key, counter)`` for ``counter`` = 0, 1, 2...
+    (8-byte big-endian), read 8 bytes at a time as big-endian integers ``x``;
+    ``randbelow(n)`` returns ``x % n`` for the first ``x`` below ``2**64 - 2**64 % n``
+    (rejection, so every value is equally likely). Anyone who learns the key afterwards can
+    recompute every draw: a server keys it with a round's committed salt (docs/protocol.md
+    "Fairness").
+
+    >>> a, b = KeyedSource(b"key"), KeyedSource(b"key")
+    >>> [a.randbelow(52) for _ in range(8)] == [b.randbelow(52) for _ in range(8)]
+    True
+    """
+
+    __slots__ = ("_buffer", "_counter", "_key")
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+        self._counter = 0
+        self._buffer = b""
+
+    def _next64(self) -> int:
+        if not self._buffer:
+            block = self._counter.to_bytes(8, "big")
+            self._buffer = hmac.new(self._key, block, hashlib.sha256).digest()
+            self._counter += 1
+        word, self._buffer = self._buffer[:8], self._buffer[8:]
+        return int.from_bytes(word, "big")
+
+    def randbelow(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError(f"randbelow needs n >= 1, not {n}")
+        limit = 2**64 - 2**64 % n
+        while True:
+            x = self._next64()
+            if x < limit:
+                return x % n
+
+
+Reshuffler = Callable[[int, tuple[Card, ...]], Sequence[Card]]
+"""``reshuffle(index, discards)``: the discards of a round, in the order they were discarded,
+put in a new order for the ``index``-th reshuffle of the round (0, 1, ...)."""
+
+
+def keyed_reshuffler(key: str) -> Reshuffler:
+    """Reshuffles derived from ``key``: reshuffle ``k`` is :func:`shuffled` of the discards
+    with ``KeyedSource(f"{key}:reshuffle:{k}")``.
+
+    >>> again = keyed_reshuffler("salt")
+    >>> cards = parse_cards("2c 3d 4h 5s")
+    >>> again(0, cards) == keyed_reshuffler("salt")(0, cards), sorted(again(1, cards)) == sorted(cards)
+    (True, True)
+    """
+
+    def reshuffle(index: int, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        return shuffled(KeyedSource(f"{key}:reshuffle:{index}".encode()), cards)
+
+    return reshuffle
 
 
 def seeded_source(seed: int | np.random.SeedSequence) -> NumpySource:

@@ -29,6 +29,7 @@ from croupier.games.holdem import (
     BettingStructure,
     CashHand,
     HoldemConfig,
+    OddChip,
     Rake,
     ReopenRule,
     SplitPolicy,
@@ -87,6 +88,7 @@ def random_table(rng: random.Random, hands: int) -> tuple[HoldemConfig, npt.NDAr
         rake=rng.choice(
             [Rake(), Rake(percent=Fraction(5, 100), cap=3 * big), Rake(percent=Fraction(1, 10))]
         ),
+        odd_chip=rng.choice(list(OddChip)),
     )
     if config.structure is BettingStructure.FIXED_LIMIT and rng.random() < 0.3:
         config = dataclasses.replace(config, max_raises=rng.randint(1, 6))

@@ -18,7 +18,7 @@ from croupier.analysis.uth.paytables import PayTable, ratio
 from croupier.evaluator import HandCategory, category_of, evaluate_ids
 
 BruteForce = Callable[
-    [list[int], PayTable],
+    ...,
     tuple[Fraction, dict[tuple[int, int], tuple[Fraction, Fraction, Fraction]], list[int]],
 ]
 
@@ -30,11 +30,17 @@ def brute() -> BruteForce:
 
 
 def brute_force(
-    deck: list[int], blind: PayTable
+    deck: list[int],
+    blind: PayTable,
+    preflop: tuple[int, ...] = (4, 3),
+    flop: tuple[int, ...] = (2,),
+    river: tuple[int, ...] = (1,),
 ) -> tuple[Fraction, dict[tuple[int, int], tuple[Fraction, Fraction, Fraction]], list[int]]:
-    """EV per Ante of optimal play, per player hand (EV 4x, 3x, check), final-hand categories."""
+    """EV per Ante of optimal play with the given Play multiples, per player hand (EV 4x,
+    3x, check), final-hand categories."""
     deck = sorted(deck)
     scale = lcm(*(den for _, den in blind.values()))
+    river_m = river
     pay = {c: int(ratio(blind, c) * scale) for c in HandCategory}
 
     @cache
@@ -46,18 +52,21 @@ def brute_force(
     total = Fraction(0)
     for hole in combinations(deck, 2):
         rest1 = [c for c in deck if c not in hole]
-        sum4 = sum3 = check = 0
+        pre = {4, 3, *preflop}
+        sums_pre = dict.fromkeys(pre, 0)
+        check = 0
         deals = 0
-        for flop in combinations(rest1, 3):
-            rest2 = [c for c in rest1 if c not in flop]
-            sum2 = river = 0
+        for flop_cards in combinations(rest1, 3):
+            rest2 = [c for c in rest1 if c not in flop_cards]
+            sums2 = dict.fromkeys(flop, 0)
+            river = 0
             for tr in combinations(rest2, 2):
-                board = flop + tr
+                board = flop_cards + tr
                 rest3 = [c for c in rest2 if c not in tr]
                 pv = value(tuple(sorted(hole + board)))
                 bonus = pay[category_of(pv)]
                 cats[category_of(pv)] += len(rest3) * (len(rest3) - 1) // 2
-                ev = {1: 0, 2: 0, 3: 0, 4: 0}
+                ev = dict.fromkeys({1, 2, 3, 4, *preflop, *flop, *river_m}, 0)
                 dealers = 0
                 for dealer in combinations(rest3, 2):
                     dv = value(tuple(sorted(dealer + board)))
@@ -68,17 +77,18 @@ def brute_force(
                             ev[m] += (scale if qualifies else 0) + m * scale + bonus
                         elif pv < dv:
                             ev[m] -= (scale if qualifies else 0) + m * scale + scale
-                sum2 += ev[2]
-                river += max(ev[1], -2 * scale * dealers)
-                sum4 += ev[4]
-                sum3 += ev[3]
+                for m in flop:
+                    sums2[m] += ev[m]
+                river += max(*(ev[m] for m in river_m), -2 * scale * dealers)
+                for m in pre:
+                    sums_pre[m] += ev[m]
                 deals += dealers
-            check += max(sum2, river)
+            check += max(river, *(sums2[m] for m in flop))
         evs = (
-            Fraction(sum4, deals * scale),
-            Fraction(sum3, deals * scale),
+            Fraction(sums_pre[4], deals * scale),
+            Fraction(sums_pre[3], deals * scale),
             Fraction(check, deals * scale),
         )
         per_hand[hole] = evs
-        total += max(evs)
+        total += max(evs[2], *(Fraction(sums_pre[m], deals * scale) for m in preflop))
     return total / len(per_hand), per_hand, cats

@@ -90,3 +90,26 @@ def test_config_pay_tables(app: typer.Typer, tmp_path: Path) -> None:
     bad.write_text('[trips_paytable]\nthree_of_a_kind = "x"\n', encoding="utf-8")
     result = CliRunner().invoke(app, ["simulate", "--hands", "10", "--config", str(bad)])
     assert result.exit_code != 0
+
+
+def test_analyze_takes_the_play_multiples_of_a_table_config(
+    app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The exact analysis of a table with other Play multiples gets them (docs/rules.md); the
+    simulator, which plays the spec's, refuses such a table instead of a wrong figure."""
+    import croupier.analysis.uth as uth
+    from croupier.games.uth.config import PlayMultiples
+
+    config = tmp_path / "table.toml"
+    config.write_text("[play_multiples]\npreflop = [3]\n", encoding="utf-8")
+    seen: list[PlayMultiples] = []
+
+    def fake(**kwargs: object) -> object:
+        seen.append(kwargs["multiples"])  # type: ignore[arg-type]
+        raise SystemExit(0)
+
+    monkeypatch.setattr(uth, "analyze_exact", fake)
+    CliRunner().invoke(app, ["analyze", "--exact", "--config", str(config)])
+    assert seen == [PlayMultiples(preflop=(3,))]
+    refused = CliRunner().invoke(app, ["simulate", "--hands", "10", "--config", str(config)])
+    assert refused.exit_code != 0 and "Play multiples" in refused.output

@@ -8,12 +8,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from croupier.analysis.uth import DEFAULT_BLIND, analyze_exact
+from croupier.analysis.uth import DEFAULT_BLIND, DEFAULT_TRIPS, analyze_exact
 from croupier.analysis.uth._symmetry import class_name, deck_symmetry, hand_class
 from croupier.analysis.uth.exact import trips_return
 from croupier.analysis.uth.strategy import load_flop_bet, load_preflop, load_summary
 from croupier.errors import ConfigError
 from croupier.evaluator import HandCategory
+from croupier.games.uth.config import PlayMultiples
+
+DEFAULT_TRIPS_RATIOS = DEFAULT_TRIPS
 
 THREE_RANKS = [c for c in range(52) if c // 4 >= 10]  # Q, K, A of every suit
 HALF_TABLE = {
@@ -128,3 +131,51 @@ def test_public_names() -> None:
     assert uth.__all__ == sorted(uth.__all__, key=lambda n: (not n.isupper(), n))
     for name in uth.__all__:
         assert hasattr(uth, name)
+
+
+@pytest.mark.parametrize(
+    "multiples",
+    [
+        PlayMultiples(preflop=(3,)),
+        PlayMultiples(preflop=(2,), flop=(2, 1), river=(1,)),
+        PlayMultiples(preflop=(5,), flop=(3,), river=(2, 1)),
+    ],
+    ids=["3x-only", "2x-flop2x1x", "5x-3x-2x1x"],
+)
+def test_other_play_multiples_match_brute_force(multiples: PlayMultiples, brute: Any) -> None:
+    """docs/rules.md play_multiples: the exact analysis against the brute force on a small deck."""
+    result = analyze_exact(deck=THREE_RANKS, multiples=multiples)
+    ev, per_hand, _ = brute(
+        THREE_RANKS,
+        DEFAULT_BLIND,
+        preflop=multiples.preflop,
+        flop=multiples.flop,
+        river=multiples.river,
+    )
+    assert result.ev_per_ante == ev
+    spec = analyze_exact(deck=THREE_RANKS)
+    assert result.ev_per_ante != spec.ev_per_ante
+    by_class = {e.hand: e for e in result.preflop}
+    for (a, b), (ev4, ev3, check) in per_hand.items():
+        entry = by_class[class_name(hand_class(a, b))]
+        assert (entry.ev_4x, entry.ev_3x, entry.ev_check) == (ev4, ev3, check)
+        assert entry.decision == "check" or int(entry.decision[:-1]) in multiples.preflop
+    assert sum(o.probability for o in result.outcomes) == 1
+    assert {o.path for o in result.outcomes} <= {
+        "fold",
+        *(f"{m}x" for m in (*multiples.preflop, *multiples.flop, *multiples.river)),
+    }
+    assert result.ante + result.blind + result.play == result.ev_per_ante
+
+
+def test_trips_that_need_a_win_against_brute_force(brute: Any) -> None:
+    """UthConfig trips_needs_win: Trips pays only on a win, pushes otherwise."""
+    result = analyze_exact(deck=THREE_RANKS)
+    net = Fraction(0)
+    for o in result.outcomes:
+        if o.hand < HandCategory.THREE_OF_A_KIND:
+            net -= o.probability
+        elif o.result == "won":
+            net += o.probability * Fraction(*DEFAULT_TRIPS_RATIOS[o.hand])
+    assert result.trips_needs_win == 1 + net
+    assert result.trips_needs_win < result.trips

@@ -15,12 +15,14 @@ from croupier.games.holdem import (
     BettingStructure,
     CashHand,
     HoldemConfig,
+    OddChip,
     Phase,
     Rake,
     ReopenRule,
+    ShowdownRule,
     SplitPolicy,
 )
-from croupier.games.holdem.events import BetReturned, PotAwarded, Raked
+from croupier.games.holdem.events import BetReturned, PotAwarded, Raked, Shown
 from croupier.games.holdem.pots import build_pots
 from croupier.games.holdem.table import CashTable
 from croupier.games.holdem.views import view_for
@@ -342,7 +344,6 @@ def test_act_after_folding_and_after_the_hand_is_over() -> None:
         lambda: hand.check_or_call(1),
         lambda: hand.fold(1),
         lambda: hand.raise_to(1, 10),
-        lambda: hand.show(1),
         lambda: hand.muck(1),
     )
     for after in after_the_end:
@@ -350,6 +351,13 @@ def test_act_after_folding_and_after_the_hand_is_over() -> None:
             after()
         assert _snapshot(hand) == snapshot
     assert not hand.can_fold(1) and not hand.can_check(1) and not hand.can_raise(1, to=10)
+    # the winner may still show, to everyone (show one, show all: docs/rules.md); nothing
+    # else changes
+    stacks = hand.stacks
+    assert hand.show(1) == Shown(1, parse_cards("4c5d"))
+    assert hand.stacks == stacks and hand.shown(1)
+    with pytest.raises(IllegalActionError, match="shown already"):
+        hand.show(1)
 
 
 def test_uncalled_bet_is_returned() -> None:
@@ -362,9 +370,52 @@ def test_uncalled_bet_is_returned() -> None:
     assert hand.stacks == (102, 98)
 
 
+def _river_bet_called(rule: ShowdownRule) -> CashHand:
+    """p1 AA, p2 KK, p3 two pair (3s and 2s); p2 bets the river, both others call."""
+    shoe = shoe_for(["AcAd", "KcKd", "2c3d"], "2h7d9h3s4c")
+    hand = CashHand(nl(3, showdown=rule), stacks=(100, 100, 100), shoe=shoe)
+    hand.check_or_call(2)
+    hand.check_or_call(0)
+    hand.check(1)
+    for _ in range(2):
+        for seat in (0, 1, 2):
+            hand.check(seat)
+    hand.check(0)
+    hand.raise_to(1, 10)
+    hand.check_or_call(2)
+    hand.check_or_call(0)
+    return hand
+
+
+def test_seed_showdown_the_last_bettor_shows_and_only_a_beaten_hand_mucks() -> None:
+    """spec/holdem.md "Winning" (seed 002), the default: the last bettor shows first and may
+    not muck; a caller concedes unseen only to a hand already shown that beats theirs."""
+    hand = _river_bet_called(ShowdownRule.SEED)
+    assert hand.config.showdown is ShowdownRule.SEED
+    assert hand.showdown_order == (1, 2, 0)
+    for seat in (1, 2, 0):  # nothing is shown yet: nobody may muck
+        with pytest.raises(IllegalActionError, match=r"shows first|only to a hand shown"):
+            hand.muck(seat)
+    hand.show(1)  # kings
+    with pytest.raises(IllegalActionError, match="may concede only to a hand shown"):
+        hand.muck(2)  # two pair beats the kings shown: show
+    hand.show(2)
+    hand.muck(0)  # aces lose to the two pair shown: conceded unseen
+    assert hand.is_over and not hand.shown(0)
+    assert hand.stacks == (88, 88, 124)
+
+
+def test_any_muck_option_lets_every_player_muck() -> None:
+    hand = _river_bet_called(ShowdownRule.ANY_MUCK)
+    hand.muck(1)  # the last bettor mucks: allowed under any-muck
+    assert hand.is_over is False
+    hand.muck(2)
+    assert hand.is_over and hand.stacks == (124, 88, 88)
+
+
 def test_showdown_order_and_muck() -> None:
     shoe = shoe_for(["AcAd", "KcKd", "2c3d"], "2h7d9h3s4c")
-    hand = CashHand(nl(3), stacks=(100, 100, 100), shoe=shoe)
+    hand = CashHand(nl(3, showdown=ShowdownRule.ANY_MUCK), stacks=(100, 100, 100), shoe=shoe)
     hand.check_or_call(2)
     hand.check_or_call(0)
     hand.check(1)
@@ -560,3 +611,34 @@ def test_a_hand_that_wins_no_pot_cannot_win() -> None:
     assert not hand.can_win(2)  # QQ: beaten by AA in the main pot and by KK in the side pot
     hand.muck(2)
     assert hand.is_over and hand.stacks[2] == 300 - 150
+
+
+@pytest.mark.parametrize(
+    ("odd_chip", "takes"),
+    [(OddChip.POSITION, 0), (OddChip.SUIT, 2)],
+)
+def test_odd_chip_by_position_or_by_suit(odd_chip: OddChip, takes: int) -> None:
+    """spec/holdem.md "Winning": the odd chip to the first tied winner left of the button,
+    or (docs/rules.md odd_chip "suit") to the one with the highest card by suit."""
+    # p1 and p3 play the board's straight; p3's As outranks p1's Ac
+    shoe = shoe_for(["Ac2d", "3c3d", "As2h"], "Th Jh Qd Kc 9s".replace(" ", ""))
+    hand = CashHand(
+        nl(3, sb=1, bb=3, odd_chip=odd_chip),
+        stacks=(101, 100, 101),
+        shoe=shoe,
+        auto_showdown=True,
+    )
+    hand.raise_to(2, 101)  # all-in
+    hand.check_or_call(0)  # all-in for 101
+    hand.fold(1)
+    assert hand.is_over
+    # 101 + 101 + the folded big blind's 3 = 205: 103 and 102
+    awards = [e for e in hand.events if isinstance(e, PotAwarded)]
+    total = sum(sum(a.amounts) for a in awards)
+    odd = [
+        seat
+        for a in awards
+        for seat, amount in zip(a.seats, a.amounts, strict=True)
+        if amount * 2 > sum(a.amounts)
+    ]
+    assert total % 2 == 1 and odd == [takes]

@@ -106,8 +106,10 @@ def test_describe_play() -> None:
     assert describe_play(pair, 1) == "stand"
 
 
-def test_simulated_rounds_settle_as_the_engine_does() -> None:
-    """The simulation kernel's round, replayed action by action in RussianRound."""
+@pytest.mark.parametrize("ante_pays", [False, True], ids=["seed", "ante-paid"])
+def test_simulated_rounds_settle_as_the_engine_does(ante_pays: bool) -> None:
+    """The simulation kernel's round, replayed action by action in RussianRound (also under
+    the option ``ante_pays_on_win``, where a win against a qualifying dealer pays the Ante)."""
     from math import comb
 
     from croupier.deck import Shoe
@@ -123,7 +125,7 @@ def test_simulated_rounds_settle_as_the_engine_does() -> None:
     pl = rng.random(7463)  # the model's stand EV: 0.3 - 3 pl; folds after a draw when < -1
     gain = np.zeros((7463, 201))
     nq_sets = np.array(_nq_rank_sets(), dtype=np.int64)
-    config = RussianConfig(max_payout=None)
+    config = RussianConfig(max_payout=None, ante_pays_on_win=ante_pays)
     out = np.empty(s.R_FIELDS, dtype=np.int64)
     seen_paths: set[tuple[int, int, int, int]] = set()
     for seed in range(1500):
@@ -146,6 +148,7 @@ def test_simulated_rounds_settle_as_the_engine_does() -> None:
             True,
             200,
             nq_sets,
+            int(ante_pays),
         )
         game = RussianRound(config=config, shoe=Shoe(order))
         game.place_box(0, box=0, ante=100)
@@ -205,5 +208,39 @@ def test_exact_stand_ev_of_a_hand_that_cannot_win() -> None:
     for c in hand:
         seen |= 1 << int(c)
     p = s.p_not_qualified(np.int64(seen), np.array(_nq_rank_sets(), dtype=np.int64))
-    ev = k.exact_stand_ev(hand, 5, 0, _tables(), qual, True)
+    ev = k.exact_stand_ev(hand, 5, 0, _tables(), qual, True, 0)
     assert ev == pytest.approx(p - 3 * (1 - p), abs=1e-12)
+
+
+def test_exact_stand_ev_with_the_ante_paid_on_a_win() -> None:
+    """Option ante_pays_on_win: against dealers who all qualify (no buying), standing gains
+    exactly P(the dealer is lower), counted by brute force over every dealer hand from the 47
+    unseen cards."""
+    from itertools import combinations
+
+    _, qual = k.value_tables(_tables(), PAYS, False)
+    always = np.ones_like(qual)
+    cards = parse_cards("Kh Kd 8c 5s 3h")
+    hand = np.array([c.id for c in cards], dtype=np.int64)
+    mine = evaluate_ids([c.id for c in cards])
+    rest = [c for c in range(52) if c not in set(hand.tolist())]
+    values = evaluate_batch(np.array(list(combinations(rest, 5)), dtype=np.int64))
+    p_lower = float((values < mine).mean())
+    plain = k.exact_stand_ev(hand, 5, 1, _tables(), always, True, 0)
+    paid = k.exact_stand_ev(hand, 5, 1, _tables(), always, True, 1)
+    assert paid - plain == pytest.approx(p_lower, abs=1e-12)
+    assert p_lower > 0.4
+
+
+def test_the_strategy_keeps_to_the_tables_exchange_range() -> None:
+    from croupier.analysis.russian import OPTIONS, _allowed
+    from croupier.games.russian import RussianConfig
+
+    corona = _allowed(RussianConfig(exchange_min=2))
+    for column, name in enumerate(OPTIONS):
+        if name.startswith("exchange:"):
+            size = int(name.split(":")[1]).bit_count()
+            assert corona[column] == (size >= 2), name
+        else:
+            assert corona[column]
+    assert _allowed(RussianConfig()).all()

@@ -394,7 +394,9 @@ def test_live_table_shares_one_face_up_hand(server: Server) -> None:
         headers={"Authorization": f"Bearer {server.operator_token()}"},
     ).json()
     assert len(full["players"]) == 6 and len(full["record"]["bets"]) == 6
-    assert full["record"]["results"][3] == mine["record"]["results"][0]
+    # seed 003: boxes are settled right to left, and the record lists them so
+    assert [r["seat"] for r in full["record"]["results"]] == [5, 4, 3, 2, 1, 0]
+    assert full["record"]["results"][2] == mine["record"]["results"][0]
     verify_uth(full["record"])
 
 

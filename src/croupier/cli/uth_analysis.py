@@ -23,6 +23,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 from rich.table import Table
 
 from croupier.evaluator import HandCategory
+from croupier.games.uth.config import PlayMultiples, UthConfig
 
 if TYPE_CHECKING:
     from croupier.analysis.uth import ExactResult
@@ -163,22 +164,28 @@ def _plot_preflop(result: ExactResult, path: Path) -> None:
 _CONFIG_OPTION = typer.Option(
     "--config",
     help='A UTH table config (TOML: blind_paytable = {flush = "3:2", ...}, trips_paytable = '
-    "{...}) whose pay tables to use.",
+    "{...}, play_multiples = {preflop = [4, 3], ...}) whose pay tables and Play multiples to use.",
 )
+
+
+def _table(config: Path | None) -> UthConfig:
+    from croupier.errors import ConfigError
+
+    if config is None:
+        return UthConfig()
+    try:
+        data = tomllib.loads(config.read_text(encoding="utf-8"))
+        return UthConfig.from_dict(data.get("uth", data))
+    except (OSError, tomllib.TOMLDecodeError, ConfigError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--config") from exc
 
 
 def _tables(config: Path | None) -> tuple[dict[HandCategory, tuple[int, int]], ...]:
     from croupier.analysis.uth import DEFAULT_BLIND, DEFAULT_TRIPS, from_engine
-    from croupier.errors import ConfigError
-    from croupier.games.uth.config import UthConfig
 
     if config is None:
         return dict(DEFAULT_BLIND), dict(DEFAULT_TRIPS)
-    try:
-        data = tomllib.loads(config.read_text(encoding="utf-8"))
-        table = UthConfig.from_dict(data.get("uth", data))
-    except (OSError, tomllib.TOMLDecodeError, ConfigError) as exc:
-        raise typer.BadParameter(str(exc), param_hint="--config") from exc
+    table = _table(config)
     return from_engine(table.blind_paytable), from_engine(table.trips_paytable)
 
 
@@ -186,7 +193,8 @@ def _run_exact(config: Path | None, on_progress: Callable[[int, int], None] | No
     from croupier.analysis.uth import analyze_exact
 
     blind, trips = _tables(config)
-    return analyze_exact(blind=blind, trips=trips, on_progress=on_progress)
+    multiples = _table(config).play_multiples
+    return analyze_exact(blind=blind, trips=trips, multiples=multiples, on_progress=on_progress)
 
 
 def analyze(
@@ -337,6 +345,11 @@ def simulate(
 
     if strategy not in STRATEGIES:
         raise typer.BadParameter(f"choose from {', '.join(STRATEGIES)}", param_hint="--strategy")
+    if _table(config).play_multiples != PlayMultiples():
+        raise typer.BadParameter(
+            "the simulator plays the spec's Play multiples (4x/3x, 2x, 1x); use analyze --exact",
+            param_hint="--config",
+        )
     blind, trips = _tables(config)
     exact: ExactResult | None = None
     exact_ev: float | None = None

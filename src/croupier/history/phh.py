@@ -36,8 +36,10 @@ from croupier.games.holdem.config import (
     EXACT_SCALE,
     BettingStructure,
     HoldemConfig,
+    OddChip,
     Rake,
     ReopenRule,
+    ShowdownRule,
     SplitPolicy,
 )
 from croupier.games.holdem.events import (
@@ -284,8 +286,10 @@ def from_hand(state: CashHand, **fields: Any) -> HandHistory:
     """The PHH record of a hand played by the engine (amounts in its integer units).
 
     Forced bets, burns, returned bets and pot awards are not written (spec/phh.md 4); a
-    rake, the ``exact`` split policy and the casino reopening rule are kept in the user keys
-    ``_rake_percent``, ``_rake_cap``, ``_split`` and ``_reopen``. ``finishing_stacks`` is written once the hand is over.
+    rake, the ``exact`` split policy, the casino reopening rule, the seed's showdown rule and
+    the odd chip by suit are kept in the user keys ``_rake_percent``, ``_rake_cap``,
+    ``_split``, ``_reopen``, ``_showdown`` and ``_odd_chip``. ``finishing_stacks`` is written
+    once the hand is over.
     """
     config = state.config
     actions: list[str] = []
@@ -315,6 +319,10 @@ def from_hand(state: CashHand, **fields: Any) -> HandHistory:
         extra["_split"] = "exact"
     if config.reopen is not ReopenRule.POKERKIT:
         extra["_reopen"] = config.reopen.value
+    if config.showdown is not ShowdownRule.ANY_MUCK:
+        extra["_showdown"] = config.showdown.value
+    if config.odd_chip is not OddChip.POSITION:
+        extra["_odd_chip"] = config.odd_chip.value
     extra.update(fields)
     fixed = config.structure is BettingStructure.FIXED_LIMIT
     return HandHistory(
@@ -409,6 +417,9 @@ def config_of(hand: HandHistory, *, scale: int, split: SplitPolicy) -> HoldemCon
         rake=_rake(hand, scale),
         # records from other tools follow PokerKit's reopening rule unless they say otherwise
         reopen=ReopenRule(hand.get("_reopen", ReopenRule.POKERKIT)),
+        # ... and let any player muck (the seed's showdown rule only when the record says so)
+        showdown=ShowdownRule(hand.get("_showdown", ShowdownRule.ANY_MUCK)),
+        odd_chip=OddChip(hand.get("_odd_chip", OddChip.POSITION)),
     )
 
 

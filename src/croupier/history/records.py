@@ -20,15 +20,9 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from croupier.cards import Card, format_cards, parse_cards
-from croupier.deck import Shoe
+from croupier.deck import Shoe, keyed_reshuffler
 from croupier.errors import CroupierError, RecordError
-from croupier.games.russian import (
-    BetPaytable,
-    BonusPaytable,
-    DuplicateRankStraights,
-    RussianConfig,
-    RussianRound,
-)
+from croupier.games.russian import RussianConfig, RussianRound
 from croupier.games.russian import events as russian_events
 from croupier.games.uth import Phase, SeatResult, UthConfig, UthRound
 from croupier.games.uth.events import (
@@ -39,6 +33,7 @@ from croupier.games.uth.events import (
     Folded,
     PlayBet,
     RoundVoided,
+    TripsPlaced,
 )
 
 __all__ = [
@@ -49,6 +44,7 @@ __all__ = [
     "result_to_dict",
     "russian_differences",
     "russian_record",
+    "russian_reshuffle_differences",
     "to_json",
     "uth_record",
     "uth_record_for_seats",
@@ -93,6 +89,8 @@ def uth_record(rnd: UthRound, *, round_id: str | None = None) -> dict[str, Any]:
         match event:
             case BetsPlaced(seat=seat, ante=ante, trips=trips):
                 bets[seat] = {"seat": seat, "ante": ante, "trips": trips}
+            case TripsPlaced(seat=seat, trips=trips):
+                bets[seat]["trips"] = trips  # added after the Ante (seed 001)
             case BetsWithdrawn(seat=seat):
                 bets.pop(seat, None)
             case BettingClosed():
@@ -116,7 +114,8 @@ def uth_record(rnd: UthRound, *, round_id: str | None = None) -> dict[str, Any]:
         "actions": actions,
         "void": void,
         "phase": rnd.phase.value,
-        "results": [result_to_dict(rnd.results[s]) for s in sorted(rnd.results)],
+        # in the order settled: right to left (seed 003)
+        "results": [result_to_dict(result) for result in rnd.results.values()],
         "players_net": sum(r.net for r in rnd.results.values()),
         "house_net": -sum(r.net for r in rnd.results.values()),
     }
@@ -195,7 +194,9 @@ def verify_uth(record: Mapping[str, Any]) -> UthRound:
     """
     rnd = replay_uth(record)
     replayed = [result_to_dict(rnd.results[s]) for s in sorted(rnd.results)]
-    recorded = list(record.get("results", []))
+    # compared seat by seat: records written before seed 003's right-to-left settlement
+    # list the seats left to right
+    recorded = sorted(record.get("results", []), key=lambda r: r.get("seat", 0))
     if replayed != recorded:
         for mine, theirs in zip(replayed, recorded, strict=False):
             if mine != theirs:
@@ -226,6 +227,7 @@ _RUSSIAN_KINDS = frozenset(
         "bet_placed",
         "folded",
         "dealer_revealed",
+        "discards_reshuffled",
         "game_bought",
         "buy_declined",
         "box_settled",
@@ -309,21 +311,11 @@ def russian_record(
 def _russian_config(rules: object) -> RussianConfig:
     if not isinstance(rules, Mapping):
         raise RecordError(f"the record's rules must be an object, not {rules!r}")
-    names = {f.name for f in dataclasses.fields(RussianConfig)}
-    unknown = sorted(set(rules) - names)
+    unknown = sorted(set(rules) - {f.name for f in dataclasses.fields(RussianConfig)})
     if unknown:
         raise RecordError(f"unknown rules {unknown} in the record")
-    options = dict(rules)
     try:
-        if "bet_paytable" in options:
-            options["bet_paytable"] = BetPaytable(**options["bet_paytable"])
-        if "bonus_paytable" in options:
-            options["bonus_paytable"] = BonusPaytable(**options["bonus_paytable"])
-        if "duplicate_rank_straights" in options:
-            options["duplicate_rank_straights"] = DuplicateRankStraights(
-                options["duplicate_rank_straights"]
-            )
-        return RussianConfig(**options)
+        return RussianConfig.from_dict(rules)
     except (TypeError, ValueError) as exc:  # ConfigError is a ValueError
         raise RecordError(f"the record's rules are not valid: {exc}") from exc
 
@@ -340,7 +332,7 @@ def _replay_event(rnd: RussianRound, event: Mapping[str, Any]) -> None:
     kind = event["kind"]
     if kind not in _RUSSIAN_KINDS:
         raise RecordError(f"unknown event kind {kind!r}")
-    if kind in ("dealer_revealed", "box_settled"):
+    if kind in ("dealer_revealed", "box_settled", "discards_reshuffled"):
         return  # the engine produces these itself; russian_differences compares them
     if kind == "cards_dealt":
         rnd.deal()
@@ -356,15 +348,22 @@ def _replay_event(rnd: RussianRound, event: Mapping[str, Any]) -> None:
         blind = event["blind"]
         if not isinstance(blind, bool):
             raise RecordError(f"blind must be true or false, not {blind!r}")
+        sixth = event.get("sixth_card", False)
+        if not isinstance(sixth, bool):
+            raise RecordError(f"sixth_card must be true or false, not {sixth!r}")
         rnd.place_box(
             _whole(event, "seat"),
             box=box,
             ante=_whole(event, "ante"),
             bonus=_whole(event, "bonus"),
             blind=blind,
+            insurance=_whole(event, "insurance") if "insurance" in event else 0,
+            sixth_card=sixth,
         )
         return
     seat = rnd.seat_of(box)
+    if kind == "sixth_card_bought" and rnd.is_blind(box):
+        return  # bought in advance with the blind box: dealt by the engine after the deal
     if kind == "cards_exchanged":
         discarded = event["discarded"]
         if not isinstance(discarded, list) or not all(isinstance(c, str) for c in discarded):
@@ -415,7 +414,7 @@ def replay_russian(record: Mapping[str, Any]) -> dict[str, Any]:
     events = record.get("events")
     if not isinstance(events, list):
         raise RecordError(f"malformed Russian Poker record: events must be a list, not {events!r}")
-    rnd = RussianRound(config=config, shoe=shoe)
+    rnd = RussianRound(config=config, shoe=shoe, reshuffle=_recorded_reshuffles(events))
     for index, event in enumerate(events):
         kind = event.get("kind") if isinstance(event, Mapping) else None
         where = f"events[{index}] ({kind})"
@@ -432,6 +431,60 @@ def replay_russian(record: Mapping[str, Any]) -> dict[str, Any]:
         except (TypeError, ValueError) as exc:
             raise RecordError(f"malformed Russian Poker record: {where}: {exc}") from exc
     return russian_record(rnd, shoe=shoe, round_id=record.get("round_id"))
+
+
+def _recorded_reshuffles(events: list[Any]) -> Any:
+    """The reshuffles a record lists, handed back in turn (the replay checks each is an order
+    of the discards it gathered; :func:`russian_reshuffle_differences` checks them against
+    the round's key)."""
+    orders = [
+        e.get("cards")
+        for e in events
+        if isinstance(e, Mapping) and e.get("kind") == "discards_reshuffled"
+    ]
+
+    def reshuffle(index: int, discards: tuple[Card, ...]) -> tuple[Card, ...]:
+        if index >= len(orders):
+            raise RecordError(
+                f"the replay reshuffles the discards, the record has no reshuffle {index}"
+            )
+        cards = orders[index]
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise RecordError(f"reshuffle {index}: cards must be a list of cards, not {cards!r}")
+        return parse_cards(" ".join(cards))
+
+    return reshuffle
+
+
+def russian_reshuffle_differences(record: Mapping[str, Any], *, key: str) -> list[str]:
+    """Where the record's reshuffles differ from those ``key`` gives (empty: all match).
+
+    At a server table ``key`` is the round's salt, revealed after the round: reshuffle ``k``
+    must be :func:`croupier.deck.keyed_reshuffler` ``(salt)(k, discards)`` (docs/protocol.md
+    "Fairness"), so the committed salt fixed every reshuffle before the first card was dealt.
+    """
+    reshuffle = keyed_reshuffler(key)
+    out = []
+    for event in record.get("events", []):
+        if not isinstance(event, Mapping) or event.get("kind") != "discards_reshuffled":
+            continue
+        index = event.get("index")
+        try:
+            discards = parse_cards(" ".join(event["discards"]))
+            cards = parse_cards(" ".join(event["cards"]))
+        except (KeyError, TypeError, CroupierError) as exc:
+            out.append(f"reshuffle {index}: malformed ({exc})")
+            continue
+        if not isinstance(index, int) or isinstance(index, bool):
+            out.append(f"reshuffle {index!r}: the index is not a whole number")
+            continue
+        expected = tuple(reshuffle(index, discards))
+        if expected != cards:
+            out.append(
+                f"reshuffle {index}: the record deals {format_cards(cards, ' ')}, the key "
+                f"gives {format_cards(expected, ' ')}"
+            )
+    return out
 
 
 def _show(value: Any) -> str:

@@ -10,9 +10,10 @@ decision by decision), in compiled code:
   (each player's or the big blind's), blinds and straddles; short stacks posting all-in for
   less; both reopen rules (``casino`` and ``pokerkit``); side pots by contribution level,
   uncalled bets returned; rake (percent, cap, no flop no drop); the ``live`` split with the
-  odd chip to the first tied winner left of the button (``OddChip.POSITION``) or by suit;
+  odd chip to the first tied winner left of the button (``OddChip.POSITION``) or by suit
+  (``OddChip.SUIT``);
 - at showdown every player still in shows (``CashHand(auto_showdown=True)``): cards speak, so
-  a policy has no muck decision;
+  a policy has no muck decision and the showdown rule (``ShowdownRule``) changes nothing;
 - refused with a :class:`~croupier.errors.ConfigError`: the ``exact`` split (amounts in
   1/2520 of a chip, for PHH replays) and ``ante_trimming`` (a PHH replay setting).
 
@@ -50,6 +51,7 @@ from croupier.games.holdem.config import (
     MIN_PLAYERS,
     BettingStructure,
     HoldemConfig,
+    OddChip,
     ReopenRule,
     SplitPolicy,
 )
@@ -160,7 +162,7 @@ def _encode(config: HoldemConfig) -> npt.NDArray[np.int64]:
     cfg[k.C_RAKE_DEN] = rake.percent.denominator
     cfg[k.C_RAKE_CAP] = -1 if rake.cap is None else rake.cap
     cfg[k.C_NO_FLOP_NO_DROP] = int(rake.no_flop_no_drop)
-    cfg[k.C_ODD_CHIP] = k.ODD_POSITION
+    cfg[k.C_ODD_CHIP] = k.ODD_SUIT if config.odd_chip is OddChip.SUIT else k.ODD_POSITION
     return cfg
 
 

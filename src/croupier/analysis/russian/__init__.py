@@ -116,6 +116,12 @@ class Model:
     max_multiple: int
 
     @property
+    def ante_win(self) -> int:
+        """What beating a qualifying dealer pays on the Ante, in Antes (option
+        ``ante_pays_on_win``: 1; the seed: 0, the Ante is returned)."""
+        return int(self.config.ante_pays_on_win)
+
+    @property
     def tables(self) -> tuple[npt.NDArray[np.int64], ...]:
         """The evaluator tables in the kernels' tuple order."""
         return _tables()
@@ -194,10 +200,11 @@ def build_model(
     sets = _nq_rank_sets()
     set_values, set_weights, set_qual = _buy_outcomes(sets, qual, rebuy=config.rebuy_same_rank)
     max_multiple = 2 * max(config.bet_paytable.as_tuple())
-    gain = k.buy_gain_table(set_values, set_weights, set_qual, max_multiple)
+    aw = int(config.ante_pays_on_win)
+    gain = k.buy_gain_table(set_values, set_weights, set_qual, max_multiple, aw)
     report("model", 2, 3)
     ev5 = np.array(
-        [k.stand_ev(v, int(m5[v]), pw, pl, pnq, gain) if v else -3.0 for v in range(7463)]
+        [k.stand_ev(v, int(m5[v]), pw, pl, pnq, gain, aw) if v else -3.0 for v in range(7463)]
     )
     report("model", 3, 3)
     return Model(
@@ -237,6 +244,14 @@ class ClassTable:
         return float((best * self.weights).sum() / self.weights.sum())
 
 
+def _allowed(config: RussianConfig) -> npt.NDArray[np.bool_]:
+    """The options the table allows, by column of :data:`OPTIONS`: fold, stand, the sixth
+    card, and the exchanges within ``exchange_min``..``exchange_max`` cards."""
+    sizes = [0, 0, 0, *(d.bit_count() for d in range(1, 32))]
+    low, high = config.exchange_min, config.exchange_max
+    return np.array([i < 3 or low <= size <= high for i, size in enumerate(sizes)])
+
+
 def _decode(codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     shifts = np.array([24, 18, 12, 6, 0], dtype=np.int64)
     return (codes[:, None] >> shifts[None, :]) & 63
@@ -274,9 +289,10 @@ def class_table(
             model.pays,
             model.pair_plus,
             model.max_multiple,
+            model.ante_win,
         )
         report("classes", int(stop), len(codes))
-    decisions = np.argmax(evs, axis=1).astype(np.int64)
+    decisions = np.argmax(np.where(_allowed(model.config), evs, -np.inf), axis=1).astype(np.int64)
     return ClassTable(codes=codes, cards=cards, weights=weights, evs=evs, decisions=decisions)
 
 
@@ -359,6 +375,7 @@ def house_edge(
             model.config.rebuy_same_rank,
             model.max_multiple,
             model.nq_sets,
+            model.ante_win,
         )
         total_sums += sums.sum(axis=0)
         total_stats += stats.sum(axis=0)
@@ -462,7 +479,13 @@ def check_model(
         hand = np.ascontiguousarray(classes.cards[i])
         value = evaluate_ids([int(c) for c in hand])
         exact = k.exact_stand_ev(
-            hand, 5, int(model.m5[value]), tab, model.qual, model.config.rebuy_same_rank
+            hand,
+            5,
+            int(model.m5[value]),
+            tab,
+            model.qual,
+            model.config.rebuy_same_rank,
+            model.ante_win,
         )
         errors.append(float(classes.evs[i, 1]) - float(exact))
         report("check", done, sample)

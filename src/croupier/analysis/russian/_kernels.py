@@ -235,14 +235,18 @@ def canonical(hand: Any, positions: Any) -> Any:  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def stand_ev(v: int, m: int, pw: Any, pl: Any, pnq: float, gain: Any) -> Any:  # pragma: no cover
-    """The model EV (in Antes, fee excluded) of betting with value ``v`` and multiple ``m``."""
-    return 2.0 * m * pw[v] - 3.0 * pl[v] + pnq * (1.0 + gain[v, m])
+def stand_ev(
+    v: int, m: int, pw: Any, pl: Any, pnq: float, gain: Any, aw: int
+) -> Any:  # pragma: no cover
+    """The model EV (in Antes, fee excluded) of betting with value ``v`` and multiple ``m``;
+    ``aw`` is what a win against a qualifying dealer pays on the Ante (0, or 1 under the
+    option ``ante_pays_on_win``)."""
+    return (2.0 * m + aw) * pw[v] - 3.0 * pl[v] + pnq * (1.0 + gain[v, m])
 
 
 @nb.njit(cache=True, parallel=True)
 def buy_gain_table(
-    set_values: Any, set_weights: Any, set_qual: Any, max_multiple: int
+    set_values: Any, set_weights: Any, set_qual: Any, max_multiple: int, aw: int
 ) -> Any:  # pragma: no cover - compiled
     """``gain[v, m]``: the average over non-qualifying dealer rank sets of the gain from
     buying the dealer's game, max(0, buy EV - 1), for a player of value ``v``, multiple ``m``."""
@@ -265,7 +269,7 @@ def buy_gain_table(
                     win += w
                 elif set_values[s, o] > v:
                     lose += w
-            a = -2.0 - 3.0 * lose / total + nq / total
+            a = -2.0 - 3.0 * lose / total + nq / total + aw * win / total
             b = 2.0 * win / total
             for m in range(max_multiple + 1):
                 g = a + m * b
@@ -278,9 +282,9 @@ def buy_gain_table(
 
 @nb.njit(cache=True, nogil=True)
 def _fold_or_bet(
-    v: int, m: int, pw: Any, pl: Any, pnq: float, gain: Any
+    v: int, m: int, pw: Any, pl: Any, pnq: float, gain: Any, aw: int
 ) -> Any:  # pragma: no cover
-    ev = stand_ev(v, m, pw, pl, pnq, gain)
+    ev = stand_ev(v, m, pw, pl, pnq, gain, aw)
     return ev if ev > -1.0 else -1.0
 
 
@@ -331,6 +335,7 @@ def class_evs(
     pays: Any,
     pair_plus: bool,
     max_multiple: int,
+    aw: int,
 ) -> Any:  # pragma: no cover - compiled
     """EV of every option for each class (rows of five sorted ids).
 
@@ -366,7 +371,7 @@ def class_evs(
             m = multiple_of(work, 6, pays, pair_plus)
             if m > max_multiple:
                 m = max_multiple
-            total += _fold_or_bet(v, m, pw, pl, pnq, gain)
+            total += _fold_or_bet(v, m, pw, pl, pnq, gain, aw)
         out[i, 2] = -1.0 + total / 47.0
         for d in range(1, 32):
             drawn = 0
@@ -438,7 +443,7 @@ def value_tables(tab: Any, pays: Any, pair_plus: bool) -> Any:  # pragma: no cov
 
 @nb.njit(cache=True)
 def exact_stand_ev(
-    hand: Any, n: int, m: int, tab: Any, qual: Any, rebuy: bool
+    hand: Any, n: int, m: int, tab: Any, qual: Any, rebuy: bool, aw: int
 ) -> Any:  # pragma: no cover - compiled
     """Exact EV (Antes, fees excluded) of betting with ``hand`` (``n`` = 5 or 6 cards, no
     discards) against every dealer hand from the other cards, buying the dealer's game
@@ -471,11 +476,11 @@ def exact_stand_ev(
                         dv = value_of(dealer, 5, tab)
                         if qual[dv]:
                             if v > dv:
-                                total += 2 * m
+                                total += 2 * m + aw
                             elif v < dv:
                                 total -= 3
                             continue
-                        if m <= 1:
+                        if 2 * m + aw <= 2:  # buying can never beat the Ante's 1
                             total += 1
                             continue
                         top_j = 0
@@ -496,7 +501,7 @@ def exact_stand_ev(
                             if not qual[nv]:
                                 buy += 1
                             elif v > nv:
-                                buy += 2 * m
+                                buy += 2 * m + aw
                             elif v < nv:
                                 buy -= 3
                             options += 1

@@ -117,12 +117,13 @@ def p_not_qualified(seen: Any, nq_sets: Any) -> Any:  # pragma: no cover - compi
 
 
 @nb.njit(cache=True, nogil=True)
-def _versus(v: int, m: int, dealer_value: int, qual: Any) -> Any:  # pragma: no cover
-    """(ante net, bet net) of a standing box against a dealer hand."""
+def _versus(v: int, m: int, dealer_value: int, qual: Any, aw: int) -> Any:  # pragma: no cover
+    """(ante net, bet net) of a standing box against a dealer hand (``aw``: the Ante's win
+    against a qualifying dealer, option ``ante_pays_on_win``)."""
     if not qual[dealer_value]:
         return 1, 0
     if v > dealer_value:
-        return 0, 2 * m
+        return aw, 2 * m
     if v < dealer_value:
         return -1, -2
     return 0, 0
@@ -153,6 +154,7 @@ def play_round(
     rebuy: bool,
     max_multiple: int,
     nq_sets: Any,
+    aw: int,
 ) -> None:  # pragma: no cover - compiled
     """Play one box against the dealer from an ordered ``deck`` (box 5, dealer 5, then the
     draws and the bought cards, as the engine deals); nets in Antes go to ``out``."""
@@ -201,7 +203,7 @@ def play_round(
     v = value_of(hand, n, tab)
     m = m5[v] if n == 5 else multiple_of(hand, 6, pays, pair_plus)
     gm = m if m <= max_multiple else max_multiple
-    if fee != 0 and stand_ev(v, gm, pw, pl, pnq, gain) < -1.0:
+    if fee != 0 and stand_ev(v, gm, pw, pl, pnq, gain, aw) < -1.0:
         out[R_ANTE] = -1
         return
     out[R_STOOD] = 1
@@ -213,12 +215,12 @@ def play_round(
     dv = value_of(dealer, 5, tab)
     if qual[dv]:
         out[R_INS] = -insured
-        out[R_ANTE], out[R_BET] = _versus(v, m, dv, qual)
+        out[R_ANTE], out[R_BET] = _versus(v, m, dv, qual, aw)
         return
     out[R_INS] = insured
     out[R_NQ] = 1
-    if m <= 1:
-        # buying pays at most 2m = 2 per outcome: never better than the Ante's 1 + the fee
+    if 2 * m + aw <= 2:
+        # buying pays at most 2m + aw <= 2 per outcome: never better than the Ante's 1 + the fee
         out[R_ANTE], out[R_BET] = 1, 0
         return
     # the buy decision: exact over the unseen cards (this box alone at the table)
@@ -237,7 +239,7 @@ def play_round(
         if (dead >> c) & 1 or (rebuy and c >> 2 == top >> 2):
             continue
         dealer[top_j] = c
-        a_net, b_net = _versus(v, m, value_of(dealer, 5, tab), qual)
+        a_net, b_net = _versus(v, m, value_of(dealer, 5, tab), qual, aw)
         total += a_net + b_net
         count += 1
     if count > 0 and -1.0 + total / count > 1.0:
@@ -249,7 +251,7 @@ def play_round(
             c = deck[pos]
             pos += 1
         dealer[top_j] = c
-        out[R_ANTE], out[R_BET] = _versus(v, m, value_of(dealer, 5, tab), qual)
+        out[R_ANTE], out[R_BET] = _versus(v, m, value_of(dealer, 5, tab), qual, aw)
     else:
         out[R_ANTE], out[R_BET] = 1, 0
 
@@ -273,6 +275,7 @@ def simulate(
     rebuy: bool,
     max_multiple: int,
     nq_sets: Any,
+    aw: int,
 ) -> Any:  # pragma: no cover - compiled
     """Play ``lanes * rounds_per_lane`` rounds of one open box; per-lane sums in Antes."""
     sums = np.zeros((lanes, COLUMNS))
@@ -307,6 +310,7 @@ def simulate(
                 rebuy,
                 max_multiple,
                 nq_sets,
+                aw,
             )
             code = out[R_CODE]
             kind = 0 if code == 0 else (1 if code == 1 else (3 if code == 2 else 2))

@@ -50,6 +50,7 @@ from croupier.evaluator import (
     enumerate7_histogram,
     lookup_tables,
 )
+from croupier.games.uth.config import PlayMultiples
 
 __all__ = [
     "ExactResult",
@@ -65,8 +66,7 @@ ProgressCallback = Callable[[int, int], None]
 
 FULL_DECK: tuple[int, ...] = tuple(range(52))
 _QUALIFY_MIN = CATEGORY_COUNTS_5[HandCategory.HIGH_CARD] + 1  # the lowest pair
-_PATHS = ("fold", "1x", "2x", "3x", "4x")
-_PLAY = (0, 1, 2, 3, 4)
+_SPEC_MULTIPLES = PlayMultiples()
 _RESULTS = ("won", "won", "lost", "lost", "tied", "tied")
 _QUALIFIED = (True, False, True, False, True, False)
 
@@ -81,7 +81,10 @@ class PreflopEntry:
     ev_3x: Fraction
     ev_check: Fraction
     decision: str
-    """``"4x"``, ``"3x"`` or ``"check"``."""
+    """``"4x"``, ``"3x"`` or ``"check"`` (another ``"<m>x"`` under other Play multiples)."""
+    plays: tuple[tuple[int, Fraction], ...] = field(default=(), compare=False)
+    """The EV of each pre-flop Play multiple the table allows (empty when read from the
+    shipped strategy, whose multiples are the spec's: see ``ev_4x`` and ``ev_3x``)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -89,7 +92,8 @@ class Outcome:
     """Deals ending one way: the bet path, the result, the player's hand, the dealer's status."""
 
     path: str
-    """``"fold"``, ``"4x"``, ``"3x"``, ``"2x"`` or ``"1x"``."""
+    """``"fold"``, or the Play multiple of the deals: ``"4x"``, ``"3x"``, ``"2x"``, ``"1x"``
+    (other multiples under other ``play_multiples``)."""
     result: str
     """``"won"``, ``"lost"``, ``"tied"`` or ``"folded"``."""
     hand: HandCategory
@@ -125,14 +129,19 @@ class ExactResult:
     """Each bet's contribution to ``ev_per_ante``."""
     trips: Fraction
     """Return of the Trips bet per unit (0.965... means 96.5%)."""
+    trips_needs_win: Fraction
+    """Return of the Trips bet per unit when it pays only on a win (``trips_needs_win``)."""
     outcomes: tuple[Outcome, ...]
     preflop: tuple[PreflopEntry, ...]
     deals: int
     """How many (player, flop, turn+river, dealer) deals were counted."""
     flop_bet: npt.NDArray[np.bool_] = field(repr=False)
-    """Shape (canonical flops, pairs): where the optimal flop action is 2x."""
+    """Shape (canonical flops, pairs): where the optimal flop action is a Play bet (2x)."""
+    flop_choice: npt.NDArray[np.uint8] = field(repr=False)
+    """Shape (canonical flops, pairs): the flop Play multiple taken, 0 for a check."""
     blind_table: PayTable = field(default_factory=lambda: dict(DEFAULT_BLIND))
     trips_table: PayTable = field(default_factory=lambda: dict(DEFAULT_TRIPS))
+    multiples: PlayMultiples = _SPEC_MULTIPLES
 
     @property
     def house_edge(self) -> Fraction:
@@ -164,6 +173,8 @@ class ExactResult:
             "return_per_total_bet": float(self.return_per_total_bet),
             "average_total_bet": float(self.average_total_bet),
             "trips_return": float(self.trips),
+            "trips_needs_win_return": float(self.trips_needs_win),
+            "play_multiples": self.multiples.to_dict(),
             "contributions": {
                 "ante": float(self.ante),
                 "blind": float(self.blind),
@@ -240,7 +251,7 @@ def _full_deck_category_counts() -> list[int]:
     return counts
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class _Run:
     sym: DeckSymmetry
     args: tuple[Any, ...]
@@ -248,6 +259,9 @@ class _Run:
     threads: int
     scratch: npt.NDArray[np.int64]
     cnt: npt.NDArray[np.int64]
+    multiples: PlayMultiples
+    pre_all: tuple[int, ...]
+    pre: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
 
 def _chunks(total: int, pieces: int) -> list[tuple[int, int]]:
@@ -259,6 +273,7 @@ def analyze_exact(
     *,
     blind: PayTable = DEFAULT_BLIND,
     trips: PayTable = DEFAULT_TRIPS,
+    multiples: PlayMultiples = _SPEC_MULTIPLES,
     deck: Sequence[int] = FULL_DECK,
     on_progress: ProgressCallback | None = None,
     chunks: int = 200,
@@ -267,6 +282,8 @@ def analyze_exact(
 
     Args:
         blind: the Blind pay table; trips: the Trips pay table (see :mod:`.paytables`).
+        multiples: the Play multiples of each decision phase (a table's ``play_multiples``;
+            the spec's 4x/3x, 2x, 1x by default).
         deck: the card ids in play (whole ranks; reduced decks are for tests).
         on_progress: called with (boards done, total) between chunks of work.
         chunks: how many pieces each pass is cut into for progress reports.
@@ -276,16 +293,74 @@ def analyze_exact(
     """
     check_paytable(blind, name="blind")
     check_paytable(trips, name="trips")
+    run = _prepare(blind, multiples, deck)
+    nboards = len(run.args[0])
+    pieces = _chunks(nboards, min(chunks, nboards))
+    done = 0
+
+    def report(step: int) -> None:
+        nonlocal done
+        done += step
+        if on_progress is not None:
+            on_progress(done, 2 * nboards)
+
+    flop_choice, flop_value = _flop_decisions(run, pieces, report)
+    codes, entries, best_total = _preflop_decisions(run, flop_value)
+    counts = _count_deals(run, pieces, report, codes, flop_choice)
+    sym, n = run.sym, len(run.sym.deck)
+    deals = len(sym.pair_cards) * _per_hand(n)
+    assert int(counts.sum()) == deals, "every deal is counted once"
+    outcomes = _outcomes(counts, deals, blind)
+    ev = sum((o.contribution for o in outcomes), Fraction(0))
+    denominators = 24 * run.scale * _per_hand(n)
+    assert ev == Fraction(best_total, denominators * len(sym.pair_cards)), "passes agree"
+    avg_bet = sum((o.probability * (2 + _multiple_of(o.path)) for o in outcomes), Fraction(0))
+    if n == 52:
+        category_counts = _full_deck_category_counts()
+    else:
+        category_counts = [int(counts[:, cat, :].sum()) for cat in HandCategory]
+    return ExactResult(
+        ev_per_ante=ev,
+        average_total_bet=avg_bet,
+        ante=sum((o.ante for o in outcomes), Fraction(0)),
+        blind=sum((o.blind for o in outcomes), Fraction(0)),
+        play=sum((o.play for o in outcomes), Fraction(0)),
+        trips=trips_return(category_counts, trips),
+        trips_needs_win=_trips_needs_win(outcomes, trips),
+        outcomes=tuple(outcomes),
+        preflop=tuple(entries),
+        deals=deals,
+        flop_bet=flop_choice != 0,
+        flop_choice=flop_choice,
+        blind_table=dict(blind),
+        trips_table=dict(trips),
+        multiples=multiples,
+    )
+
+
+def _per_hand(n: int) -> int:
+    """Deals per player hand: flop, turn+river and dealer hand from the other cards."""
+    return comb(n - 2, 3) * comb(n - 5, 2) * comb(n - 7, 2)
+
+
+def _multiple_of(path: str) -> int:
+    return 0 if path == "fold" else int(path[:-1])
+
+
+def _prepare(blind: PayTable, multiples: PlayMultiples, deck: Sequence[int]) -> _Run:
     deck_key = tuple(sorted(int(c) for c in deck))
     sym = deck_symmetry(deck_key)
     boards, board_weight = board_classes(deck_key)
     scale, blind_units = units(blind)
     t = lookup_tables()
     category = categories(np.arange(0, 7463).clip(1)).astype(np.int64)
-    n = len(sym.deck)
-    rem_pairs = comb(n - 5, 2)
+    rem_pairs = comb(len(sym.deck) - 5, 2)
     threads = numba.get_num_threads()
-    run = _Run(
+    # the EVs of 4x and 3x are always computed (the strategy tables show them); the decision
+    # is among the table's pre-flop multiples
+    pre_all = tuple(sorted({*multiples.preflop, 4, 3}, reverse=True))
+    rows = kernels.SCRATCH_ROWS + len(multiples.flop)
+    return _Run(
         sym=sym,
         args=(
             boards,
@@ -308,27 +383,40 @@ def analyze_exact(
         ),
         scale=scale,
         threads=threads,
-        scratch=np.zeros((threads, kernels.SCRATCH_ROWS, max(rem_pairs, 128)), dtype=np.int64),
+        scratch=np.zeros((threads, rows, max(rem_pairs, 128)), dtype=np.int64),
         cnt=np.zeros((threads, 4, 128), dtype=np.int64),
+        multiples=multiples,
+        pre_all=pre_all,
     )
-    nboards = len(boards)
-    pieces = _chunks(nboards, min(chunks, nboards))
-    done = 0
 
-    def report(step: int) -> None:
-        nonlocal done
-        done += step
-        if on_progress is not None:
-            on_progress(done, 2 * nboards)
 
-    decide: Any = kernels.decide_pass
-    count: Any = kernels.stats_pass
-    # pass 1: what the decisions need
+def _flop_decisions(
+    run: _Run, pieces: list[tuple[int, int]], report: Callable[[int], None]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+    """Pass 1: the flop multiple taken (0: check) and the best flop value per (flop, pair);
+    the pre-flop sums are left in ``run.pre``."""
+    sym, m = run.sym, run.multiples
     nflops, npairs = len(sym.flop_weight), len(sym.pair_cards)
-    acc = np.zeros((threads, nflops, npairs, 2), dtype=np.int64)
-    pre = np.zeros((threads, 169, 2), dtype=np.int64)
+    nflop = len(m.flop)
+    acc = np.zeros((run.threads, nflops, npairs, nflop + 1), dtype=np.int64)
+    run.pre = np.zeros((run.threads, 169, len(run.pre_all)), dtype=np.int64)
+    pre_m = np.array(run.pre_all, dtype=np.int64)
+    flop_m = np.array(m.flop, dtype=np.int64)
+    decide: Any = kernels.decide_pass
     for a, b in pieces:
-        decide(a, b, *run.args, run.scratch, run.cnt, acc, pre)
+        decide(
+            a,
+            b,
+            *run.args,
+            pre_m,
+            flop_m,
+            min(m.river),
+            max(m.river),
+            run.scratch,
+            run.cnt,
+            acc,
+            run.pre,
+        )
         report(b - a)
     acc_sum = acc.sum(axis=0)
     del acc
@@ -336,15 +424,24 @@ def analyze_exact(
     for p in range(24):
         rows = np.flatnonzero(sym.flop_stabilizer[:, p])
         sym24[rows] += acc_sum[rows][:, sym.pair_perm[p], :]
-    flop_bet = sym24[:, :, 0] > sym24[:, :, 1]
-    flop_value = np.maximum(sym24[:, :, 0], sym24[:, :, 1])
+    # the largest multiple wins a tie between multiples; checking wins a tie with a bet
+    best_bet = sym24[:, :, :nflop].argmax(axis=2)
+    bet_value = np.take_along_axis(sym24[:, :, :nflop], best_bet[:, :, None], axis=2)[:, :, 0]
+    check = sym24[:, :, nflop]
+    choice = np.where(bet_value > check, flop_m[best_bet], 0).astype(np.uint8)
+    return choice, np.maximum(bet_value, check)
 
-    # pre-flop: all sums over (hand, flop, turn+river, dealer) deals, times 24 units
-    pre_sum = pre.sum(axis=0)
+
+def _preflop_decisions(
+    run: _Run, flop_value: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], list[PreflopEntry], int]:
+    """The pre-flop multiple taken per hand class (0: check), the 169 entries, and the sum
+    of the best EVs (all sums over deals, times 24 units)."""
+    sym = run.sym
+    pre_sum = run.pre.sum(axis=0)
     class_size = np.bincount(sym.pair_class, minlength=169)
-    dealer = comb(n - 7, 2)
-    per_hand = comb(n - 2, 3) * comb(n - 5, 2) * dealer
-    denominators = 24 * scale * per_hand
+    denominators = 24 * run.scale * _per_hand(len(sym.deck))
+    allowed = run.multiples.preflop
     entries: list[PreflopEntry] = []
     codes = np.zeros(169, dtype=np.int64)
     best_total = 0
@@ -355,58 +452,80 @@ def analyze_exact(
         members = sym.pair_class == cls
         per_flop = flop_value[:, members].sum(axis=1)
         check = sum(int(w) * int(v) for w, v in zip(sym.flop_weight, per_flop, strict=True))
-        ev4 = 240 * int(pre_sum[cls, 0])
-        ev3 = 240 * int(pre_sum[cls, 1])
-        best = max(ev4, ev3, check)
-        decision = "4x" if ev4 == best else "3x" if ev3 == best else "check"
-        codes[cls] = {"4x": 4, "3x": 3, "check": 0}[decision]
+        evs = {m: 240 * int(pre_sum[cls, i]) for i, m in enumerate(run.pre_all)}
+        best = max(check, *(evs[m] for m in allowed))
+        chosen = next((m for m in allowed if evs[m] == best), 0)  # largest multiple first
+        codes[cls] = chosen
         best_total += best
         den = denominators * size
         entries.append(
             PreflopEntry(
                 hand=class_name(cls),
-                ev_4x=Fraction(ev4, den),
-                ev_3x=Fraction(ev3, den),
+                ev_4x=Fraction(evs[4], den),
+                ev_3x=Fraction(evs[3], den),
                 ev_check=Fraction(check, den),
-                decision=decision,
+                decision=f"{chosen}x" if chosen else "check",
+                plays=tuple((m, Fraction(evs[m], den)) for m in allowed),
             )
         )
-    deals = len(sym.pair_cards) * per_hand
+    return codes, entries, best_total
 
-    # pass 2: every deal by path, hand and result
-    stats = np.zeros((threads, 5, len(HandCategory), 6), dtype=np.int64)
-    flop_bet_u8 = flop_bet.astype(np.uint8)
+
+def _count_deals(
+    run: _Run,
+    pieces: list[tuple[int, int]],
+    report: Callable[[int], None],
+    codes: npt.NDArray[np.int64],
+    flop_choice: npt.NDArray[np.uint8],
+) -> npt.NDArray[np.int64]:
+    """Pass 2: every deal by path (the Play multiple, 0 for a fold), hand and result."""
+    m = run.multiples
+    top = max(*m.preflop, *m.flop, *m.river)
+    stats = np.zeros((run.threads, top + 1, len(HandCategory), 6), dtype=np.int64)
+    count: Any = kernels.stats_pass
     for a, b in pieces:
-        count(a, b, *run.args, codes, flop_bet_u8, run.scratch, run.cnt, stats)
+        count(
+            a,
+            b,
+            *run.args,
+            min(m.river),
+            max(m.river),
+            codes,
+            flop_choice,
+            run.scratch,
+            run.cnt,
+            stats,
+        )
         report(b - a)
-    counts = stats.sum(axis=0)
-    assert int(counts.sum()) == deals, "every deal is counted once"
+    counts: npt.NDArray[np.int64] = stats.sum(axis=0)
+    return counts
+
+
+def _outcomes(counts: npt.NDArray[np.int64], deals: int, blind: PayTable) -> list[Outcome]:
     blind_pay = [ratio(blind, c) for c in HandCategory]
     outcomes: list[Outcome] = []
-    for path in range(5):
-        play = _PLAY[path]
+    for path in range(counts.shape[0]):
         for cat in HandCategory:
             row = [int(c) for c in counts[path, cat]]
             if path == kernels.FOLD:  # the dealer's hand only matters through qualification
                 row = [row[0] + row[2] + row[4], row[1] + row[3] + row[5], 0, 0, 0, 0]
             for res in range(6):
-                count = row[res]
-                if count == 0:
+                if row[res] == 0:
                     continue
-                prob = Fraction(count, deals)
+                prob = Fraction(row[res], deals)
                 result = "folded" if path == kernels.FOLD else _RESULTS[res]
                 qualified = _QUALIFIED[res]
                 if result == "folded":
                     ante, bl, pl = Fraction(-1), Fraction(-1), Fraction(0)
                 elif result == "won":
-                    ante, bl, pl = Fraction(int(qualified)), blind_pay[cat], Fraction(play)
+                    ante, bl, pl = Fraction(int(qualified)), blind_pay[cat], Fraction(path)
                 elif result == "lost":
-                    ante, bl, pl = Fraction(-int(qualified)), Fraction(-1), Fraction(-play)
+                    ante, bl, pl = Fraction(-int(qualified)), Fraction(-1), Fraction(-path)
                 else:
                     ante, bl, pl = Fraction(0), Fraction(0), Fraction(0)
                 outcomes.append(
                     Outcome(
-                        path=_PATHS[path],
+                        path=f"{path}x" if path else "fold",
                         result=result,
                         hand=cat,
                         dealer_qualified=qualified,
@@ -416,26 +535,16 @@ def analyze_exact(
                         play=prob * pl,
                     )
                 )
-    ev = sum((o.contribution for o in outcomes), Fraction(0))
-    assert ev == Fraction(best_total, denominators * len(sym.pair_cards)), "passes agree"
-    avg_bet = sum(
-        (o.probability * (2 + _PLAY[_PATHS.index(o.path)]) for o in outcomes), Fraction(0)
-    )
-    if n == 52:
-        category_counts = _full_deck_category_counts()
-    else:
-        category_counts = [int(counts[:, cat, :].sum()) for cat in HandCategory]
-    return ExactResult(
-        ev_per_ante=ev,
-        average_total_bet=avg_bet,
-        ante=sum((o.ante for o in outcomes), Fraction(0)),
-        blind=sum((o.blind for o in outcomes), Fraction(0)),
-        play=sum((o.play for o in outcomes), Fraction(0)),
-        trips=trips_return(category_counts, trips),
-        outcomes=tuple(outcomes),
-        preflop=tuple(entries),
-        deals=deals,
-        flop_bet=flop_bet,
-        blind_table=dict(blind),
-        trips_table=dict(trips),
-    )
+    return outcomes
+
+
+def _trips_needs_win(outcomes: Sequence[Outcome], table: PayTable) -> Fraction:
+    """Return per unit Trips when a Trips hand pays only if the player beats the dealer and
+    pushes otherwise (UthConfig ``trips_needs_win``), under the optimal main-bet play."""
+    net = Fraction(0)
+    for o in outcomes:
+        if o.hand not in table:
+            net -= o.probability
+        elif o.result == "won":
+            net += o.probability * ratio(table, o.hand)
+    return 1 + net

@@ -25,10 +25,12 @@ _HIGH_MASK = (1 << 14) - 1
 
 # result slots of the per-hand counts
 W_Q, W_NQ, L_Q, L_NQ, T_Q, T_NQ = range(6)
-# paths of the stats array
-FOLD, PLAY1, PLAY2, PLAY3, PLAY4 = range(5)
+# paths of the stats array: FOLD, then each Play multiple m at index m
+FOLD = 0
 
 SCRATCH_ROWS = 16
+"""Rows of the scratch that :func:`board_counts` uses; :func:`decide_pass` takes one more
+per flop multiple (its EVs)."""
 
 
 @nb.njit(cache=True, nogil=True)
@@ -239,6 +241,10 @@ def decide_pass(
     blind_units: Any,
     scale: int,
     qualify_min: int,
+    pre_m: Any,
+    flop_m: Any,
+    river_lo: int,
+    river_hi: int,
     scratch: Any,
     cnt: Any,
     acc: Any,
@@ -246,20 +252,24 @@ def decide_pass(
 ) -> None:  # pragma: no cover - compiled
     """Pass 1: accumulate what the pre-flop and flop decisions need, for boards[start:stop].
 
-    ``acc[t, f, q, 0]`` sums weight * EV(2x) and ``acc[t, f, q, 1]`` weight * EV(best river
-    action) over the boards whose split (flop F0, turn+river) has canonical flop f, with the
-    player's pair q mapped by a permutation taking F0 to f (symmetrised later over the
-    stabiliser of f). ``pre[t, class, 0 | 1]`` sums weight * EV(4x | 3x) per board.
-    EV(m) of a (hand, board) is the sum over dealer hands, in units.
+    For each flop multiple ``flop_m[j]``, ``acc[t, f, q, j]`` sums weight * EV(that Play),
+    and ``acc[t, f, q, len(flop_m)]`` weight * EV(best river action: the best river multiple
+    in ``river_lo..river_hi`` or fold) over the boards whose split (flop F0, turn+river) has
+    canonical flop f, with the player's pair q mapped by a permutation taking F0 to f
+    (symmetrised later over the stabiliser of f). ``pre[t, class, i]`` sums weight *
+    EV(``pre_m[i]`` x) per board. EV(m) of a (hand, board) is the sum over dealer hands, in
+    units. The EV is linear in the multiple, so the best river multiple is the largest or
+    the smallest.
     """
     threads = scratch.shape[0]
     n = deck.shape[0]
     rem = n - 5
     fold = -2 * scale * ((rem - 2) * (rem - 3) // 2)
+    npre = pre_m.shape[0]
+    nflop = flop_m.shape[0]
     for t in nb.prange(threads):
         s = scratch[t]
         ct = cnt[t]
-        ev2 = s[10]
         riv = s[15]
         for b in range(start + t, stop, threads):
             board = boards[b]
@@ -276,10 +286,11 @@ def decide_pass(
                 dw = scale * (wq + wnq - lq - lnq)
                 basev = wq * (scale + bu) + wnq * bu - 2 * scale * lq - scale * lnq
                 cls = pair_class[s[3, k]]
-                pre[t, cls, 0] += w * (4 * dw + basev)
-                pre[t, cls, 1] += w * (3 * dw + basev)
-                ev2[k] = w * (2 * dw + basev)
-                r = dw + basev
+                for i in range(npre):
+                    pre[t, cls, i] += w * (pre_m[i] * dw + basev)
+                for j in range(nflop):
+                    s[SCRATCH_ROWS + j, k] = w * (flop_m[j] * dw + basev)
+                r = (river_hi if dw > 0 else river_lo) * dw + basev
                 riv[k] = w * (r if r > fold else fold)
             for a in range(3):
                 for bb in range(a + 1, 4):
@@ -290,8 +301,9 @@ def decide_pass(
                         row = acc[t, f]
                         for k in range(np_):
                             q = pp[s[3, k]]
-                            row[q, 0] += ev2[k]
-                            row[q, 1] += riv[k]
+                            for j in range(nflop):
+                                row[q, j] += s[SCRATCH_ROWS + j, k]
+                            row[q, nflop] += riv[k]
 
 
 @nb.njit(cache=True, parallel=True)
@@ -315,6 +327,8 @@ def stats_pass(
     blind_units: Any,
     scale: int,
     qualify_min: int,
+    river_lo: int,
+    river_hi: int,
     preflop: Any,
     flop_bet: Any,
     scratch: Any,
@@ -323,8 +337,9 @@ def stats_pass(
 ) -> None:  # pragma: no cover - compiled
     """Pass 2: count every (hand, flop, turn+river, dealer hand) by path, category and result.
 
-    ``preflop[class]`` is 4, 3 or 0 (check); ``flop_bet[f, q]`` is 1 where 2x is taken.
-    ``stats[t, path, category, result]`` are weighted counts of the deals.
+    ``preflop[class]`` is the pre-flop Play multiple taken, or 0 (check); ``flop_bet[f, q]``
+    the flop multiple taken, or 0. ``stats[t, path, category, result]`` are weighted counts of
+    the deals; the path is the Play multiple of the deal (0: folded on the river).
     """
     threads = scratch.shape[0]
     n = deck.shape[0]
@@ -350,13 +365,13 @@ def stats_pass(
                 lnq = s[7, k]
                 dw = scale * (wq + wnq - lq - lnq)
                 basev = wq * (scale + bu) + wnq * bu - 2 * scale * lq - scale * lnq
-                river_path[k] = PLAY1 if dw + basev >= fold else FOLD
+                best = river_hi if dw > 0 else river_lo
+                river_path[k] = best if best * dw + basev >= fold else FOLD
                 d = preflop[pair_class[s[3, k]]]
                 pre_path[k] = d
                 if d != 0:
-                    path = PLAY4 if d == 4 else PLAY3
                     for r in range(6):
-                        stats[t, path, cat, r] += 10 * w * s[4 + r, k]
+                        stats[t, d, cat, r] += 10 * w * s[4 + r, k]
             for a in range(3):
                 for bb in range(a + 1, 4):
                     for c in range(bb + 1, 5):
@@ -367,7 +382,8 @@ def stats_pass(
                         for k in range(np_):
                             if pre_path[k] != 0:
                                 continue
-                            path = PLAY2 if bet[pp[s[3, k]]] else river_path[k]
+                            m = np.int64(bet[pp[s[3, k]]])
+                            path = m if m != 0 else river_path[k]
                             cat = category[s[0, k]]
                             for r in range(6):
                                 stats[t, path, cat, r] += w * s[4 + r, k]

@@ -14,8 +14,10 @@ from croupier.games.holdem.config import (
     EXACT_SCALE,
     BettingStructure,
     HoldemConfig,
+    OddChip,
     Rake,
     ReopenRule,
+    ShowdownRule,
     SplitPolicy,
 )
 from croupier.games.holdem.state import CashHand, Phase
@@ -29,10 +31,12 @@ __all__ = [
     "CashTable",
     "HandView",
     "HoldemConfig",
+    "OddChip",
     "Options",
     "Phase",
     "Rake",
     "ReopenRule",
+    "ShowdownRule",
     "SplitPolicy",
     "view_for",
 ]

@@ -6,7 +6,7 @@ frozen, so they are computed once and cached by the config's identity.
 
 from __future__ import annotations
 
-from croupier.games.holdem.config import BettingStructure, HoldemConfig, ReopenRule
+from croupier.games.holdem.config import HoldemConfig, ReopenRule
 
 __all__ = ["Rules", "rules_of"]
 
@@ -14,14 +14,13 @@ __all__ = ["Rules", "rules_of"]
 class Rules:
     """What the engine reads from a config on every action, worked out once per config."""
 
-    __slots__ = ("cap", "casino", "no_limit", "plain", "players", "street_bets", "unit")
+    __slots__ = ("cap", "casino", "plain", "players", "street_bets", "unit")
 
     def __init__(self, config: HoldemConfig) -> None:
         self.players = config.players
         self.unit = config.split.unit
         self.cap = config.raise_cap
         self.casino = config.reopen is ReopenRule.CASINO
-        self.no_limit = config.structure is BettingStructure.NO_LIMIT
         self.street_bets = tuple(config.street_bet(street) for street in range(4))
         self.plain = not config.rake.percent and not config.ante_trimming
         """No rake and no ante trimming: a pot won uncontested needs no pot building."""

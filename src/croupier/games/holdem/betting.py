@@ -37,6 +37,7 @@ __all__ = [
     "raise_bounds",
     "raise_refusal",
     "reopening",
+    "street_bounds",
     "verify_raise_to",
 ]
 
@@ -94,6 +95,34 @@ def raise_bounds(
         # spec/holdem.md Decision (Pot-Limit): to = max_bet + (pot + amount to call)
         return min_to, min(all_in, max(min_to, 2 * max_bet - bet + pot_total))
     return min_to, all_in
+
+
+def street_bounds(
+    structure: BettingStructure,
+    seat: int,
+    bets: Sequence[int],
+    stacks: Sequence[int],
+    put_in: Sequence[int],
+    increment: int,
+    street_bet: int,
+) -> tuple[int, int]:
+    """:func:`raise_bounds` for ``seat`` from a hand's amounts (``put_in``: the pots so far),
+    with the No-Limit case worked out inline: the engine asks at every decision."""
+    stack = stacks[seat]
+    bet = bets[seat]
+    if structure is BettingStructure.NO_LIMIT:
+        all_in = stack + bet
+        low = max(bets) + (increment if increment > street_bet else street_bet)
+        return (low if low < all_in else all_in), all_in
+    return raise_bounds(
+        structure,
+        stack=stack,
+        bet=bet,
+        max_bet=max(bets),
+        increment=increment,
+        street_bet=street_bet,
+        pot_total=sum(put_in) + sum(bets),
+    )
 
 
 def verify_raise_to(

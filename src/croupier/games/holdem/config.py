@@ -26,8 +26,10 @@ __all__ = [
     "MIN_PLAYERS",
     "BettingStructure",
     "HoldemConfig",
+    "OddChip",
     "Rake",
     "ReopenRule",
+    "ShowdownRule",
     "SplitPolicy",
 ]
 
@@ -67,6 +69,27 @@ class SplitPolicy(StrEnum):
     def unit(self) -> int:
         """Engine units per chip: ``EXACT_SCALE`` for ``exact``, else 1."""
         return EXACT_SCALE if self is SplitPolicy.EXACT else 1
+
+
+class OddChip(StrEnum):
+    """Who takes the odd chip of a pot split ``live`` (spec/holdem.md "Winning")."""
+
+    POSITION = "position"
+    """The first tied winner left of the button (seed 002: the worst position)."""
+    SUIT = "suit"
+    """The tied winner holding the highest card by rank, then suit: spades, hearts, diamonds,
+    clubs (docs/rules.md, Robert's Rules of Poker)."""
+
+
+class ShowdownRule(StrEnum):
+    """Who may muck at showdown (spec/holdem.md "Winning")."""
+
+    SEED = "seed"
+    """Seed 002: the last bettor or raiser (if nobody bet on the river, the first player
+    left of the button) shows first and may not muck; a player may concede unseen only when
+    a hand already shown beats theirs."""
+    ANY_MUCK = "any-muck"
+    """Any player may muck instead of showing (as most hand histories from other tools)."""
 
 
 class ReopenRule(StrEnum):
@@ -143,6 +166,8 @@ class HoldemConfig:
     split: SplitPolicy = SplitPolicy.LIVE
     rake: Rake = field(default=NO_RAKE)
     reopen: ReopenRule = ReopenRule.CASINO
+    showdown: ShowdownRule = ShowdownRule.SEED
+    odd_chip: OddChip = OddChip.POSITION
 
     def __post_init__(self) -> None:
         players = len(self.antes)
@@ -162,6 +187,14 @@ class HoldemConfig:
             raise ConfigError(f"min_bet {self.min_bet} must be positive in no-/pot-limit")
         if self.max_raises is not None and self.max_raises < 1:
             raise ConfigError(f"max_raises {self.max_raises} must be at least 1")
+        for name, kind in (("showdown", ShowdownRule), ("odd_chip", OddChip)):
+            value = getattr(self, name)
+            try:
+                object.__setattr__(self, name, kind(value))
+            except ValueError:
+                raise ConfigError(
+                    f"{name} {value!r} is not one of {[m.value for m in kind]}"
+                ) from None
 
     @property
     def players(self) -> int:
@@ -229,6 +262,8 @@ class HoldemConfig:
         split: SplitPolicy = SplitPolicy.LIVE,
         rake: Rake = NO_RAKE,
         reopen: ReopenRule = ReopenRule.CASINO,
+        showdown: ShowdownRule = ShowdownRule.SEED,
+        odd_chip: OddChip = OddChip.POSITION,
     ) -> HoldemConfig:
         """A usual table: blinds, an optional ante (each player or the big blind's), an
         optional under-the-gun straddle; Fixed-Limit bets are the big blind and twice it.
@@ -256,4 +291,6 @@ class HoldemConfig:
             split=split,
             rake=rake,
             reopen=reopen,
+            showdown=showdown,
+            odd_chip=odd_chip,
         )

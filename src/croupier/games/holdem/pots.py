@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from croupier.cards import Card
 from croupier.errors import ConfigError
-from croupier.games.holdem.config import SplitPolicy
+from croupier.games.holdem.config import OddChip, SplitPolicy
 
 __all__ = ["Pot", "build_pots", "split_pot", "take_rake"]
 
@@ -82,12 +83,19 @@ def build_pots(
 
 
 def split_pot(
-    amount: int, winners: Sequence[int], policy: SplitPolicy
+    amount: int,
+    winners: Sequence[int],
+    policy: SplitPolicy,
+    *,
+    odd_chip: OddChip = OddChip.POSITION,
+    holes: Sequence[Sequence[Card] | None] = (),
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Divide ``amount`` among ``winners``; return (seats, shares) in position order.
 
     ``live``: the remainder goes to the first tied winner left of the button, i.e. the lowest
-    position index (spec/holdem.md, Winning). ``exact``: the amount must divide exactly.
+    position index (spec/holdem.md, Winning), or with ``odd_chip`` ``suit`` to the winner whose
+    ``holes`` hold the highest card by rank, then suit (docs/rules.md). ``exact``: the amount
+    must divide exactly.
 
     Raises:
         ConfigError: ``exact`` with an amount that does not divide (count money in finer
@@ -101,8 +109,19 @@ def split_pot(
             " count money in finer units (EXACT_SCALE)"
         )
     shares = [share] * len(seats)
-    shares[0] += odd
+    first = 0
+    if odd and odd_chip is OddChip.SUIT:
+        first = max(range(len(seats)), key=lambda i: _highest(holes, seats[i]))
+    shares[first] += odd
     return seats, tuple(shares)
+
+
+def _highest(holes: Sequence[Sequence[Card] | None], seat: int) -> int:
+    cards = holes[seat] if seat < len(holes) else None
+    if not cards:
+        raise ConfigError(f"the odd chip by suit needs the cards of player {seat + 1}")
+    # card ids are 4 x rank + suit (clubs, diamonds, hearts, spades): rank first, then suit
+    return max(card.id for card in cards)
 
 
 def take_rake(pots: list[Pot], rake: int) -> list[Pot]:

@@ -130,7 +130,9 @@ def settle(
             pots = build_pots(put_in, antes, keep, ante_trimming=trimming)
             if rake:
                 pots = take_rake(pots, rake)
-    awards = [_award(config, index, pot, values) for index, pot in enumerate(pots) if pot.amount]
+    awards = [
+        _award(config, index, pot, values, holes) for index, pot in enumerate(pots) if pot.amount
+    ]
     return rake, awards
 
 
@@ -169,10 +171,18 @@ def _values(
     ]
 
 
-def _award(config: HoldemConfig, index: int, pot: Pot, values: list[int]) -> PotAwarded:
+def _award(
+    config: HoldemConfig,
+    index: int,
+    pot: Pot,
+    values: list[int],
+    holes: Sequence[tuple[Card, ...] | None],
+) -> PotAwarded:
     if len(pot.seats) == 1:
         return PotAwarded(index, pot.seats, (pot.amount,), 0)
     best = max(values[s] for s in pot.seats)
     winners = [s for s in pot.seats if values[s] == best]
-    seats, shares = split_pot(pot.amount, winners, config.split)
+    seats, shares = split_pot(
+        pot.amount, winners, config.split, odd_chip=config.odd_chip, holes=holes
+    )
     return PotAwarded(index, seats, shares, best)

@@ -24,7 +24,6 @@ Raised(seat=2, to=6, amount=6, all_in=False, full=True)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from croupier.cards import Card
@@ -36,12 +35,12 @@ from croupier.games.holdem.betting import (
     acting_order,
     opener,
     post_forced_bets,
-    raise_bounds,
     raise_refusal,
     reopening,
+    street_bounds,
     verify_raise_to,
 )
-from croupier.games.holdem.config import HoldemConfig
+from croupier.games.holdem.config import HoldemConfig, ShowdownRule
 from croupier.games.holdem.dealing import (
     deal_hole_cards,
     next_street,
@@ -62,6 +61,7 @@ from croupier.games.holdem.events import (
     Raked,
     Shown,
 )
+from croupier.games.holdem.phase import STREET_NAMES, Phase
 from croupier.games.holdem.showdown import (
     can_win,
     muck_refusal,
@@ -75,8 +75,6 @@ if TYPE_CHECKING:
 
 __all__ = ["STREET_NAMES", "CashHand", "Phase"]
 
-STREET_NAMES = ("pre-flop", "flop", "turn", "river")
-
 
 def _succeeds(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
     """Whether ``verify`` accepts the arguments (the ``can_x`` half of verify/can/do)."""
@@ -85,19 +83,6 @@ def _succeeds(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
     except (IllegalActionError, InvalidCardsError):
         return False
     return True
-
-
-class Phase(StrEnum):
-    """Where the hand stands."""
-
-    HOLE = "hole"
-    """Waiting for hole cards (only when no shoe was handed in)."""
-    BETTING = "betting"
-    BOARD = "board"
-    """Waiting for the next street's board cards (no shoe)."""
-    SHOWDOWN = "showdown"
-    """Betting is over; players show or muck, remaining board cards may still come."""
-    COMPLETE = "complete"
 
 
 class CashHand:
@@ -123,6 +108,7 @@ class CashHand:
         "_cfg",
         "_dealt",
         "_events",
+        "_first",
         "_holes",
         "_in",
         "_increment",
@@ -184,6 +170,7 @@ class CashHand:
         self._over = False
         self._rake = 0
         self._shoe = shoe
+        self._first: int | None = None
         self._auto_showdown = auto_showdown
         self._events: list[HoldemEvent] = forced
         if shoe is not None:
@@ -296,15 +283,9 @@ class CashHand:
         Only a complete board decides that; before it, and for unknown cards, ``True``.
         """
         return can_win(
-            seat,
-            put_in=self._put_in,
-            antes=self._antes,
-            live=self._in,
-            shown=self._shown,
-            holes=self._holes,
-            board=self._board,
-            ante_trimming=self._cfg.ante_trimming,
-        )
+            seat, put_in=self._put_in, antes=self._antes, live=self._in, shown=self._shown,
+            holes=self._holes, board=self._board, ante_trimming=self._cfg.ante_trimming,
+        )  # fmt: skip
 
     def raise_bounds(self) -> tuple[int, int] | None:
         """(min, max) street totals the actor may bet or raise to, or ``None`` if they may not."""
@@ -501,8 +482,20 @@ class CashHand:
     # -- showdown -----------------------------------------------------------------------
 
     def verify_show(self, seat: int, cards: Sequence[Card] | None = None) -> None:
-        """Check that ``seat`` may table their cards (``cards`` names them in a replay)."""
-        self._check_showdown(seat)
+        """Check that ``seat`` may table their cards (``cards`` names them in a replay).
+
+        After the hand, a player dealt in who has not shown may still show (a winner who
+        took the pot uncontested, a player who folded or mucked): show one, show all -- the
+        cards are shown to every seat, never to one (docs/rules.md).
+        """
+        if self._phase is Phase.COMPLETE:
+            self._check_seat(seat)
+            if self._shown[seat]:
+                raise IllegalActionError(f"player {seat + 1} has shown already")
+            if self._holes[seat] is None and cards is None:
+                raise IllegalActionError(f"the cards of player {seat + 1} are not known")
+        else:
+            self._check_showdown(seat)
         if cards is not None:
             verify_shown_cards(seat, cards, board=self._board, holes=self._holes)
 
@@ -514,6 +507,8 @@ class CashHand:
         self.verify_show(seat, cards)
         if cards is not None and self._holes[seat] is None:
             self._holes[seat] = tuple(cards)
+        if self._phase is Phase.COMPLETE:
+            return self._reveal(seat)
         event = self._reveal(seat)
         self._after_showdown_action()
         return event
@@ -522,6 +517,10 @@ class CashHand:
         """Check that ``seat`` may give up their hand at showdown without showing it.
 
         A player who alone contests a side pot wins it without showing and may not muck it.
+        Under the ``seed`` showdown rule (seed 002, the default) the first to show -- the last
+        bettor or raiser -- may not muck, and another player only when a hand already shown
+        beats theirs in every pot they contest (cards not known, as in a replayed record that
+        hides them, cannot be checked and are let through).
         """
         self._check_showdown(seat)
         refusal = muck_refusal(
@@ -533,6 +532,16 @@ class CashHand:
         )
         if refusal is not None:
             raise IllegalActionError(refusal)
+        if self._cfg.showdown is ShowdownRule.SEED:
+            if seat == self._first:
+                raise IllegalActionError(
+                    f"player {seat + 1} bet or raised last and shows first: no muck (seed 002)"
+                )
+            if self._holes[seat] is not None and self.can_win(seat):
+                raise IllegalActionError(
+                    f"player {seat + 1} may concede only to a hand shown that beats theirs"
+                    " (seed 002): show"
+                )
 
     def can_muck(self, seat: int) -> bool:
         return _succeeds(self.verify_muck, seat)
@@ -615,25 +624,11 @@ class CashHand:
         )  # fmt: skip
 
     def _bounds(self, seat: int) -> tuple[int, int]:
-        bets = self._bets
-        stack = self._stacks[seat]
-        bet = bets[seat]
-        increment = self._increment
         street_bet = self._rules.street_bets[self._street]
-        if self._rules.no_limit:
-            # raise_bounds' No-Limit case: at least a full raise, at most all-in
-            all_in = stack + bet
-            low = max(bets) + (increment if increment > street_bet else street_bet)
-            return (low if low < all_in else all_in), all_in
-        return raise_bounds(
-            self._cfg.structure,
-            stack=stack,
-            bet=bet,
-            max_bet=max(bets),
-            increment=increment,
-            street_bet=street_bet,
-            pot_total=sum(self._put_in) + sum(bets),
-        )
+        return street_bounds(
+            self._cfg.structure, seat, self._bets, self._stacks, self._put_in, self._increment,
+            street_bet,
+        )  # fmt: skip
 
     def _check_or_call(self, seat: int) -> Checked | Called:
         order = self._order
@@ -719,6 +714,8 @@ class CashHand:
     def _begin_showdown(self) -> None:
         self._phase = Phase.SHOWDOWN
         self._pending = list(self._in)
+        order = self.showdown_order
+        self._first = order[0] if order else None
         if self._auto_showdown:
             for seat in self.showdown_order:
                 self._reveal(seat)

@@ -9,8 +9,10 @@ Every decision where casinos differ (spec/russian.md) is a field here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from enum import IntEnum, StrEnum
+from typing import Any
 
 from croupier.chips import Chips
 from croupier.errors import ConfigError
@@ -134,6 +136,14 @@ _ANTE_MAX = Chips(10_000)
 _BONUS_MIN = Chips(100)
 _BONUS_MAX = Chips(2_500)
 _MAX_PAYOUT = Chips(5_000_000)
+_DECK = 52
+_BOOLS = (
+    "dealer_upcard",
+    "rebuy_same_rank",
+    "ante_pays_on_win",
+    "blind_insurance",
+    "blind_sixth_card",
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -180,6 +190,22 @@ class RussianConfig:
     """Odds on the Bet."""
     bonus_paytable: BonusPaytable = field(default_factory=BonusPaytable)
     """Odds on the Bonus."""
+    ante_pays_on_win: bool = False
+    """Pay the Ante 1:1 besides the Bet when the player beats a qualifying dealer (Royal
+    Casino Riga); off: the Ante is returned (seed 004)."""
+    open_boxes_per_player: int = 1
+    """Open boxes a player may hold (seed: one; Aragon, Senator, Corona, Sochi: two). A
+    player sees an open box's cards only once their earlier open box has decided."""
+    exchange_min: int = 1
+    """Fewest cards an exchange may replace (seed: 1; Corona: 2)."""
+    exchange_max: int = 5
+    """Most cards an exchange may replace (seed: 5)."""
+    blind_insurance: bool = False
+    """A blind box may place insurance with its Ante, unseen (Corona): it stands only if the
+    box ends with three of a kind or better, up to the hand's limit; otherwise it returns."""
+    blind_sixth_card: bool = False
+    """A blind box may buy its sixth card in advance, with its Ante (Sochi): the fee is
+    placed with the box and the card dealt right after the deal, in box order."""
 
     def __post_init__(self) -> None:
         for name in ("ante_min", "ante_max", "bonus_min", "bonus_max"):
@@ -225,3 +251,106 @@ class RussianConfig:
                 f"duplicate_rank_straights = {self.duplicate_rank_straights!r} is not one of "
                 f"{[m.value for m in DuplicateRankStraights]}"
             ) from None
+        for name in _BOOLS:
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"{name} = {getattr(self, name)!r} must be true or false")
+        self._check_draws()
+
+    def _check_draws(self) -> None:
+        opens = self.open_boxes_per_player
+        if isinstance(opens, bool) or not isinstance(opens, int) or not 1 <= opens <= 2:
+            raise ConfigError(f"open_boxes_per_player = {opens!r} is outside 1..2")
+        low, high = self.exchange_min, self.exchange_max
+        for name, value in (("exchange_min", low), ("exchange_max", high)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConfigError(f"{name} = {value!r} is not a whole number")
+        if not 1 <= low <= high <= 5:
+            raise ConfigError(f"exchange range {low}..{high} is not 1 <= min <= max <= 5")
+        # spec/russian.md "Table": the round's discards are reshuffled when the deck runs
+        # out, so a round never needs more cards than are out of play at one time.
+        # A buy under rebuy_same_rank may draw the three other cards of the replaced rank
+        # before one that stands; an exchange holds its discards while it draws.
+        needed = max(
+            self.most_cards_in_play + (3 if self.rebuy_same_rank else 0),
+            self.most_cards_in_play - self.most_open_boxes - 1 + high,
+        )
+        if needed > _DECK:
+            raise ConfigError(
+                f"{self.boxes} boxes with {opens} open box(es) per player can need "
+                f"{needed} cards at once (sixth cards, bought dealer's games and their "
+                f"re-draws included); one deck has {_DECK}"
+            )
+
+    @property
+    def most_open_boxes(self) -> int:
+        """The most open boxes one round can have."""
+        return min(self.boxes, self.max_players * self.open_boxes_per_player)
+
+    @property
+    def most_cards_in_play(self) -> int:
+        """The most cards a round holds at one time: the dealer's five, five per box, a sixth
+        card per box that may buy one, and the card each open box may buy for the dealer
+        (the last one being drawn included)."""
+        opens = self.most_open_boxes
+        sixths = self.boxes if self.blind_sixth_card else opens
+        return 5 + 5 * self.boxes + sixths + opens
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON-ready data (pay tables as objects, enums as values)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, BetPaytable | BonusPaytable):
+                value = {g.name: getattr(value, g.name) for g in fields(value)}
+            elif isinstance(value, StrEnum):
+                value = value.value
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RussianConfig:
+        """Build from :meth:`to_dict` output or a TOML table; every field is optional.
+
+        Raises:
+            ConfigError: an unknown setting, or a value that is not valid.
+        """
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"russian poker rules must be a table, not {data!r}")
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ConfigError(
+                f"unknown russian poker rules {unknown}; the settings are {sorted(names)}"
+            )
+        options = dict(data)
+        for key, table in (("bet_paytable", BetPaytable), ("bonus_paytable", BonusPaytable)):
+            if key in options and not isinstance(options[key], table):
+                options[key] = _paytable(key, table, options[key])
+        if "duplicate_rank_straights" in options:
+            value = options["duplicate_rank_straights"]
+            try:
+                options["duplicate_rank_straights"] = DuplicateRankStraights(value)
+            except ValueError:
+                raise ConfigError(
+                    f"duplicate_rank_straights = {value!r} is not one of "
+                    f"{[m.value for m in DuplicateRankStraights]}"
+                ) from None
+        cap = options.get("max_payout", _MAX_PAYOUT)
+        if cap == "none" or (type(cap) is int and cap == 0):
+            options["max_payout"] = None  # TOML has no null: 0 or "none" means no cap
+        return cls(**options)
+
+
+def _paytable(
+    key: str, table: type[BetPaytable] | type[BonusPaytable], value: object
+) -> BetPaytable | BonusPaytable:
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{key} must be a table of odds, not {value!r}")
+    names = {f.name for f in fields(table)}
+    unknown = sorted(set(value) - names)
+    if unknown:
+        raise ConfigError(f"{key}: unknown lines {unknown}; the lines are {sorted(names)}")
+    try:
+        return table(**value)
+    except ConfigError as exc:
+        raise ConfigError(f"{key}: {exc}") from None

@@ -20,12 +20,16 @@ __all__ = [
     "CardsDealt",
     "CardsExchanged",
     "DealerRevealed",
+    "DiscardsReshuffled",
     "Folded",
     "GameBought",
     "RoundVoided",
     "RussianEvent",
     "SixthCardBought",
 ]
+
+
+_NOTHING = Chips(0)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -44,6 +48,12 @@ class BoxPlaced(RussianEvent):
     blind: bool
     bet: Chips
     """The Bet placed with the Ante: 2x Ante on a blind box, 0 on the open box."""
+    insurance: Chips = _NOTHING
+    """Insurance placed unseen with a blind box (option ``blind_insurance``)."""
+    sixth_card: bool = False
+    """A blind box that bought its sixth card in advance (option ``blind_sixth_card``)."""
+    fee: Chips = _NOTHING
+    """The fee of that sixth card, placed with the box."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,6 +84,22 @@ class SixthCardBought(RussianEvent):
     box: int
     card: Card
     fee: Chips
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiscardsReshuffled(RussianEvent):
+    """The deck ran out: the round's discards not yet reshuffled, in the order they were
+    discarded, are shuffled and dealt on (spec/russian.md "Table", Decision). Never a card
+    still in play: the cards exchanged away before the draw that needed them, and dealer's
+    cards a buy replaced again. The order is ``reshuffle(index, discards)`` of the round's
+    reshuffler: at a server table derived from the committed salt (docs/rules.md)."""
+
+    index: int
+    """0 for the round's first reshuffle, then 1, 2..."""
+    discards: tuple[Card, ...]
+    """The cards gathered, in discard order."""
+    cards: tuple[Card, ...]
+    """The same cards in their new order, top first (dealt after the shoe's last card)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

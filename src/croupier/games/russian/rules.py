@@ -43,6 +43,7 @@ __all__ = [
     "insurance_limits",
     "settle_box",
     "two_combination_pay",
+    "verify_blind_choices",
 ]
 
 _ACE = 12
@@ -371,6 +372,37 @@ def insurance_limits(
     return ante * config.insurance_min_multiple, top
 
 
+def verify_blind_choices(
+    config: RussianConfig, *, ante: int, blind: bool, insurance: int, sixth_card: bool
+) -> None:
+    """Raise unless a box may make these choices with its Ante: insurance and a sixth card
+    bought in advance, for a blind box where the table offers them (docs/rules.md, options
+    ``blind_insurance`` and ``blind_sixth_card``). The insurance is at least the table's
+    minimum and at most the largest win a box can have.
+
+    Raises:
+        IllegalActionError: a choice the table does not offer, or an amount out of range.
+    """
+    c = config
+    if insurance < 0:
+        raise IllegalActionError(f"insurance {insurance} is negative")
+    if (insurance or sixth_card) and not blind:
+        raise IllegalActionError("only a blind box chooses insurance or a sixth card with its Ante")
+    if insurance:
+        if not c.blind_insurance:
+            raise IllegalActionError("this table takes no insurance on blind boxes")
+        low = ante * c.insurance_min_multiple
+        high = ante * c.bet_multiple * 2 * c.bet_paytable.royal_flush
+        if c.max_payout is not None:
+            high = min(high, c.max_payout)
+        if not low <= insurance <= max(low, high):
+            raise IllegalActionError(
+                f"blind insurance {insurance} is outside {low}..{max(low, high)}"
+            )
+    if sixth_card and not c.blind_sixth_card:
+        raise IllegalActionError("this table sells no sixth card in advance to blind boxes")
+
+
 def check_draw(initial: Sequence[Card], final: Sequence[Card], draw: Draw) -> None:
     """Check that ``final`` can follow from ``initial`` by ``draw``.
 
@@ -411,11 +443,14 @@ def settle_box(
     insurance: int = 0,
     buy: bool = False,
     dealer_draws: Sequence[Card] = (),
+    blind_insurance: bool = False,
 ) -> BoxSettlement:
     """Settle every bet of one box (spec "Dealer and settlement", "Two combinations", "Bonus").
 
     Pure: the caller has dealt the cards. ``dealer_draws`` are the cards the dealer takes if
-    the game is bought, in order. Checks the rules that the cards and bets must satisfy.
+    the game is bought, in order. ``blind_insurance``: the insurance was placed unseen with a
+    blind box (option ``blind_insurance``): it returns below three of a kind, and what is
+    above the hand's limit returns. Checks the rules that the cards and bets must satisfy.
 
     Raises:
         IllegalActionError: insurance without three of a kind, outside its limits or on a
@@ -455,21 +490,14 @@ def settle_box(
         duplicate_rank_straights=config.duplicate_rank_straights,
     )
     if insurance:
-        limits = insurance_limits(final, ante=ante, config=config)
-        if limits is None:
-            raise IllegalActionError("insurance needs three of a kind or better")
-        if not limits[0] <= insurance <= limits[1]:
-            raise IllegalActionError(
-                f"insurance {insurance} is outside {limits[0]}..{limits[1]} for this hand"
+        outcomes.append(
+            _insurance(
+                insurance,
+                insurance_limits(final, ante=ante, config=config),
+                qualified=qualified,
+                blind=blind_insurance,
             )
-        # spec: pays 1:1 if the dealer's hand as dealt does not qualify; a bought game
-        # does not change it (Decision)
-        if qualified:
-            outcomes.append(_lost(BetKind.INSURANCE, insurance, "dealer qualifies"))
-        else:
-            outcomes.append(
-                _won(BetKind.INSURANCE, insurance, insurance, "dealer does not qualify 1:1")
-            )
+        )
     hand = tuple(dealer)
     compare = qualified
     if buy:
@@ -490,7 +518,11 @@ def settle_box(
         if mine > theirs:
             win, over = _capped(bet * payout.multiple, config)
             line = f"{payout.line} {payout.multiple}:1" + (" (max payout)" if over else "")
-            outcomes.append(_push(BetKind.ANTE, ante, "player wins: Ante returned"))
+            if config.ante_pays_on_win:
+                # docs/rules.md option ante_pays_on_win (Royal Casino Riga)
+                outcomes.append(_won(BetKind.ANTE, ante, ante, "player wins: Ante 1:1"))
+            else:
+                outcomes.append(_push(BetKind.ANTE, ante, "player wins: Ante returned"))
             outcomes.append(_won(BetKind.BET, bet, win, line))
         elif mine < theirs:
             outcomes.append(_lost(BetKind.ANTE, ante, "dealer wins"))
@@ -501,6 +533,37 @@ def settle_box(
     return BoxSettlement(
         outcomes=tuple(outcomes), dealer_qualified=qualified, dealer_hand=hand, payout=payout
     )
+
+
+def _insurance(
+    insurance: int, limits: tuple[int, int] | None, *, qualified: bool, blind: bool
+) -> BetOutcome:
+    """The insurance (spec "The player's decisions" 3): 1:1 if the dealer's hand as dealt
+    does not qualify (a bought game does not change it, Decision)."""
+    if limits is None:
+        if blind:
+            # docs/rules.md option blind_insurance (Corona): not eligible, returned
+            return _push(BetKind.INSURANCE, insurance, "below three of a kind: returned")
+        raise IllegalActionError("insurance needs three of a kind or better")
+    low, high = limits
+    if blind:
+        if insurance < low:
+            raise IllegalActionError(f"insurance {insurance} is below the minimum {low}")
+        insured = min(insurance, high)
+    elif not low <= insurance <= high:
+        raise IllegalActionError(f"insurance {insurance} is outside {low}..{high} for this hand")
+    else:
+        insured = insurance
+    above = f" ({insurance - insured} above the limit returned)" if insured < insurance else ""
+    if qualified:
+        return BetOutcome(
+            kind=BetKind.INSURANCE,
+            stake=Chips(insurance),
+            outcome=Outcome.LOST,
+            net=-insured,
+            pay_line="dealer qualifies" + above,
+        )
+    return _won(BetKind.INSURANCE, insurance, insured, "dealer does not qualify 1:1" + above)
 
 
 def _won(kind: BetKind, stake: int, win: int, line: str, rounding: int = 0) -> BetOutcome:
@@ -537,6 +600,7 @@ def audit_box(
     insurance: int = 0,
     buy: bool = False,
     dealer_draws: Sequence[Card] = (),
+    blind_insurance: bool = False,
 ) -> BoxSettlement:
     """Check a box's whole story (amounts, cards, draw) and settle it with :func:`settle_box`.
 
@@ -553,6 +617,15 @@ def audit_box(
     if ante <= 0:
         raise IllegalActionError(f"ante {ante} must be positive")
     check_draw(initial, final, draw)
+    if draw is Draw.EXCHANGE:
+        replaced = len({c.id for c in initial} - {c.id for c in final})
+        if not config.exchange_min <= replaced <= config.exchange_max:
+            raise IllegalActionError(
+                f"an exchange of {replaced} cards is outside the table's "
+                f"{config.exchange_min}..{config.exchange_max}"
+            )
+    if blind_insurance and not config.blind_insurance:
+        raise IllegalActionError("this table takes no insurance on blind boxes")
     if len(dealer) != 5:
         raise InvalidCardsError(f"the dealer has 5 cards, not {len(dealer)}")
     seen = {c.id for c in final}
@@ -570,4 +643,5 @@ def audit_box(
         insurance=insurance,
         buy=buy,
         dealer_draws=dealer_draws,
+        blind_insurance=blind_insurance,
     )

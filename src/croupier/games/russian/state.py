@@ -23,8 +23,8 @@ from typing import TypeVar
 
 from croupier.cards import Card
 from croupier.chips import Chips
-from croupier.deck import Shoe
-from croupier.errors import IllegalActionError, InvalidCardsError
+from croupier.deck import Reshuffler, Shoe
+from croupier.errors import IllegalActionError
 from croupier.games.russian.config import RussianConfig
 from croupier.games.russian.events import (
     BetPlaced,
@@ -34,6 +34,7 @@ from croupier.games.russian.events import (
     CardsDealt,
     CardsExchanged,
     DealerRevealed,
+    DiscardsReshuffled,
     Folded,
     GameBought,
     RoundVoided,
@@ -43,11 +44,12 @@ from croupier.games.russian.events import (
 from croupier.games.russian.rules import (
     BoxSettlement,
     Draw,
-    buy_dealer_game,
     dealer_qualifies,
     insurance_limits,
     settle_box,
+    verify_blind_choices,
 )
+from croupier.games.russian.stub import Stub
 
 _E = TypeVar("_E", bound=RussianEvent)
 
@@ -79,6 +81,8 @@ class BoxStatus(StrEnum):
 
 class _Box:
     __slots__ = (
+        "advance_insurance",
+        "advance_sixth",
         "ante",
         "bet",
         "blind",
@@ -112,6 +116,12 @@ class _Box:
         self.buy_decided = blind
         self.buy_draws: tuple[Card, ...] = ()
         self.settlement: BoxSettlement | None = None
+        self.advance_insurance = False
+        self.advance_sixth = False
+
+    @property
+    def undecided(self) -> bool:
+        return self.status in (BoxStatus.WAITING, BoxStatus.DREW)
 
     @property
     def staked(self) -> int:
@@ -154,12 +164,17 @@ class RussianRound:
 
     Seats 0..``max_players - 1`` place boxes; the boxes are dealt, the open boxes decide in
     box order, the dealer is shown, boxes that stood against a dealer who does not qualify
-    choose whether to buy the dealer's game, and every box is settled.
+    choose whether to buy the dealer's game, and every box is settled. When the shoe runs
+    out the round's discards are reshuffled and dealt on (:class:`Stub`); ``reshuffle``
+    orders them (default: keyed by the shoe's order; a server keys it by its salt).
     """
 
-    def __init__(self, *, config: RussianConfig, shoe: Shoe) -> None:
+    def __init__(
+        self, *, config: RussianConfig, shoe: Shoe, reshuffle: Reshuffler | None = None
+    ) -> None:
         self._config = config
         self._shoe = shoe
+        self._stub = Stub(shoe, reshuffle=reshuffle)
         self._phase = Phase.BETTING
         self._boxes: dict[int, _Box] = {}
         self._dealer: tuple[Card, ...] = ()
@@ -179,6 +194,11 @@ class RussianRound:
         return self._phase
 
     @property
+    def shoe(self) -> Shoe:
+        """The round's shoe (its whole order is the record's deck)."""
+        return self._shoe
+
+    @property
     def events(self) -> tuple[RussianEvent, ...]:
         """Every event so far, oldest first."""
         return tuple(self._events)
@@ -195,6 +215,10 @@ class RussianRound:
     def seat_of(self, box: int) -> int:
         """The seat that owns ``box``."""
         return self._box(box).seat
+
+    def is_blind(self, box: int) -> bool:
+        """Whether ``box`` is blind."""
+        return self._box(box).blind
 
     def settlement(self, box: int) -> BoxSettlement:
         """The settlement of a box once the round is settled."""
@@ -230,13 +254,23 @@ class RussianRound:
     # -- betting ---------------------------------------------------------------------------
 
     def verify_place_box(
-        self, seat: int, *, box: int, ante: int, bonus: int = 0, blind: bool = False
+        self,
+        seat: int,
+        *,
+        box: int,
+        ante: int,
+        bonus: int = 0,
+        blind: bool = False,
+        insurance: int = 0,
+        sixth_card: bool = False,
     ) -> None:
-        """Raise unless ``seat`` may put ``ante`` (and ``bonus``) on ``box``.
+        """Raise unless ``seat`` may put ``ante`` (and ``bonus``) on ``box``; a blind box may
+        bring ``insurance`` and a ``sixth_card`` bought in advance where the table allows.
 
         Raises:
-            IllegalActionError: wrong phase, unknown seat or box, a box taken, a second open
-                box, a bet outside the table limits, too many players.
+            IllegalActionError: wrong phase, unknown seat or box, a box taken, an open box
+                more than the table allows a player, a bet outside the table limits, an
+                advance choice the table does not offer.
         """
         c = self._config
         if self._phase is not Phase.BETTING:
@@ -262,29 +296,72 @@ class RussianRound:
         if bonus < 0:
             raise IllegalActionError(f"bonus {bonus} is negative")
         mine = [b for b in self._boxes.values() if b.seat == seat]
-        if not blind and any(not b.blind for b in mine):
-            # spec "Table": only one box of a player is open
+        opens = c.open_boxes_per_player
+        if not blind and sum(not b.blind for b in mine) >= opens:
+            # spec "Table": one open box per player (option open_boxes_per_player: two)
             raise IllegalActionError(
-                f"seat {seat} already has an open box; further boxes are blind"
+                f"seat {seat} already has {'an' if opens == 1 else opens} open "
+                f"box{'es' if opens > 1 else ''}; further boxes are blind"
             )
+        verify_blind_choices(c, ante=ante, blind=blind, insurance=insurance, sixth_card=sixth_card)
 
     def can_place_box(
-        self, seat: int, *, box: int, ante: int, bonus: int = 0, blind: bool = False
+        self,
+        seat: int,
+        *,
+        box: int,
+        ante: int,
+        bonus: int = 0,
+        blind: bool = False,
+        insurance: int = 0,
+        sixth_card: bool = False,
     ) -> bool:
         """Whether :meth:`place_box` would succeed."""
         try:
-            self.verify_place_box(seat, box=box, ante=ante, bonus=bonus, blind=blind)
+            self.verify_place_box(
+                seat,
+                box=box,
+                ante=ante,
+                bonus=bonus,
+                blind=blind,
+                insurance=insurance,
+                sixth_card=sixth_card,
+            )
         except IllegalActionError:
             return False
         return True
 
     def place_box(
-        self, seat: int, *, box: int, ante: int, bonus: int = 0, blind: bool = False
+        self,
+        seat: int,
+        *,
+        box: int,
+        ante: int,
+        bonus: int = 0,
+        blind: bool = False,
+        insurance: int = 0,
+        sixth_card: bool = False,
     ) -> BoxPlaced:
-        """Put an Ante (and a Bonus) on a box; a blind box also puts its Bet (spec Decision)."""
-        self.verify_place_box(seat, box=box, ante=ante, bonus=bonus, blind=blind)
-        bet = ante * self._config.bet_multiple if blind else 0
-        self._boxes[box] = _Box(seat=seat, ante=ante, bonus=bonus, blind=blind, bet=bet)
+        """Put an Ante (and a Bonus) on a box; a blind box also puts its Bet (spec Decision)
+        and, where the table allows, its insurance and a sixth card's fee."""
+        self.verify_place_box(
+            seat,
+            box=box,
+            ante=ante,
+            bonus=bonus,
+            blind=blind,
+            insurance=insurance,
+            sixth_card=sixth_card,
+        )
+        config = self._config
+        bet = ante * config.bet_multiple if blind else 0
+        target = _Box(seat=seat, ante=ante, bonus=bonus, blind=blind, bet=bet)
+        target.insurance = insurance
+        target.advance_insurance = bool(insurance)
+        target.advance_sixth = sixth_card
+        if sixth_card:
+            target.fee = ante * config.draw_fee_multiple
+        self._boxes[box] = target
         return self._log(
             BoxPlaced(
                 seat=seat,
@@ -293,6 +370,9 @@ class RussianRound:
                 bonus=Chips(bonus),
                 blind=blind,
                 bet=Chips(bet),
+                insurance=Chips(insurance),
+                sixth_card=sixth_card,
+                fee=Chips(target.fee),
             )
         )
 
@@ -309,7 +389,7 @@ class RussianRound:
         for seat in {b.seat for b in self._boxes.values()}:
             if all(b.blind for b in self._boxes.values() if b.seat == seat):
                 raise IllegalActionError(f"seat {seat} has blind boxes but no open box")
-        needed = 5 * (len(self._boxes) + 1)
+        needed = 5 * (len(self._boxes) + 1) + sum(b.advance_sixth for b in self._boxes.values())
         if self._shoe.remaining < needed:
             raise IllegalActionError(
                 f"the shoe has {self._shoe.remaining} cards, {needed} are needed"
@@ -336,8 +416,24 @@ class RussianRound:
         self._phase = Phase.DECIDING
         upcard = self._dealer[-1] if self._config.dealer_upcard else None
         event = self._log(CardsDealt(hands=tuple(hands), dealer=self._dealer, upcard=upcard))
+        for index in sorted(self._boxes):
+            box = self._boxes[index]
+            if box.advance_sixth:
+                # docs/rules.md option blind_sixth_card: dealt after the deal, in box order
+                card = self._draw(1)[0]
+                box.cards = (*box.cards, card)
+                box.draw = Draw.SIXTH
+                self._log(SixthCardBought(box=index, card=card, fee=Chips(box.fee)))
         self._advance()
         return event
+
+    def _draw(self, count: int) -> tuple[Card, ...]:
+        """Deal from the shoe, then from reshuffled discards; log each reshuffle."""
+        before = len(self._stub.reshuffles)
+        cards = self._stub.draw(count)
+        for index, (discards, order) in enumerate(self._stub.reshuffles[before:], before):
+            self._log(DiscardsReshuffled(index=index, discards=discards, cards=order))
+        return cards
 
     # -- decisions of the open boxes -------------------------------------------------------
 
@@ -368,14 +464,15 @@ class RussianRound:
         if target.status is not BoxStatus.WAITING:
             raise IllegalActionError(f"box {box} has already drawn ({target.draw}); bet or fold")
         ids = {c.id for c in discard}
-        if len(ids) != len(discard) or not 1 <= len(ids) <= 5:
+        low, high = self._config.exchange_min, self._config.exchange_max
+        if len(ids) != len(discard) or not low <= len(ids) <= high:
             raise IllegalActionError(
-                f"an exchange is of 1 to 5 different cards, not {len(discard)}"
+                f"an exchange is of {low} to {high} different cards, not {len(discard)}"
             )
         if not ids <= {c.id for c in target.cards}:
             raise IllegalActionError("an exchange discards cards from the box's own hand")
-        if self._shoe.remaining < len(ids):
-            raise IllegalActionError(f"the shoe has {self._shoe.remaining} cards left")
+        if self._stub.available < len(ids):  # pragma: no cover - the config rules it out
+            raise IllegalActionError(f"only {self._stub.available} cards are left to deal")
 
     def can_exchange(self, seat: int, *, box: int, discard: Sequence[Card]) -> bool:
         """Whether :meth:`exchange` would succeed."""
@@ -390,12 +487,13 @@ class RussianRound:
         self.verify_exchange(seat, box=box, discard=discard)
         target = self._boxes[box]
         gone = {c.id for c in discard}
-        received = self._shoe.draw(len(gone))
+        received = self._draw(len(gone))
         target.cards = tuple(c for c in target.cards if c.id not in gone) + received
         target.fee = target.ante * self._config.draw_fee_multiple
         target.draw = Draw.EXCHANGE
         target.status = BoxStatus.DREW
         kept_order = tuple(c for c in target.initial if c.id in gone)
+        self._stub.discard(kept_order)
         return self._log(
             CardsExchanged(box=box, discarded=kept_order, received=received, fee=Chips(target.fee))
         )
@@ -409,8 +507,8 @@ class RussianRound:
         target = self._verify_turn(seat, box, "buy a sixth card")
         if target.status is not BoxStatus.WAITING:
             raise IllegalActionError(f"box {box} has already drawn ({target.draw}); bet or fold")
-        if self._shoe.remaining < 1:
-            raise IllegalActionError("the shoe is empty")
+        if self._stub.available < 1:  # pragma: no cover - the config rules it out
+            raise IllegalActionError("no card is left to deal")
 
     def can_sixth_card(self, seat: int, *, box: int) -> bool:
         """Whether :meth:`sixth_card` would succeed."""
@@ -424,7 +522,7 @@ class RussianRound:
         """Pay the fee (1x Ante) for a sixth card."""
         self.verify_sixth_card(seat, box=box)
         target = self._boxes[box]
-        card = self._shoe.draw_one()
+        card = self._draw(1)[0]
         target.cards = (*target.cards, card)
         target.fee = target.ante * self._config.draw_fee_multiple
         target.draw = Draw.SIXTH
@@ -505,21 +603,15 @@ class RussianRound:
     def _verify_buy_turn(self, seat: int, box: int, action: str) -> _Box:
         return self._verify_turn(seat, box, action, phase=Phase.BUYING)
 
-    def _peek_buy(self) -> tuple[tuple[Card, ...], int]:
-        rest = self._shoe.order[self._shoe.position :]
-        try:
-            return buy_dealer_game(self._dealer, rest, rebuy_same_rank=self._config.rebuy_same_rank)
-        except InvalidCardsError as exc:
-            raise IllegalActionError(f"cannot buy the dealer's game: {exc}") from None
-
     def verify_buy_game(self, seat: int, *, box: int) -> None:
         """Raise unless ``box`` may buy the dealer's game (dealer not qualified, box stood).
 
         Raises:
-            IllegalActionError: wrong phase or turn, or the shoe cannot supply the card.
+            IllegalActionError: wrong phase or turn.
         """
         self._verify_buy_turn(seat, box, "buy the dealer's game")
-        self._peek_buy()
+        if self._stub.available < 1:  # pragma: no cover - the config rules it out
+            raise IllegalActionError("no card is left to deal")
 
     def can_buy_game(self, seat: int, *, box: int) -> bool:
         """Whether :meth:`buy_game` would succeed."""
@@ -532,12 +624,18 @@ class RussianRound:
     def buy_game(self, seat: int, *, box: int) -> GameBought:
         """Pay 1x Ante to replace the dealer's highest card, for this box only."""
         self.verify_buy_game(seat, box=box)
-        hand, used = self._peek_buy()
+        replaced = max(self._dealer, key=lambda c: c.id)
+        drawn = [self._draw(1)[0]]
+        # spec "Dealer and settlement", option rebuy_same_rank: replaced again while the new
+        # card has the replaced card's rank (RussianConfig leaves room for three such cards)
+        while self._config.rebuy_same_rank and drawn[-1].rank == replaced.rank:
+            drawn.append(self._draw(1)[0])
+        self._stub.discard(drawn[:-1])
+        hand = (*(c for c in self._dealer if c is not replaced), drawn[-1])
         target = self._boxes[box]
-        target.buy_draws = self._shoe.draw(used)
+        target.buy_draws = tuple(drawn)
         target.bought = True
         target.buy_decided = True
-        replaced = max(self._dealer, key=lambda c: c.id)
         fee = target.ante * self._config.buy_fee_multiple
         event = self._log(
             GameBought(
@@ -610,7 +708,12 @@ class RussianRound:
         for index in sorted(self._boxes):
             b = self._boxes[index]
             own = b.seat == seat
-            visible = own and b.cards and (not b.blind or self._phase is Phase.SETTLED)
+            visible = (
+                own
+                and b.cards
+                and (not b.blind or self._phase is Phase.SETTLED)
+                and not self._waits_for_earlier_box(index)
+            )
             boxes.append(
                 BoxView(
                     box=index,
@@ -636,6 +739,15 @@ class RussianRound:
             dealer = (None,) * 5
         return RussianView(
             seat=seat, phase=self._phase, boxes=tuple(boxes), dealer=dealer, to_act=self.to_act
+        )
+
+    def _waits_for_earlier_box(self, box: int) -> bool:
+        """Whether an earlier open box of the same seat is still deciding: a player looks at
+        a second open box only after deciding the first (docs/rules.md, Aragon, Corona)."""
+        target = self._boxes[box]
+        return not target.blind and any(
+            index < box and b.seat == target.seat and not b.blind and b.undecided
+            for index, b in self._boxes.items()
         )
 
     # -- internals -------------------------------------------------------------------------
@@ -671,6 +783,7 @@ class RussianRound:
                 insurance=b.insurance,
                 buy=b.bought,
                 dealer_draws=b.buy_draws,
+                blind_insurance=b.advance_insurance,
             )
             b.status = BoxStatus.SETTLED
             self._log(BoxSettled(box=index, seat=b.seat, settlement=b.settlement))

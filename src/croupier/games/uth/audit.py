@@ -45,6 +45,13 @@ def _amount(name: str, value: object, *, allow_zero: bool) -> int:
     return value
 
 
+def _actions(config: UthConfig) -> dict[str, int]:
+    """The Play decisions of the table's ``play_multiples`` (:data:`ACTIONS` by default)."""
+    m = config.play_multiples
+    multiples = sorted({*m.preflop, *m.flop, *m.river}, reverse=True)
+    return {**{f"{x}x": x for x in multiples}, "fold": 0}
+
+
 def settle_hand(
     *,
     player: object,
@@ -67,9 +74,10 @@ def settle_hand(
     check_distinct(hole + dealer_cards + board_cards)
     stake = _amount("ante", ante, allow_zero=False)
     side = _amount("trips", trips, allow_zero=True)
-    if not isinstance(action, str) or action.strip().lower() not in ACTIONS:
-        raise IllegalActionError(f"action {action!r} is not one of {', '.join(ACTIONS)}")
-    multiple = ACTIONS[action.strip().lower()]
+    actions = _actions(config)
+    if not isinstance(action, str) or action.strip().lower() not in actions:
+        raise IllegalActionError(f"action {action!r} is not one of {', '.join(actions)}")
+    multiple = actions[action.strip().lower()]
     board_ids = [c.id for c in board_cards]
     return settle_seat(
         seat=0,

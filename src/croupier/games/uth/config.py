@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from croupier.errors import ConfigError
 from croupier.games.paytables import PayTable
 
-__all__ = ["DEFAULT_BLIND", "DEFAULT_TRIPS", "MAX_BOXES", "UthConfig"]
+__all__ = [
+    "DEFAULT_BLIND",
+    "DEFAULT_TRIPS",
+    "MAX_BOXES",
+    "BlindRounding",
+    "Dealing",
+    "PlayMultiples",
+    "UthConfig",
+]
 
 MAX_BOXES = 22
 """(52 - 2 dealer cards - 1 burn - 5 board) // 2 hole cards."""
@@ -41,6 +50,90 @@ DEFAULT_TRIPS = PayTable.from_mapping(
 )
 
 
+MAX_MULTIPLE = 10
+"""The largest Play multiple a table may offer (the protocol's ``multiple`` bound)."""
+
+
+class Dealing(StrEnum):
+    """The order cards come off the deck (docs/rules.md "Dealing order"; docs/protocol.md
+    "Fairness" gives the deck position of every card)."""
+
+    SEED003 = "seed003"
+    """Seed 003 (spec/uth.md "Dealing and decisions"): one card at a time to each box left to
+    right, the dealer last, then a second round; a burn before the flop; the flop; the turn
+    and river."""
+    SEED000 = "seed000"
+    """Seed 000: the five community cards first, then two cards to each box left to right,
+    the dealer's two last; no burn."""
+
+
+class BlindRounding(StrEnum):
+    """How a fractional Blind payout (3:2 on an odd Blind) is rounded (docs/rules.md)."""
+
+    DOWN = "down"
+    """Down to the minor unit (spec/uth.md Decision; the default)."""
+    UP = "up"
+    """Up to the minor unit."""
+    CHIP = "chip"
+    """Down to a whole number of the table's smallest chip (``chip``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayMultiples:
+    """The Play multiples allowed in each decision phase (spec/uth.md: 4x or 3x pre-flop,
+    2x on the flop, 1x on the river), largest first.
+
+    >>> PlayMultiples.from_value({"preflop": [3, 4], "flop": [2], "river": [1]}).preflop
+    (4, 3)
+    """
+
+    preflop: tuple[int, ...] = (4, 3)
+    flop: tuple[int, ...] = (2,)
+    river: tuple[int, ...] = (1,)
+
+    def __post_init__(self) -> None:
+        for name in ("preflop", "flop", "river"):
+            values = getattr(self, name)
+            if (
+                not isinstance(values, tuple)
+                or not values
+                or any(isinstance(m, bool) or not isinstance(m, int) for m in values)
+                or not all(1 <= m <= MAX_MULTIPLE for m in values)
+                or len(set(values)) != len(values)
+            ):
+                raise ConfigError(
+                    f"play_multiples.{name} = {values!r} must be distinct whole numbers "
+                    f"1..{MAX_MULTIPLE}, at least one"
+                )
+            object.__setattr__(self, name, tuple(sorted(values, reverse=True)))
+
+    @classmethod
+    def from_value(cls, value: object) -> PlayMultiples:
+        """From ``{"preflop": [4, 3], "flop": [2], "river": [1]}`` (missing phases keep the
+        spec's multiples).
+
+        Raises:
+            ConfigError: not such a table, an unknown phase, or invalid multiples.
+        """
+        if isinstance(value, PlayMultiples):
+            return value
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"play_multiples must be a table of phases, not {value!r}")
+        unknown = sorted(set(value) - {"preflop", "flop", "river"})
+        if unknown:
+            raise ConfigError(f"play_multiples: unknown phases {unknown}; use preflop, flop, river")
+        phases: dict[str, tuple[int, ...]] = {}
+        for name, multiples in value.items():
+            if not isinstance(multiples, Sequence) or isinstance(multiples, str):
+                raise ConfigError(f"play_multiples.{name} = {multiples!r} is not a list")
+            phases[name] = tuple(multiples)
+        return cls(**phases)
+
+    def to_dict(self) -> dict[str, list[int]]:
+        """``{"preflop": [4, 3], "flop": [2], "river": [1]}``."""
+        return {"preflop": list(self.preflop), "flop": list(self.flop), "river": list(self.river)}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UthConfig:
     """Limits and pay tables of one table; amounts in minor units.
@@ -50,7 +143,9 @@ class UthConfig:
     player hand dealt face up (seed 001: "two face-up cards to the player"), so
     ``shared_hand`` must be set when seats are unlimited; a table dealing each box its own
     cards can seat at most 22 (2 cards each, the dealer's 2, a burn and the 5-card board).
-    ``max_payout`` caps what one seat can win in one round (None: no cap).
+    ``max_payout`` caps what one seat can win in one round (None: no cap). The options real
+    casinos vary are in docs/rules.md: ``play_multiples``, ``trips_needs_win``,
+    ``blind_rounding`` (with ``chip``) and ``dealing``.
     """
 
     name: str = "Ultimate Texas Hold'em"
@@ -63,6 +158,14 @@ class UthConfig:
     blind_paytable: PayTable = field(default=DEFAULT_BLIND)
     trips_paytable: PayTable = field(default=DEFAULT_TRIPS)
     max_payout: int | None = None
+    play_multiples: PlayMultiples = field(default_factory=PlayMultiples)
+    trips_needs_win: bool = False
+    """Trips pays only when the player's hand beats the dealer's, and pushes otherwise (Isle
+    Casino Pompano Park); off: whatever the dealer has (seeds 000, 001, 003)."""
+    blind_rounding: BlindRounding = BlindRounding.DOWN
+    chip: int = 100
+    """The smallest chip, in minor units (``blind_rounding = "chip"``)."""
+    dealing: Dealing = Dealing.SEED003
 
     def __post_init__(self) -> None:
         for name in ("ante_min", "ante_max", "trips_min", "trips_max"):
@@ -93,6 +196,27 @@ class UthConfig:
         ):
             raise ConfigError(
                 f"max_payout must be a positive amount or None, not {self.max_payout!r}"
+            )
+        self._check_options()
+
+    def _check_options(self) -> None:
+        if not isinstance(self.play_multiples, PlayMultiples):
+            raise ConfigError("play_multiples must be a PlayMultiples")
+        if not isinstance(self.trips_needs_win, bool):
+            raise ConfigError(
+                f"trips_needs_win must be true or false, not {self.trips_needs_win!r}"
+            )
+        for name, kind in (("blind_rounding", BlindRounding), ("dealing", Dealing)):
+            value = getattr(self, name)
+            try:
+                object.__setattr__(self, name, kind(value))
+            except ValueError:
+                raise ConfigError(
+                    f"{name} = {value!r} is not one of {[m.value for m in kind]}"
+                ) from None
+        if isinstance(self.chip, bool) or not isinstance(self.chip, int) or self.chip <= 0:
+            raise ConfigError(
+                f"chip must be a positive whole number of minor units, not {self.chip!r}"
             )
 
     @classmethod
@@ -125,6 +249,11 @@ class UthConfig:
             "blind_paytable": self.blind_paytable.to_mapping(),
             "trips_paytable": self.trips_paytable.to_mapping(),
             "max_payout": self.max_payout,
+            "play_multiples": self.play_multiples.to_dict(),
+            "trips_needs_win": self.trips_needs_win,
+            "blind_rounding": self.blind_rounding.value,
+            "chip": self.chip,
+            "dealing": self.dealing.value,
         }
 
     @classmethod
@@ -138,4 +267,11 @@ class UthConfig:
         for key, default in (("blind_paytable", "blind"), ("trips_paytable", "trips")):
             if key in kwargs and not isinstance(kwargs[key], PayTable):
                 kwargs[key] = PayTable.from_mapping(default, kwargs[key])
+        if "play_multiples" in kwargs:
+            kwargs["play_multiples"] = PlayMultiples.from_value(kwargs["play_multiples"])
         return cls(**kwargs)
+
+    def multiples(self, phase: str) -> tuple[int, ...]:
+        """The Play multiples allowed in ``phase`` (``"pre-flop"``, ``"flop"``, ``"river"``)."""
+        m = self.play_multiples
+        return {"pre-flop": m.preflop, "flop": m.flop, "river": m.river}[phase]

@@ -31,6 +31,7 @@ __all__ = [
     "RoundSettled",
     "RoundVoided",
     "SeatSettled",
+    "TripsPlaced",
 ]
 
 PUBLIC = -1
@@ -56,6 +57,14 @@ class BetsPlaced(Event):
     seat: int
     ante: int
     blind: int
+    trips: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TripsPlaced(Event):
+    """A seat added Trips after its Ante, in the same betting window (seed 001)."""
+
+    seat: int
     trips: int
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from fractions import Fraction
 
 from croupier.chips import pay_ratio
 from croupier.evaluator import HandCategory, category_of
 from croupier.games.paytables import PayLine
-from croupier.games.uth.config import UthConfig
+from croupier.games.uth.config import BlindRounding, UthConfig
 
 __all__ = [
     "Bet",
@@ -70,7 +71,8 @@ class BetResult:
     line: str
     """The rule or pay-table line that decided it (``"Flush 3:2"``, ``"dealer not qualified"``)."""
     rounding: str | None = None
-    """The fraction of a minor unit rounded away from a fractional payout (``"1/2"``)."""
+    """The minor units rounded away from a fractional payout, exact minus paid (``"1/2"``;
+    negative when rounded up, ``"-1/2"``; more than one unit when paid to the chip)."""
     capped: int = 0
     """How much of the win the table's maximum payout took away."""
 
@@ -116,11 +118,24 @@ def dealer_qualifies(dealer: int) -> bool:
     return category_of(dealer) >= HandCategory.PAIR
 
 
-def _paid(bet: Bet, stake: int, line: PayLine) -> BetResult:
-    win, remainder = pay_ratio(stake, line.numerator, line.denominator)
-    rounding = f"{remainder}/{line.denominator}" if remainder else None
+def _paid(
+    bet: Bet,
+    stake: int,
+    line: PayLine,
+    rounding: BlindRounding = BlindRounding.DOWN,
+    chip: int = 1,
+) -> BetResult:
+    paid, remainder = pay_ratio(stake, line.numerator, line.denominator)
+    win = int(paid)
+    if remainder and rounding is BlindRounding.UP:
+        win += 1
+    elif rounding is BlindRounding.CHIP:
+        win -= win % chip  # docs/rules.md blind_rounding "chip": down to the smallest chip
+    exact = Fraction(stake * line.numerator, line.denominator)
+    away = exact - win
+    text = None if away == 0 else f"{away.numerator}/{away.denominator}"
     return BetResult(
-        bet=bet, stake=stake, outcome=Outcome.WON, net=win, line=line.label, rounding=rounding
+        bet=bet, stake=stake, outcome=Outcome.WON, net=win, line=line.label, rounding=text
     )
 
 
@@ -168,7 +183,7 @@ def settle_seat(
         if blind_line is None:
             bets.append(_push(Bet.BLIND, ante, f"{category.label} below the Blind table"))
         else:
-            bets.append(_paid(Bet.BLIND, ante, blind_line))
+            bets.append(_paid(Bet.BLIND, ante, blind_line, config.blind_rounding, config.chip))
         bets.append(_even(Bet.PLAY, play))
     elif player < dealer:
         comparison = Comparison.LOSE
@@ -186,6 +201,10 @@ def settle_seat(
         trips_line = config.trips_paytable.line_for(category)
         if trips_line is None:
             bets.append(_lost(Bet.TRIPS, trips, f"{category.label} below the Trips table"))
+        elif config.trips_needs_win and comparison is not Comparison.WIN:
+            # docs/rules.md trips_needs_win (Isle Casino Pompano Park): a Trips hand that
+            # does not beat the dealer pushes
+            bets.append(_push(Bet.TRIPS, trips, f"{trips_line.label} needs a win: push"))
         else:
             bets.append(_paid(Bet.TRIPS, trips, trips_line))
     if config.max_payout is not None:

@@ -29,6 +29,7 @@ from croupier.deck import Shoe
 from croupier.errors import IllegalActionError
 from croupier.evaluator import evaluate_ids
 from croupier.games.uth.config import UthConfig
+from croupier.games.uth.dealing import DealPlan, deal_plan
 from croupier.games.uth.events import (
     BetsPlaced,
     BetsWithdrawn,
@@ -46,6 +47,7 @@ from croupier.games.uth.events import (
     RoundSettled,
     RoundVoided,
     SeatSettled,
+    TripsPlaced,
 )
 from croupier.games.uth.rules import SeatResult, dealer_qualifies, settle_seat
 
@@ -69,8 +71,6 @@ class Phase(StrEnum):
     VOID = "void"
 
 
-# spec/uth.md "Dealing and decisions": the Play multiples allowed in each decision phase
-_MULTIPLES = {Phase.PREFLOP: (4, 3), Phase.FLOP: (2,), Phase.RIVER: (1,)}
 _DECISION_PHASES = (Phase.PREFLOP, Phase.FLOP, Phase.RIVER)
 
 
@@ -151,6 +151,9 @@ class UthRound:
         self._shared: tuple[Card, ...] = ()
         self._results: dict[int, SeatResult] = {}
         self._undecided = 0
+        self._burn: Card | None = None
+        self._coming: tuple[Card, ...] = ()
+        """The community cards dealt face down, turned at the flop and the river."""
 
     # -- read-only state -------------------------------------------------------------------
 
@@ -211,7 +214,8 @@ class UthRound:
 
     @property
     def results(self) -> dict[int, SeatResult]:
-        """Settled seats (a copy); empty until the round is settled."""
+        """Settled seats (a copy) in the order they were settled, right to left (seed 003);
+        empty until the round is settled."""
         return dict(self._results)
 
     def box(self, seat: int) -> BoxView:
@@ -252,6 +256,27 @@ class UthRound:
         self._boxes[seat] = _Box(seat, ante, trips)
         return self._log(BetsPlaced(seat=seat, ante=ante, blind=ante, trips=trips))
 
+    def verify_place_trips(self, seat: int, *, trips: int) -> None:
+        """Raise unless ``seat``, whose Ante is placed, may add Trips now (spec/uth.md
+        "Betting", seed 001: the Trips spot opens once the Ante is accepted, in the same
+        betting window)."""
+        if self._phase is not Phase.BETTING:
+            raise IllegalActionError(f"bets are closed: the round is in the {self._phase} phase")
+        box = self._box(seat)
+        if box.trips:
+            raise IllegalActionError(f"seat {seat} has Trips {box.trips} already")
+        _check_amount("trips", trips, self._config.trips_min, self._config.trips_max)
+
+    def can_place_trips(self, seat: int, *, trips: int) -> bool:
+        """Whether :meth:`place_trips` would succeed."""
+        return _can(self.verify_place_trips, seat, trips=trips)
+
+    def place_trips(self, seat: int, *, trips: int) -> TripsPlaced:
+        """Add Trips to ``seat``'s box after its Ante (the round's own limits apply)."""
+        self.verify_place_trips(seat, trips=trips)
+        self._boxes[seat].trips = trips
+        return self._log(TripsPlaced(seat=seat, trips=trips))
+
     def verify_withdraw_bets(self, seat: int) -> None:
         """Raise unless ``seat`` has bets it may still take back."""
         if self._phase is not Phase.BETTING:
@@ -272,7 +297,7 @@ class UthRound:
             )
         if not self._boxes:
             raise IllegalActionError("no bets: a round needs at least one box with an Ante")
-        needed = 2 + 1 + 5 + (2 if self._config.shared_hand else 2 * len(self._boxes))
+        needed = self._plan().size
         if self._shoe.remaining < needed:
             raise IllegalActionError(
                 f"the shoe has {self._shoe.remaining} cards, the round needs {needed}"
@@ -282,29 +307,32 @@ class UthRound:
         """Whether :meth:`close_betting` would succeed."""
         return _can(self.verify_close_betting)
 
-    def close_betting(self) -> BettingClosed:
-        """No more bets: deal two cards to every box and the dealer, one at a time.
+    def _plan(self) -> DealPlan:
+        hands = 1 if self._config.shared_hand else len(self._boxes)
+        return deal_plan(self._config.dealing, hands=hands)
 
-        spec/uth.md "Dealing and decisions" (seed 003): one card at a time left to right,
-        dealer last, then a second round.
+    def close_betting(self) -> BettingClosed:
+        """No more bets: deal two cards to every box and the dealer, and the board face down.
+
+        The order is the table's ``dealing`` (:func:`croupier.games.uth.dealing.deal_plan`):
+        seed 003 one card at a time left to right, dealer last, then a second round, the
+        board after the decisions; seed 000 the board first.
         """
         self.verify_close_betting()
         event = self._log(BettingClosed(seats=self.seats))
-        hands: dict[int, list[Card]] = {}
+        plan = self._plan()
+        deck = self._shoe.draw(plan.size)
         order = [SHARED_SEAT] if self._config.shared_hand else list(self.seats)
-        dealer: list[Card] = []
-        for _ in range(2):
-            for seat in order:
-                hands.setdefault(seat, []).append(self._shoe.draw_one())
-            dealer.append(self._shoe.draw_one())
-        for seat in order:
-            cards = tuple(hands[seat])
+        for seat, (a, b) in zip(order, plan.hands, strict=True):
+            cards = (deck[a], deck[b])
             if seat == SHARED_SEAT:
                 self._shared = cards
             else:
                 self._boxes[seat].hole = cards
             self._log(HoleCardsDealt(seat=seat, cards=cards))
-        self._dealer = tuple(dealer)
+        self._dealer = (deck[plan.dealer[0]], deck[plan.dealer[1]])
+        self._burn = None if plan.burn is None else deck[plan.burn]
+        self._coming = tuple(deck[i] for i in plan.board)
         self._log(DealerCardsDealt(cards=self._dealer))
         self._enter(Phase.PREFLOP)
         return event
@@ -316,7 +344,7 @@ class UthRound:
         box = self._boxes.get(seat)
         if box is None or box.decided or self._phase not in _DECISION_PHASES:
             return ()
-        plays = tuple(f"{m}x" for m in _MULTIPLES[self._phase])
+        plays = tuple(f"{m}x" for m in self._config.multiples(self._phase))
         return (*plays, "fold") if self._phase is Phase.RIVER else ("check", *plays)
 
     def _verify_turn(self, seat: int) -> _Box:
@@ -332,7 +360,7 @@ class UthRound:
     def verify_bet_play(self, seat: int, multiple: int) -> None:
         """Raise unless ``seat`` may bet Play = ``multiple`` x Ante now."""
         self._verify_turn(seat)
-        allowed = _MULTIPLES[self._phase]
+        allowed = self._config.multiples(self._phase)
         if multiple not in allowed:
             options = " or ".join(f"{m}x" for m in allowed)
             raise IllegalActionError(
@@ -344,7 +372,8 @@ class UthRound:
         return _can(self.verify_bet_play, seat, multiple)
 
     def bet_play(self, seat: int, multiple: int, *, timeout: bool = False) -> PlayBet:
-        """Bet Play = ``multiple`` x Ante: 4 or 3 pre-flop, 2 on the flop, 1 on the river."""
+        """Bet Play = ``multiple`` x Ante: 4 or 3 pre-flop, 2 on the flop, 1 on the river, or
+        the table's ``play_multiples``."""
         self.verify_bet_play(seat, multiple)
         box = self._boxes[seat]
         box.multiple = multiple
@@ -465,12 +494,13 @@ class UthRound:
         """Deal on while no seat has a decision left in the current phase."""
         while self._phase in _DECISION_PHASES and not self._undecided:
             if self._phase is Phase.PREFLOP:
-                self._log(CardBurnt(card=self._shoe.burn()))
-                self._board = self._shoe.draw(3)
+                if self._burn is not None:
+                    self._log(CardBurnt(card=self._burn))
+                self._board = self._coming[:3]
                 self._log(BoardDealt(cards=self._board))
                 self._enter(Phase.FLOP)
             elif self._phase is Phase.FLOP:
-                turn_river = self._shoe.draw(2)
+                turn_river = self._coming[3:]
                 self._board += turn_river
                 self._log(BoardDealt(cards=turn_river))
                 self._enter(Phase.RIVER)
@@ -492,7 +522,8 @@ class UthRound:
             else 0
         )
         players_net = 0
-        for seat, box in sorted(self._boxes.items()):
+        # seed 003 "Delivec kombinira, od desne proti levi": boxes are settled right to left
+        for seat, box in sorted(self._boxes.items(), reverse=True):
             value = shared_value or evaluate_ids([c.id for c in box.hole] + board_ids)
             result = settle_seat(
                 seat=seat,

@@ -53,7 +53,11 @@ __all__ = [
     "verify_password",
 ]
 
-_HASHER = PasswordHasher()
+# argon2id with argon2-cffi's default cost (3 passes over 64 MiB) on ONE lane: a hash is then one
+# thread's work, done in the hashing pool's low-priority threads (passwords.py), instead of
+# four threads per hash crowding out the event loop on a small machine. Hashes made with
+# other parameters are re-made at the next login (``needs_rehash``).
+_HASHER = PasswordHasher(parallelism=1)
 _USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")
 # Verified against when the username is unknown, so a miss costs as much as a wrong password.
 _DUMMY_HASH = _HASHER.hash("not a password of anybody")

@@ -57,11 +57,12 @@ class GameRound(Protocol):
         ...
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        """Validate the opening bets; return the total stake to hold."""
+        """Validate the opening bets, or a bet a seat that has bet may add in the same
+        betting window (UTH: Trips after the Ante); return the stake to hold."""
         ...
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
-        """The money a set of opening bets puts on the table (no seat rules checked)."""
+        """The money a bet puts on the table (no seat rules checked)."""
         ...
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None: ...
@@ -118,7 +119,10 @@ class GameFactory(Protocol):
 
     game: str
 
-    def new_round(self, shoe: Shoe) -> GameRound: ...
+    def new_round(self, shoe: Shoe, *, salt: str = "") -> GameRound:
+        """A round dealing from ``shoe``; ``salt`` is the round's committed salt, the key of
+        anything a round must draw beyond the shoe's order (a Russian Poker reshuffle)."""
+        ...
 
     def describe(self) -> dict[str, Any]: ...
 

@@ -9,7 +9,9 @@ Table rules (``[tables.rules]``, amounts in minor units): ``small_blind`` (defau
 ``big_blind`` (200), ``ante`` (0), ``structure`` (``no-limit``, ``pot-limit``,
 ``fixed-limit``), ``max_seats`` (6, at most 10), ``min_buy_in`` (40 big blinds),
 ``max_buy_in`` (100 big blinds), ``rake_percent`` (0; a number of per cent, such as 5 or
-"2.5"), ``rake_cap`` (none), ``no_flop_no_drop`` (true).
+"2.5"), ``rake_cap`` (none), ``no_flop_no_drop`` (true), ``showdown`` (``"seed"``, seed
+002's rule, or ``"any-muck"``) and ``odd_chip`` (``"position"`` or ``"suit"``), see
+docs/rules.md.
 
 Decisions are ``fold``, ``check``, ``call``, ``bet``/``raise`` with ``amount`` = the street
 total to bet or raise to, and ``all_in``. A seat that does not act in time checks when it
@@ -24,10 +26,17 @@ import re
 from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from croupier.errors import ConfigError, IllegalActionError
-from croupier.games.holdem import BettingStructure, CashHand, HoldemConfig, Rake
+from croupier.games.holdem import (
+    BettingStructure,
+    CashHand,
+    HoldemConfig,
+    OddChip,
+    Rake,
+    ShowdownRule,
+)
 from croupier.games.holdem.config import MAX_PLAYERS
 from croupier.games.holdem.events import (
     CardBurned,
@@ -68,6 +77,8 @@ _RULE_KEYS = frozenset(
         "rake_percent",
         "rake_cap",
         "no_flop_no_drop",
+        "showdown",
+        "odd_chip",
     }
 )
 
@@ -77,6 +88,17 @@ def _int(rules: Mapping[str, Any], key: str, default: int, *, low: int = 0) -> i
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise ConfigError(f"{key} {value!r} must be a whole number >= {low}")
     return value
+
+
+_E = TypeVar("_E", ShowdownRule, OddChip)
+
+
+def _choice(rules: Mapping[str, Any], key: str, kind: type[_E], default: _E) -> _E:
+    value = rules.get(key, default)
+    try:
+        return kind(value)
+    except ValueError:
+        raise ConfigError(f"{key} {value!r} is not one of {[m.value for m in kind]}") from None
 
 
 class HoldemRules:
@@ -121,6 +143,8 @@ class HoldemRules:
             raise ConfigError(f"no_flop_no_drop {no_flop!r} must be true or false")
         # spec/holdem.md "House": a percentage of each pot up to a cap, none without a flop.
         self.rake = Rake(percent=percent, cap=cap, no_flop_no_drop=no_flop)
+        self.showdown = _choice(rules, "showdown", ShowdownRule, ShowdownRule.SEED)
+        self.odd_chip = _choice(rules, "odd_chip", OddChip, OddChip.POSITION)
 
     def config(self, players: int) -> HoldemConfig:
         """The engine's rules for a hand of ``players``."""
@@ -131,6 +155,8 @@ class HoldemRules:
             ante=self.ante,
             structure=self.structure,
             rake=self.rake,
+            showdown=self.showdown,
+            odd_chip=self.odd_chip,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -146,6 +172,8 @@ class HoldemRules:
             "rake_percent": str(self.rake.percent * 100),
             "rake_cap": self.rake.cap,
             "no_flop_no_drop": self.rake.no_flop_no_drop,
+            "showdown": self.showdown.value,
+            "odd_chip": self.odd_chip.value,
         }
 
 
@@ -157,6 +185,18 @@ class HoldemFactory:
     def __init__(self, table: TableConfig) -> None:
         self.rules = HoldemRules(table.rules)
         self.table_name = table.name
+
+    def reconfigure(self, rules: Mapping[str, Any]) -> None:
+        """New rules from the next hand on; the hand in play keeps its own. Checked whole
+        first: rules that are refused change nothing.
+
+        Raises:
+            ConfigError: the new rules are not valid, or change the number of seats.
+        """
+        new = HoldemRules(rules)
+        if new.seats != self.rules.seats:
+            raise ConfigError("max_seats cannot change while the table is open")
+        self.rules = new
 
     @property
     def table_class(self) -> type[CashGameTable]:
@@ -172,7 +212,7 @@ class HoldemFactory:
     def max_buy_in(self) -> int:
         return self.rules.max_buy_in
 
-    def new_round(self, shoe: Shoe) -> HoldemHand:  # pragma: no cover - see new_hand
+    def new_round(self, shoe: Shoe, *, salt: str = "") -> HoldemHand:  # pragma: no cover
         raise IllegalActionError("a hold'em hand needs its seats and stacks (new_hand)")
 
     def new_hand(

@@ -5,6 +5,17 @@ Opening bets (one ``bet`` per seat and round): ``{"ante": A, "bonus": B, "blind_
 boxes (spec/russian.md "Table": a player may bet on several free boxes, only one of them
 open), each with the same Ante, its Bet of 2x Ante placed with it (spec Decision) and Bonus
 ``b``; boxes are the lowest free ones on the layout. ``blind_boxes`` is a count, not money.
+Where the table's options allow (docs/rules.md): ``"open_boxes": 2`` asks for a second open
+box (same Ante and Bonus; it decides after the first), ``"blind_insurance": I`` places
+insurance ``I`` unseen on every blind box and ``"blind_sixth": 1`` buys every blind box its
+sixth card in advance (fee 1x Ante each).
+
+Every engine option is a table setting (``[tables.rules]``, see
+:meth:`croupier.games.russian.RussianConfig.from_dict`): limits, ``boxes``,
+``max_players``, ``bet_multiple``, the fees, ``insurance_min_multiple``,
+``duplicate_rank_straights``, ``bet_paytable`` and ``bonus_paytable`` (tables of odds),
+``ante_pays_on_win``, ``open_boxes_per_player``, ``exchange_min``/``exchange_max``,
+``blind_insurance``, ``blind_sixth_card``, ``dealer_upcard``, ``rebuy_same_rank``.
 
 Decisions, for the seat's open box when it is that box's turn (boxes decide in layout order):
 ``exchange`` with ``cards`` (1 to 5 to discard; fee 1x Ante), ``sixth_card`` (fee 1x Ante),
@@ -19,14 +30,17 @@ folding moves no money); when offered to buy the dealer's game it declines (the 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from croupier.cards import Card, parse_cards
-from croupier.errors import ConfigError, IllegalActionError
+from croupier.deck import keyed_reshuffler
+from croupier.errors import IllegalActionError
 from croupier.games.russian import Phase, RussianConfig, RussianRound
 from croupier.games.russian.events import (
     CardsDealt,
     CardsExchanged,
+    DiscardsReshuffled,
     RussianEvent,
     SixthCardBought,
 )
@@ -41,19 +55,15 @@ if TYPE_CHECKING:
 
 __all__ = ["RussianFactory", "RussianTableRound"]
 
-_SPOTS = frozenset({"ante", "bonus", "blind_boxes", "blind_bonus"})
-_RULES = frozenset(
+_SPOTS = frozenset(
     {
-        "name",
-        "ante_min",
-        "ante_max",
-        "bonus_min",
-        "bonus_max",
-        "max_payout",
-        "max_players",
-        "boxes",
-        "dealer_upcard",
-        "rebuy_same_rank",
+        "ante",
+        "bonus",
+        "blind_boxes",
+        "blind_bonus",
+        "open_boxes",
+        "blind_insurance",
+        "blind_sixth",
     }
 )
 _ACTIONS = ("exchange", "sixth_card", "bet", "fold", "buy", "decline")
@@ -65,34 +75,27 @@ class RussianFactory:
     game = "russian"
 
     def __init__(self, table: TableConfig) -> None:
-        unknown = sorted(set(table.rules) - _RULES)
-        if unknown:
-            raise ConfigError(f"unknown russian poker rules {unknown}")
         self.name = str(table.rules.get("name", "Russian Poker"))
-        options = {k: v for k, v in table.rules.items() if k != "name"}
-        try:
-            self.config = RussianConfig(**options)
-        except TypeError as exc:
-            raise ConfigError(f"russian poker rules: {exc}") from None
+        self.config = RussianConfig.from_dict({k: v for k, v in table.rules.items() if k != "name"})
 
-    def new_round(self, shoe: Shoe) -> RussianTableRound:
-        return RussianTableRound(RussianRound(config=self.config, shoe=shoe), shoe=shoe)
+    def reconfigure(self, rules: Mapping[str, Any]) -> None:
+        """New rules for the rounds opened from now on; a round in play keeps the config it
+        opened with. Checked whole first: rules that are refused change nothing.
+
+        Raises:
+            ConfigError: the new rules are not valid.
+        """
+        self.config = RussianConfig.from_dict({k: v for k, v in rules.items() if k != "name"})
+        self.name = str(rules.get("name", self.name))
+
+    def new_round(self, shoe: Shoe, *, salt: str = "") -> RussianTableRound:
+        # docs/rules.md "Reshuffling the discards": keyed by the round's committed salt
+        reshuffle = keyed_reshuffler(salt) if salt else None
+        engine = RussianRound(config=self.config, shoe=shoe, reshuffle=reshuffle)
+        return RussianTableRound(engine, shoe=shoe)
 
     def describe(self) -> dict[str, Any]:
-        c = self.config
-        return {
-            "name": self.name,
-            "ante_min": c.ante_min,
-            "ante_max": c.ante_max,
-            "bonus_min": c.bonus_min,
-            "bonus_max": c.bonus_max,
-            "max_payout": c.max_payout,
-            "max_players": c.max_players,
-            "boxes": c.boxes,
-            "bet_multiple": c.bet_multiple,
-            "dealer_upcard": c.dealer_upcard,
-            "rebuy_same_rank": c.rebuy_same_rank,
-        }
+        return {"name": self.name, **self.config.to_dict()}
 
     def max_seats(self) -> int | None:
         return self.config.max_players
@@ -100,6 +103,17 @@ class RussianFactory:
     def min_stake(self) -> int:
         """The least a seat can bet: the minimum Ante on its open box."""
         return int(self.config.ante_min)
+
+
+@dataclass(frozen=True, slots=True)
+class _Bets:
+    ante: int
+    bonus: int
+    opens: int
+    blind: int
+    blind_bonus: int
+    insurance: int
+    sixth: bool
 
 
 class RussianTableRound:
@@ -132,15 +146,15 @@ class RussianTableRound:
         return self.engine.phase in (Phase.SETTLED, Phase.VOIDED)
 
     def _open_box(self, seat: int) -> int:
-        for box in self.engine.boxes:
-            if self.engine.seat_of(box) == seat and not self._blind(box):
-                return box
-        raise IllegalActionError(f"seat {seat} has no open box in this round")
+        """The seat's open box deciding now (its first open box when none is)."""
+        engine = self.engine
+        mine = [b for b in engine.boxes if engine.seat_of(b) == seat and not engine.is_blind(b)]
+        if not mine:
+            raise IllegalActionError(f"seat {seat} has no open box in this round")
+        return engine.to_act if engine.to_act in mine else mine[0]
 
     def _blind(self, box: int) -> bool:
-        return any(
-            v.blind for v in self.engine.view_for(self.engine.seat_of(box)).boxes if v.box == box
-        )
+        return self.engine.is_blind(box)
 
     def _ante(self, box: int) -> int:
         view = self.engine.view_for(self.engine.seat_of(box))
@@ -148,7 +162,7 @@ class RussianTableRound:
 
     # -- opening bets --------------------------------------------------------------------
 
-    def _bets(self, bets: Mapping[str, int]) -> tuple[int, int, int, int]:
+    def _bets(self, bets: Mapping[str, int]) -> _Bets:
         unknown = sorted(set(bets) - _SPOTS)
         if unknown:
             raise InvalidRequestError(
@@ -156,9 +170,15 @@ class RussianTableRound:
             )
         if "ante" not in bets:
             raise InvalidRequestError("an ante is required on the open box")
+        config = self.engine.config
         blind = bets.get("blind_boxes", 0)
-        if blind >= self.engine.config.boxes:
-            raise IllegalActionError(f"{blind} blind boxes do not fit on the layout")
+        opens = bets.get("open_boxes", 1)
+        if not 1 <= opens <= config.open_boxes_per_player:
+            raise IllegalActionError(
+                f"open_boxes {opens} is outside 1..{config.open_boxes_per_player} at this table"
+            )
+        if opens + blind > config.boxes:
+            raise IllegalActionError(f"{opens + blind} boxes do not fit on the layout")
         blind_bonus = bets.get("blind_bonus", 0)
         if blind_bonus and not blind:
             # Never drop a stake silently: a Bonus for blind boxes needs blind boxes.
@@ -166,12 +186,25 @@ class RussianTableRound:
                 f"blind_bonus {blind_bonus} needs blind boxes: blind_boxes is 0 "
                 "(put the open box's Bonus in bonus)"
             )
-        return bets["ante"], bets.get("bonus", 0), blind, blind_bonus
+        sixth = bets.get("blind_sixth", 0)
+        if sixth not in (0, 1):
+            raise InvalidRequestError(f"blind_sixth {sixth} must be 0 or 1")
+        return _Bets(
+            ante=bets["ante"],
+            bonus=bets.get("bonus", 0),
+            opens=opens,
+            blind=blind,
+            blind_bonus=blind_bonus,
+            insurance=bets.get("blind_insurance", 0),
+            sixth=bool(sixth),
+        )
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
-        ante, bonus, blind, blind_bonus = self._bets(bets)
-        per_blind = ante * (1 + self.engine.config.bet_multiple) + blind_bonus
-        return ante + bonus + blind * per_blind
+        b = self._bets(bets)
+        config = self.engine.config
+        fee = b.ante * config.draw_fee_multiple if b.sixth else 0
+        per_blind = b.ante * (1 + config.bet_multiple) + b.blind_bonus + b.insurance + fee
+        return b.opens * (b.ante + b.bonus) + b.blind * per_blind
 
     def _free_boxes(self, count: int) -> list[int]:
         taken = set(self.engine.boxes)
@@ -181,22 +214,43 @@ class RussianTableRound:
         return free[:count]
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        ante, bonus, blind, blind_bonus = self._bets(bets)
+        b = self._bets(bets)
         if seat in self.seats:
             raise IllegalActionError(f"seat {seat} has already bet in this round")
-        boxes = self._free_boxes(1 + blind)
-        self.engine.verify_place_box(seat, box=boxes[0], ante=ante, bonus=bonus)
-        for box in boxes[1:]:
-            self.engine.verify_place_box(seat, box=box, ante=ante, bonus=blind_bonus, blind=True)
+        boxes = self._free_boxes(b.opens + b.blind)
+        engine = self.engine
+        if (b.insurance or b.sixth) and not b.blind:
+            raise IllegalActionError("blind_insurance and blind_sixth need blind_boxes")
+        # the open boxes share one Ante and Bonus; _bets checked how many the table allows
+        engine.verify_place_box(seat, box=boxes[0], ante=b.ante, bonus=b.bonus)
+        for box in boxes[b.opens :]:
+            engine.verify_place_box(
+                seat,
+                box=box,
+                ante=b.ante,
+                bonus=b.blind_bonus,
+                blind=True,
+                insurance=b.insurance,
+                sixth_card=b.sixth,
+            )
         return self.bets_total(bets)
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
         self.check_bets(seat, bets)
-        ante, bonus, blind, blind_bonus = self._bets(bets)
-        boxes = self._free_boxes(1 + blind)
-        self.engine.place_box(seat, box=boxes[0], ante=ante, bonus=bonus)
-        for box in boxes[1:]:
-            self.engine.place_box(seat, box=box, ante=ante, bonus=blind_bonus, blind=True)
+        b = self._bets(bets)
+        boxes = self._free_boxes(b.opens + b.blind)
+        for box in boxes[: b.opens]:
+            self.engine.place_box(seat, box=box, ante=b.ante, bonus=b.bonus)
+        for box in boxes[b.opens :]:
+            self.engine.place_box(
+                seat,
+                box=box,
+                ante=b.ante,
+                bonus=b.blind_bonus,
+                blind=True,
+                insurance=b.insurance,
+                sixth_card=b.sixth,
+            )
 
     def can_close_betting(self) -> bool:
         return self.engine.can_deal()
@@ -276,7 +330,7 @@ class RussianTableRound:
             words.append("decline")
             return words
         cards = engine.cards(box)
-        if engine.can_exchange(seat, box=box, discard=cards[:1]):
+        if engine.can_exchange(seat, box=box, discard=cards[: engine.config.exchange_min]):
             words.append("exchange")
         if engine.can_sixth_card(seat, box=box):
             words.append("sixth_card")
@@ -303,7 +357,9 @@ class RussianTableRound:
         return self.engine.events[index:]
 
     def visible_to_all(self, event: Any) -> bool:
-        return not isinstance(event, CardsDealt | CardsExchanged | SixthCardBought)
+        return not isinstance(
+            event, CardsDealt | CardsExchanged | SixthCardBought | DiscardsReshuffled
+        )
 
     def project_event(self, event: Any, seat: int | None) -> dict[str, Any]:
         data: dict[str, Any] = to_json(event)
@@ -320,6 +376,11 @@ class RussianTableRound:
             data["discarded"] = data["received"] = None
         elif isinstance(event, SixthCardBought) and not self._sees(event.box, seat):
             data["card"] = None
+        elif isinstance(event, DiscardsReshuffled):
+            # the new order is the cards still to come; the discards were seen only by
+            # their owners: both stay hidden until the round's record (after the round)
+            data["count"] = len(event.cards)
+            data["discards"] = data["cards"] = None
         return data
 
     def _sees(self, box: int, seat: int | None) -> bool:

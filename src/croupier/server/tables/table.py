@@ -343,12 +343,16 @@ class Table(SeatRules):
             raise IllegalActionError(f"bets are closed: the table is {self.status}")
         bets = dict(message.bets)
         opening = self._round is None
-        game_round = self.factory.new_round(self._shoe_factory()) if opening else self._round
+        salt = new_salt() if opening else self._salt
+        game_round = (
+            self.factory.new_round(self._shoe_factory(), salt=salt) if opening else self._round
+        )
         assert game_round is not None
         details = {"bets": bets, "seat": seat}
         if not opening and self._round_users.get(seat) == conn.user_id:
-            # A resend of the bet already taken is answered from its idempotency record;
-            # any other second bet in the same round is refused, and nothing is held.
+            # A resend of a bet already taken is answered from its idempotency record; a new
+            # bet goes on only where the game lets a seat add to its bets (UTH: Trips after
+            # the Ante, seed 001), else check_bets refuses it and nothing is held.
             move = await self._db_call(
                 stakes.replayed_stake,
                 self._db,
@@ -358,9 +362,8 @@ class Table(SeatRules):
                 key=message.key,
                 details=details,
             )
-            if move is None:
-                raise IllegalActionError(f"seat {seat} has already bet in this round")
-            return self._bet_ack(move, seat)
+            if move is not None:
+                return self._bet_ack(move, seat)
         total = game_round.check_bets(seat, bets)
         one = rounds.Stake(
             user_id=conn.user_id,
@@ -370,7 +373,6 @@ class Table(SeatRules):
             details=details,
         )
         if opening:
-            salt = new_salt()
             deck = deck_text(game_round_shoe(game_round))
             commitment = commit(salt=salt, deck=deck)
             round_id, move = await self._db_call(

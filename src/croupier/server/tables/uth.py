@@ -1,18 +1,21 @@
 """Ultimate Texas Hold'em at a server table: the :class:`GameRound` adapter for ``UthRound``.
 
 Opening bets are ``{"ante": A, "trips": T}`` (the Blind equals the Ante and is placed with
-it, spec/uth.md "Betting"; a ``"blind"`` spot may be sent but must equal the Ante).
-Decisions are ``check``, ``fold`` and ``play`` with ``multiple`` (or ``"4x"``... as the
-action); a Play bet holds ``multiple x Ante`` more.
+it, spec/uth.md "Betting"; a ``"blind"`` spot may be sent but must equal the Ante). A seat
+that has bet may add ``{"trips": T}`` as a second request in the same betting window (seed
+001: the Trips spot opens once the Ante is accepted), checked against the limits the round
+opened with. Decisions are ``check``, ``fold`` and ``play`` with ``multiple`` (or ``"4x"``...
+as the action; the table's ``play_multiples``); a Play bet holds ``multiple x Ante`` more.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
 from croupier.deck import Shoe
-from croupier.errors import IllegalActionError
+from croupier.errors import ConfigError, IllegalActionError
 from croupier.games.uth import Phase, UthConfig, UthRound
 from croupier.games.uth.events import HOUSE, PUBLIC, Event
 from croupier.history.records import result_to_dict, uth_record, uth_record_for_seats
@@ -33,16 +36,22 @@ class UthFactory:
     game = "uth"
 
     def __init__(self, table: TableConfig) -> None:
-        rules = dict(table.rules)
-        # TOML has no null: a shared-hand (live) table without max_seats, or with
-        # max_seats = 0 or "unlimited", seats any number of players (spec/uth.md "Table").
-        if rules.get("max_seats") in (0, "unlimited") or (
-            rules.get("shared_hand") and "max_seats" not in rules
-        ):
-            rules["max_seats"] = None
-        self.config = UthConfig.from_dict(rules)
+        self.config = _config(table.rules)
 
-    def new_round(self, shoe: Shoe) -> UthTableRound:
+    def reconfigure(self, rules: Mapping[str, Any]) -> None:
+        """New rules for the rounds opened from now on (seed 003: management may change a
+        table's limits during play); a round in play keeps the config it opened with.
+        Checked whole first: rules that are refused change nothing.
+
+        Raises:
+            ConfigError: the new rules are not valid, or change the number of seats.
+        """
+        config = _config(rules)
+        if config.max_seats != self.config.max_seats:
+            raise ConfigError("max_seats cannot change while the table is open")
+        self.config = config
+
+    def new_round(self, shoe: Shoe, *, salt: str = "") -> UthTableRound:
         return UthTableRound(UthRound(self.config, shoe))
 
     def describe(self) -> dict[str, Any]:
@@ -56,14 +65,27 @@ class UthFactory:
         return self.config.max_seats
 
 
+_MULTIPLE = re.compile(r"^(10|[1-9])x$")
+
+
+def _config(rules: Mapping[str, Any]) -> UthConfig:
+    options = dict(rules)
+    # TOML has no null: a shared-hand (live) table without max_seats, or with
+    # max_seats = 0 or "unlimited", seats any number of players (spec/uth.md "Table").
+    if options.get("max_seats") in (0, "unlimited") or (
+        options.get("shared_hand") and "max_seats" not in options
+    ):
+        options["max_seats"] = None
+    return UthConfig.from_dict(options)
+
+
 def _multiple(act: ActMessage) -> int | None:
     if act.action == "play":
         if act.multiple is None:
             raise InvalidRequestError("a play needs a multiple (4, 3, 2 or 1)")
         return act.multiple
-    if act.action in {"4x", "3x", "2x", "1x"}:
-        return int(act.action[0])
-    return None
+    match = _MULTIPLE.match(act.action)
+    return int(match.group(1)) if match else None
 
 
 class UthTableRound:
@@ -103,18 +125,32 @@ class UthTableRound:
             )
         return ante, trips
 
+    def _added_trips(self, seat: int, bets: Mapping[str, int]) -> int:
+        """Trips added by a seat that has bet (seed 001), checked against the round's limits."""
+        if set(bets) != {"trips"}:
+            raise IllegalActionError(
+                f"seat {seat} has already bet in this round: only Trips may be added"
+            )
+        self.engine.verify_place_trips(seat, trips=bets["trips"])
+        return bets["trips"]
+
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        ante, trips = self._bets(bets)
         if self.engine.has_box(seat):
-            raise IllegalActionError(f"seat {seat} has already bet in this round")
+            return self._added_trips(seat, bets)
+        ante, trips = self._bets(bets)
         self.engine.verify_place_bets(seat, ante=ante, trips=trips)
         return 2 * ante + trips
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
+        if set(bets) == {"trips"}:
+            return bets["trips"]  # Trips added after the Ante
         ante, trips = self._bets(bets)
         return 2 * ante + trips
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
+        if self.engine.has_box(seat):
+            self.engine.place_trips(seat, trips=self._added_trips(seat, bets))
+            return
         ante, trips = self._bets(bets)
         self.engine.place_bets(seat, ante=ante, trips=trips)
 
@@ -135,7 +171,7 @@ class UthTableRound:
             self.engine.verify_fold(seat)
         else:
             raise InvalidRequestError(
-                f"unknown action {act.action!r}; UTH has check, play (4x 3x 2x 1x) and fold"
+                f"unknown action {act.action!r}; UTH has check, play (4x 3x 2x 1x...) and fold"
             )
         return 0
 
