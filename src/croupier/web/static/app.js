@@ -225,7 +225,8 @@ function TablePage({ name }) {
 
 function App() {
   const [route, setRoute] = useState(parseHash());
-  useStore();
+  const s = useStore();
+  document.documentElement.classList.toggle("pace-turbo", s.settings.pace === "turbo");
   useEffect(() => {
     const onHash = () => setRoute(parseHash());
     window.addEventListener("hashchange", onHash);
