@@ -58,6 +58,14 @@ def register(app: typer.Typer) -> None:
                 help="Serve /docs, /redoc and /openapi.json (default: off, or CROUPIER_API_DOCS).",
             ),
         ] = None,
+        demo: Annotated[
+            bool | None,
+            typer.Option(
+                "--demo/--no-demo",
+                help="Demo mode: the cashier gives play money instead of taking deposit "
+                "requests (default: off, or CROUPIER_DEMO; croupier run turns it on).",
+            ),
+        ] = None,
     ) -> None:
         """Run the casino server: accounts, wallet, live tables over WebSockets.
 
@@ -84,6 +92,8 @@ def register(app: typer.Typer) -> None:
             overrides["port"] = port
         if api_docs is not None:
             overrides["api_docs"] = api_docs
+        if demo is not None:
+            overrides["demo"] = demo
         settings = Settings(**overrides)  # type: ignore[arg-type]
         console = Console(stderr=True)
         try:
@@ -92,8 +102,9 @@ def register(app: typer.Typer) -> None:
             console.print(f"[red]croupier serve: {exc}[/red]")
             raise typer.Exit(2) from None
         where = settings.database_url.split("@")[-1]
+        mode = ", demo mode: the cashier gives play money" if settings.demo else ""
         console.print(
-            f"croupier serving on http://{settings.host}:{settings.port} (database {where})"
+            f"croupier serving on http://{settings.host}:{settings.port} (database {where}{mode})"
         )
         uvicorn.run(
             application,

@@ -53,6 +53,8 @@ def create_app(
     from croupier.server.accounts.router import operator_router as account_admin_router
     from croupier.server.accounts.router import router as accounts_router
     from croupier.server.accounts.service import ensure_operator
+    from croupier.server.cashier.router import router as cashier_router
+    from croupier.server.cashier.service import DemoCredits
     from croupier.server.rng import live_shoe
     from croupier.server.tables.advice import router as advice_router
     from croupier.server.tables.manager import TableManager
@@ -113,12 +115,14 @@ def create_app(
         max_seconds=settings.login_max_backoff_seconds,
     )
     app.state.register_throttle = LoginThrottle(free_per_address=settings.login_free_per_address)
+    app.state.demo_credits = DemoCredits(settings.demo_credit_seconds)
     install_error_handlers(app)
     app.include_router(accounts_router)
     app.include_router(account_admin_router)
     app.include_router(wallet_router)
     app.include_router(tables_router)
     app.include_router(advice_router)
+    app.include_router(cashier_router)
 
     @app.get("/api/health", tags=["meta"])
     def health() -> dict[str, str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from croupier.server.accounts.models import AuthToken, User
 from croupier.server.base import Base
+from croupier.server.cashier.models import DepositRequest
 from croupier.server.tables.models import Round, RoundPlayer, RoundVoid
 from croupier.server.wallet.models import (
     IdempotencyKey,
@@ -15,6 +16,7 @@ from croupier.server.wallet.models import (
 __all__ = [
     "AuthToken",
     "Base",
+    "DepositRequest",
     "IdempotencyKey",
     "LedgerAccount",
     "LedgerTransaction",

@@ -394,18 +394,25 @@ class CashGameTable(Table):
         )
         if replay is None:
             if self._in_hand(seat):
-                raise IllegalActionError(f"seat {seat} is in the hand in play: buy in after it")
+                raise IllegalActionError(
+                    f"seat {seat} is in the hand in play: buy in after it",
+                    reason="buy_in_during_hand",
+                )
             stack = self._stacks.get(seat, 0)
             total = stack + message.amount
             low, high = self.cash.min_buy_in, self.cash.max_buy_in
             if stack == 0 and message.amount < low:
                 raise IllegalActionError(
-                    f"buy-in {message.amount} is below the table minimum {low}"
+                    f"buy-in {message.amount} is below the table minimum {low}",
+                    reason="buy_in_below_min",
+                    params={"amount": message.amount, "min": low},
                 )
             if total > high:
                 raise IllegalActionError(
                     f"buy-in {message.amount} would make the stack {total}, above the table "
-                    f"maximum {high}"
+                    f"maximum {high}",
+                    reason="buy_in_above_max",
+                    params={"amount": message.amount, "total": total, "max": high},
                 )
             move, stack = await self._db_call(
                 self._with_session(buy_in, idempotency_key=message.key, **args)
@@ -429,6 +436,8 @@ class CashGameTable(Table):
                     f"was left): the wallet holds {balance}; buy in again with a new key",
                     balance=balance,
                     stack=self._stacks.get(seat, 0),
+                    reason="round_voided",
+                    params={"balance": balance},
                 )
         return {
             "seat": seat,
@@ -442,7 +451,8 @@ class CashGameTable(Table):
         seat = self._seat(conn)
         if self._in_hand(seat):
             raise IllegalActionError(
-                f"seat {seat} is in the hand in play: leave after it (sit_out skips the next)"
+                f"seat {seat} is in the hand in play: leave after it (sit_out skips the next)",
+                reason="leave_during_hand",
             )
         amount, balance = await self._cash_out(seat, conn.user_id, conn.username)
         self._send_state_to(conn.user_id)
@@ -477,7 +487,9 @@ class CashGameTable(Table):
                 log.exception("cash-out of seat %s at %s failed", seat, self.name)
 
     async def _bet(self, conn: Connection, message: BetMessage) -> Frame:
-        raise IllegalActionError("a hold'em table takes no bets: buy_in, then act in turn")
+        raise IllegalActionError(
+            "a hold'em table takes no bets: buy_in, then act in turn", reason="no_bets_cash_game"
+        )
 
     # -- hands -------------------------------------------------------------------------
 
@@ -570,12 +582,18 @@ class CashGameTable(Table):
     async def _act(self, conn: Connection, message: ActMessage) -> Frame:
         seat = self._seat(conn)
         if message.seat is not None and message.seat != seat:
-            raise PermissionDeniedError(f"seat {message.seat} is not yours (you sit in {seat})")
+            raise PermissionDeniedError(
+                f"seat {message.seat} is not yours (you sit in {seat})", reason="not_your_seat"
+            )
         hand = self._hand
         if self.status != "playing" or hand is None:
-            raise IllegalActionError(f"no hand in play: the table is {self.status}")
+            raise IllegalActionError(
+                f"no hand in play: the table is {self.status}", reason="no_hand_in_play"
+            )
         if self._round_users.get(seat) != conn.user_id:
-            raise IllegalActionError(f"seat {seat} is not dealt in this hand")
+            raise IllegalActionError(
+                f"seat {seat} is not dealt in this hand", reason="not_dealt_in"
+            )
         hand.check_act(seat, message)
         try:
             hand.act(seat, message)

@@ -108,7 +108,8 @@ async def _authenticate(websocket: WebSocket) -> tuple[int, str, str, Any] | Non
             websocket,
             AuthenticationError(
                 f"no auth frame within {settings.ws_auth_seconds:g} s: send "
-                "{'type': 'auth', 'token': ...} first"
+                "{'type': 'auth', 'token': ...} first",
+                reason="session_missing",
             ),
             CLOSE_UNAUTHENTICATED,
         )
@@ -141,7 +142,8 @@ async def table_socket(websocket: WebSocket, name: str) -> None:
             websocket,
             AuthenticationError(
                 "a token in the URL is refused: send {'type': 'auth', 'token': ...} as the "
-                "first frame"
+                "first frame",
+                reason="session_missing",
             ),
             CLOSE_UNAUTHENTICATED,
         )
@@ -164,7 +166,11 @@ async def table_socket(websocket: WebSocket, name: str) -> None:
         )
 
     session = live.open(
-        user_id=user_id, token_hash=token_hash, expires_at=expires_at, on_revoke=revoked
+        user_id=user_id,
+        token_hash=token_hash,
+        expires_at=expires_at,
+        on_revoke=revoked,
+        on_frame=conn.send,  # a `balance` frame after a cashier's credit (server/cashier)
     )
     writer = asyncio.create_task(_pump(websocket, conn))
     try:

@@ -135,7 +135,7 @@ class RussianTableRound:
         for box in self.engine.boxes:
             if self.engine.seat_of(box) == seat and not self._blind(box):
                 return box
-        raise IllegalActionError(f"seat {seat} has no open box in this round")
+        raise IllegalActionError(f"seat {seat} has no open box in this round", reason="no_open_box")
 
     def _blind(self, box: int) -> bool:
         return any(
@@ -152,19 +152,26 @@ class RussianTableRound:
         unknown = sorted(set(bets) - _SPOTS)
         if unknown:
             raise InvalidRequestError(
-                f"unknown bet spots {unknown}; russian poker has {sorted(_SPOTS)}"
+                f"unknown bet spots {unknown}; russian poker has {sorted(_SPOTS)}",
+                reason="unknown_spots",
+                params={"spots": sorted(unknown)},
             )
         if "ante" not in bets:
-            raise InvalidRequestError("an ante is required on the open box")
+            raise InvalidRequestError("an ante is required on the open box", reason="ante_required")
         blind = bets.get("blind_boxes", 0)
         if blind >= self.engine.config.boxes:
-            raise IllegalActionError(f"{blind} blind boxes do not fit on the layout")
+            raise IllegalActionError(
+                f"{blind} blind boxes do not fit on the layout",
+                reason="blind_boxes_do_not_fit",
+                params={"count": blind, "boxes": self.engine.config.boxes},
+            )
         blind_bonus = bets.get("blind_bonus", 0)
         if blind_bonus and not blind:
             # Never drop a stake silently: a Bonus for blind boxes needs blind boxes.
             raise InvalidRequestError(
                 f"blind_bonus {blind_bonus} needs blind boxes: blind_boxes is 0 "
-                "(put the open box's Bonus in bonus)"
+                "(put the open box's Bonus in bonus)",
+                reason="blind_bonus_without_blind_boxes",
             )
         return bets["ante"], bets.get("bonus", 0), blind, blind_bonus
 
@@ -177,13 +184,19 @@ class RussianTableRound:
         taken = set(self.engine.boxes)
         free = [b for b in range(self.engine.config.boxes) if b not in taken]
         if len(free) < count:
-            raise IllegalActionError(f"{count} boxes asked, {len(free)} free on the layout")
+            raise IllegalActionError(
+                f"{count} boxes asked, {len(free)} free on the layout",
+                reason="not_enough_boxes",
+                params={"count": count, "free": len(free)},
+            )
         return free[:count]
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
         ante, bonus, blind, blind_bonus = self._bets(bets)
         if seat in self.seats:
-            raise IllegalActionError(f"seat {seat} has already bet in this round")
+            raise IllegalActionError(
+                f"seat {seat} has already bet in this round", reason="already_bet"
+            )
         boxes = self._free_boxes(1 + blind)
         self.engine.verify_place_box(seat, box=boxes[0], ante=ante, bonus=bonus)
         for box in boxes[1:]:
@@ -208,7 +221,9 @@ class RussianTableRound:
 
     def _discard(self, act: ActMessage) -> tuple[Card, ...]:
         if not act.cards:
-            raise InvalidRequestError("an exchange needs the cards to discard")
+            raise InvalidRequestError(
+                "an exchange needs the cards to discard", reason="exchange_needs_cards"
+            )
         return tuple(parse_cards(" ".join(act.cards)))
 
     def check_act(self, seat: int, act: ActMessage) -> int:
@@ -234,7 +249,11 @@ class RussianTableRound:
             case "decline":
                 engine.verify_decline_buy(seat, box=box)
             case other:
-                raise InvalidRequestError(f"unknown action {other!r}; russian poker has {_ACTIONS}")
+                raise InvalidRequestError(
+                    f"unknown action {other!r}; russian poker has {_ACTIONS}",
+                    reason="unknown_action",
+                    params={"action": str(other)},
+                )
         return 0
 
     def act(self, seat: int, act: ActMessage) -> None:

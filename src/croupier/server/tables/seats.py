@@ -101,7 +101,9 @@ class SeatRules(TableFrames):
         wait = self._cooldown.get(conn.user_id, 0.0) - self._clock.now()
         if wait > 0:
             raise IllegalActionError(
-                f"your seat was freed for not playing: you may sit again in {math.ceil(wait)} s"
+                f"your seat was freed for not playing: you may sit again in {math.ceil(wait)} s",
+                reason="seat_wait",
+                params={"seconds": math.ceil(wait)},
             )
         need = self._seat_minimum()
         if need > 0:
@@ -109,7 +111,9 @@ class SeatRules(TableFrames):
             if have < need:
                 raise InsufficientFunds(
                     f"a seat at {self.config.name} needs {need} in your wallet (the table "
-                    f"minimum); you have {have}"
+                    f"minimum); you have {have}",
+                    reason="seat_needs_funds",
+                    params={"need": need, "balance": have},
                 )
 
     def _arm_idle(self) -> None:

@@ -252,7 +252,11 @@ class Table(SeatRules):
         if conn.user_id in self._seat_of:
             seat = self._seat_of[conn.user_id]
             if wanted is not None and wanted != seat:
-                raise ConflictError(f"you already sit in seat {seat}; leave it first")
+                raise ConflictError(
+                    f"you already sit in seat {seat}; leave it first",
+                    reason="already_seated",
+                    params={"seat": seat},
+                )
             return {"seat": seat}
         limit = self.factory.max_seats()
         if wanted is None:
@@ -263,12 +267,22 @@ class Table(SeatRules):
             else:
                 free = [s for s in range(limit) if s not in self._seats]
                 if not free:
-                    raise ConflictError(f"the table is full ({limit} seats)")
+                    raise ConflictError(
+                        f"the table is full ({limit} seats)",
+                        reason="table_full",
+                        params={"seats": limit},
+                    )
                 wanted = free[0]
         elif limit is not None and wanted >= limit:
-            raise IllegalActionError(f"seat {wanted} does not exist: seats are 0..{limit - 1}")
+            raise IllegalActionError(
+                f"seat {wanted} does not exist: seats are 0..{limit - 1}",
+                reason="seat_does_not_exist",
+                params={"seat": wanted, "seats": limit},
+            )
         if wanted in self._seats:
-            raise ConflictError(f"seat {wanted} is taken")
+            raise ConflictError(
+                f"seat {wanted} is taken", reason="seat_taken", params={"seat": wanted}
+            )
         self._seats[wanted] = Occupant(conn.user_id, conn.username)
         self._seat_of[conn.user_id] = wanted
         self._announce(conn.user_id, {"kind": "seated", "seat": wanted, "username": conn.username})
@@ -278,10 +292,11 @@ class Table(SeatRules):
     def _leave(self, conn: Connection) -> Frame:
         seat = self._seat_of.get(conn.user_id)
         if seat is None:
-            raise IllegalActionError("you are not seated at this table")
+            raise IllegalActionError("you are not seated at this table", reason="not_seated")
         if self.status in ("betting", "playing") and seat in self._round_users:
             raise IllegalActionError(
-                f"seat {seat} has bets in round {self._round_id}: leave after it ends"
+                f"seat {seat} has bets in round {self._round_id}: leave after it ends",
+                reason="leave_with_bets",
             )
         del self._seats[seat]
         del self._seat_of[conn.user_id]
@@ -299,7 +314,8 @@ class Table(SeatRules):
     ) -> Frame | None:
         """Buy-in and sitting out or in: only cash-game tables (Hold'em) take them."""
         raise IllegalActionError(
-            f"{message.type} is for cash-game tables; a {self.factory.game} table takes bets"
+            f"{message.type} is for cash-game tables; a {self.factory.game} table takes bets",
+            reason="cash_game_only",
         )
 
     async def _release_ghosts(self) -> None:
@@ -325,7 +341,7 @@ class Table(SeatRules):
     def _seat(self, conn: Connection) -> int:
         seat = self._seat_of.get(conn.user_id)
         if seat is None:
-            raise IllegalActionError("take a seat first (join)")
+            raise IllegalActionError("take a seat first (join)", reason="not_seated")
         return seat
 
     # -- betting -----------------------------------------------------------------------------
@@ -333,7 +349,9 @@ class Table(SeatRules):
     async def _bet(self, conn: Connection, message: BetMessage) -> Frame:
         seat = self._seat(conn)
         if self.status not in ("idle", "betting"):
-            raise IllegalActionError(f"bets are closed: the table is {self.status}")
+            raise IllegalActionError(
+                f"bets are closed: the table is {self.status}", reason="bets_closed"
+            )
         bets = dict(message.bets)
         opening = self._round is None
         game_round = self.factory.new_round(self._shoe_factory()) if opening else self._round
@@ -352,7 +370,9 @@ class Table(SeatRules):
                 details=details,
             )
             if move is None:
-                raise IllegalActionError(f"seat {seat} has already bet in this round")
+                raise IllegalActionError(
+                    f"seat {seat} has already bet in this round", reason="already_bet"
+                )
             return self._bet_ack(move, seat)
         total = game_round.check_bets(seat, bets)
         one = rounds.Stake(
@@ -520,12 +540,18 @@ class Table(SeatRules):
         """The seat deciding, its round and the extra stake the decision needs; or refused."""
         seat = self._seat(conn)
         if message.seat is not None and message.seat != seat:
-            raise PermissionDeniedError(f"seat {message.seat} is not yours (you sit in {seat})")
+            raise PermissionDeniedError(
+                f"seat {message.seat} is not yours (you sit in {seat})", reason="not_your_seat"
+            )
         game_round = self._round
         if self.status != "playing" or game_round is None:
-            raise IllegalActionError(f"no decisions now: the table is {self.status}")
+            raise IllegalActionError(
+                f"no decisions now: the table is {self.status}", reason="no_decisions_now"
+            )
         if self._round_users.get(seat) != conn.user_id:
-            raise IllegalActionError(f"seat {seat} has no bets in this round")
+            raise IllegalActionError(
+                f"seat {seat} has no bets in this round", reason="no_bets_this_round"
+            )
         return seat, game_round, game_round.check_act(seat, message)
 
     def _decision_stake(

@@ -59,7 +59,9 @@ class UthFactory:
 def _multiple(act: ActMessage) -> int | None:
     if act.action == "play":
         if act.multiple is None:
-            raise InvalidRequestError("a play needs a multiple (4, 3, 2 or 1)")
+            raise InvalidRequestError(
+                "a play needs a multiple (4, 3, 2 or 1)", reason="play_multiple_required"
+            )
         return act.multiple
     if act.action in {"4x", "3x", "2x", "1x"}:
         return int(act.action[0])
@@ -93,20 +95,30 @@ class UthTableRound:
     def _bets(self, bets: Mapping[str, int]) -> tuple[int, int]:
         unknown = sorted(set(bets) - _SPOTS)
         if unknown:
-            raise InvalidRequestError(f"unknown bet spots {unknown}; UTH has ante and trips")
+            raise InvalidRequestError(
+                f"unknown bet spots {unknown}; UTH has ante and trips",
+                reason="unknown_spots",
+                params={"spots": sorted(unknown)},
+            )
         if "ante" not in bets:
-            raise InvalidRequestError("an ante is required (the blind is placed with it)")
+            raise InvalidRequestError(
+                "an ante is required (the blind is placed with it)", reason="ante_required"
+            )
         ante, trips = bets["ante"], bets.get("trips", 0)
         if "blind" in bets and bets["blind"] != ante:
             raise IllegalActionError(
-                f"blind {bets['blind']} must equal the ante {ante} (spec/uth.md Betting)"
+                f"blind {bets['blind']} must equal the ante {ante} (spec/uth.md Betting)",
+                reason="blind_must_equal_ante",
+                params={"blind": bets["blind"], "ante": ante},
             )
         return ante, trips
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
         ante, trips = self._bets(bets)
         if self.engine.has_box(seat):
-            raise IllegalActionError(f"seat {seat} has already bet in this round")
+            raise IllegalActionError(
+                f"seat {seat} has already bet in this round", reason="already_bet"
+            )
         self.engine.verify_place_bets(seat, ante=ante, trips=trips)
         return 2 * ante + trips
 
@@ -135,7 +147,9 @@ class UthTableRound:
             self.engine.verify_fold(seat)
         else:
             raise InvalidRequestError(
-                f"unknown action {act.action!r}; UTH has check, play (4x 3x 2x 1x) and fold"
+                f"unknown action {act.action!r}; UTH has check, play (4x 3x 2x 1x) and fold",
+                reason="unknown_action",
+                params={"action": act.action},
             )
         return 0
 

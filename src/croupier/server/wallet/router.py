@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Header, Query, Request
 from sqlalchemy import select
 
 from croupier.server.accounts.service import get_user
@@ -63,6 +63,12 @@ def balance_of(user_id: UserId, operator: OperatorUser, session: SessionDep) -> 
     return BalancePublic(user_id=user_id, balance=service.player_balance(session, user_id=user_id))
 
 
+def _notify(request: Request, user_id: int, balance: int) -> None:
+    """The player's open table sockets get their new balance at once (docs/protocol.md
+    ``balance``): a credit shows without reloading the page."""
+    request.app.state.live_sessions.notify_user(user_id, {"type": "balance", "balance": balance})
+
+
 def _movement(move: service.Movement) -> MovementPublic:
     return MovementPublic(
         transaction_id=move.transaction_id,
@@ -75,6 +81,7 @@ def _movement(move: service.Movement) -> MovementPublic:
 
 @router.post("/api/operator/accounts/{user_id}/credit")
 def credit(
+    request: Request,
     user_id: UserId,
     body: MoneyRequest,
     operator: OperatorUser,
@@ -90,11 +97,13 @@ def credit(
         memo=body.memo,
     )
     session.commit()
+    _notify(request, user_id, int(move.balance))
     return _movement(move)
 
 
 @router.post("/api/operator/accounts/{user_id}/debit")
 def debit(
+    request: Request,
     user_id: UserId,
     body: MoneyRequest,
     operator: OperatorUser,
@@ -110,6 +119,7 @@ def debit(
         memo=body.memo,
     )
     session.commit()
+    _notify(request, user_id, int(move.balance))
     return _movement(move)
 
 
