@@ -59,6 +59,7 @@ from croupier.server.tables.protocol import (
     ActMessage,
     BetMessage,
     BuyInMessage,
+    LeaveMessage,
     SitInMessage,
     SitOutMessage,
 )
@@ -304,6 +305,9 @@ class CashGameTable(Table):
         )
         self.cash: CashFactory = factory  # type: ignore[assignment]
         self._stacks: dict[int, int] = {}
+        self._leaving: set[int] = set()
+        """Seats that leave when the hand in play ends (``leave`` with ``after_hand``): kept
+        here, so a player who closes the tab still leaves after the hand, and never before."""
         """seat -> chips at the table (equal to its stack account between hands)."""
         self._out: set[int] = set()
         """Seats sitting out."""
@@ -447,8 +451,15 @@ class CashGameTable(Table):
             "replayed": bool(move.replayed),
         }
 
-    async def _leave_seat(self, conn: Connection) -> Frame:
+    async def _leave_seat(self, conn: Connection, message: LeaveMessage) -> Frame:
         seat = self._seat(conn)
+        if message.after_hand is not None and (self._in_hand(seat) or not message.after_hand):
+            # Flagged on the server: it holds whatever the client does next.
+            changed = (seat in self._leaving) != message.after_hand
+            (self._leaving.add if message.after_hand else self._leaving.discard)(seat)
+            if changed:
+                self._broadcast_state()
+            return {"seat": seat, "leaving": message.after_hand}
         if self._in_hand(seat):
             raise IllegalActionError(
                 f"seat {seat} is in the hand in play: leave after it (sit_out skips the next)",
@@ -468,6 +479,7 @@ class CashGameTable(Table):
         self._seat_of.pop(user_id, None)
         self._stacks.pop(seat, None)
         self._out.discard(seat)
+        self._leaving.discard(seat)
         self._idle.pop(seat, None)
         self._sitting_keys.pop(user_id, None)
         left = {"kind": "left", "seat": seat, "username": username, "cashed_out": amount}
@@ -476,9 +488,11 @@ class CashGameTable(Table):
         return int(amount), int(balance)
 
     async def _release_ghosts(self) -> None:
-        """Seats whose player has no connection left and no hand in play: cash out, leave."""
+        """Seats with no hand in play whose player has no connection left or asked to leave
+        after the hand: cash out, leave."""
         for seat, occupant in list(self._seats.items()):
-            if occupant.user_id in self._by_user or self._in_hand(seat):
+            staying = occupant.user_id in self._by_user and seat not in self._leaving
+            if staying or self._in_hand(seat):
                 continue
             try:
                 await self._cash_out(seat, occupant.user_id, occupant.username)
@@ -752,6 +766,7 @@ class CashGameTable(Table):
                 "stack": self._stacks.get(s, 0),
                 "sitting_out": s in self._out,
                 "in_hand": s in self._round_users,
+                "leaving": s in self._leaving,
             }
             for s, o in sorted(self._seats.items())
         ]

@@ -65,9 +65,11 @@ class JoinMessage(_Client):
 
 
 class LeaveMessage(_Client):
-    """Give the seat up (refused while the seat has bets in the current round)."""
+    """Give the seat up (refused while the seat has bets in the current round). At a cash
+    table ``after_hand: true`` leaves once the hand in play ends (``false`` cancels that)."""
 
     type: Literal["leave"]
+    after_hand: bool | None = None
 
 
 class BetMessage(_Client):

@@ -394,9 +394,15 @@ def _recalled(session: Session, row: Round, *, viewer: User) -> RecalledRound:
     )
 
 
-def recent_rounds(session: Session, *, user: User, limit: int = 10) -> list[RecalledRound]:
-    """The user's last ``limit`` closed rounds, newest first (issue 5: a player recalls 10)."""
-    rows = session.scalars(_recent(Round, user=user, limit=limit))
+def recent_rounds(
+    session: Session, *, user: User, limit: int = 10, before: int | None = None
+) -> list[RecalledRound]:
+    """The user's last ``limit`` closed rounds, newest first (issue 5: a player recalls 10);
+    with ``before``, those with a smaller id (the next page of the history)."""
+    query = _recent(Round, user=user, limit=limit)
+    if before is not None:
+        query = query.where(Round.id < before)
+    rows = session.scalars(query)
     return [_recalled(session, row, viewer=user) for row in rows]
 
 

@@ -12,7 +12,14 @@ from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from croupier.errors import CroupierError
 from croupier.server.accounts.service import session_for_token
 from croupier.server.accounts.sessions import LiveSession, LiveSessions
-from croupier.server.deps import CurrentUser, OperatorUser, RoundId, SessionDep, TableManagerDep
+from croupier.server.deps import (
+    DB_ID_MAX,
+    CurrentUser,
+    OperatorUser,
+    RoundId,
+    SessionDep,
+    TableManagerDep,
+)
 from croupier.server.errors import (
     AuthenticationError,
     InvalidRequestError,
@@ -53,9 +60,12 @@ def my_rounds(
     user: CurrentUser,
     session: SessionDep,
     limit: Annotated[int, Query(ge=1, le=10)] = 10,
+    before: Annotated[int | None, Query(ge=1, le=DB_ID_MAX)] = None,
 ) -> list[dict[str, Any]]:
-    """The caller's last rounds (at most 10), deck revealed, newest first."""
-    return [r.to_json() for r in rounds.recent_rounds(session, user=user, limit=limit)]
+    """The caller's own rounds, at most 10, deck revealed, newest first; ``before`` (a round
+    id) pages back through older ones. A player sees only their own rows."""
+    found = rounds.recent_rounds(session, user=user, limit=limit, before=before)
+    return [r.to_json() for r in found]
 
 
 @router.get("/api/rounds/{round_id}")

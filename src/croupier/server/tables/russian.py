@@ -92,6 +92,8 @@ class RussianFactory:
             "bet_multiple": c.bet_multiple,
             "dealer_upcard": c.dealer_upcard,
             "rebuy_same_rank": c.rebuy_same_rank,
+            "bet_paytable": to_json(c.bet_paytable),
+            "bonus_paytable": to_json(c.bonus_paytable),
         }
 
     def max_seats(self) -> int | None:
@@ -355,6 +357,14 @@ class RussianTableRound:
                 box["cards"] = box["net"] = None
         data["to_act_seat"] = self.pending_seats[0] if self.pending_seats else None
         data["legal"] = self.legal(seat) if mine and seat is not None else []
+        # The insurance the seat's hand allows now, or null (below three of a kind).
+        box = view.to_act
+        limits = (
+            self.engine.insurance_limits(box)
+            if box is not None and "bet" in data["legal"]
+            else None
+        )
+        data["insurance"] = list(limits) if limits else None
         return data
 
     def record(self, round_id: int) -> dict[str, Any]:
