@@ -249,4 +249,6 @@ function App() {
 }
 
 if (token()) refreshCashier();
-render(html`<${App} />`, document.getElementById("app"));
+const root = document.getElementById("app");
+root.replaceChildren();
+render(html`<${App} />`, root);

@@ -185,10 +185,10 @@ export function addLog(model, text, cls = "") {
 /** A seat's display name: the player's name, "you", or "Box N" (never a raw seat number). */
 export function nameOf(model, seat) {
   if (seat === -1) return t("uth.shared_hand");
-  if (model.table && seat === model.table.your_seat) return t("you");
   const occupant = ((model.table && model.table.seats) || []).find((o) => o.seat === seat);
   if (occupant) return occupant.username;
   if (model.names[seat]) return model.names[seat];
+  if (model.table && seat === model.table.your_seat && model.user) return model.user.username;
   return t("box.n", { n: seat + 1 });
 }
 

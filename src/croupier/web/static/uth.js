@@ -4,12 +4,11 @@
 // the server's `state` frames (the seat's own view) and events; the page never holds a card
 // the seat may not see, because the server never sends one.
 
-import { api } from "./api.js";
+import { api, newKey } from "./api.js";
 import { bestHand, CardRow, CHIPS, categoryOfValue, categoryName } from "./cards.js";
 import { BetLines, ChipTray, holeCardsFromDeck, payLine, Spot } from "./common.js";
 import { wordError } from "./errors.js";
 import { money, signedMoney, t } from "./i18n.js";
-import { newKey } from "./api.js";
 import { announce, toast } from "./notify.js";
 import { play } from "./sound.js";
 import { addLog, LogPanel, nameOf, OfflineNote, soundFor, TableHead, Timer, useTable, WinnersPanel } from "./tablecore.js";
@@ -385,7 +384,7 @@ function OtherBoxes({ info, model, onSit }) {
         ${res && !mine ? html`<span class=${res.net > 0 ? "good" : res.net < 0 ? "bad" : "muted"}>${signedMoney(res.net)}</span>` : null}`;
     } else if (t0.your_seat == null) {
       body = html`<button type="button" class="btn small" data-testid=${`sit-${seat}`} onClick=${() => onSit(seat)}>${t("sit_here")}</button>`;
-    } else body = html`<span class="empty">${t("empty")}</span>`;
+    } else continue; // seated: empty boxes take no room on a phone
     places.push(html`<li key=${seat} class=${`seat-place${mine ? " mine" : ""}${occupant ? " taken" : ""}`} data-testid=${`seat-${seat}`}>
       <div class="seat-name">${occupant ? occupant.username : t("box.n", { n: seat + 1 })}</div>${body}</li>`);
   }
