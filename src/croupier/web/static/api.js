@@ -2,7 +2,7 @@
 // Nothing here is fetched from outside the server. Errors keep the server's `code`, `reason`
 // and `params` so that errors.js can word them for a person (never the raw message).
 
-import { setSession, token } from "./store.js";
+import { setBalance, setSession, token } from "./store.js";
 
 export class ApiError extends Error {
   constructor(status, code, message, { reason = null, params = {}, details = null, retryAfter = null } = {}) {
@@ -195,4 +195,15 @@ export function logout() {
   return api("/api/auth/logout", { method: "POST" })
     .catch(() => null)
     .finally(() => setSession(null));
+}
+
+/** Ask the server for the wallet's balance and show it (after a round, on a page change). */
+export async function refreshBalance() {
+  if (!token()) return;
+  try {
+    const data = await api("/api/wallet");
+    setBalance(data.balance);
+  } catch {
+    /* the page shows the error where it matters */
+  }
 }

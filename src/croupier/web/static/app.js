@@ -2,7 +2,7 @@
 // pace, log out), login/register, the lobby, and the table, history, cashier and operator
 // pages. One Preact tree: the page updates in place, so focus stays where the player put it.
 
-import { api, logout, sessionEnded } from "./api.js";
+import { api, logout, refreshBalance, sessionEnded } from "./api.js";
 import { CashierPage } from "./cashier.js";
 import { wordError } from "./errors.js";
 import { HistoryPage } from "./history.js";
@@ -11,7 +11,7 @@ import { currentLanguage, LANGUAGES, money, setLanguage, t } from "./i18n.js";
 import { toast } from "./notify.js";
 import { OperatorPage } from "./operator.js";
 import { RussianTable } from "./russian.js";
-import { setBalance, setSession, setSetting, store, token, useStore } from "./store.js";
+import { setSession, setSetting, store, token, useStore } from "./store.js";
 import { GenericTable } from "./table.js";
 import { onSessionExpired } from "./tablecore.js";
 import { html, render, useEffect, useRef, useState } from "./ui.js";
@@ -19,16 +19,6 @@ import { UthTable } from "./uth.js";
 
 const GAME_PAGES = { uth: UthTable, holdem: HoldemTable, russian: RussianTable };
 const NEEDS_LOGIN = new Set(["table", "history", "operator", "cashier"]);
-
-export async function refreshBalance() {
-  if (!token()) return;
-  try {
-    const data = await api("/api/wallet");
-    setBalance(data.balance);
-  } catch {
-    /* the page shows the error where it matters */
-  }
-}
 
 async function refreshCashier() {
   try {

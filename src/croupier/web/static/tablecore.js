@@ -3,7 +3,7 @@
 // timer, the connection states (connecting, reconnecting, session ended), the table log and
 // the winners' announcement. Each page draws its own felt from the model kept here.
 
-import { ApiError, TableSocket } from "./api.js";
+import { ApiError, refreshBalance, TableSocket } from "./api.js";
 import { wordError } from "./errors.js";
 import { clock, money, t } from "./i18n.js";
 import { announce, toast } from "./notify.js";
@@ -90,6 +90,7 @@ export function useTable(info, handlers) {
         const e = f.event;
         if (e.kind === "seated" && e.username) m.names[e.seat] = e.username;
         if (e.kind === "round_opened") m.winners = null;
+        if (e.kind === "round_closed") refreshBalance();
         if (e.kind === "round_closed" && Array.isArray(e.winners) && e.winners.length) {
           m.winners = { round: e.round_id, list: e.winners };
           announce(t("winners.announce", { list: e.winners.map((w) => `${w.name} ${money(w.net)}`).join(", ") }));
