@@ -35,7 +35,9 @@ def _inject(tab: Tab, frame: dict[str, Any]) -> None:
     )
 
 
-def test_the_play_spot_is_empty_when_the_next_betting_opens(tab: Tab, web_server: WebServer) -> None:
+def test_the_play_spot_is_empty_when_the_next_betting_opens(
+    tab: Tab, web_server: WebServer
+) -> None:
     name, _, _ = web_server.player("playspot")
     tab.login(name)
     _sit(tab, "casino-bugs-0")
@@ -209,9 +211,7 @@ def test_buying_the_dealers_game_shows_it(tab: Tab, web_server: WebServer) -> No
     assert not tab.page.query_selector("[data-testid=dealer] [data-card=Kh]")
 
 
-def test_insurance_is_offered_only_when_the_hand_allows_it(
-    tab: Tab, web_server: WebServer
-) -> None:
+def test_insurance_is_offered_only_when_the_hand_allows_it(tab: Tab, web_server: WebServer) -> None:
     name, _, _ = web_server.player("insurer")
     tab.login(name)
     tab.page.goto(f"{web_server.url}/#/table/russian-bugs")

@@ -378,7 +378,10 @@ def out_of_view(page: Any, selector: str) -> list[str]:
 def tab_to(page: Any, testid: str, *, presses: int = 80) -> None:
     """Move the keyboard focus with Tab until the element ``testid`` has it."""
     for _ in range(presses):
-        if page.evaluate("() => document.activeElement && document.activeElement.dataset.testid") == testid:
+        if (
+            page.evaluate("() => document.activeElement && document.activeElement.dataset.testid")
+            == testid
+        ):
             return
         page.keyboard.press("Tab")
     raise AssertionError(f"Tab never reached {testid}")
