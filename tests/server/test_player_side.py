@@ -201,24 +201,29 @@ def test_leave_after_this_hand_holds_on_the_server(tmp_path: Path) -> None:
                 seat.request({"type": "join", "seat": index})
                 seat.request({"type": "buy_in", "key": f"in-{name}", "amount": 5_000})
                 players.append((seat, token))
-            _, (go, go_token) = players
+            (stay, _), (go, go_token) = players
             server.clock.advance(5)
             go.event("round_opened")
             flagged = go.request({"type": "leave", "after_hand": True})
             assert flagged["result"] == {"seat": 1, "leaving": True}
             state = go.until(
-                lambda f: (
-                    f["type"] == "state" and any(s.get("leaving") for s in f["table"]["seats"])
-                )
+                lambda f: f["type"] == "state"
+                and any(s.get("leaving") for s in f["table"]["seats"])
             )
             assert [s["seat"] for s in state["table"]["seats"] if s["leaving"]] == [1]
-            stack.close()  # both tabs close: the hand goes on, on timers
-        # The flag outlives the socket: the hand ends, the seat is cashed out.
-        for _ in range(8):
-            server.clock.advance(30)
+            # Both stay connected; the hand plays out on timers. The flagged seat leaves
+            # when it ends -- not before, and without sending anything more.
+            for _ in range(10):
+                server.clock.advance(30)
+            left = stay.event("left")
+            assert left["seat"] == 1 and left["username"] == "goer"
+            kinds = [f["event"]["kind"] for f in stay.frames if f["type"] == "event"]
+            assert kinds.index("round_closed") < kinds.index("left")
+            assert server.balance(go_token) == 15_000 + left["cashed_out"]
+            mine = go.request({"type": "leave"})
+            assert mine["type"] == "error" and mine["reason"] == "not_seated"
         ledger = server.ledger()
         assert ledger["player"] + ledger["escrow"] == 40_000
-        assert server.balance(go_token) in range(14_000, 26_001)
 
 
 def test_history_pages_back_through_a_players_own_rounds(casino: Server) -> None:
