@@ -207,8 +207,9 @@ def test_leave_after_this_hand_holds_on_the_server(tmp_path: Path) -> None:
             flagged = go.request({"type": "leave", "after_hand": True})
             assert flagged["result"] == {"seat": 1, "leaving": True}
             state = go.until(
-                lambda f: f["type"] == "state"
-                and any(s.get("leaving") for s in f["table"]["seats"])
+                lambda f: (
+                    f["type"] == "state" and any(s.get("leaving") for s in f["table"]["seats"])
+                )
             )
             assert [s["seat"] for s in state["table"]["seats"] if s["leaving"]] == [1]
             # Both stay connected; the hand plays out on timers. The flagged seat leaves

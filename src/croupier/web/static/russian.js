@@ -130,7 +130,9 @@ export function RussianTable({ info }) {
   const open = v ? v.boxes.find((b) => b.seat === me && !b.blind) : null;
   const ante = open ? open.ante : 0;
 
-  const boxes = v ? v.boxes : m.last && m.last.summary && m.last.summary.boxes ? m.last.summary.boxes.map((b) => ({ ...b, blind: false })) : [];
+  // At the showdown every box is opened: the round's summary has all their cards.
+  const shown = Object.fromEntries(((m.last && m.last.summary && m.last.summary.boxes) || []).filter((b) => b.cards).map((b) => [b.box, b.cards]));
+  const boxes = v ? v.boxes.map((b) => (b.cards || !shown[b.box] ? b : { ...b, cards: shown[b.box] })) : m.last && m.last.summary && m.last.summary.boxes ? m.last.summary.boxes.map((b) => ({ ...b, blind: false })) : [];
   const dealerCards = m.bought ? m.bought.hand : v ? v.dealer || [] : m.last && m.last.summary.dealer ? m.last.summary.dealer : [];
 
   function addChip(spot) {
