@@ -254,8 +254,8 @@ def test_waiting_and_offline_are_said_and_buttons_wait(
     name, _, _ = web_server.player("waiter")
     _, _, bot_token = web_server.player("slow")
     tab.login(name)
-    _sit(tab, "casino-keys-1")
-    bot = make_bot("casino-keys-1", bot_token)
+    _sit(tab, "casino-bugs-5")
+    bot = make_bot("casino-bugs-5", bot_token)
     bot.request({"type": "join"})
     _bet(tab)
     # Bet placed, the other seat has not: the page says it waits, not "Place your bets".
@@ -268,3 +268,24 @@ def test_waiting_and_offline_are_said_and_buttons_wait(
     tab.page.wait_for_selector("[data-testid=offline]")
     assert tab.page.query_selector("[data-testid=act-check][disabled]")
     assert not out_of_view(tab.page, "[data-testid=offline]")
+
+
+def test_a_new_player_finds_the_cashier_and_a_credit_shows_at_once(
+    tab: Tab, web_server: WebServer
+) -> None:
+    name, user_id, token = web_server.player("newcomer", credit=0)
+    tab.login(name)
+    # An empty wallet says where money comes from.
+    tab.page.wait_for_selector("[data-testid=no-money] a[href='#/cashier']")
+    tab.page.click("[data-testid=no-money] a[href='#/cashier']")
+    tab.page.fill("[data-testid=deposit-amount]", "50.00")
+    tab.page.click("[data-testid=deposit-submit]")
+    tab.page.wait_for_selector("[data-testid=deposits] tr[data-status=pending]")
+    tab.page.goto(f"{web_server.url}/#/table/casino-bugs-6")
+    tab.page.wait_for_selector("[data-testid=connection]:has-text('open')")
+    (request,) = web_server.operator("GET", "/api/operator/deposits")
+    assert request["user_id"] == user_id and request["amount"] == 5_000
+    web_server.operator("POST", f"/api/operator/deposits/{request['id']}/approve", json={})
+    # The table page shows the credit without a reload (a `balance` frame).
+    tab.page.wait_for_selector("[data-testid=balance]:text-is('€50.00')")
+    assert web_server.balance(token) == 5_000

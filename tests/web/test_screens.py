@@ -106,6 +106,9 @@ def test_uth_on_every_screen(
     page.click("[data-testid=nav-history]")
     page.wait_for_selector("[data-testid=verify][data-ok=true]")
     assert f"UTH lay-uth-{i}" in page.inner_text("[data-testid=history]")
+    # Your cards, every action and each bet's result.
+    assert page.query_selector("[data-testid=history-actions]")
+    assert len(page.query_selector_all("[data-testid=history-bets] tr[data-bet]")) == 4
     _check_screen(tab, locale, "history")
     page.click("[data-testid=cashier-link]")
     page.wait_for_selector("[data-testid=cashier-balance]")

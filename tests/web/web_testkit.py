@@ -56,6 +56,8 @@ CASINO_TABLES = (
     "casino-bugs-2",
     "casino-bugs-3",
     "casino-bugs-4",
+    "casino-bugs-5",
+    "casino-bugs-6",
     "casino-reconnect",
     "casino-reload",
     "casino-frames",
