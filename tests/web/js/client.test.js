@@ -91,3 +91,10 @@ test("errors are worded from the reason, in euros, and never as the raw message"
   assert.match(errors.wordError(e), /10,00\s€.*3,00\s€/);
   i18n.setLanguage("en");
 });
+
+test("a bet outside the table's limits is said in euros before it is sent", async () => {
+  const uth = await load("uth.js");
+  i18n.setLanguage("en");
+  assert.equal(uth.limitError([["ante", 50, 100, 100000]]), "The Ante must be between €1.00 and €1,000.00.");
+  assert.equal(uth.limitError([["ante", 500, 100, 100000], ["trips", 0, 100, 50000]]), null);
+});

@@ -9,9 +9,10 @@ import { newKey } from "./api.js";
 import { bestHand, Card, CardRow, CHIPS, categoryName } from "./cards.js";
 import { BetLines, ChipTray, Spot } from "./common.js";
 import { centsText, money, signedMoney, t, toCents } from "./i18n.js";
-import { announce } from "./notify.js";
+import { announce, toast } from "./notify.js";
 import { play } from "./sound.js";
 import { addLog, LogPanel, nameOf, OfflineNote, soundFor, TableHead, Timer, useTable } from "./tablecore.js";
+import { limitError } from "./uth.js";
 import { html, useRef, useState } from "./ui.js";
 
 // The Bet's combinations as the engine numbers them (games/russian/config.py Combination).
@@ -148,6 +149,11 @@ export function RussianTable({ info }) {
   }
   async function deal() {
     const d = ui.draft;
+    const outside = limitError([["ante", d.ante, rules.ante_min, rules.ante_max], ["bonus", d.bonus, rules.bonus_min, rules.bonus_max]]);
+    if (outside) {
+      toast(outside, "error");
+      return;
+    }
     const bets = { ante: d.ante };
     if (d.bonus > 0) bets.bonus = d.bonus;
     if (d.blind > 0) bets.blind_boxes = d.blind;

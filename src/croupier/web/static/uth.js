@@ -171,6 +171,12 @@ export function UthTable({ info }) {
       toast(t("uth.ante_first"), "error");
       return;
     }
+    // The table's limits, said before asking (the server refuses the same, spec/uth.md).
+    const outside = limitError([["ante", ante, rules.ante_min, rules.ante_max], ["trips", trips, rules.trips_min, rules.trips_max]]);
+    if (outside) {
+      toast(outside, "error");
+      return;
+    }
     const bets = trips ? { ante, trips } : { ante };
     const result = await send({ type: "bet", key: newKey(), bets });
     if (result) {
@@ -307,6 +313,15 @@ export function UthTable({ info }) {
       ${!deciding && v && v.box && !result ? html`<p class="muted" data-testid="waiting">${phaseText}</p>` : null}
       ${!inRound && t0.status === "playing" ? html`<p class="muted">${t("uth.next_round_join")}</p>` : null}`;
   }
+}
+
+/** The first of `[spot, amount, min, max]` outside its limits, worded; null when all fit. */
+export function limitError(checks) {
+  for (const [spot, amount, min, max] of checks) {
+    if (!amount || min == null || max == null) continue;
+    if (amount < min || amount > max) return wordError({ code: "illegal_action", reason: "bet_out_of_limits", params: { spot, amount, min, max } });
+  }
+  return null;
 }
 
 function crowdText(t0, tally) {
