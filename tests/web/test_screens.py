@@ -28,6 +28,7 @@ from web_testkit import (
 LANG = {"it-IT": "it", "en-GB": "en", "sl-SI": "sl"}
 # A word of each language's table page, to see the page is in it (not the key, not English).
 SIT = {"it": "Siediti", "en": "Take a seat", "sl": "Sedite za mizo"}
+CONNECTED = {"it": "Connesso", "en": "Connected", "sl": "Povezano"}
 needs_axe = pytest.mark.skipif(
     not AXE.exists(), reason="axe-core is not installed: run `npm ci` (needs Node.js)"
 )
@@ -45,6 +46,10 @@ def _check_screen(tab: Tab, locale: str, what: str) -> None:
     page = tab.page
     assert horizontal_overflow(page) <= 0, f"{what}: the page scrolls sideways"
     assert page.evaluate("() => document.documentElement.lang") == LANG[locale]
+    connection = page.query_selector("[data-testid=connection]")
+    if connection is not None and connection.get_attribute("data-state") == "open":
+        # the socket's state in the page's language, not the protocol's word
+        assert CONNECTED[LANG[locale]] in plain(connection.inner_text()), what
     violations = axe_violations(page)
     assert not violations, f"{what}: {violations}"
 

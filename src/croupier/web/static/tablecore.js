@@ -220,7 +220,7 @@ export function TableHead({ info, model, limits, extra = null }) {
     <span class="limits">${limits}</span>
     ${extra}
     <span class=${`conn conn-${conn}`} data-testid="connection" data-state=${conn} role="status">
-      <span class="sr-only">${t(CONN_TEXT[conn] || "conn.connecting")}</span><span aria-hidden="true">${conn === "open" ? "●" : "◌"}</span> <span class="conn-word" aria-hidden="true">${conn}</span>
+      <span aria-hidden="true">${conn === "open" ? "●" : "◌"}</span> <span class="conn-word">${t(CONN_TEXT[conn] || "conn.connecting")}</span>
     </span>
   </div>`;
 }
