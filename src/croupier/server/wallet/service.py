@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, or_, select, update
+from sqlalchemy import Table, bindparam, column, func, or_, select, table, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -460,6 +460,12 @@ def _cashier_move(
     return Movement.from_json(response, replayed=replayed)
 
 
+_USERS = table("users", column("id"))
+"""The users table, as the accounts' foreign key names it: the wallet sits below
+:mod:`croupier.server.accounts` (whose service opens a wallet at registration) and knows a
+user only as a row there."""
+
+
 def existing_player_account(session: Session, *, user_id: int) -> LedgerAccount:
     """The wallet account of an existing user (created on first use).
 
@@ -467,11 +473,9 @@ def existing_player_account(session: Session, *, user_id: int) -> LedgerAccount:
         InvalidRequestError: ``user_id`` is not an integer.
         NotFoundError: no such user.
     """
-    from croupier.server.accounts.models import User
-
     if isinstance(user_id, bool) or not isinstance(user_id, int):
         raise InvalidRequestError(f"user id {user_id!r} is not an integer")
-    if session.get(User, user_id) is None:
+    if session.scalar(select(_USERS.c.id).where(_USERS.c.id == user_id)) is None:
         raise NotFoundError(f"user {user_id} does not exist")
     return player_account(session, user_id=user_id)
 
