@@ -1,6 +1,8 @@
 """Staking benchmark: one stake per transaction, and a batch of many in one transaction.
 
 What a table waits for when it takes a bet: the stake held in escrow and committed. Times
+(wall clock, and this process's CPU time: steadier on a shared machine) and counts the SQL
+statements sent (an ``executemany`` counts once)
 
 - ``single``: ``--singles`` stakes, each its own transaction (a lone bet at a casino table:
   ``stakes.stake``), as the median and p90 per stake;
@@ -26,11 +28,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from load_uth import postgres  # noqa: E402
+from load_uth import postgres
 
 
 def measure(database_url: str, *, singles: int, batch: int, repeats: int) -> dict[str, object]:
     from argon2 import PasswordHasher
+    from sqlalchemy import event
 
     from croupier.server.accounts import service as accounts
     from croupier.server.db import Database
@@ -40,6 +43,12 @@ def measure(database_url: str, *, singles: int, batch: int, repeats: int) -> dic
     accounts._HASHER = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
     db = Database(database_url)
     db.migrate()
+    sent = [0]
+
+    @event.listens_for(db.engine, "before_cursor_execute")
+    def _count(*_: object) -> None:
+        sent[0] += 1
+
     players = max(batch, 1)
     with db.session() as session:
         ids = [
@@ -57,32 +66,39 @@ def measure(database_url: str, *, singles: int, batch: int, repeats: int) -> dic
 
     round_id = open_round()
     per_stake = []
+    cpu, statements = time.process_time(), sent[0]
     for i in range(singles):
-        one = rounds.Stake(
-            user_id=ids[i % players], seat=i, amount=300, idempotency_key=f"one{i}"
-        )
+        one = rounds.Stake(user_id=ids[i % players], seat=i, amount=300, idempotency_key=f"one{i}")
         t0 = time.perf_counter()
         stakes.stake(db, round_id=round_id, one=one)
         per_stake.append(time.perf_counter() - t0)
-    batches = []
+    single_cpu = (time.process_time() - cpu) / singles
+    single_statements = (sent[0] - statements) / singles
+    batches, batch_cpu, batch_statements = [], [], []
     for r in range(repeats):
         round_id = open_round()
         many = [
             rounds.Stake(user_id=uid, seat=seat, amount=300, idempotency_key=f"b{r}u{uid}")
             for seat, uid in enumerate(ids[:batch])
         ]
-        t0 = time.perf_counter()
+        t0, cpu, statements = time.perf_counter(), time.process_time(), sent[0]
         answers = stakes.stake_many(db, round_id=round_id, stakes=many)
         batches.append(time.perf_counter() - t0)
+        batch_cpu.append(time.process_time() - cpu)
+        batch_statements.append(sent[0] - statements)
         assert all(not isinstance(a, Exception) for a in answers), answers[:3]
     db.dispose()
     per_stake.sort()
     return {
         "single_median_ms": round(statistics.median(per_stake) * 1000, 3),
         "single_p90_ms": round(per_stake[int(len(per_stake) * 0.9)] * 1000, 3),
+        "single_cpu_ms": round(single_cpu * 1000, 3),
+        "single_statements": round(single_statements, 1),
         "batch": batch,
         "batch_best_ms": round(min(batches) * 1000, 1),
         "batch_worst_ms": round(max(batches) * 1000, 1),
+        "batch_cpu_best_ms": round(min(batch_cpu) * 1000, 1),
+        "batch_statements": max(batch_statements),
     }
 
 

@@ -45,6 +45,7 @@ from croupier.server.errors import PermissionDeniedError, RoundVoided
 from croupier.server.tables import rounds
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
+from croupier.server.tables.connection import Request
 from croupier.server.tables.fairness import (
     card_commitment,
     card_leaves,
@@ -57,7 +58,6 @@ from croupier.server.tables.games import GameFactory, GameRound
 from croupier.server.tables.models import RoundPlayer
 from croupier.server.tables.protocol import (
     ActMessage,
-    BetMessage,
     BuyInMessage,
     SitInMessage,
     SitOutMessage,
@@ -154,7 +154,7 @@ def buy_in(
     stack = stack_account(session, table=table, user_id=user_id)
 
     def apply() -> tuple[dict[str, Any], int | None]:
-        txn = wallet.post(
+        txn_id = wallet.post(
             session,
             kind=TransactionKind.TRANSFER,
             legs=[(player, -chips), (stack, chips)],
@@ -162,9 +162,9 @@ def buy_in(
             memo=f"buy-in at {table}",
         )
         balance = wallet.account_balance(session, account_id=player.id)
-        move = wallet.Movement(transaction_id=txn.id, kind="buy_in", amount=chips, balance=balance)
+        move = wallet.Movement(transaction_id=txn_id, kind="buy_in", amount=chips, balance=balance)
         at_table = wallet.account_balance(session, account_id=stack.id)
-        return {**move.to_json(), "stack": int(at_table)}, txn.id
+        return {**move.to_json(), "stack": int(at_table)}, txn_id
 
     request = {"op": "buy_in", "table": table, "amount": int(chips)}
     response, replayed = wallet.idempotent(
@@ -476,8 +476,12 @@ class CashGameTable(Table):
                 # The chips stay in the stack account; the next start returns them.
                 log.exception("cash-out of seat %s at %s failed", seat, self.name)
 
-    async def _bet(self, conn: Connection, message: BetMessage) -> Frame:
-        raise IllegalActionError("a hold'em table takes no bets: buy_in, then act in turn")
+    async def _bets(self, requests: list[Request]) -> None:
+        for request in requests:
+            self._refuse(
+                request,
+                IllegalActionError("a hold'em table takes no bets: buy_in, then act in turn"),
+            )
 
     # -- hands -------------------------------------------------------------------------
 
@@ -566,6 +570,18 @@ class CashGameTable(Table):
             }
         )
         self._broadcast_state()
+
+    async def _acts(self, requests: list[Request]) -> None:
+        """Decisions, one at a time in turn (a cash hand stakes nothing outside the hand)."""
+        for request in requests:
+            message = request.message
+            assert isinstance(message, ActMessage)
+            try:
+                result = await self._act(request.conn, message)
+            except CroupierError as exc:
+                self._refuse(request, exc)
+            else:
+                self._answer(request, result)
 
     async def _act(self, conn: Connection, message: ActMessage) -> Frame:
         seat = self._seat(conn)
