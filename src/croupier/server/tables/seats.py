@@ -30,6 +30,7 @@ from croupier.server.tables.config import TableConfig
 from croupier.server.tables.connection import Connection, Timer
 from croupier.server.tables.frames import Occupant, TableFrames
 from croupier.server.tables.games import GameFactory
+from croupier.server.tables.wire import Left
 from croupier.server.wallet import service as wallet
 
 __all__ = ["SeatRules"]
@@ -155,7 +156,7 @@ class SeatRules(TableFrames):
         self._cooldown[occupant.user_id] = self._clock.now() + self.config.betting_seconds
         self._announce(
             occupant.user_id,
-            {"kind": "left", "seat": seat, "username": occupant.username, "reason": "idle"},
+            Left(seat=seat, username=occupant.username, reason="idle"),
         )
         self._send_state_to(occupant.user_id)
 

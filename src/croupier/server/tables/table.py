@@ -36,13 +36,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Literal
 
 from croupier.deck import Shoe
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.server.db import Database
-from croupier.server.errors import ConflictError, PermissionDeniedError, error_frame
+from croupier.server.errors import ConflictError, PermissionDeniedError
 from croupier.server.tables import rounds, stakes
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
@@ -51,7 +51,6 @@ from croupier.server.tables.connection import (
     Connect,
     Connection,
     Disconnect,
-    Frame,
     Request,
     Stop,
     Tick,
@@ -73,6 +72,20 @@ from croupier.server.tables.protocol import (
     SitOutMessage,
 )
 from croupier.server.tables.seats import SeatRules
+from croupier.server.tables.wire import (
+    Ack,
+    Closing,
+    DecisionsOpen,
+    Left,
+    Pong,
+    Result,
+    Reveal,
+    RoundOpened,
+    Seated,
+    TableIdle,
+    error_frame,
+    round_closed,
+)
 
 __all__ = ["TALLY_SECONDS", "Connection", "Table"]
 
@@ -175,14 +188,18 @@ class Table(SeatRules):
                 log.exception("table %s failed handling %r", self.config.name, group)
                 for item in group:
                     if isinstance(item, Request) and not item.done.done():
-                        item.conn.send(error_frame(code="internal", message="internal error"))
+                        item.conn.send(
+                            error_frame(
+                                code="internal", message="internal error", ref=item.message.id
+                            )
+                        )
                         item.done.set_result(None)
         self._tally()
         return False
 
-    def _answer(self, request: Request, result: Frame | None) -> None:
+    def _answer(self, request: Request, result: Result | None) -> None:
         if result is not None:
-            request.conn.send({"type": "ack", "ref": request.message.id, "result": result})
+            request.conn.send(Ack(ref=request.message.id, result=result))
             self.metrics.answered(table=self.config.name, kind=request.message.type, ok=True)
         if not request.done.done():
             request.done.set_result(None)
@@ -234,10 +251,10 @@ class Table(SeatRules):
                     if not done.done():
                         done.set_result(None)
 
-    async def _request(self, conn: Connection, message: ClientMessage) -> Frame | None:
+    async def _request(self, conn: Connection, message: ClientMessage) -> Result | None:
         match message:
             case PingMessage():
-                conn.send({"type": "pong", "ref": message.id, "seq": self.seq})
+                conn.send(Pong(ref=message.id, seq=self.seq))
                 return None
             case ResyncMessage(last_seq=last):
                 self._resync(conn, last)
@@ -255,12 +272,12 @@ class Table(SeatRules):
 
     # -- seats -------------------------------------------------------------------------------
 
-    def _join(self, conn: Connection, wanted: int | None) -> Frame:
+    def _join(self, conn: Connection, wanted: int | None) -> Result:
         if conn.user_id in self._seat_of:
             seat = self._seat_of[conn.user_id]
             if wanted is not None and wanted != seat:
                 raise ConflictError(f"you already sit in seat {seat}; leave it first")
-            return {"seat": seat}
+            return Result(seat=seat)
         limit = self.factory.max_seats()
         if wanted is None:
             if limit is None:
@@ -278,11 +295,11 @@ class Table(SeatRules):
             raise ConflictError(f"seat {wanted} is taken")
         self._seats[wanted] = Occupant(conn.user_id, conn.username)
         self._seat_of[conn.user_id] = wanted
-        self._announce(conn.user_id, {"kind": "seated", "seat": wanted, "username": conn.username})
+        self._announce(conn.user_id, Seated(seat=wanted, username=conn.username))
         self._send_state_to(conn.user_id)
-        return {"seat": wanted}
+        return Result(seat=wanted)
 
-    def _leave(self, conn: Connection) -> Frame:
+    def _leave(self, conn: Connection) -> Result:
         seat = self._seat_of.get(conn.user_id)
         if seat is None:
             raise IllegalActionError("you are not seated at this table")
@@ -293,17 +310,17 @@ class Table(SeatRules):
         del self._seats[seat]
         del self._seat_of[conn.user_id]
         self._idle.pop(seat, None)
-        self._announce(conn.user_id, {"kind": "left", "seat": seat, "username": conn.username})
+        self._announce(conn.user_id, Left(seat=seat, username=conn.username))
         self._send_state_to(conn.user_id)
-        return {"seat": None}
+        return Result(seat=None)
 
-    async def _leave_seat(self, conn: Connection) -> Frame:
+    async def _leave_seat(self, conn: Connection) -> Result:
         """Give a seat up (a cash-game table also cashes the stack out)."""
         return self._leave(conn)
 
     async def _seat_request(
         self, conn: Connection, message: BuyInMessage | SitOutMessage | SitInMessage
-    ) -> Frame | None:
+    ) -> Result | None:
         """Buy-in and sitting out or in: only cash-game tables (Hold'em) take them."""
         raise IllegalActionError(
             f"{message.type} is for cash-game tables; a {self.factory.game} table takes bets"
@@ -325,9 +342,7 @@ class Table(SeatRules):
                 continue
             del self._seats[seat]
             del self._seat_of[occupant.user_id]
-            self._announce(
-                occupant.user_id, {"kind": "left", "seat": seat, "username": occupant.username}
-            )
+            self._announce(occupant.user_id, Left(seat=seat, username=occupant.username))
 
     def _seat(self, conn: Connection) -> int:
         seat = self._seat_of.get(conn.user_id)
@@ -376,7 +391,9 @@ class Table(SeatRules):
         if later:
             await self._bets(later)
 
-    def _stake(self, request: Request, seat: int, amount: int, bets: Frame) -> rounds.Stake:
+    def _stake(
+        self, request: Request, seat: int, amount: int, bets: dict[str, int]
+    ) -> rounds.Stake:
         key = self._bet_message(request).key
         details = {"bets": bets, "seat": seat}
         return rounds.Stake(
@@ -464,7 +481,7 @@ class Table(SeatRules):
             answers = await self._open_round(game_round, salt, batch)
         else:
             answers = await self._stake_many(batch)
-        acks: list[tuple[Request, Frame]] = []
+        acks: list[tuple[Request, Result]] = []
         for (request, seat, bets, _), answer in zip(held, answers, strict=True):
             if isinstance(answer, CroupierError):
                 self._refuse(request, answer)
@@ -525,12 +542,11 @@ class Table(SeatRules):
         self.status = "betting"
         self._arm(self.config.betting_seconds)
         self._emit(
-            {
-                "kind": "round_opened",
-                "round_id": round_id,
-                "commitment": commitment,
-                "betting_seconds": self.config.betting_seconds,
-            }
+            RoundOpened(
+                round_id=round_id,
+                commitment=commitment,
+                betting_seconds=self.config.betting_seconds,
+            )
         )
         return list(answers)
 
@@ -539,14 +555,14 @@ class Table(SeatRules):
             seat in self._round_users for seat in self._seats
         )
 
-    def _bet_ack(self, move: Any, seat: int) -> Frame:
-        return {
-            "round_id": self._round_id,
-            "seat": seat,
-            "staked": int(move.amount),
-            "balance": int(move.balance),
-            "replayed": bool(move.replayed),
-        }
+    def _bet_ack(self, move: Any, seat: int) -> Result:
+        return Result(
+            round_id=self._round_id,
+            seat=seat,
+            staked=int(move.amount),
+            balance=int(move.balance),
+            replayed=bool(move.replayed),
+        )
 
     async def _stake_many(self, batch: list[rounds.Stake]) -> list[Any]:
         if not batch:
@@ -647,15 +663,15 @@ class Table(SeatRules):
         A lone decision is answered after what it set off (the next phase, the settlement);
         decisions taken together are answered first, each after its seat's new state."""
         before, pending = game_round.phase, game_round.pending_seats
-        done: list[tuple[Request, Frame]] = []
+        done: list[tuple[Request, Result]] = []
         for request, message, seat, extra in valid:
-            result: Frame = {"seat": seat, "action": message.action, "staked": extra}
+            result = Result(seat=seat, action=message.action, staked=extra)
             if extra:
                 answer = next(answers)
                 if isinstance(answer, CroupierError):
                     self._refuse(request, answer)
                     continue
-                result["balance"] = int(answer.balance)
+                result.balance = int(answer.balance)
             try:
                 game_round.act(seat, message)
             except Exception as exc:
@@ -668,9 +684,7 @@ class Table(SeatRules):
                 await self._void(f"engine malfunction: {exc}")
                 for other, message_, seat_, _ in valid:
                     if not other.done.done():
-                        self._answer(
-                            other, {"seat": seat_, "action": message_.action, "voided": True}
-                        )
+                        self._answer(other, Result(seat=seat_, action=message_.action, voided=True))
                 return
             done.append((request, result))
         self._drain_engine()
@@ -724,15 +738,13 @@ class Table(SeatRules):
             pending_before
         ):
             self._arm(self.config.decision_seconds)
-            opened: Frame = {
-                "kind": "decisions_open",
-                "phase": game_round.phase,
-                "decision_seconds": self.config.decision_seconds,
-            }
+            opened = DecisionsOpen(
+                phase=game_round.phase, decision_seconds=self.config.decision_seconds
+            )
             if self._crowd:
-                opened["pending"] = len(game_round.pending_seats)
+                opened.pending = len(game_round.pending_seats)
             else:
-                opened["pending_seats"] = list(game_round.pending_seats)
+                opened.pending_seats = list(game_round.pending_seats)
             self._emit(opened)
             self._broadcast_state()
         else:
@@ -781,19 +793,22 @@ class Table(SeatRules):
             log.exception("void of round %s failed; it will be voided at restart", round_id)
         self._close_round("voided", summary={"void": reason}, returns={})
 
-    def _close_round(self, status: str, *, summary: Frame, returns: dict[int, int]) -> None:
-        closed: Frame = {
-            "kind": "round_closed",
-            "round_id": self._round_id,
-            "status": status,
-            "summary": summary,
-            "returns": {str(seat): amount for seat, amount in sorted(returns.items())},
-            "reveal": {"commitment": self._commitment, "salt": self._salt, "deck": self._deck},
-        }
-        if self._crowd:
-            # Each seat had its own result as a seat_event; everyone gets the totals.
-            closed["summary"] = {k: v for k, v in summary.items() if k != "results"}
-            del closed["returns"]
+    def _close_round(
+        self,
+        status: Literal["settled", "voided"],
+        *,
+        summary: Mapping[str, Any],
+        returns: dict[int, int],
+    ) -> None:
+        reveal = Reveal(commitment=self._commitment, salt=self._salt, deck=self._deck)
+        closed = round_closed(
+            round_id=self._round_id,
+            status=status,
+            summary=summary,
+            reveal=reveal,
+            returns=returns,
+            crowd=self._crowd,
+        )
         self._emit(closed)
         self.rounds_played += 1
         self._to_free = self._count_round(set(self._round_users))
@@ -813,7 +828,7 @@ class Table(SeatRules):
         self._deadline = None
         self._timer_generation += 1
         self.status = "idle"
-        self._emit({"kind": "table_idle"})
+        self._emit(TableIdle())
         self._free_ghost_seats()
         self._free_counted()
         self._broadcast_state()
@@ -826,6 +841,6 @@ class Table(SeatRules):
             if task is not None:
                 task.cancel()
         for conn in list(self._conns):
-            conn.send({"type": "closing", "reason": reason})
+            conn.send(Closing(reason=reason))
             conn.outbox.put_nowait(None)
         self._conns.clear()
