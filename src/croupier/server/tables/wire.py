@@ -27,6 +27,7 @@ from croupier.server.errors import InvalidRequestError
 from croupier.server.errors import error_frame as _error_fields
 
 __all__ = [
+    "CASH_EVENTS",
     "CLIENT_MESSAGES",
     "MAX_FRAME_BYTES",
     "PROTOCOL_VERSION",
@@ -47,6 +48,7 @@ __all__ = [
     "ErrorFrame",
     "EventFrame",
     "HandStarting",
+    "InvalidRequestError",
     "JoinMessage",
     "LeaveMessage",
     "Left",
@@ -118,21 +120,30 @@ class AuthMessage(_Client, tag="auth", frozen=True, kw_only=True):
 
 
 class JoinMessage(_Client, tag="join", frozen=True, kw_only=True):
-    """Take a seat: the given box on a casino table, else the lowest free one; on a live
-    table seats are unlimited. Joining again returns the seat you have."""
+    """Take a seat: the given box on a casino table, else the lowest free one; on a live table seats
+    are unlimited. Joining again returns the seat you have (one seat per account and table). At
+    a table with a seat limit the wallet must hold the table's least bet (UTH: 2 × minimum
+    Ante; Russian: the minimum Ante; Hold'em: the minimum buy-in), else `insufficient_funds`. A
+    seat that lets `idle_rounds` rounds pass without playing (a table setting, default 3; while
+    no round is played, each `betting_seconds` window counts; Hold'em: a hand not dealt in or
+    timed out) is freed (`left` with `reason: "idle"`), and `join` is refused
+    (`illegal_action`) for one `betting_seconds` window after."""
 
     seat: Annotated[int, Meta(ge=0, le=100_000)] | None = None
 
 
 class LeaveMessage(_Client, tag="leave", frozen=True, kw_only=True):
-    """Give the seat up; refused while the seat has bets in a round being played (a cash
-    table cashes the stack out)."""
+    """Give the seat up; refused while the seat has bets in a round being played. A seat whose user
+    has no connection left is freed the same way (at once, or when the round it has bets in
+    ends)."""
 
 
 class BetMessage(_Client, tag="bet", frozen=True, kw_only=True):
-    """The round's opening bets, all at once: spot -> amount (UTH ``ante``, ``trips``;
-    Russian ``ante``, ``bonus``, ``blind_boxes``, ...). ``key`` is the idempotency key: a
-    resend with the same key and bets is acknowledged without betting twice."""
+    """The round's opening bets, all at once. UTH: `{"ante": A, "trips": T}` (Trips optional; the
+    Blind equals the Ante and is placed with it; a `"blind"` spot may be sent but must equal
+    the Ante). The first bet at an idle table opens a round. UTH, once your Ante is accepted: a
+    second `bet` `{"trips": T}` (new key) adds Trips in the same betting window (seed 001),
+    within the limits the round opened with; `staked` is `T`."""
 
     key: Annotated[str, Meta(min_length=1, max_length=128)]
     bets: Annotated[
@@ -141,10 +152,10 @@ class BetMessage(_Client, tag="bet", frozen=True, kw_only=True):
 
 
 class ActMessage(_Client, tag="act", frozen=True, kw_only=True):
-    """A decision: ``action`` is the game's word (UTH ``check``, ``fold``, ``play`` with
-    ``multiple``, ``4x``...; Hold'em ``fold``, ``check``, ``call``, ``bet``/``raise`` with
-    ``amount`` the street total, ``all_in``; Russian ``exchange`` with ``cards``,
-    ``sixth_card``, ``bet``, ``fold``, ``buy``, ``decline``)."""
+    """A decision. UTH: `check`, `fold`, `play` with `multiple` 4/3 (pre-flop), 2 (flop), 1 (river),
+    or the action `"4x"`, `"3x"`, `"2x"`, `"1x"` (a table with other `play_multiples`,
+    docs/rules.md, takes its own, up to `"10x"`). A `seat` other than yours is refused. A Play
+    bet first moves `multiple × Ante` from your wallet to the table's escrow."""
 
     action: Annotated[str, Meta(pattern=r"^[a-z0-9_]{1,16}$")]
     multiple: Annotated[int, Meta(ge=1, le=10)] | None = None
@@ -162,30 +173,34 @@ class ActMessage(_Client, tag="act", frozen=True, kw_only=True):
 
 
 class BuyInMessage(_Client, tag="buy_in", frozen=True, kw_only=True):
-    """Cash tables: move ``amount`` from the wallet to the seat's stack, between hands;
-    ``key`` is the idempotency key."""
+    """Cash tables (Hold'em) only: move `amount` from your wallet to your seat's stack. Between hands
+    only (refused while your seat is dealt in the hand in play). The first buy-in must be
+    within the table's `min_buy_in`..`max_buy_in`; a top-up may not take the stack above
+    `max_buy_in`. `key` is an idempotency key like `bet.key`: resent while its chips are at the
+    table, it is acknowledged with `replayed: true` and the stack and balance as they are now."""
 
     key: Annotated[str, Meta(min_length=1, max_length=128)]
     amount: Annotated[int, Meta(gt=0, le=10**12)]
 
 
 class SitOutMessage(_Client, tag="sit_out", frozen=True, kw_only=True):
-    """Cash tables: not dealt the hands that start from now on (seat and chips kept)."""
+    """Cash tables: you are not dealt the hands that start from now on; seat and chips are kept. When
+    you sit out already, acknowledged and broadcast to nobody."""
 
 
 class SitInMessage(_Client, tag="sit_in", frozen=True, kw_only=True):
-    """Cash tables: dealt in again from the next hand."""
+    """Cash tables: you are dealt in again from the next hand (the same when already in)."""
 
 
 class ResyncMessage(_Client, tag="resync", frozen=True, kw_only=True):
-    """After a reconnect: the events after ``last_seq`` (while the server holds them) and a
-    fresh ``state``."""
+    """After a reconnect: the events after `last_seq` (when the server still has them) and a fresh
+    `state`."""
 
     last_seq: Annotated[int, Meta(ge=0)] = 0
 
 
 class PingMessage(_Client, tag="ping", frozen=True, kw_only=True):
-    """Answered with ``pong``."""
+    """Answered with `pong`."""
 
 
 ClientMessage = (
