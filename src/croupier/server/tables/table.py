@@ -72,6 +72,7 @@ from croupier.server.tables.protocol import (
     SitOutMessage,
 )
 from croupier.server.tables.seats import SeatRules
+from croupier.server.tables.staking import bet_ack, bet_message, bet_stake, decision_stake
 from croupier.server.tables.wire import (
     Ack,
     Closing,
@@ -353,15 +354,13 @@ class Table(SeatRules):
     # -- betting -----------------------------------------------------------------------------
 
     async def _bets(self, requests: list[Request]) -> None:
-        """Bets: a lone bet, or the bets that waited in a live table's inbox together, on one
-        path -- a lone bet is a batch of one.
+        """Bets, one path: a lone bet is a batch of one (a live table's inbox holds many).
 
-        The stakes are held in one transaction (with the round they open, if they open one),
-        each still with its own ledger transaction, idempotency record and answer. A bet
-        resent by a seat that has bet is answered from its idempotency record; otherwise it
-        goes on only where the game lets a seat add to its bets (UTH: Trips after the Ante,
-        seed 001), else ``check_bets`` refuses it and nothing is held. A second bet from one
-        seat in the batch is handled after it, as a batch of its own."""
+        The stakes are held in one transaction (with the round they open), each with its own
+        ledger transaction, idempotency record and answer. A resend from a seat that has bet
+        is answered from its record; a new bet from it goes on only where the game lets a seat
+        add to its bets (UTH: Trips, seed 001), else ``check_bets`` refuses it, nothing held.
+        A second bet from one seat in the batch is handled after it, as a batch of its own."""
         later: list[Request] = []
         seats: list[tuple[Request, int]] = []
         for request in requests:
@@ -391,19 +390,6 @@ class Table(SeatRules):
         if later:
             await self._bets(later)
 
-    def _stake(
-        self, request: Request, seat: int, amount: int, bets: dict[str, int]
-    ) -> rounds.Stake:
-        key = self._bet_message(request).key
-        details = {"bets": bets, "seat": seat}
-        return rounds.Stake(
-            user_id=request.conn.user_id,
-            seat=seat,
-            amount=amount,
-            idempotency_key=key,
-            details=details,
-        )
-
     async def _not_resent(
         self, game_round: GameRound, seats: list[tuple[Request, int]]
     ) -> list[tuple[Request, int]]:
@@ -421,14 +407,14 @@ class Table(SeatRules):
         asked: list[tuple[Request, int]] = []
         looked: list[rounds.Stake] = []
         for request, seat in resent:
-            bets = dict(self._bet_message(request).bets)
+            bets = dict(bet_message(request).bets)
             try:
                 amount = game_round.bets_total(bets)
             except CroupierError as exc:
                 self._refuse(request, exc)
                 continue
             asked.append((request, seat))
-            looked.append(self._stake(request, seat, amount, bets))
+            looked.append(bet_stake(request, seat, amount, bets))
         found = await self._db_call(
             stakes.replayed_stakes, self._db, round_id=self._round_id, stakes=looked
         )
@@ -438,14 +424,8 @@ class Table(SeatRules):
             elif isinstance(answer, CroupierError):
                 self._refuse(request, answer)
             else:
-                self._answer(request, self._bet_ack(answer, seat))
+                self._answer(request, bet_ack(answer, round_id=self._round_id, seat=seat))
         return fresh
-
-    @staticmethod
-    def _bet_message(request: Request) -> BetMessage:
-        message = request.message
-        assert isinstance(message, BetMessage)
-        return message
 
     def _checked_bets(
         self, game_round: GameRound, fresh: list[tuple[Request, int]]
@@ -453,13 +433,13 @@ class Table(SeatRules):
         """The bets the game takes, each with its stake; the others refused."""
         held = []
         for request, seat in fresh:
-            bets = dict(self._bet_message(request).bets)
+            bets = dict(bet_message(request).bets)
             try:
                 total = game_round.check_bets(seat, bets)
             except CroupierError as exc:
                 self._refuse(request, exc)
                 continue
-            held.append((request, seat, bets, self._stake(request, seat, total, bets)))
+            held.append((request, seat, bets, bet_stake(request, seat, total, bets)))
         return held
 
     async def _hold_bets(
@@ -471,11 +451,9 @@ class Table(SeatRules):
         lone: bool,
     ) -> None:
         """Hold the stakes (opening the round with them when ``salt`` is given), place the
-        bets taken, answer each, and close betting once every seat has bet.
-
-        A lone bet is answered after what it set off (the deal, when it was the last bet
-        awaited); bets taken together are answered first, each after its seat's new state,
-        so that no answer waits for the whole table's deal."""
+        bets taken, answer each, and close betting once every seat has bet. A lone bet is
+        answered after what it set off (the deal); bets taken together first, each after its
+        seat's new state, so that no answer waits for the whole table's deal."""
         batch = [stake for _, _, _, stake in held]
         if salt is not None:
             answers = await self._open_round(game_round, salt, batch)
@@ -487,7 +465,7 @@ class Table(SeatRules):
                 self._refuse(request, answer)
                 continue
             if answer.replayed:
-                self._answer(request, self._bet_ack(answer, seat))
+                self._answer(request, bet_ack(answer, round_id=self._round_id, seat=seat))
                 continue
             try:
                 game_round.place_bets(seat, bets)
@@ -502,7 +480,7 @@ class Table(SeatRules):
                         self._refuse(other, voided)
                 return
             self._round_users[seat] = request.conn.user_id
-            acks.append((request, self._bet_ack(answer, seat)))
+            acks.append((request, bet_ack(answer, round_id=self._round_id, seat=seat)))
         if self._round is None:
             return  # every bet refused: no round was opened
         self._drain_engine()
@@ -523,12 +501,9 @@ class Table(SeatRules):
         and no round opened, when none was taken)."""
         deck = deck_text(game_round_shoe(game_round))
         commitment = commit(salt=salt, deck=deck)
+        table, game = self.config.name, self.factory.game
         opening = stakes.Opening(
-            table=self.config.name,
-            game=self.factory.game,
-            commitment=commitment,
-            salt=salt,
-            deck=deck,
+            table=table, game=game, commitment=commitment, salt=salt, deck=deck
         )
         round_id, answers = await self._db_call(
             stakes.open_and_stake, self._db, opening=opening, stakes=batch
@@ -553,15 +528,6 @@ class Table(SeatRules):
     def _everyone_bet(self) -> bool:
         return len(self._round_users) >= len(self._seats) and all(
             seat in self._round_users for seat in self._seats
-        )
-
-    def _bet_ack(self, move: Any, seat: int) -> Result:
-        return Result(
-            round_id=self._round_id,
-            seat=seat,
-            staked=int(move.amount),
-            balance=int(move.balance),
-            replayed=bool(move.replayed),
         )
 
     async def _stake_many(self, batch: list[rounds.Stake]) -> list[Any]:
@@ -601,30 +567,11 @@ class Table(SeatRules):
             raise IllegalActionError(f"seat {seat} has no bets in this round")
         return seat, game_round, game_round.check_act(seat, message)
 
-    def _decision_stake(
-        self, request: Request, game_round: GameRound, seat: int, extra: int
-    ) -> rounds.Stake:
-        """The stake a decision adds (a UTH Play bet), under a key naming the round, the seat,
-        the phase and the action: a decision resent is held once."""
-        message = request.message
-        assert isinstance(message, ActMessage)
-        key = f"round:{self._round_id}:seat:{seat}:{game_round.phase}:{message.action}"
-        return rounds.Stake(
-            user_id=request.conn.user_id,
-            seat=seat,
-            amount=extra,
-            idempotency_key=key,
-            details={"play": extra, "seat": seat, "phase": game_round.phase},
-        )
-
     async def _acts(self, requests: list[Request]) -> None:
-        """Decisions: a lone one, or those that waited in a live table's inbox together (whose
-        seats decide at the same time), on one path -- a lone decision is a batch of one.
-
-        The Play bets among them are staked in one transaction, then every decision is
-        applied in order and answered (the seat's new state first), then what they set off:
-        the next phase, or the settlement. A second decision from one seat is handled after
-        it, as a batch of its own."""
+        """Decisions, one path: a lone decision is a batch of one (at a live table seats
+        decide together). The Play bets among them are staked in one transaction, then each
+        decision applied in order and answered. A second decision from one seat is handled
+        after it, as a batch of its own."""
         later: list[Request] = []
         valid: list[tuple[Request, ActMessage, int, int]] = []
         plays: list[rounds.Stake] = []
@@ -642,7 +589,10 @@ class Table(SeatRules):
                 continue
             valid.append((request, message, seat, extra))
             if extra:
-                plays.append(self._decision_stake(request, game_round, seat, extra))
+                phase, round_id = game_round.phase, self._round_id
+                plays.append(
+                    decision_stake(request, round_id=round_id, phase=phase, seat=seat, extra=extra)
+                )
         if valid:
             assert game_round is not None
             answers = iter(await self._stake_many(plays))
@@ -658,10 +608,9 @@ class Table(SeatRules):
         *,
         lone: bool,
     ) -> None:
-        """Apply the checked decisions whose Play bets were held, answer them, and go on.
-
-        A lone decision is answered after what it set off (the next phase, the settlement);
-        decisions taken together are answered first, each after its seat's new state."""
+        """Apply the checked decisions whose Play bets were held, answer them, and go on. A
+        lone decision is answered after what it set off (the next phase, the settlement);
+        decisions taken together first, each after its seat's new state."""
         before, pending = game_round.phase, game_round.pending_seats
         done: list[tuple[Request, Result]] = []
         for request, message, seat, extra in valid:

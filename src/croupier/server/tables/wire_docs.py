@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -171,6 +171,13 @@ def tables() -> dict[str, str]:
     }
 
 
+def _between(table: str) -> Callable[[re.Match[str]], str]:
+    def replace(found: re.Match[str]) -> str:
+        return found.group(1) + table + found.group(2)
+
+    return replace
+
+
 def render_doc(text: str) -> str:
     """``text`` (docs/protocol.md) with every generated table replaced by the code's.
 
@@ -183,5 +190,5 @@ def render_doc(text: str) -> str:
         )
         if not pattern.search(text):
             raise ValueError(f"docs/protocol.md has no <!-- wire:{name} --> section")
-        text = pattern.sub(lambda m, t=table: m.group(1) + t + m.group(2), text)
+        text = pattern.sub(_between(table), text)
     return text
