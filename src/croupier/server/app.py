@@ -9,6 +9,7 @@ rounds still in play) and closes the database.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -45,8 +46,9 @@ def create_app(
     Args:
         settings: everything configurable; ``Settings()`` (the environment) by default.
         static_dir: a directory of static files served at ``/`` (the browser client).
-        tables: table configs; by default read from ``settings.tables_config`` or the
-            package's ``default_tables.toml``.
+        tables: the table configs that seed an empty database (afterwards the database holds
+            the tables as operators left them); by default read from
+            ``settings.tables_config`` or the package's ``default_tables.toml``.
         clock: the tables' clock (tests pass a :class:`ManualClock`).
         shoe_factory: where shoes come from (the OS CSPRNG by default; tests may stack one).
     """
@@ -55,10 +57,15 @@ def create_app(
     from croupier.server.accounts.service import ensure_operator
     from croupier.server.audit.router import router as audit_router
     from croupier.server.audit.service import audit_recovery
+    from croupier.server.cage.router import router as cage_router
+    from croupier.server.floor.router import router as floor_router
+    from croupier.server.floor.store import load_or_seed
     from croupier.server.metrics import Metrics
     from croupier.server.ops import router as ops_router
     from croupier.server.reports.router import router as reports_router
     from croupier.server.reports.router import start_theory
+    from croupier.server.responsible.admission import ResponsibleAdmission
+    from croupier.server.responsible.router import router as responsible_router
     from croupier.server.rng import live_shoe
     from croupier.server.tables.advice import router as advice_router
     from croupier.server.tables.manager import TableManager
@@ -67,7 +74,7 @@ def create_app(
     from croupier.server.wallet.router import router as wallet_router
 
     settings = settings or Settings()
-    configs = list(tables) if tables is not None else load_tables(settings.tables_config)
+    seed = list(tables) if tables is not None else load_tables(settings.tables_config)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -87,7 +94,17 @@ def create_app(
                     username=settings.operator_username,
                     password=settings.operator_password.get_secret_value(),
                 )
-        manager = TableManager(configs, db=db, clock=clock, shoe_factory=shoe_factory or live_shoe)
+            # The database is the truth about tables; the TOML file seeds an empty one only.
+            stored = load_or_seed(session, seed)
+        configs = [table.config for table in stored]
+        manager = TableManager(
+            configs,
+            db=db,
+            clock=clock,
+            shoe_factory=shoe_factory or live_shoe,
+            closed={t.config.name for t in stored if t.closed},
+            admission=ResponsibleAdmission(),
+        )
         app.state.theory, app.state.table_configs = start_theory(configs), configs
         for table in manager.tables.values():
             table.metrics = app.state.metrics
@@ -125,6 +142,7 @@ def create_app(
         max_seconds=settings.login_max_backoff_seconds,
     )
     app.state.register_throttle = LoginThrottle(free_per_address=settings.login_free_per_address)
+    app.state.floor_lock = threading.Lock()
     install_error_handlers(app)
     app.include_router(accounts_router)
     app.include_router(account_admin_router)
@@ -133,6 +151,9 @@ def create_app(
     app.include_router(advice_router)
     app.include_router(audit_router)
     app.include_router(reports_router)
+    app.include_router(floor_router)
+    app.include_router(cage_router)
+    app.include_router(responsible_router)
     app.include_router(ops_router)
 
     @app.get("/api/health", tags=["meta"])

@@ -5,6 +5,8 @@ from __future__ import annotations
 from croupier.server.accounts.models import AuthToken, User
 from croupier.server.audit.models import AuditEntry
 from croupier.server.base import Base
+from croupier.server.floor.models import TableRow
+from croupier.server.responsible.models import PlayerLimit, RealityCheck, SelfExclusion
 from croupier.server.tables.models import Round, RoundPlayer, RoundVoid
 from croupier.server.wallet.models import (
     IdempotencyKey,
@@ -20,9 +22,13 @@ __all__ = [
     "IdempotencyKey",
     "LedgerAccount",
     "LedgerTransaction",
+    "PlayerLimit",
     "Posting",
+    "RealityCheck",
     "Round",
     "RoundPlayer",
     "RoundVoid",
+    "SelfExclusion",
+    "TableRow",
     "User",
 ]

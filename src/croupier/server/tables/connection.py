@@ -21,6 +21,7 @@ __all__ = [
     "Connection",
     "Disconnect",
     "Frame",
+    "Reconfigure",
     "Request",
     "SharedFrame",
     "Stop",
@@ -117,4 +118,16 @@ class Tick:
     """Time to send a live table's delayed ``tally``."""
 
 
-Command = Request | Connect | Disconnect | Timer | Tick | Stop
+@dataclass(frozen=True, slots=True)
+class Reconfigure:
+    """An operator changed the table (issue 16): new settings from the next round on, or
+    open/closed; ``done`` is set once the table has applied them."""
+
+    config: Any
+    """The new :class:`croupier.server.tables.config.TableConfig`."""
+    closed: bool
+    changed: Frame
+    done: asyncio.Future[None]
+
+
+Command = Request | Connect | Disconnect | Timer | Tick | Stop | Reconfigure

@@ -52,6 +52,7 @@ from croupier.server.tables.connection import (
     Connection,
     Disconnect,
     Frame,
+    Reconfigure,
     Request,
     Stop,
     Tick,
@@ -219,6 +220,8 @@ class Table(SeatRules):
                     await self._on_timer()
             case Tick():
                 self._tally_task = None
+            case Reconfigure():
+                await self._reconfigured(command)
             case Request(conn, message, done):
                 try:
                     result = await self._request(conn, message)
@@ -339,6 +342,7 @@ class Table(SeatRules):
 
     async def _bet(self, conn: Connection, message: BetMessage) -> Frame:
         seat = self._seat(conn)
+        self._check_open()
         if self.status not in ("idle", "betting"):
             raise IllegalActionError(f"bets are closed: the table is {self.status}")
         bets = dict(message.bets)
@@ -439,6 +443,7 @@ class Table(SeatRules):
             assert isinstance(message, BetMessage)
             try:
                 seat = self._seat(conn)
+                self._check_open()
                 if self._round_users.get(seat) == conn.user_id or seat in taken:
                     later.append(request)
                     continue
