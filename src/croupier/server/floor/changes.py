@@ -18,8 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from croupier.analysis.uth.moments import blind_key
 from croupier.analysis.uth.paytables import check_paytable, from_engine
-from croupier.errors import ConfigError, CroupierError, IllegalActionError
+from croupier.errors import ConfigError, IllegalActionError
 from croupier.evaluator import HandCategory
+from croupier.games.paytables import PayTable
+from croupier.games.russian import RussianConfig
 from croupier.games.uth import UthConfig
 from croupier.server.errors import InvalidRequestError
 from croupier.server.floor.models import TableStatus
@@ -223,14 +225,32 @@ def patched(
             )
         before = dict(described.get(rule) or {})
         rules[rule] = _merge_paytable(game, name, before, lines)
+        _check_paytable(game, name, rule, rules[rule])
         changed[f"paytables.{name}"] = {"from": before, "to": rules[rule]}
     if new_status is not status:
         changed["status"] = {"from": status.value, "to": new_status.value}
     new = config.model_copy(update={"rules": rules})
+    named = ", ".join(sorted(given - {"status"})) or "status"
     try:
         build(new)
-    except CroupierError:
-        raise
+    except ConfigError as exc:
+        if exc.reason is not None:
+            raise
+        raise ConfigError(
+            f"{named}: {exc}", reason="table_rules", params={"fields": named}
+        ) from None
     except (TypeError, ValueError) as exc:
-        raise ConfigError(f"rules: {exc}") from None
+        raise ConfigError(f"{named}: {exc}") from None
     return Patched(config=new, status=new_status, changed=changed)
+
+
+def _check_paytable(game: str, name: str, rule: str, table: Mapping[str, Any]) -> None:
+    try:
+        if game == "uth":
+            PayTable.from_mapping(name, table)
+        else:
+            RussianConfig.from_dict({rule: table})
+    except ConfigError as exc:
+        raise ConfigError(
+            f"paytables.{name}: {exc}", reason="paytable_invalid", params={"paytable": name}
+        ) from None
