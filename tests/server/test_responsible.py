@@ -486,3 +486,27 @@ def test_the_reality_check_reports_the_session(casino: Server) -> None:
             and "interval_minutes" in response.json()["error"]["message"]
         )
     assert casino.client.get("/api/me/reality-check").status_code == 401
+
+
+def test_a_batch_of_stakes_is_answered_one_by_one(db: Database, make_user: Any) -> None:
+    """What the staking path asks for a live table's batch: one query for all, an answer each."""
+    from croupier.server.responsible.admission import ResponsibleAdmission
+    from croupier.server.responsible.models import SelfExclusion
+
+    limited, excluded, free = make_user("ann"), make_user("ben"), make_user("cat")
+    now = dt.datetime.now(dt.UTC)
+    with db.session() as session:
+        session.add(PlayerLimit(user_id=limited, kind=LimitKind.WAGER.value, period="week",
+                                amount=1_000, pending_remove=False, updated_at=now))  # fmt: skip
+        session.add(SelfExclusion(user_id=excluded, started_at=now,
+                                  until=now + dt.timedelta(days=1), permanent=False, days=1))  # fmt: skip
+    admission = ResponsibleAdmission()
+    with db.session() as session:
+        answers = admission.check_stakes(
+            session, [(limited, 1_001), (excluded, 100), (free, 10**9)]
+        )
+        assert admission.check_stakes(session, [(limited, 1_000)]) == [None]
+    over, out, fine = answers
+    assert over is not None and over.reason == "wager_limit" and over.params["left"] == 1_000
+    assert out is not None and out.reason == "self_excluded"
+    assert fine is None

@@ -17,9 +17,10 @@ __all__ = ["ResponsibleAdmission"]
 
 
 class ResponsibleAdmission:
-    """A self-excluded player gets no seat and no hand; a buy-in must fit the loss limits
-    (the chips at a table count as at risk); a player whose wager limit is used up, or whose
-    loss limit was lowered below what they have at risk, sits out."""
+    """A self-excluded player gets no seat, stake or hand; a stake must fit the loss and
+    wager limits, a buy-in the loss limits (the chips at a table count as at risk); a player
+    whose wager limit is used up, or whose loss limit was lowered below what they have at
+    risk, sits out."""
 
     def check_seat(self, db: Database, user_id: int) -> None:
         with db.session() as session:
@@ -31,6 +32,12 @@ class ResponsibleAdmission:
         limits.check_stake(
             session, user_id=user_id, amount=amount, counted=True, kinds=(LimitKind.LOSS,)
         )
+
+    def check_stakes(
+        self, session: Session, stakes: Sequence[tuple[int, int]]
+    ) -> list[CroupierError | None]:
+        found = limits.allowances(session, [user for user, _ in stakes])
+        return [found[user].refusal(amount) if user in found else None for user, amount in stakes]
 
     def blocked(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
         with db.session() as session:

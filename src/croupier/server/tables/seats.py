@@ -51,6 +51,13 @@ class Admission(Protocol):
         """Refuse a buy-in, in its transaction, after it was posted."""
         ...
 
+    def check_stakes(
+        self, session: Session, stakes: Sequence[tuple[int, int]]
+    ) -> list[CroupierError | None]:
+        """For each (user id, amount) about to be staked, in the staking transaction once the
+        players' wallet rows are locked: the refusal, or ``None`` to take it."""
+        ...
+
     def blocked(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
         """The players who may not be dealt the next hand, and why."""
         ...
@@ -62,6 +69,11 @@ class _NoChecks:
 
     def check_buy_in(self, session: Session, user_id: int, amount: int) -> None:
         return None
+
+    def check_stakes(
+        self, session: Session, stakes: Sequence[tuple[int, int]]
+    ) -> list[CroupierError | None]:
+        return [None] * len(stakes)
 
     def blocked(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
         return {}
