@@ -19,7 +19,7 @@ from croupier.server.accounts.models import AuthToken
 from croupier.server.app import create_app
 from croupier.server.db import Database
 from croupier.server.responsible import limits
-from croupier.server.responsible.models import Period, PlayerLimit
+from croupier.server.responsible.models import LimitKind, Period, PlayerLimit
 from croupier.server.tables import rounds
 from croupier.server.tables.cash import stack_account
 from croupier.server.tables.clock import ManualClock
