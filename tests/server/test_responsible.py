@@ -263,7 +263,7 @@ def test_the_cage_by_username(casino: Server) -> None:
         refused = post("/api/operator/cage/alice/credit", body)
         assert refused.status_code == 422 and field in refused.json()["error"]["message"], body
     nobody = post("/api/operator/cage/nobody/credit", {"amount": 100, "reason": "r"})
-    assert nobody.status_code == 404 and nobody.json()["error"]["reason"] == "user_unknown"
+    assert nobody.status_code == 404 and nobody.json()["error"]["reason"] == "user_not_found"
     broke = post("/api/operator/cage/alice/debit", {"amount": 10_001, "reason": "r"})
     assert broke.status_code == 409 and broke.json()["error"]["code"] == "insufficient_funds"
     no_key = casino.client.post(
@@ -510,3 +510,33 @@ def test_a_batch_of_stakes_is_answered_one_by_one(db: Database, make_user: Any) 
     assert over is not None and over.reason == "wager_limit" and over.params["left"] == 1_000
     assert out is not None and out.reason == "self_excluded"
     assert fine is None
+
+
+def test_deposit_requests_respect_the_limits_and_self_exclusion(casino: Server) -> None:
+    """The client's cashier (issue 15): a request past a deposit limit is refused when made,
+    and again when approved if the limit was lowered meanwhile (it then stays pending)."""
+    _, token = casino.player("alice")
+    headers = _auth(token)
+    assert _put(casino, token, {"deposit": {"day": 5_000}}).status_code == 200
+
+    def request(amount: int) -> Any:
+        return casino.client.post("/api/cashier/deposits", json={"amount": amount}, headers=headers)
+
+    refused = request(6_000)
+    assert refused.status_code == 409 and refused.json()["error"]["reason"] == "deposit_limit"
+    first, second = request(3_000).json(), request(2_000).json()
+    assert _put(casino, token, {"deposit": {"day": 4_000}}).status_code == 200
+    op = _auth(casino.operator_token())
+
+    def approve(request_id: int) -> Any:
+        return casino.client.post(f"/api/operator/deposits/{request_id}/approve", headers=op)
+
+    assert approve(first["id"]).status_code == 200
+    late = approve(second["id"])
+    assert late.status_code == 409 and late.json()["error"]["params"]["left"] == 1_000
+    waiting = casino.client.get("/api/operator/deposits", headers=op).json()
+    assert [(d["id"], d["status"]) for d in waiting] == [(second["id"], "pending")]
+    assert casino.balance(token) == 3_000
+    casino.client.post("/api/me/self-exclusion", json={"days": 1}, headers=headers)
+    excluded = request(500)
+    assert excluded.status_code == 403 and excluded.json()["error"]["reason"] == "self_excluded"

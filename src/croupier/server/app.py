@@ -58,6 +58,8 @@ def create_app(
     from croupier.server.audit.router import router as audit_router
     from croupier.server.audit.service import audit_recovery
     from croupier.server.cage.router import router as cage_router
+    from croupier.server.cashier.router import router as cashier_router
+    from croupier.server.cashier.service import DemoCredits
     from croupier.server.floor.router import router as floor_router
     from croupier.server.floor.store import load_or_seed
     from croupier.server.metrics import Metrics
@@ -143,6 +145,7 @@ def create_app(
     )
     app.state.register_throttle = LoginThrottle(free_per_address=settings.login_free_per_address)
     app.state.floor_lock = threading.Lock()
+    app.state.demo_credits = DemoCredits(settings.demo_credit_seconds)
     install_error_handlers(app)
     app.include_router(accounts_router)
     app.include_router(account_admin_router)
@@ -155,6 +158,7 @@ def create_app(
     app.include_router(cage_router)
     app.include_router(responsible_router)
     app.include_router(ops_router)
+    app.include_router(cashier_router)
 
     @app.get("/api/health", tags=["meta"])
     def health() -> dict[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from croupier.server.accounts.models import AuthToken, User
 from croupier.server.audit.models import AuditEntry
 from croupier.server.base import Base
+from croupier.server.cashier.models import DepositRequest
 from croupier.server.floor.models import TableRow
 from croupier.server.responsible.models import PlayerLimit, RealityCheck, SelfExclusion
 from croupier.server.tables.models import Round, RoundPlayer, RoundVoid
@@ -19,6 +20,7 @@ __all__ = [
     "AuditEntry",
     "AuthToken",
     "Base",
+    "DepositRequest",
     "IdempotencyKey",
     "LedgerAccount",
     "LedgerTransaction",

@@ -52,7 +52,7 @@ def _player(session: Session, username: str) -> User:
     if user is None:
         raise NotFoundError(
             f"no account is called {username!r}",
-            reason="user_unknown",
+            reason="user_not_found",
             params={"username": username},
         )
     return user

@@ -168,7 +168,7 @@ def _check_order(game: str, merged: Mapping[str, Any]) -> None:
             raise InvalidRequestError(
                 f"{low}: {a} is above {high} {b}",
                 reason="limit_order",
-                params={"field": low, "value": a, "other": high, "other_value": b},
+                params={"field": low, "amount": a, "other": high, "other_amount": b},
             )
 
 

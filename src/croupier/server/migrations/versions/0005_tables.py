@@ -1,7 +1,7 @@
 """tables at run time and responsible gaming
 
-Revision ID: 0004_tables
-Revises: 0003_audit
+Revision ID: 0005_tables
+Revises: 0004_cashier
 Create Date: 2026-12-03
 
 The floor's tables as operators leave them (``casino_tables``: a restart opens them again;
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0004_tables"
-down_revision: str | None = "0003_audit"
+revision: str = "0005_tables"
+down_revision: str | None = "0004_cashier"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
