@@ -233,7 +233,7 @@ function App() {
   else if (route.page === "table") page = html`<${TablePage} name=${route.arg} />`;
   else if (route.page === "history") page = html`<${HistoryPage} />`;
   else if (route.page === "cashier") page = html`<${CashierPage} />`;
-  else if (route.page === "operator") page = html`<${OperatorPage} />`;
+  else if (route.page === "operator") page = html`<${OperatorPage} section=${route.arg} />`;
   else page = html`<${LobbyPage} />`;
   return html`<${Header} route=${route} /><main id="view" class=${`page-${route.page}`}>${page}</main>`;
 }
