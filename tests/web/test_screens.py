@@ -49,7 +49,8 @@ def _check_screen(tab: Tab, locale: str, what: str) -> None:
     connection = page.query_selector("[data-testid=connection]")
     if connection is not None and connection.get_attribute("data-state") == "open":
         # the socket's state in the page's language, not the protocol's word
-        assert CONNECTED[LANG[locale]] in plain(connection.inner_text()), what
+        shown = plain(connection.inner_text()).replace("●", "").strip()
+        assert shown == CONNECTED[LANG[locale]], (what, shown)
     violations = axe_violations(page)
     assert not violations, f"{what}: {violations}"
 
