@@ -34,6 +34,7 @@ FILES = (
     "op-reports.js",
     "op-audit.js",
     "plot.js",
+    "responsible.js",
     "locales/it.js",
     "locales/en.js",
     "locales/sl.js",
