@@ -494,3 +494,25 @@ def test_a_restart_keeps_what_operators_changed(tmp_path: Path, db_url: str) -> 
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_a_table_not_running_takes_a_change_at_once(db: Any) -> None:
+    """A change must never wait for a table task that is not there (stopped at shut-down, or
+    not started yet)."""
+    import asyncio
+
+    from croupier.server.tables.manager import TableManager
+
+    (casino, _) = test_tables()
+    manager = TableManager([casino], db=db)
+    changed = casino.model_copy(update={"rules": {**casino.rules, "ante_min": 500}})
+
+    async def change() -> None:
+        await asyncio.wait_for(
+            manager.change("casino", changed, closed=True, changed={"min_bet": {}}), timeout=5
+        )
+
+    asyncio.run(change())
+    table = manager.tables["casino"]
+    assert table.closed and table.describe()["rules"]["ante_min"] == 500

@@ -187,7 +187,11 @@ class SeatRules(TableFrames):
 
     async def reconfigure(self, config: TableConfig, *, closed: bool, changed: Frame) -> None:
         """Apply an operator's change on the table's task (between two commands, never in the
-        middle of one); return once applied."""
+        middle of one); return once applied. A table whose task is not running (stopped, or
+        not started yet) takes it at once."""
+        if not getattr(self, "running", True):
+            await self._apply_settings(config, closed=closed, changed=changed)
+            return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         await self._inbox.put(Reconfigure(config, closed, changed, done))
         await done
