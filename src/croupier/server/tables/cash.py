@@ -35,6 +35,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, Protocol
 
+from msgspec import UNSET
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -70,6 +71,7 @@ from croupier.server.tables.wire import (
     CardsOpened,
     HandStarting,
     Left,
+    NotDealtIn,
     Result,
     Reveal,
     RoundOpened,
@@ -158,9 +160,19 @@ def stack_account(session: Session, *, table: str, user_id: int) -> LedgerAccoun
 
 
 def buy_in(
-    session: Session, *, table: str, user_id: int, amount: int, idempotency_key: str
+    session: Session,
+    *,
+    table: str,
+    user_id: int,
+    amount: int,
+    idempotency_key: str,
+    check: Callable[[Session, int, int], None] | None = None,
 ) -> tuple[wallet.Movement, int]:
     """Move ``amount`` from the wallet to the table stack; return the movement and the stack.
+
+    ``check(session, user_id, amount)`` runs after the money moved, in the same transaction
+    (a responsible-gaming limit: see :class:`croupier.server.tables.seats.Admission`); what it
+    raises undoes the buy-in.
 
     Raises:
         InsufficientFunds: the wallet holds less; nothing moves.
@@ -178,6 +190,8 @@ def buy_in(
             user_id=user_id,
             memo=f"buy-in at {table}",
         )
+        if check is not None:
+            check(session, user_id, int(chips))
         balance = wallet.account_balance(session, account_id=player.id)
         move = wallet.Movement(transaction_id=txn_id, kind="buy_in", amount=chips, balance=balance)
         at_table = wallet.account_balance(session, account_id=stack.id)
@@ -413,6 +427,7 @@ class CashGameTable(Table):
             self._with_session(replayed_buy_in, idempotency_key=message.key, **args)
         )
         if replay is None:
+            self._check_open()
             if self._in_hand(seat):
                 raise IllegalActionError(
                     f"seat {seat} is in the hand in play: buy in after it",
@@ -435,7 +450,12 @@ class CashGameTable(Table):
                     params={"amount": message.amount, "total": total, "max": high},
                 )
             move, stack = await self._db_call(
-                self._with_session(buy_in, idempotency_key=message.key, **args)
+                self._with_session(
+                    buy_in,
+                    idempotency_key=message.key,
+                    check=self.admission.check_buy_in,
+                    **args,
+                )
             )
             self._sitting_keys.setdefault(conn.user_id, set()).add(message.key)
             self._stacks[seat] = stack
@@ -534,7 +554,7 @@ class CashGameTable(Table):
     async def _maybe_start(self, *, wait: bool = True) -> None:
         """Deal the next hand if two or more seats are ready: after ``pause_seconds`` (so
         that others can sit down), or now when the pause is over (``wait=False``)."""
-        if self._closing or self.status != "idle" or self._hand is not None:
+        if self._closing or self.closed or self.status != "idle" or self._hand is not None:
             return
         ready = self._ready()
         if len(ready) < 2:
@@ -545,6 +565,9 @@ class CashGameTable(Table):
             self._emit(HandStarting(in_seconds=self.config.pause_seconds))
             self._broadcast_state()
             return
+        if not await self._admitted(ready):
+            return
+        ready = self._ready()
         prev = self._button
         # spec/holdem.md "Table": the button moves one seat clockwise after every hand.
         button = next((s for s in ready if prev is None or s > prev), ready[0])
@@ -595,6 +618,40 @@ class CashGameTable(Table):
         )
         self._drain_engine()
         await self._next_turn()
+
+    async def _admitted(self, ready: list[int]) -> bool:
+        """Before a hand: sit out the players who may not play it (a wager limit used up: they
+        stay seated) and cash out those who excluded themselves (issue 16: self-exclusion
+        stops a seated player at the next hand). Whether two players are still ready."""
+        users = {self._seats[s].user_id: s for s in ready}
+        refused = await self._db_call(self.admission.blocked, self._db, list(users))
+        for user, why in sorted(refused.items()):
+            seat = users[user]
+            occupant = self._seats[seat]
+            if why.reason == "self_excluded":
+                await self._cash_out(seat, user, occupant.username, reason="self_excluded")
+            else:
+                self._out.add(seat)
+                self._emit(SatOut(seat=seat, reason=why.reason or UNSET))
+                self._to_user(
+                    user,
+                    NotDealtIn(
+                        seat=seat,
+                        reason=why.reason or "",
+                        params=dict(why.params or {}),
+                        message=str(why),
+                    ),
+                )
+        if refused:
+            self._broadcast_state()
+        return len(self._ready()) >= 2
+
+    async def _apply_settings(
+        self, config: TableConfig, *, closed: bool, changed: Mapping[str, Any]
+    ) -> None:
+        await super()._apply_settings(config, closed=closed, changed=changed)
+        if not closed:
+            await self._maybe_start()
 
     async def _next_turn(self) -> None:
         hand = self._hand

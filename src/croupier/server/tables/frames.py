@@ -84,6 +84,8 @@ class TableFrames:
         self._seats: dict[int, Occupant] = {}
         self._seat_of: dict[int, int] = {}
         self.status = "idle"
+        self.closed = False
+        """Closed by an operator: the round in play finishes, no new bets, seats or hands."""
         self._round: GameRound | None = None
         self._round_id: int | None = None
         self._commitment: str | None = None
@@ -106,6 +108,7 @@ class TableFrames:
             title=self.config.title,
             game=self.factory.game,
             status=self.status,
+            closed=self.closed,
             max_seats=self.factory.max_seats(),
             seats_taken=len(self._seats),
             rules=dict(self.factory.describe()),
@@ -227,6 +230,7 @@ class TableFrames:
         table = TableState(
             name=self.config.name,
             status=self.status,
+            closed=self.closed,
             round_id=self._round_id,
             commitment=self._commitment,
             deadline_in=remaining,

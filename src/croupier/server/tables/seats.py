@@ -20,27 +20,76 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
-from croupier.errors import IllegalActionError, InsufficientFunds
+from croupier.errors import CroupierError, IllegalActionError, InsufficientFunds
 from croupier.server.db import Database
 from croupier.server.errors import ConflictError
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.connection import Connection, Timer
+from croupier.server.tables.connection import Connection, Reconfigure, Timer
 from croupier.server.tables.frames import Occupant, TableFrames
 from croupier.server.tables.games import GameFactory
-from croupier.server.tables.wire import Left, Result, Seated
+from croupier.server.tables.wire import Left, Result, Seated, TableChanged
 from croupier.server.wallet import service as wallet
 
-__all__ = ["SeatRules"]
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+__all__ = ["NO_CHECKS", "Admission", "SeatRules"]
+
+
+class Admission(Protocol):
+    """Who may sit and play (issue 16, responsible gaming): the table asks before a seat, in
+    a buy-in's transaction, and before dealing a cash-game hand. Each call runs in a worker
+    thread; a refusal is raised (or returned) as a :class:`CroupierError` naming why."""
+
+    def check_seat(self, db: Database, user_id: int) -> None:
+        """Refuse a seat (a self-excluded player)."""
+        ...
+
+    def check_buy_in(self, session: Session, user_id: int, amount: int) -> None:
+        """Refuse a buy-in, in its transaction, after it was posted."""
+        ...
+
+    def check_stakes(
+        self, session: Session, stakes: Sequence[tuple[int, int]]
+    ) -> list[CroupierError | None]:
+        """For each (user id, amount) about to be staked, in the staking transaction once the
+        players' wallet rows are locked: the refusal, or ``None`` to take it."""
+        ...
+
+    def blocked(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
+        """The players who may not be dealt the next hand, and why."""
+        ...
+
+
+class _NoChecks:
+    def check_seat(self, db: Database, user_id: int) -> None:
+        return None
+
+    def check_buy_in(self, session: Session, user_id: int, amount: int) -> None:
+        return None
+
+    def check_stakes(
+        self, session: Session, stakes: Sequence[tuple[int, int]]
+    ) -> list[CroupierError | None]:
+        return [None] * len(stakes)
+
+    def blocked(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
+        return {}
+
+
+NO_CHECKS: Admission = _NoChecks()
+"""Everyone may play (tables built without the server's responsible-gaming checks)."""
 
 
 class SeatRules(TableFrames):
     """The seat rules of a table; :class:`croupier.server.tables.table.Table` runs them."""
 
     _db: Database
+    admission: Admission = NO_CHECKS
     _next_live_seat: int
 
     def __init__(
@@ -135,6 +184,51 @@ class SeatRules(TableFrames):
         """``fn(*args, **kwargs)`` in a worker thread: the database never blocks the loop."""
         return await asyncio.to_thread(fn, *args, **kwargs)
 
+    # -- an operator's changes (issue 16) ------------------------------------------------------
+
+    async def reconfigure(
+        self, config: TableConfig, *, closed: bool, changed: Mapping[str, Any]
+    ) -> None:
+        """Apply an operator's change on the table's task (between two commands, never in the
+        middle of one); return once applied. A table whose task is not running (stopped, or
+        not started yet) takes it at once."""
+        if not getattr(self, "running", True):
+            await self._apply_settings(config, closed=closed, changed=changed)
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self._inbox.put(Reconfigure(config, closed, changed, done))
+        await done
+
+    async def _reconfigured(self, command: Reconfigure) -> None:
+        try:
+            await self._apply_settings(
+                command.config, closed=command.closed, changed=command.changed
+            )
+        finally:
+            if not command.done.done():
+                command.done.set_result(None)
+
+    async def _apply_settings(
+        self, config: TableConfig, *, closed: bool, changed: Mapping[str, Any]
+    ) -> None:
+        """New settings for the rounds opened from now on (seed 003: management may change a
+        table's limits during play; the round in play keeps what it opened with), or the table
+        opened or closed; everyone at the table gets a ``table_changed`` event."""
+        reconfigure = getattr(self.factory, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(config.rules)
+        self.config = config
+        self.closed = closed
+        self._emit(
+            TableChanged(
+                closed=closed,
+                rules=dict(self.factory.describe()),
+                changed=dict(changed),
+                in_play=self._round_id,
+            )
+        )
+        self._broadcast_state()
+
     # -- seats ---------------------------------------------------------------------------------
 
     @property
@@ -151,14 +245,33 @@ class SeatRules(TableFrames):
         with self._db.session() as session:
             return int(wallet.player_balance(session, user_id=user_id))
 
+    def _check_open(self) -> None:
+        """Refuse a new bet, seat or buy-in at a closed table.
+
+        Raises:
+            IllegalActionError: the table is closed (``reason`` ``table_closed``).
+        """
+        if self.closed:
+            raise IllegalActionError(
+                f"table {self.config.name} is closed: no new bets or seats",
+                reason="table_closed",
+                params={"table": self.config.name},
+            )
+
     async def _may_sit(self, conn: Connection) -> None:
         """Refuse a new seat to a player who cannot play, or was just freed for idleness.
 
         Raises:
-            IllegalActionError: freed for not playing less than a window ago.
+            IllegalActionError: the table is closed, or the player was freed for not playing
+                less than a window ago.
+            PermissionDeniedError: the player excluded themselves (:class:`Admission`).
             InsufficientFunds: the wallet holds less than the table minimum.
         """
-        if not self._guarded or conn.user_id in self._seat_of:
+        if conn.user_id in self._seat_of:
+            return
+        self._check_open()
+        await self._db_call(self.admission.check_seat, self._db, conn.user_id)
+        if not self._guarded:
             return
         wait = self._cooldown.get(conn.user_id, 0.0) - self._clock.now()
         if wait > 0:

@@ -51,6 +51,7 @@ from croupier.server.tables.connection import (
     Connect,
     Connection,
     Disconnect,
+    Reconfigure,
     Request,
     Stop,
     Tick,
@@ -240,6 +241,8 @@ class Table(SeatRules):
                     await self._on_timer()
             case Tick():
                 self._tally_task = None
+            case Reconfigure():
+                await self._reconfigured(command)
             case Request(conn, message, done):
                 try:
                     result = await self._request(conn, message)
@@ -324,6 +327,7 @@ class Table(SeatRules):
         for request in requests:
             try:
                 seat = self._seat(request.conn)
+                self._check_open()
                 if self.status not in ("idle", "betting"):
                     raise IllegalActionError(
                         f"bets are closed: the table is {self.status}", reason="bets_closed"
@@ -466,7 +470,11 @@ class Table(SeatRules):
             table=table, game=game, commitment=commitment, salt=salt, deck=deck
         )
         round_id, answers = await self._db_call(
-            stakes.open_and_stake, self._db, opening=opening, stakes=batch
+            stakes.open_and_stake,
+            self._db,
+            opening=opening,
+            stakes=batch,
+            check=self.admission.check_stakes,
         )
         if round_id is None:
             return list(answers)
@@ -494,7 +502,13 @@ class Table(SeatRules):
         if not batch:
             return []
         return list(
-            await self._db_call(stakes.stake_many, self._db, round_id=self._round_id, stakes=batch)
+            await self._db_call(
+                stakes.stake_many,
+                self._db,
+                round_id=self._round_id,
+                stakes=batch,
+                check=self.admission.check_stakes,
+            )
         )
 
     async def _close_betting(self) -> None:
