@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_FLAGS ?=
+# The suite runs on two workers (pytest-xdist), a test module per worker at a time so that its
+# fixtures are built once; XDIST= runs it in one process.
+XDIST ?= -n 2 --dist loadfile
 # The module doctests of the pure layers (L0-L3: core values, evaluator, engines, analysis,
 # history), run by `make test` before the suite.
 DOCTESTS := src/croupier/cards.py src/croupier/chips.py src/croupier/deck.py \
@@ -28,14 +31,14 @@ lint: $(STAMP)
 
 test: lint doctest
 	sh scripts/js-check.sh
-	$(BIN)/pytest $(PYTEST_FLAGS)
+	$(BIN)/pytest $(XDIST) $(PYTEST_FLAGS)
 
 doctest: $(STAMP)
 	$(BIN)/pytest -q --doctest-modules -p no:cacheprovider $(DOCTESTS)
 
 test-all: lint doctest
 	sh scripts/js-check.sh
-	$(BIN)/pytest -m '' $(PYTEST_FLAGS)
+	$(BIN)/pytest -m '' $(XDIST) $(PYTEST_FLAGS)
 
 bench: $(STAMP)
 	$(BIN)/croupier bench eval

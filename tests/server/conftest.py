@@ -98,7 +98,16 @@ def pg_cluster() -> Iterator[PgCluster]:
     """A PostgreSQL server of our own for the whole session."""
     bindir = _pg_bin()
     if bindir is None:
-        subprocess.run(["sh", str(REPO / "scripts" / "install-postgres.sh")], check=True)
+        # One apt-get at a time: the other test workers may be installing too.
+        subprocess.run(
+            [
+                "flock",
+                "/tmp/croupier-apt.lock",
+                "sh",
+                str(REPO / "scripts" / "install-postgres.sh"),
+            ],
+            check=True,
+        )
         bindir = _pg_bin()
     if bindir is None:
         pytest.fail("PostgreSQL could not be installed (scripts/install-postgres.sh)")

@@ -111,11 +111,22 @@ def web_server() -> Iterator[WebServer]:
         shutil.rmtree(base, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """Headless Chromium (Debian's package) under Playwright, once per session."""
+    """Headless Chromium (Debian's package) under Playwright, once per test module: Playwright's
+    synchronous API keeps an event loop running in the thread while it is open, and the test
+    modules a worker runs next (``asyncio.run`` in the server and CLI tests) need it closed."""
     if not CHROMIUM.exists():
-        subprocess.run(["sh", str(REPO / "scripts" / "install-chromium.sh")], check=True)
+        # One apt-get at a time: the other test workers may be installing too.
+        subprocess.run(
+            [
+                "flock",
+                "/tmp/croupier-apt.lock",
+                "sh",
+                str(REPO / "scripts" / "install-chromium.sh"),
+            ],
+            check=True,
+        )
     if not CHROMIUM.exists():
         pytest.fail("chromium could not be installed (scripts/install-chromium.sh)")
     from playwright.sync_api import sync_playwright

@@ -186,7 +186,7 @@ def test_reports_audit_and_rng(tab: Tab, web_server: WebServer, make_bot: Any) -
     assert page.query_selector("[data-testid=plot-return] circle")
     assert page.query_selector("[data-testid=plot-ggr] circle")
     page.wait_for_selector("[data-testid=stats-tables] tr[data-key=op-play]")
-    assert "balances" in page.inner_text("[data-testid=ledger]")
+    page.wait_for_selector("[data-testid=ledger]:has-text('balances')")
     page = _op(tab, "audit")
     page.wait_for_selector("[data-testid=audit-entries] tbody tr", state="attached")
     # Newest first, 50 a page: the tables seeded at start are on the last pages once the

@@ -307,7 +307,7 @@ def test_operator_page_figures(tab: Tab, web_server: WebServer, make_bot: Any) -
     assert cells[2] == _euros(staked)
     assert cells[3] == _euros(staked - returned)
     assert tab.page.query_selector("[data-testid=convergence-plot] path.actual")
-    assert "balances" in tab.page.inner_text("[data-testid=ledger]")
+    tab.page.wait_for_selector("[data-testid=ledger]:has-text('balances')")
     tab.shot("operator")
 
 
