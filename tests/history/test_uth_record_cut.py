@@ -22,7 +22,7 @@ def _played(config: UthConfig, seed: int, boxes: int) -> UthRound:
     rnd.close_betting()
     while rnd.pending_seats:
         for seat in rnd.pending_seats:
-            action = rng.choice(rnd.legal_actions(seat))
+            action = rng.choice(rnd.legal_words(seat))
             if action == "check":
                 rnd.check(seat)
             elif action == "fold":

@@ -60,12 +60,12 @@ def test_two_open_boxes_decide_one_after_the_other() -> None:
         game.place_box(0, box=2, ante=100)
     game.deal()
     # the second open box stays face down for its player until the first has decided
-    view = game.view_for(0)
+    view = game.view(0)
     assert view.boxes[0].cards is not None and view.boxes[1].cards is None
     game.exchange(0, box=0, discard=parse_cards("7c 2h"))
-    assert game.view_for(0).boxes[1].cards is None
+    assert game.view(0).boxes[1].cards is None
     game.bet(0, box=0)
-    assert game.view_for(0).boxes[1].cards == parse_cards("Kh Kd 8c 5s 3h")
+    assert game.view(0).boxes[1].cards == parse_cards("Kh Kd 8c 5s 3h")
     game.fold(0, box=1)
     assert game.phase in (Phase.BUYING, Phase.SETTLED)
     with pytest.raises(IllegalActionError, match="already has an open box"):

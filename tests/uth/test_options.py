@@ -14,7 +14,7 @@ from croupier.errors import ConfigError, IllegalActionError
 from croupier.evaluator import evaluate
 from croupier.games.uth import Bet, Outcome, Phase, UthConfig, UthRound, settle_seat
 from croupier.games.uth.config import PlayMultiples
-from croupier.games.uth.events import CardBurnt, SeatSettled, TripsPlaced
+from croupier.games.uth.events import CardBurned, SeatSettled, TripsPlaced
 from croupier.history.records import uth_record, verify_uth
 
 # -- Trips after the Ante (seed 001) -----------------------------------------------------------
@@ -89,7 +89,7 @@ def test_dealing_order_card_by_card(dealing: str, boxes: int) -> None:
         for seat in range(boxes):
             rnd.check(seat)
     assert list(rnd.board) == expected["board"]
-    burns = [e.card for e in rnd.events if isinstance(e, CardBurnt)]
+    burns = [e.card for e in rnd.events if isinstance(e, CardBurned)]
     assert burns == ([] if expected["burn"] is None else [expected["burn"]])
     record = uth_record(rnd)
     assert record["config"]["dealing"] == dealing
@@ -130,12 +130,12 @@ def test_play_multiples_are_a_table_setting() -> None:
     rnd.place_bets(0, ante=100)
     rnd.place_bets(1, ante=100)
     rnd.close_betting()
-    assert rnd.legal_actions(0) == ("check", "3x")
+    assert rnd.legal_words(0) == ("check", "3x")
     with pytest.raises(IllegalActionError, match="Play 4x is not allowed pre-flop: 3x"):
         rnd.bet_play(0, 4)
     rnd.check(0)
     rnd.check(1)
-    assert rnd.legal_actions(0) == ("check", "2x", "1x")
+    assert rnd.legal_words(0) == ("check", "2x", "1x")
     rnd.bet_play(0, 1)
     assert rnd.box(0).play == 100
     config = UthConfig.from_dict({"play_multiples": {"preflop": [5, 3]}})

@@ -81,7 +81,7 @@ def _play_randomly(rnd: UthRound, rng: np.random.Generator) -> None:
     while rnd.pending_seats:
         assert rnd.pending_count == len(rnd.pending_seats)
         seat = rnd.pending_seats[int(rng.integers(len(rnd.pending_seats)))]
-        action = rnd.legal_actions(seat)[int(rng.integers(len(rnd.legal_actions(seat))))]
+        action = rnd.legal_words(seat)[int(rng.integers(len(rnd.legal_words(seat))))]
         if action == "check":
             rnd.check(seat)
         elif action == "fold":
@@ -292,7 +292,7 @@ def test_void_returns_every_bet(phase: Phase) -> None:
     assert isinstance(event, RoundVoided)
     expected = {0: 2000 + 500 + (2000 if phase is Phase.FLOP else 0), 1: 2000}
     assert dict(event.refunds) == expected
-    assert rnd.phase is Phase.VOID and rnd.results == {}
+    assert rnd.phase is Phase.VOIDED and rnd.results == {}
     with pytest.raises(IllegalActionError):
         rnd.check(1)
 
@@ -344,4 +344,4 @@ def test_void_records_replay() -> None:
     rnd = _at(Phase.FLOP)
     rnd.void("misdeal")
     replayed = verify_uth(uth_record(rnd))
-    assert replayed.phase is Phase.VOID
+    assert replayed.phase is Phase.VOIDED

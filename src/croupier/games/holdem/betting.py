@@ -108,14 +108,23 @@ def verify_raise_to(
     """
     if to > stack + bet:
         raise IllegalActionError(
-            f"raise to {to} is more than player {seat + 1} has ({stack + bet})"
+            f"raise to {to} is more than player {seat + 1} has ({stack + bet})",
+            reason="raise_above_stack",
+            params={"to": to, "stack": stack + bet},
         )
     if to % unit:
-        raise IllegalActionError(f"raise to {to} is not in whole chips of {unit} units")
-    if to < low:
-        raise IllegalActionError(f"raise to {to} is below the minimum raise to {low}")
-    if to > high:
-        raise IllegalActionError(f"raise to {to} is above the maximum raise to {high}")
+        raise IllegalActionError(
+            f"raise to {to} is not in whole chips of {unit} units",
+            reason="raise_not_whole_chips",
+            params={"to": to, "step": unit},
+        )
+    if not low <= to <= high:
+        side = "below the minimum" if to < low else "above the maximum"
+        raise IllegalActionError(
+            f"raise to {to} is {side} raise to {low if to < low else high}",
+            reason="raise_out_of_bounds",
+            params={"to": to, "min": low, "max": high},
+        )
 
 
 class Reopening(NamedTuple):

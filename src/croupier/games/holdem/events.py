@@ -1,7 +1,9 @@
 """Frozen records of what happened in a hand, appended to ``CashHand.events`` in order.
 
 Seats are player indices in PHH position order (0 = small blind ... last = button; heads-up
-0 = big blind). Amounts are integer minor units.
+0 = big blind). Amounts are integer minor units. Each event has its wire name in ``kind``
+and says who may see its cards (:mod:`croupier.games.protocol`): hole cards their player
+alone, burns nobody; cards shown are shown to everyone (show one, show all).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from croupier.cards import Card
+from croupier.games.protocol import HOUSE, Event
 
 __all__ = [
     "AntePosted",
@@ -25,17 +28,20 @@ __all__ = [
     "PotAwarded",
     "Raised",
     "Raked",
+    "RoundVoided",
     "Shown",
 ]
 
 
 @dataclass(frozen=True, slots=True)
-class HoldemEvent:
+class HoldemEvent(Event):
     """Base of every hold'em event."""
 
 
 @dataclass(frozen=True, slots=True)
 class AntePosted(HoldemEvent):
+    kind = "ante_posted"
+
     seat: int
     amount: int
 
@@ -43,6 +49,8 @@ class AntePosted(HoldemEvent):
 @dataclass(frozen=True, slots=True)
 class BlindPosted(HoldemEvent):
     """A blind or straddle posted (counts as a bet on the pre-flop round)."""
+
+    kind = "blind_posted"
 
     seat: int
     amount: int
@@ -52,20 +60,36 @@ class BlindPosted(HoldemEvent):
 class HoleDealt(HoldemEvent):
     """Two hole cards to ``seat``; ``None`` when unknown (a replayed ``????``)."""
 
+    kind = "hole_dealt"
+    secret = ("cards",)
+
     seat: int
     cards: tuple[Card, ...] | None
+
+    @property
+    def audience(self) -> int:
+        return self.seat
 
 
 @dataclass(frozen=True, slots=True)
 class CardBurned(HoldemEvent):
     """A card burnt face down before a street (seen only in the audit log, never in a view)."""
 
+    kind = "card_burned"
+    secret = ("card",)
+
     card: Card
+
+    @property
+    def audience(self) -> int:
+        return HOUSE
 
 
 @dataclass(frozen=True, slots=True)
 class BoardDealt(HoldemEvent):
     """Community cards: ``street`` 1 flop (3 cards), 2 turn, 3 river."""
+
+    kind = "board_dealt"
 
     street: int
     cards: tuple[Card, ...]
@@ -73,17 +97,23 @@ class BoardDealt(HoldemEvent):
 
 @dataclass(frozen=True, slots=True)
 class Folded(HoldemEvent):
+    kind = "folded"
+
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Checked(HoldemEvent):
+    kind = "checked"
+
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Called(HoldemEvent):
     """A call of ``amount`` more chips (``all_in`` when it was the player's last)."""
+
+    kind = "called"
 
     seat: int
     amount: int
@@ -93,6 +123,8 @@ class Called(HoldemEvent):
 @dataclass(frozen=True, slots=True)
 class Raised(HoldemEvent):
     """A bet or raise to a street total of ``to``; ``full`` when it reopens the betting."""
+
+    kind = "raised"
 
     seat: int
     to: int
@@ -105,6 +137,8 @@ class Raised(HoldemEvent):
 class BetReturned(HoldemEvent):
     """The uncalled part of a bet given back (spec/holdem.md, A hand)."""
 
+    kind = "bet_returned"
+
     seat: int
     amount: int
 
@@ -113,17 +147,23 @@ class BetReturned(HoldemEvent):
 class Shown(HoldemEvent):
     """Hole cards tabled at showdown (``None`` when the record does not know them)."""
 
+    kind = "shown"
+
     seat: int
     cards: tuple[Card, ...] | None
 
 
 @dataclass(frozen=True, slots=True)
 class Mucked(HoldemEvent):
+    kind = "mucked"
+
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Raked(HoldemEvent):
+    kind = "raked"
+
     amount: int
 
 
@@ -132,7 +172,21 @@ class PotAwarded(HoldemEvent):
     """One pot (0 = main) paid to ``seats`` in ``amounts``; ``value`` is the winning hand
     value, 0 when the pot was won uncontested."""
 
+    kind = "pot_awarded"
+
     pot: int
     seats: tuple[int, ...]
     amounts: tuple[int, ...]
     value: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundVoided(HoldemEvent):
+    """A malfunction: the hand is voided and every player's chips go back where the hand
+    found them (spec/holdem.md; the server's faults: nothing moves)."""
+
+    kind = "round_voided"
+
+    reason: str
+    returned: tuple[tuple[int, int], ...]
+    """(player, chips returned to their stack: everything they had put in)."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 
-from croupier.chips import pay_ratio
+from croupier.chips import Chips, pay_ratio
 from croupier.evaluator import HandCategory, category_of
 from croupier.games.paytables import PayLine
 from croupier.games.uth.config import BlindRounding, UthConfig
@@ -29,6 +29,7 @@ __all__ = [
     "Outcome",
     "SeatResult",
     "dealer_qualifies",
+    "opening_stake",
     "settle_seat",
 ]
 
@@ -111,6 +112,16 @@ class SeatResult:
     def bet(self, bet: Bet) -> BetResult | None:
         """The result of one bet, or None if it was not placed."""
         return next((b for b in self.bets if b.bet is bet), None)
+
+
+def opening_stake(*, ante: int, trips: int = 0) -> Chips:
+    """The money a box's opening bets put on the table: the Ante, the Blind equal to it
+    (spec/uth.md "Betting") and Trips. The one place this sum is written.
+
+    >>> opening_stake(ante=1000, trips=500)
+    2500
+    """
+    return Chips(2 * ante + trips)
 
 
 def dealer_qualifies(dealer: int) -> bool:
