@@ -11,7 +11,7 @@ from croupier.errors import ConfigError, IllegalActionError
 from croupier.games.russian import BetKind, Draw, Outcome, RussianConfig, RussianRound, audit_box
 from croupier.games.russian.events import SixthCardBought
 from croupier.games.russian.state import Phase
-from croupier.history.records import russian_record, verify_russian
+from croupier.history import russian as russian_history
 
 
 def stacked(text: str) -> Shoe:
@@ -117,7 +117,7 @@ def test_blind_insurance_returns_unless_the_hand_allows_it() -> None:
     assert kings.outcome is Outcome.WON and kings.net == 600 and kings.stake == 30_000
     pair = next(o for o in game.settlement(2).outcomes if o.kind is BetKind.INSURANCE)
     assert pair.outcome is Outcome.PUSH and pair.net == 0
-    assert verify_russian(russian_record(game, shoe=game.shoe)) == []
+    assert russian_history.verify(russian_history.record(game)) == []
 
 
 def test_blind_choices_need_the_option_and_a_blind_box() -> None:
@@ -151,7 +151,7 @@ def test_blind_sixth_card_is_dealt_after_the_deal() -> None:
     # four kings against a dealer who does not qualify: Ante 1:1, the Bet pushes
     assert settled.net_of(BetKind.ANTE) == 100 and settled.payout is not None
     assert settled.payout.multiple == 20
-    assert verify_russian(russian_record(game, shoe=game.shoe)) == []
+    assert russian_history.verify(russian_history.record(game)) == []
 
 
 def test_options_are_validated() -> None:

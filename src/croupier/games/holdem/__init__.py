@@ -10,11 +10,13 @@
 from __future__ import annotations
 
 from croupier.games.holdem.actions import Call, Check, Fold, HoldemAction, Muck, Raise, Show
+from croupier.games.holdem.audit import settle_line
 from croupier.games.holdem.betting import Options
 from croupier.games.holdem.config import (
     EXACT_SCALE,
     BettingStructure,
     HoldemConfig,
+    HoldemTableConfig,
     OddChip,
     Rake,
     ReopenRule,
@@ -38,6 +40,7 @@ __all__ = [
     "HandView",
     "HoldemAction",
     "HoldemConfig",
+    "HoldemTableConfig",
     "Muck",
     "OddChip",
     "Options",
@@ -49,5 +52,6 @@ __all__ = [
     "ShowdownRule",
     "SplitPolicy",
     "all_in",
+    "settle_line",
     "view_for",
 ]

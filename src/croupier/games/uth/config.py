@@ -258,12 +258,27 @@ class UthConfig:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> UthConfig:
-        """Build from :meth:`to_dict` output or a TOML table; unknown keys are refused."""
+        """Build from :meth:`to_dict` output or a TOML table; unknown keys are refused.
+
+        TOML has no null: a shared-hand (live) table without ``max_seats``, or with
+        ``max_seats`` 0 or ``"unlimited"``, seats any number of players (spec/uth.md
+        "Table").
+
+        >>> UthConfig.from_dict({"shared_hand": True}).max_seats is None
+        True
+        """
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"UTH table settings must be a table, not {data!r}")
         known = set(cls.__dataclass_fields__)
         unknown = set(data) - known
         if unknown:
             raise ConfigError(f"unknown UTH table settings: {', '.join(sorted(unknown))}")
         kwargs = dict(data)
+        seats = kwargs.get("max_seats")
+        if (type(seats) is int and seats == 0) or seats == "unlimited" or (
+            kwargs.get("shared_hand") and "max_seats" not in kwargs
+        ):
+            kwargs["max_seats"] = None
         for key, default in (("blind_paytable", "blind"), ("trips_paytable", "trips")):
             if key in kwargs and not isinstance(kwargs[key], PayTable):
                 kwargs[key] = PayTable.from_mapping(default, kwargs[key])
