@@ -97,7 +97,7 @@ def as_stored(record: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.fixture
 def record() -> dict[str, Any]:
-    rnd, shoe = scenario_round()
+    rnd, _shoe = scenario_round()
     return as_stored(russian_history.record(rnd, round_id=42))
 
 
@@ -187,7 +187,7 @@ def _random_round(seed: int) -> tuple[RussianRound, Shoe]:
 def test_seeded_rounds_with_every_kind_of_decision_replay_exactly() -> None:
     kinds: Counter[str] = Counter()
     for seed in range(400):
-        rnd, shoe = _random_round(seed)
+        rnd, _shoe = _random_round(seed)
         record = as_stored(russian_history.record(rnd, round_id=seed))
         assert replayed_record(record) == record, seed
         assert russian_history.verify(record) == [], seed
@@ -415,7 +415,7 @@ def replay_cli(*paths: Path) -> tuple[int, list[str]]:
 
 @pytest.fixture
 def files(tmp_path: Path, record: dict[str, Any]) -> Iterator[Path]:
-    rnd, shoe = _random_round(3)
+    rnd, _shoe = _random_round(3)
     other = as_stored(russian_history.record(rnd, round_id=3))
     (tmp_path / "record.json").write_text(json.dumps(record, indent=2))
     legacy = {k: record[k] for k in ("game", "round_id", "rules", "events", "phase", "void")}
