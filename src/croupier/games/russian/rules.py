@@ -487,14 +487,7 @@ def settle_box(
     """
     outcomes: list[BetOutcome] = []
     if bonus:
-        odds, category = bonus_pays(initial, config)
-        if odds:
-            bonus_win, rest = pay_ratio(bonus, odds, 1)
-            outcomes.append(
-                _won(BetKind.BONUS, bonus, bonus_win, f"{category.label} {odds}:1", rest)
-            )
-        else:
-            outcomes.append(_lost(BetKind.BONUS, bonus, f"{category.label} loses"))
+        outcomes.append(_bonus(bonus, initial, config))
     fee = ante * config.draw_fee_multiple if draw is not Draw.NONE else 0
     if fee:
         outcomes.append(_lost(BetKind.FEE, fee, f"{draw.value} fee"))
@@ -511,7 +504,6 @@ def settle_box(
             dealer_hand=tuple(dealer),
             payout=None,
         )
-    bet = ante * config.bet_multiple
     payout = two_combination_pay(
         final,
         paytable=config.bet_paytable,
@@ -538,30 +530,52 @@ def settle_box(
         outcomes.append(_lost(BetKind.BUY, buy_fee, "bought the dealer's game"))
         hand, _ = buy_dealer_game(dealer, dealer_draws, rebuy_same_rank=config.rebuy_same_rank)
         compare = dealer_qualifies(hand)
-    if not compare:
-        outcomes.append(_won(BetKind.ANTE, ante, ante, "dealer does not qualify 1:1"))
-        outcomes.append(_push(BetKind.BET, bet, "dealer does not qualify"))
-    else:
-        mine = evaluate_ids([c.id for c in final])
-        theirs = evaluate_ids([c.id for c in hand])
-        if mine > theirs:
-            win, over = _capped(bet * payout.multiple, config)
-            line = f"{payout.line} {payout.multiple}:1" + (" (max payout)" if over else "")
-            if config.ante_pays_on_win:
-                # docs/rules.md option ante_pays_on_win (Royal Casino Riga)
-                outcomes.append(_won(BetKind.ANTE, ante, ante, "player wins: Ante 1:1"))
-            else:
-                outcomes.append(_push(BetKind.ANTE, ante, "player wins: Ante returned"))
-            outcomes.append(_won(BetKind.BET, bet, win, line))
-        elif mine < theirs:
-            outcomes.append(_lost(BetKind.ANTE, ante, "dealer wins"))
-            outcomes.append(_lost(BetKind.BET, bet, "dealer wins"))
-        else:
-            outcomes.append(_push(BetKind.ANTE, ante, "tie"))
-            outcomes.append(_push(BetKind.BET, bet, "tie"))
+    outcomes.extend(_ante_and_bet(config, ante, payout, final, hand, compare=compare))
     return BoxSettlement(
         outcomes=tuple(outcomes), dealer_qualified=qualified, dealer_hand=hand, payout=payout
     )
+
+
+def _bonus(bonus: int, initial: Sequence[Card], config: RussianConfig) -> BetOutcome:
+    """The Bonus, on the first five cards (spec "Bonus")."""
+    odds, category = bonus_pays(initial, config)
+    if odds:
+        win, rest = pay_ratio(bonus, odds, 1)
+        return _won(BetKind.BONUS, bonus, win, f"{category.label} {odds}:1", rest)
+    return _lost(BetKind.BONUS, bonus, f"{category.label} loses")
+
+
+def _ante_and_bet(
+    config: RussianConfig,
+    ante: int,
+    payout: Payout,
+    final: Sequence[Card],
+    hand: tuple[Card, ...],
+    *,
+    compare: bool,
+) -> tuple[BetOutcome, BetOutcome]:
+    """The Ante and the Bet of a box that stood, against the dealer's ``hand`` (spec "Dealer
+    and settlement"); ``compare``: the hand qualifies."""
+    bet = ante * config.bet_multiple
+    if not compare:
+        return (
+            _won(BetKind.ANTE, ante, ante, "dealer does not qualify 1:1"),
+            _push(BetKind.BET, bet, "dealer does not qualify"),
+        )
+    mine = evaluate_ids([c.id for c in final])
+    theirs = evaluate_ids([c.id for c in hand])
+    if mine > theirs:
+        win, over = _capped(bet * payout.multiple, config)
+        line = f"{payout.line} {payout.multiple}:1" + (" (max payout)" if over else "")
+        if config.ante_pays_on_win:
+            # docs/rules.md option ante_pays_on_win (Royal Casino Riga)
+            paid = _won(BetKind.ANTE, ante, ante, "player wins: Ante 1:1")
+        else:
+            paid = _push(BetKind.ANTE, ante, "player wins: Ante returned")
+        return paid, _won(BetKind.BET, bet, win, line)
+    if mine < theirs:
+        return _lost(BetKind.ANTE, ante, "dealer wins"), _lost(BetKind.BET, bet, "dealer wins")
+    return _push(BetKind.ANTE, ante, "tie"), _push(BetKind.BET, bet, "tie")
 
 
 def _insurance(
