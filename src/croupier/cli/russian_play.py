@@ -236,6 +236,10 @@ def _ask_discards(s: _Session, hand: tuple[Card, ...]) -> tuple[Card, ...] | Non
         if len(set(picked)) != len(picked):
             s.console.print("[yellow]a card is named twice[/yellow]")
             continue
+        low, high = s.config.exchange_min, s.config.exchange_max
+        if not low <= len(picked) <= high:
+            s.console.print(f"[yellow]exchange from {low} to {high} cards at this table[/yellow]")
+            continue
         return picked
 
 
@@ -247,7 +251,10 @@ def _decide(s: _Session, game: RussianRound) -> None:
     s.console.print(f"Your hand: {_hand_line(s, game.cards(0))}")
     fee = s.ante * s.config.draw_fee_multiple
     bet = s.ante * s.config.bet_multiple
-    s.console.print(f"The Bet is {bet}; an exchange (1 to 5 cards) or a sixth card costs {fee}.")
+    low, high = s.config.exchange_min, s.config.exchange_max
+    s.console.print(
+        f"The Bet is {bet}; an exchange ({low} to {high} cards) or a sixth card costs {fee}."
+    )
     while True:
         choice = _ask(
             s,

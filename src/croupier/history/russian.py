@@ -54,6 +54,9 @@ _ADDED_FIELDS = {
     "sixth_card_bought": frozenset({"seat", "blind"}),
 }
 """Event fields added after records were first written: compared only where stored."""
+_ADDED_KINDS = frozenset({"box_shown"})
+"""Events the engine adds that records written before them lack: compared only when the
+record holds some."""
 
 
 def record(rnd: RussianRound, *, round_id: int | str | None = None) -> dict[str, Any]:
@@ -152,7 +155,7 @@ def _replay_event(rnd: RussianRound, event: Mapping[str, Any]) -> None:
     kind = event["kind"]
     if kind not in _KINDS:
         raise RecordError(f"unknown event kind {kind!r}")
-    if kind in ("dealer_revealed", "box_settled", "discards_reshuffled"):
+    if kind in ("dealer_revealed", "box_settled", "discards_reshuffled", "box_shown"):
         return  # the engine produces these itself; differences() compares them
     if kind == "round_voided":
         reason = event["reason"]
@@ -336,7 +339,10 @@ def differences(rnd: RussianRound, data: Mapping[str, Any]) -> list[str]:
     ``results``, ``players_net`` or ``house_net``; older events lack later fields).
     """
     replayed = record(rnd, round_id=data.get("round_id"))
-    out = list(_event_differences(list(replayed["events"]), list(data.get("events", []))))
+    theirs = list(data.get("events", []))
+    stored = {e.get("kind") for e in theirs if isinstance(e, Mapping)}
+    mine = [e for e in replayed["events"] if e["kind"] not in _ADDED_KINDS - stored]
+    out = list(_event_differences(mine, theirs))
     for key in ("phase", "void", "rules"):
         found = key in data and first_difference(replayed[key], data[key])
         if found:

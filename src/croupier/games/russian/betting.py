@@ -14,7 +14,14 @@ from croupier.games.russian.box import Box
 from croupier.games.russian.config import RussianConfig
 from croupier.games.russian.rules import verify_blind_choices
 
-__all__ = ["open_boxes", "verify_box", "verify_seat", "whole"]
+__all__ = [
+    "lacking_open_box",
+    "open_boxes",
+    "verify_box",
+    "verify_room",
+    "verify_seat",
+    "whole",
+]
 
 
 def whole(name: str, amount: object) -> None:
@@ -104,3 +111,28 @@ def verify_box(
             open_boxes=opens,
         )
     verify_blind_choices(c, ante=ante, blind=blind, insurance=insurance, sixth_card=sixth_card)
+    verify_room(c, boxes, seat, blind=blind)
+
+
+def lacking_open_box(boxes: Mapping[int, Box]) -> set[int]:
+    """The seats with blind boxes but no open box yet (each needs a free box for one)."""
+    seats = {b.seat for b in boxes.values()}
+    return {s for s in seats if not open_boxes(boxes, s)}
+
+
+def verify_room(config: RussianConfig, boxes: Mapping[int, Box], seat: int, *, blind: bool) -> None:
+    """Refuse a box that would leave a seat with blind boxes no free box for its open box
+    (a blind box needs an open box of the same seat, spec/russian.md "Table"): after it,
+    the free boxes must be at least the seats still lacking one."""
+    lacking = lacking_open_box(boxes)
+    if blind and seat not in {b.seat for b in boxes.values()}:
+        lacking.add(seat)
+    elif not blind:
+        lacking.discard(seat)
+    free = config.boxes - len(boxes) - 1
+    if free < len(lacking):
+        raise refused(
+            f"this box would leave no free box for the open box of seat(s) {sorted(lacking)}",
+            "no_room_for_open_box",
+            seats=sorted(lacking),
+        )

@@ -66,6 +66,7 @@ class Box:
         "bought",
         "buy_decided",
         "buy_draws",
+        "buy_fee",
         "cards",
         "draw",
         "fee",
@@ -91,6 +92,7 @@ class Box:
         self.bought = False
         self.buy_decided = blind
         self.buy_draws: tuple[Card, ...] = ()
+        self.buy_fee = 0
         self.settlement: BoxSettlement | None = None
         self.advance_insurance = False
         self.advance_sixth = False
@@ -102,8 +104,9 @@ class Box:
 
     @property
     def staked(self) -> int:
-        """Everything on the box: Ante, Bonus, Bet, fees, insurance."""
-        return self.ante + self.bonus + self.bet + self.fee + self.insurance
+        """Everything on the box: Ante, Bonus, Bet, fees (a bought dealer's game's too),
+        insurance."""
+        return self.ante + self.bonus + self.bet + self.fee + self.insurance + self.buy_fee
 
     def view(self, index: int, *, visible: bool, own: bool) -> BoxView:
         """The box as a seat sees it: its cards if ``visible``, its net if ``own``."""

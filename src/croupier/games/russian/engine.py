@@ -63,9 +63,11 @@ def _legal_boxes(game: RussianRound, seat: int) -> tuple[Legal, ...]:
     bonus = Amount("bonus", c.bonus_min, c.bonus_max, optional=True)
     where = Among("box", free)
     legal = []
-    if len(game.open_boxes(seat)) < c.open_boxes_per_player:
+    if len(game.open_boxes(seat)) < c.open_boxes_per_player and game.has_room(seat, blind=False):
         box = PlaceBox(seat=seat, box=free[0], ante=c.ante_min)
         legal.append(Legal(box, free=(where, ante, bonus)))
+    if not game.has_room(seat, blind=True):
+        return tuple(legal)
     blind: list[Amount | Among] = [where, ante, bonus]
     if c.blind_insurance:
         low, high = blind_insurance_multiples(c)

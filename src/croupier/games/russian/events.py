@@ -13,13 +13,14 @@ from dataclasses import dataclass
 
 from croupier.cards import Card
 from croupier.chips import Chips
-from croupier.games.protocol import HOUSE, Event, hide
+from croupier.games.protocol import HOUSE, PUBLIC, Event, hide
 from croupier.games.russian.rules import BoxSettlement
 
 __all__ = [
     "BetPlaced",
     "BoxPlaced",
     "BoxSettled",
+    "BoxShown",
     "BuyDeclined",
     "CardsDealt",
     "CardsExchanged",
@@ -154,6 +155,24 @@ class DiscardsReshuffled(RussianEvent):
         # the new order is the cards still to come; the discards were seen only by their
         # owners: both stay hidden until the round's record (after the round)
         return HOUSE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoxShown(RussianEvent):
+    """A box's cards shown: to its owner, a second open box once their first has decided
+    (docs/rules.md, ``open_boxes_per_player``); to everyone, a blind box at the showdown."""
+
+    kind = "box_shown"
+    secret = ("cards",)
+
+    box: int
+    seat: int
+    cards: tuple[Card, ...]
+    public: bool
+
+    @property
+    def audience(self) -> int:
+        return PUBLIC if self.public else self.seat
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -29,7 +29,7 @@ from croupier.chips import Chips
 from croupier.deck import Reshuffler, Shoe
 from croupier.games.protocol import HOUSE, Legal, refused, succeeds
 from croupier.games.russian.actions import DeclineBuy, Fold, RussianAction
-from croupier.games.russian.betting import open_boxes, verify_box, verify_seat, whole
+from croupier.games.russian.betting import open_boxes, verify_box, verify_room, verify_seat, whole
 from croupier.games.russian.box import Box, BoxStatus, BoxView
 from croupier.games.russian.config import RussianConfig
 from croupier.games.russian.engine import (
@@ -43,6 +43,7 @@ from croupier.games.russian.events import (
     BetPlaced,
     BoxPlaced,
     BoxSettled,
+    BoxShown,
     BuyDeclined,
     CardsDealt,
     CardsExchanged,
@@ -63,7 +64,7 @@ from croupier.games.russian.rules import (
     settle_box,
 )
 from croupier.games.russian.stub import Stub
-from croupier.games.russian.views import RussianView, round_view
+from croupier.games.russian.views import RussianView, round_view, waits_for_earlier_box
 
 _E = TypeVar("_E", bound=RussianEvent)
 
@@ -90,6 +91,8 @@ class RussianRound:
         self._boxes: dict[int, Box] = {}
         self._dealer: tuple[Card, ...] = ()
         self._qualifies = False
+        self._hidden: set[int] = set()
+        """Open boxes not shown to their owner yet (their first open box is deciding)."""
         self._events: list[RussianEvent] = []
 
     # -- read-only state -------------------------------------------------------------------
@@ -160,6 +163,10 @@ class RussianRound:
     def open_boxes(self, seat: int) -> tuple[int, ...]:
         """``seat``'s open boxes, in order."""
         return open_boxes(self._boxes, seat)
+
+    def has_room(self, seat: int, *, blind: bool) -> bool:
+        """Whether a box of ``seat`` leaves a free box for every seat's missing open box."""
+        return succeeds(verify_room, self._config, self._boxes, seat, blind=blind)
 
     def settlement(self, box: int) -> BoxSettlement:
         """The settlement of a box once the round is settled."""
@@ -359,6 +366,8 @@ class RussianRound:
             # a player sees a second open box only once the first has decided (docs/rules.md)
             sees = not box.blind and first_open.setdefault(box.seat, index) == index
             audiences.append(box.seat if sees else HOUSE)
+            if not box.blind and not sees:
+                self._hidden.add(index)
         self._dealer = self._shoe.draw(5)
         self._qualifies = dealer_qualifies(self._dealer)
         self._phase = Phase.DECIDING
@@ -625,7 +634,7 @@ class RussianRound:
         target.buy_draws = tuple(drawn)
         target.bought = True
         target.buy_decided = True
-        fee = target.ante * self._config.buy_fee_multiple
+        fee = target.buy_fee = target.ante * self._config.buy_fee_multiple
         event = self._log(
             GameBought(
                 box=box,
@@ -749,7 +758,13 @@ class RussianRound:
         return event
 
     def _advance(self) -> None:
-        """Move on when nobody has a decision left: show the dealer, offer buys, settle."""
+        """Move on when nobody has a decision left: show the dealer, offer buys, settle.
+        A second open box whose first has decided is shown to its owner."""
+        for index in sorted(self._hidden):
+            if not waits_for_earlier_box(self._boxes, index):
+                self._hidden.discard(index)
+                box = self._boxes[index]
+                self._log(BoxShown(box=index, seat=box.seat, cards=box.cards, public=False))
         if self._phase is Phase.DECIDING and self.to_act is None:
             self._log(DealerRevealed(cards=self._dealer, qualifies=self._qualifies))
             for b in self._boxes.values():
@@ -763,6 +778,8 @@ class RussianRound:
     def _settle(self) -> None:
         for index in sorted(self._boxes):
             b = self._boxes[index]
+            if b.blind:  # turned face up at the showdown
+                self._log(BoxShown(box=index, seat=b.seat, cards=b.cards, public=True))
             b.settlement = settle_box(
                 config=self._config,
                 ante=b.ante,

@@ -15,7 +15,7 @@ from croupier.cards import Card
 from croupier.games.russian.box import Box, BoxView
 from croupier.games.russian.phase import Phase
 
-__all__ = ["RussianView", "round_view"]
+__all__ = ["RussianView", "round_view", "waits_for_earlier_box"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,7 +46,7 @@ def round_view(
     for index in sorted(boxes):
         b = boxes[index]
         own = seat is not None and b.seat == seat
-        visible = own and (not b.blind or settled) and not _waits_for_earlier_box(boxes, index)
+        visible = own and (not b.blind or settled) and not waits_for_earlier_box(boxes, index)
         views.append(b.view(index, visible=visible, own=own))
     if not dealer:
         seen: tuple[Card | None, ...] = ()
@@ -59,7 +59,7 @@ def round_view(
     return RussianView(seat=seat, phase=phase, boxes=tuple(views), dealer=seen, to_act=to_act)
 
 
-def _waits_for_earlier_box(boxes: Mapping[int, Box], box: int) -> bool:
+def waits_for_earlier_box(boxes: Mapping[int, Box], box: int) -> bool:
     """Whether an earlier open box of the same seat is still deciding: a player looks at
     a second open box only after deciding the first (docs/rules.md, Aragon, Corona)."""
     target = boxes[box]

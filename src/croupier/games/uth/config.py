@@ -275,8 +275,10 @@ class UthConfig:
             raise ConfigError(f"unknown UTH table settings: {', '.join(sorted(unknown))}")
         kwargs = dict(data)
         seats = kwargs.get("max_seats")
-        if (type(seats) is int and seats == 0) or seats == "unlimited" or (
-            kwargs.get("shared_hand") and "max_seats" not in kwargs
+        if (
+            (type(seats) is int and seats == 0)
+            or seats == "unlimited"
+            or (kwargs.get("shared_hand") and "max_seats" not in kwargs)
         ):
             kwargs["max_seats"] = None
         for key, default in (("blind_paytable", "blind"), ("trips_paytable", "trips")):
