@@ -19,6 +19,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from croupier.cards import format_cards
+from croupier.chips import Chips
 from croupier.deck import Shoe
 from croupier.errors import CroupierError, RecordError
 from croupier.games.uth import (
@@ -176,7 +177,8 @@ def replay(data: Mapping[str, Any]) -> UthRound:
         rnd = UthRound(UthConfig.from_dict(data["config"]), Shoe.parse(data["deck"]))
         for bet in data["bets"]:
             seat, ante = int(bet["seat"]), int(bet["ante"])
-            rnd.apply(PlaceBets(seat=seat, ante=ante, trips=int(bet.get("trips", 0))))
+            trips = Chips(int(bet.get("trips", 0)))
+            rnd.apply(PlaceBets(seat=seat, ante=Chips(ante), trips=trips))
         if data.get("betting_closed", True):
             rnd.apply(Deal())
         for step in data["actions"]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from croupier.cards import Card
+from croupier.chips import Chips
 from croupier.games.protocol import Action
 
 __all__ = ["Call", "Check", "Fold", "HoldemAction", "Muck", "Raise", "Show"]
@@ -57,7 +58,7 @@ class Raise(Action):
     kind = "raise"
 
     seat: int
-    to: int
+    to: Chips
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from croupier.chips import Chips
 from croupier.errors import IllegalActionError
 from croupier.games.holdem.config import BettingStructure, HoldemConfig, ReopenRule
 from croupier.games.holdem.events import AntePosted, BetReturned, BlindPosted, HoldemEvent
@@ -191,12 +192,12 @@ def post_forced_bets(
         ante = min(config.effective_ante(seat), stacks[seat])
         if ante:
             antes[seat] = ante
-            events.append(AntePosted(seat, ante))
+            events.append(AntePosted(seat, Chips(ante)))
     for seat in players:
         blind = min(config.effective_blind(seat), stacks[seat] - antes[seat])
         if blind:
             blinds[seat] = blind
-            events.append(BlindPosted(seat, blind))
+            events.append(BlindPosted(seat, Chips(blind)))
     if config.ante_trimming and any(antes):
         # PHH ante_trimming_status: antes are trimmed like bets, an ante above the second
         # largest goes back once the blinds are posted (as PokerKit; a lone big-blind ante is
@@ -206,7 +207,7 @@ def post_forced_bets(
             over = antes[seat] - cutoff
             if over > 0:
                 antes[seat] = cutoff
-                events.append(BetReturned(seat, over))
+                events.append(BetReturned(seat, Chips(over)))
     return antes, blinds, events
 
 

@@ -20,6 +20,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, TypeVar
 
+from croupier.chips import Chips
 from croupier.errors import ConfigError
 
 __all__ = [
@@ -354,6 +355,9 @@ def _choice(name: str, value: Any, kind: type[_T]) -> _T:
         raise ConfigError(f"{name} {value!r} is not one of {[m.value for m in kind]}") from None
 
 
+_ZERO, _HUNDRED = Chips(0), Chips(100)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HoldemTableConfig:
     """A cash table's rules: stakes, structure, seats, buy-ins, rake and the showdown
@@ -375,15 +379,15 @@ class HoldemTableConfig:
     """
 
     name: str = "Texas Hold'em"
-    small_blind: int = 100
-    big_blind: int = 0
+    small_blind: Chips = _HUNDRED
+    big_blind: Chips = _ZERO
     """0: twice the small blind."""
-    ante: int = 0
+    ante: Chips = _ZERO
     structure: BettingStructure = BettingStructure.NO_LIMIT
     max_seats: int = 6
-    min_buy_in: int = 0
+    min_buy_in: Chips = _ZERO
     """0: 40 big blinds."""
-    max_buy_in: int = 0
+    max_buy_in: Chips = _ZERO
     """0: 100 big blinds."""
     rake: Rake = field(default=NO_RAKE)
     """spec/holdem.md "House": a percentage of each pot up to a cap, none without a flop."""

@@ -140,7 +140,7 @@ def _legal_actions(hand: CashHand, seat: int | None) -> tuple[Legal, ...]:
     if bounds is not None:
         low, high = bounds
         step = hand.config.split.unit
-        legal.append(Legal(Raise(seat=seat, to=low), free=(Amount("to", low, high, step),)))
+        legal.append(Legal(Raise(seat=seat, to=Chips(low)), free=(Amount("to", low, high, step),)))
     return tuple(legal)
 
 
@@ -213,7 +213,7 @@ def _can_void(hand: CashHand) -> bool:
 def _void(hand: CashHand, reason: str) -> RoundVoided:
     hand.verify_void()
     n = hand.players
-    returned = tuple((p, hand.starting_stacks[p] - hand.stacks[p]) for p in range(n))
+    returned = tuple((p, Chips(hand.starting_stacks[p] - hand.stacks[p])) for p in range(n))
     state: Any = hand  # the hand's own bookkeeping, reset in one place
     state._stacks = list(hand.starting_stacks)
     state._bets = [0] * n
@@ -271,7 +271,7 @@ def all_in(hand: CashHand, seat: int) -> Raise | Call | Check:
     bounds = hand.raise_bounds()
     stack, bet = hand.stacks[seat], hand.bets[seat]
     if bounds is not None and bounds[1] == stack + bet:
-        return Raise(seat=seat, to=stack + bet)
+        return Raise(seat=seat, to=Chips(stack + bet))
     return Call(seat=seat) if hand.to_call else Check(seat=seat)
 
 

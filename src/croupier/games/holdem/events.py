@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from croupier.cards import Card
+from croupier.chips import Chips
 from croupier.games.protocol import HOUSE, Event
 
 __all__ = [
@@ -43,7 +44,7 @@ class AntePosted(HoldemEvent):
     kind = "ante_posted"
 
     seat: int
-    amount: int
+    amount: Chips
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +54,7 @@ class BlindPosted(HoldemEvent):
     kind = "blind_posted"
 
     seat: int
-    amount: int
+    amount: Chips
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +117,7 @@ class Called(HoldemEvent):
     kind = "called"
 
     seat: int
-    amount: int
+    amount: Chips
     all_in: bool
 
 
@@ -127,8 +128,8 @@ class Raised(HoldemEvent):
     kind = "raised"
 
     seat: int
-    to: int
-    amount: int
+    to: Chips
+    amount: Chips
     all_in: bool
     full: bool
 
@@ -140,7 +141,7 @@ class BetReturned(HoldemEvent):
     kind = "bet_returned"
 
     seat: int
-    amount: int
+    amount: Chips
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +165,7 @@ class Mucked(HoldemEvent):
 class Raked(HoldemEvent):
     kind = "raked"
 
-    amount: int
+    amount: Chips
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +177,7 @@ class PotAwarded(HoldemEvent):
 
     pot: int
     seats: tuple[int, ...]
-    amounts: tuple[int, ...]
+    amounts: tuple[Chips, ...]
     value: int
 
 
@@ -188,5 +189,5 @@ class RoundVoided(HoldemEvent):
     kind = "round_voided"
 
     reason: str
-    returned: tuple[tuple[int, int], ...]
+    returned: tuple[tuple[int, Chips], ...]
     """(player, chips returned to their stack: everything they had put in)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from croupier.cards import Card
+from croupier.chips import Chips
 from croupier.evaluator import evaluate_ids
 from croupier.games.holdem.config import HoldemConfig
 from croupier.games.holdem.events import PotAwarded
@@ -108,10 +109,10 @@ def _award(
     holes: Sequence[tuple[Card, ...] | None],
 ) -> PotAwarded:
     if len(pot.seats) == 1:
-        return PotAwarded(index, pot.seats, (pot.amount,), 0)
+        return PotAwarded(index, pot.seats, (Chips(pot.amount),), 0)
     best = max(values[s] for s in pot.seats)
     winners = [s for s in pot.seats if values[s] == best]
     seats, shares = split_pot(
         pot.amount, winners, config.split, odd_chip=config.odd_chip, holes=holes
     )
-    return PotAwarded(index, seats, shares, best)
+    return PotAwarded(index, seats, tuple(Chips(share) for share in shares), best)

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from croupier.cards import Card
+from croupier.chips import Chips
 from croupier.errors import IllegalActionError, InvalidCardsError, RecordError
 from croupier.evaluator import evaluate_ids
 from croupier.games.holdem.betting import (
@@ -450,7 +451,7 @@ class CashHand(HandEngine):
             rule=self._cfg.reopen,
             street_bet=self._cfg.street_bet(self._street),
         )
-        event = Raised(seat, to, amount, all_in, full)
+        event = Raised(seat, Chips(to), Chips(amount), all_in, full)
         self._events.append(event)
         self._after_bet_action()
         return event
@@ -631,7 +632,7 @@ class CashHand(HandEngine):
         if owed:
             self._bets[seat] += owed
             self._stacks[seat] -= owed
-            event = Called(seat, owed, self._stacks[seat] == 0)
+            event = Called(seat, Chips(owed), self._stacks[seat] == 0)
         else:
             event = Checked(seat)
         self._events.append(event)
@@ -681,7 +682,7 @@ class CashHand(HandEngine):
                 over = bets[seat] - cutoff
                 self._stacks[seat] += over
                 bets[seat] = cutoff
-                self._events.append(BetReturned(seat, over))
+                self._events.append(BetReturned(seat, Chips(over)))
             self._put_in[seat] += bets[seat]
             bets[seat] = 0
 
@@ -763,7 +764,7 @@ class CashHand(HandEngine):
         )
         if rake:
             self._rake = rake
-            self._events.append(Raked(rake))
+            self._events.append(Raked(Chips(rake)))
         for award in awards:
             for seat, share in zip(award.seats, award.amounts, strict=True):
                 self._stacks[seat] += share

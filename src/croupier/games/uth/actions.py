@@ -31,6 +31,9 @@ __all__ = [
 ]
 
 
+_NONE = Chips(0)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlaceBets(Action):
     """Place (or replace) the Ante, the equal Blind and an optional Trips on ``seat``'s box."""
@@ -38,8 +41,8 @@ class PlaceBets(Action):
     kind = "bet"
 
     seat: int
-    ante: int
-    trips: int = 0
+    ante: Chips
+    trips: Chips = _NONE
 
     @property
     def stake(self) -> Chips:
@@ -54,7 +57,7 @@ class AddTrips(Action):
     kind = "trips"
 
     seat: int
-    trips: int
+    trips: Chips
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

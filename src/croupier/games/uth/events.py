@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from croupier.cards import Card
+from croupier.chips import Chips
 from croupier.games.protocol import HOUSE, PUBLIC, Event
 from croupier.games.uth.rules import SeatResult
 
@@ -54,9 +55,9 @@ class BetsPlaced(UthEvent):
     kind = "bets_placed"
 
     seat: int
-    ante: int
-    blind: int
-    trips: int
+    ante: Chips
+    blind: Chips
+    trips: Chips
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -66,7 +67,7 @@ class TripsPlaced(UthEvent):
     kind = "trips_placed"
 
     seat: int
-    trips: int
+    trips: Chips
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -157,7 +158,7 @@ class PlayBet(UthEvent):
 
     seat: int
     multiple: int
-    amount: int
+    amount: Chips
     timeout: bool = False
 
 
@@ -207,8 +208,8 @@ class RoundSettled(UthEvent):
 
     kind = "round_settled"
 
-    players_net: int
-    house_net: int
+    players_net: Chips
+    house_net: Chips
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -218,5 +219,5 @@ class RoundVoided(UthEvent):
     kind = "round_voided"
 
     reason: str
-    refunds: tuple[tuple[int, int], ...]
+    refunds: tuple[tuple[int, Chips], ...]
     """(seat, amount returned) for every seat with money on the table."""

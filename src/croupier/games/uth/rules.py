@@ -65,7 +65,7 @@ class BetResult:
     """The settlement of one bet."""
 
     bet: Bet
-    stake: int
+    stake: Chips
     outcome: Outcome
     net: int
     """The player's result: the win if positive, 0 for a push, minus the stake if lost."""
@@ -146,20 +146,20 @@ def _paid(
     away = exact - win
     text = None if away == 0 else f"{away.numerator}/{away.denominator}"
     return BetResult(
-        bet=bet, stake=stake, outcome=Outcome.WON, net=win, line=line.label, rounding=text
+        bet=bet, stake=Chips(stake), outcome=Outcome.WON, net=win, line=line.label, rounding=text
     )
 
 
 def _even(bet: Bet, stake: int) -> BetResult:
-    return BetResult(bet=bet, stake=stake, outcome=Outcome.WON, net=stake, line="1:1")
+    return BetResult(bet=bet, stake=Chips(stake), outcome=Outcome.WON, net=stake, line="1:1")
 
 
 def _push(bet: Bet, stake: int, why: str) -> BetResult:
-    return BetResult(bet=bet, stake=stake, outcome=Outcome.PUSH, net=0, line=why)
+    return BetResult(bet=bet, stake=Chips(stake), outcome=Outcome.PUSH, net=0, line=why)
 
 
 def _lost(bet: Bet, stake: int, why: str) -> BetResult:
-    return BetResult(bet=bet, stake=stake, outcome=Outcome.LOST, net=-stake, line=why)
+    return BetResult(bet=bet, stake=Chips(stake), outcome=Outcome.LOST, net=-stake, line=why)
 
 
 def settle_seat(

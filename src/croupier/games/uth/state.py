@@ -93,10 +93,10 @@ class BoxView:
     """The public state of one seat's box."""
 
     seat: int
-    ante: int
-    blind: int
-    trips: int
-    play: int
+    ante: Chips
+    blind: Chips
+    trips: Chips
+    play: Chips
     play_multiple: int
     folded: bool
     decided: bool
@@ -142,10 +142,10 @@ class _Box:
     def view(self) -> BoxView:
         return BoxView(
             seat=self.seat,
-            ante=self.ante,
-            blind=self.ante,
-            trips=self.trips,
-            play=self.play,
+            ante=Chips(self.ante),
+            blind=Chips(self.ante),
+            trips=Chips(self.trips),
+            play=Chips(self.play),
             play_multiple=self.multiple,
             folded=self.folded,
             decided=self.decided,
@@ -285,7 +285,9 @@ class UthRound:
         """Place (or replace) ``seat``'s Ante, the equal Blind and an optional Trips."""
         self.verify_place_bets(seat, ante=ante, trips=trips)
         self._boxes[seat] = _Box(seat, ante, trips)
-        return self._log(BetsPlaced(seat=seat, ante=ante, blind=ante, trips=trips))
+        return self._log(
+            BetsPlaced(seat=seat, ante=Chips(ante), blind=Chips(ante), trips=Chips(trips))
+        )
 
     def verify_place_trips(self, seat: int, *, trips: int) -> None:
         """Raise unless ``seat``, whose Ante is placed, may add Trips now (spec/uth.md
@@ -310,7 +312,7 @@ class UthRound:
         """Add Trips to ``seat``'s box after its Ante (the round's own limits apply)."""
         self.verify_place_trips(seat, trips=trips)
         self._boxes[seat].trips = trips
-        return self._log(TripsPlaced(seat=seat, trips=trips))
+        return self._log(TripsPlaced(seat=seat, trips=Chips(trips)))
 
     def verify_withdraw_bets(self, seat: int) -> None:
         """Raise unless ``seat`` has bets it may still take back."""
@@ -441,7 +443,9 @@ class UthRound:
         box.multiple = multiple
         box.decided = True
         self._undecided -= 1
-        event = self._log(PlayBet(seat=seat, multiple=multiple, amount=box.play, timeout=timeout))
+        event = self._log(
+            PlayBet(seat=seat, multiple=multiple, amount=Chips(box.play), timeout=timeout)
+        )
         self._advance()
         return event
 
@@ -535,14 +539,14 @@ class UthRound:
         legal: list[Legal] = []
         box = self._boxes.get(seat)
         if box is not None or c.max_seats is None or len(self._boxes) < c.max_seats:
-            bets = PlaceBets(seat=seat, ante=c.ante_min)
+            bets = PlaceBets(seat=seat, ante=Chips(c.ante_min))
             ante = Amount("ante", c.ante_min, c.ante_max)
             optional = Amount("trips", c.trips_min, c.trips_max, optional=True)
             legal.append(Legal(bets, free=(ante, optional)))
         if box is not None:
             legal.append(Legal(WithdrawBets(seat=seat)))
             if not box.trips:
-                legal.append(Legal(AddTrips(seat=seat, trips=c.trips_min), free=(trips,)))
+                legal.append(Legal(AddTrips(seat=seat, trips=Chips(c.trips_min)), free=(trips,)))
         return tuple(legal)
 
     def verify(self, action: UthAction) -> None:
@@ -619,7 +623,7 @@ class UthRound:
     def void(self, reason: str) -> RoundVoided:
         """Void the round: every bet returned, nothing paid (spec/uth.md "Faults")."""
         self.verify_void()
-        refunds = tuple((seat, box.staked) for seat, box in sorted(self._boxes.items()))
+        refunds = tuple((seat, Chips(box.staked)) for seat, box in sorted(self._boxes.items()))
         self._phase = Phase.VOIDED
         self._log(PhaseChanged(phase=Phase.VOIDED.value))
         return self._log(RoundVoided(reason=reason, refunds=refunds))
@@ -720,7 +724,7 @@ class UthRound:
             self._log(SeatSettled(result=result))
         self._phase = Phase.SETTLED
         self._log(PhaseChanged(phase=Phase.SETTLED.value))
-        self._log(RoundSettled(players_net=players_net, house_net=-players_net))
+        self._log(RoundSettled(players_net=Chips(players_net), house_net=Chips(-players_net)))
 
 
 def _check_seat_number(seat: int, config: UthConfig) -> None:
