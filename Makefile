@@ -22,9 +22,11 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 test: lint
+	sh scripts/js-check.sh
 	$(BIN)/pytest $(PYTEST_FLAGS)
 
 test-all: lint
+	sh scripts/js-check.sh
 	$(BIN)/pytest -m '' $(PYTEST_FLAGS)
 
 bench: $(STAMP)

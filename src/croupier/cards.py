@@ -226,6 +226,8 @@ def format_cards(cards: Iterable[Card], sep: str = "") -> str:
 
 def check_distinct(cards: Sequence[Card]) -> None:
     """Raise :class:`InvalidCardsError` naming the first card that appears twice."""
+    if len({card.id for card in cards}) == len(cards):
+        return
     seen: set[int] = set()
     for card in cards:
         if card.id in seen:

@@ -15,7 +15,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "errors.md"
 
 def _engine_section() -> str:
     text = DOCS.read_text(encoding="utf-8")
-    start = text.index("## Engine reasons")
+    start = text.index("## The engines' reasons")
     end = text.find("\n## ", start + 1)
     return text[start : end if end != -1 else len(text)]
 
@@ -23,7 +23,7 @@ def _engine_section() -> str:
 def _documented() -> dict[str, set[str]]:
     """reason -> its documented params."""
     rows = re.findall(r"^\| `([a-z_]+)` \| ([^|]*) \|", _engine_section(), re.M)
-    return {reason: set(re.findall(r"`([a-z_]+)`", params)) for reason, params in rows}
+    return {reason: set(re.findall(r"[a-z_]+", params)) - {"or"} for reason, params in rows}
 
 
 def _raised() -> dict[str, set[str]]:

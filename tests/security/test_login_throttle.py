@@ -10,6 +10,7 @@ of password checks, run off the event loop, while a wallet request is answered m
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import uuid
@@ -114,3 +115,27 @@ def test_parallel_wrong_logins_do_not_starve_other_requests(make_server: ServerF
     # ...and the wallet was answered while the password checks were still running.
     assert answered < checked[-1], (answered - sent, checked[-1] - sent)
     print(f"wallet answered in {1000 * (answered - sent):.0f} ms during 40 parallel logins")
+
+
+@pytest.mark.skipif(not hasattr(os, "setpriority"), reason="thread priorities are a POSIX call")
+def test_passwords_are_hashed_on_one_lane_in_threads_of_lower_priority() -> None:
+    """A burst of argon2 work must not take the CPU from the event loop: each hash is one
+    thread's work (one lane), and the hashing threads run niced below the server's."""
+    import asyncio
+
+    from croupier.server.accounts import service
+    from croupier.server.accounts.passwords import HASHING_NICENESS, PasswordHashing
+
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    async def in_pool() -> int:
+        hashing = PasswordHashing(workers=1, queue=1)
+        try:
+            return await hashing.run(niceness)
+        finally:
+            hashing.close()
+
+    base = niceness()
+    assert asyncio.run(in_pool()) == min(19, base + HASHING_NICENESS)
+    assert "p=1" in service.hash_password("felt-river-lantern-42")

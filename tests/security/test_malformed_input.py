@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import socket
 import struct
 import time
@@ -153,3 +154,37 @@ def test_a_blind_bonus_without_blind_boxes_is_refused(shared: SecServer) -> None
     assert taken is not None and taken["type"] == "ack", taken
     assert taken["result"]["staked"] == 500
     ws.close()
+
+
+def _integer_parameters() -> list[tuple[str, str, str, str]]:
+    """Every integer path or query parameter of every route: (method, path, where, name).
+
+    Read from the app's own OpenAPI description, so a route added later is covered too."""
+    from croupier.server.app import create_app
+    from croupier.server.settings import Settings
+
+    spec = create_app(Settings(api_docs=True), tables=[]).openapi()
+    found = []
+    for path, methods in spec["paths"].items():
+        for method, operation in methods.items():
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                kinds = [schema.get("type")] + [s.get("type") for s in schema.get("anyOf", [])]
+                if "integer" in kinds:
+                    found.append((method.upper(), path, parameter["in"], parameter["name"]))
+    return found
+
+
+def test_no_integer_parameter_of_any_route_answers_500_to_a_huge_value(shared: SecServer) -> None:
+    parameters = _integer_parameters()
+    assert len({p for _, p, _, _ in parameters}) >= 4  # rounds, accounts, audit, statement...
+    operator = {**shared.operator(), "Idempotency-Key": uuid.uuid4().hex}
+    for method, path, where, name in parameters:
+        for huge in (2**63, 2**70, -(2**70)):
+            url = path
+            for other in re.findall(r"{(\w+)}", path):
+                url = url.replace(f"{{{other}}}", str(huge) if other == name else "1")
+            params = {name: huge} if where == "query" else {}
+            answer = shared.http.request(method, url, params=params, headers=operator, json={})
+            assert answer.status_code != 500, (method, url, params, answer.text)
+            assert answer.status_code in (400, 401, 403, 404, 409, 422), (method, url, answer.text)

@@ -161,6 +161,39 @@ def tab(chromium: Any, web_server: WebServer, request: pytest.FixtureRequest) ->
 
 
 @pytest.fixture
+def screen_tab(
+    chromium: Any, web_server: WebServer, request: pytest.FixtureRequest
+) -> Iterator[Callable[[str, int, int], Tab]]:
+    """A factory of tabs in a locale and a window size (a browser context each, closed after
+    the test; JavaScript errors fail the test)."""
+    tabs: list[tuple[Any, Tab]] = []
+
+    def factory(locale: str, width: int, height: int) -> Tab:
+        context = chromium.new_context(
+            viewport={"width": width, "height": height}, locale=locale, has_touch=width < 500
+        )
+        context.set_default_timeout(20_000)
+        page = context.new_page()
+        result = Tab(page=page, server=web_server)
+        page.on("websocket", lambda ws: _record(result, ws))
+        page.on("pageerror", lambda exc: result.errors.append(str(exc)))
+        tabs.append((context, result))
+        return result
+
+    yield factory
+    errors = []
+    for context, result in tabs:
+        errors += result.errors
+        context.close()
+    assert not errors, f"javascript errors on the page: {errors}"
+
+
+def _record(result: Tab, ws: Any) -> None:
+    result.sockets += 1
+    ws.on("framereceived", lambda payload: result.frames.append(json.loads(payload)))
+
+
+@pytest.fixture
 def make_bot(web_server: WebServer) -> Iterator[Callable[[str, str], SeatBot]]:
     """A factory of :class:`SeatBot` (closed after the test)."""
     bots: list[SeatBot] = []

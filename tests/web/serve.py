@@ -7,6 +7,7 @@ account, the secret) come from the ``CROUPIER_*`` environment the fixture sets.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -21,7 +22,9 @@ from croupier.web import static_dir
 def main() -> None:
     port, database_url, tables = int(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
     settings = Settings(database_url=database_url, tables_config=tables)
-    app = create_app(settings, static_dir=static_dir())
+    # CROUPIER_WEB_STATIC serves another client (an older one, to see a test fail on it).
+    static = Path(os.environ.get("CROUPIER_WEB_STATIC") or static_dir())
+    app = create_app(settings, static_dir=static)
     uvicorn.run(
         app,
         host="127.0.0.1",

@@ -119,6 +119,10 @@ def test_play_a_hand_against_a_bot_and_cash_out(
     tab.page.click("[data-testid=nav-history]")
     tab.page.wait_for_selector("[data-testid=verify][data-ok]")
     assert tab.page.get_attribute("[data-testid=verify]", "data-ok") == "true"
+    # The hand's actions in words, with the amounts: your raise, the bot's fold.
+    actions = tab.page.inner_text("[data-testid=history-actions]")
+    assert re.search(rf"{name} (raises to|bets) €", actions), actions
+    assert "folds" in actions, actions
     # Opened: the player's own two cards and the board and burns dealt; closed: the bot's
     # cards and the stub (issue 13: opening the stub would give the folded hand away).
     verified = re.search(

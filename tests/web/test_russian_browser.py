@@ -34,8 +34,12 @@ def test_play_a_round_with_a_blind_box(tab: Tab, web_server: WebServer) -> None:
     tab.open_table("russian")
     tab.page.click("[data-testid=sit]")
     tab.page.wait_for_selector("[data-testid=bet-form]")
-    tab.page.fill("[data-testid=bet-ante]", str(ante))
-    tab.page.fill("[data-testid=bet-blind]", "1")
+    # Chips on the open box's Ante, one blind box with the stepper.
+    assert ante == 100
+    tab.page.click("[data-testid=chip-100]")
+    tab.page.click("[data-testid=spot-ante]")
+    tab.page.click("[data-testid=blind-plus]")
+    assert tab.page.inner_text("[data-testid=blind-count]") == "1"
     tab.page.click("[data-testid=bet-button]")
     # One open box (Ante) and one blind box (Ante + Bet of 2x Ante): 4 Antes held.
     _wait_balance(tab, CREDIT - 4 * ante)
@@ -50,7 +54,8 @@ def test_play_a_round_with_a_blind_box(tab: Tab, web_server: WebServer) -> None:
         # Select two cards, unselect one, exchange the other (fee: 1x Ante).
         tab.page.click(f"[data-testid=my-box] [data-card='{before[0]}']")
         tab.page.click(f"[data-testid=my-box] [data-card='{before[1]}']")
-        assert tab.page.inner_text("[data-testid=act-exchange]") == "Exchange 2"
+        # The button says how many cards and what the exchange costs (1x Ante).
+        assert tab.page.inner_text("[data-testid=act-exchange]") == "Exchange 2 · €1.00"
         tab.page.click(f"[data-testid=my-box] [data-card='{before[1]}']")
         tab.shot("russian-select")
         tab.page.click("[data-testid=act-exchange]:not([disabled])")

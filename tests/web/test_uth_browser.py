@@ -113,8 +113,11 @@ def test_play_a_round_to_the_end_and_check_the_balance(tab: Tab, web_server: Web
     )
     if advice.status_code != 404:  # a server without the advisor: the page says so instead
         tab.page.click("[data-testid=hint]")
-        hint = tab.page.wait_for_selector("[data-testid=hint-text]:has-text('Best:')")
-        assert hint is not None and f"Best: {advice.json()['best']}" in hint.inner_text()
+        hint = tab.page.wait_for_selector("[data-testid=hint-text]:has-text('Best play:')")
+        best = advice.json()["best"]
+        assert hint is not None and "Best play:" in hint.inner_text()
+        # The advisor's best move is marked on its button.
+        assert tab.page.query_selector(f"[data-testid=act-{best}].hinted")
     _act(tab, "check")
     _phase(tab, "flop")
     assert len(tab.page.query_selector_all("[data-testid=board] [data-testid=card]")) == 3
@@ -250,7 +253,7 @@ def test_socket_drop_resyncs_missed_events(tab: Tab, web_server: WebServer, make
         "() => { const t = window.croupier.table; t.connect = t.heldConnect; t.connect(); }"
     )
     tab.page.wait_for_selector("[data-testid=connection]:has-text('open')")
-    tab.page.wait_for_selector("[data-testid=log] li:has-text('checked')")
+    tab.page.wait_for_selector("[data-testid=log] li:has-text('checks')")
     tab.wait_until(lambda: tab.sockets == 2)
     resynced = tab.wait_frame(lambda f: f.get("type") == "state" and bool(f.get("resynced")))
     assert resynced["complete"] is True

@@ -49,6 +49,15 @@ trips_max = 50000
 """
 CASINO_TABLES = (
     "casino-play",
+    "casino-keys-0",
+    "casino-keys-1",
+    "casino-bugs-0",
+    "casino-bugs-1",
+    "casino-bugs-2",
+    "casino-bugs-3",
+    "casino-bugs-4",
+    "casino-bugs-5",
+    "casino-bugs-6",
     "casino-reconnect",
     "casino-reload",
     "casino-frames",
@@ -79,9 +88,60 @@ title = "Russian Poker"
 """
 
 
+# The locales and windows the layout tests run in (issue 15): each pair gets its own tables.
+LOCALES = ("it-IT", "en-GB", "sl-SI")
+VIEWPORTS = ((390, 844), (1366, 650))
+SCREENS = tuple((loc, vw, vh) for loc in LOCALES for vw, vh in VIEWPORTS)
+_EACH_SCREEN = """
+[[tables]]
+name = "lay-ru-{i}"
+game = "russian"
+title = "Russian Poker {i}"
+decision_seconds = 60
+pause_seconds = 0.3
+
+[[tables]]
+name = "lay-hm-{i}"
+game = "holdem"
+title = "Hold'em {i}"
+decision_seconds = 60
+pause_seconds = 0.5
+"""
+
+
 def tables_toml() -> str:
     """The tables of the test server (a TOML document)."""
-    return "".join(_CASINO.format(name=n) for n in CASINO_TABLES) + _OTHERS
+    layout = [f"lay-uth-{i}" for i in range(len(SCREENS))]
+    return (
+        "".join(_CASINO.format(name=n) for n in (*CASINO_TABLES, *layout))
+        + _OTHERS
+        + "".join(_EACH_SCREEN.format(i=i) for i in range(len(SCREENS)))
+        + _EXTRA
+    )
+
+
+_EXTRA = """
+[[tables]]
+name = "russian-bugs"
+game = "russian"
+title = "Russian Poker bugs"
+decision_seconds = 60
+pause_seconds = 0.3
+
+[[tables]]
+name = "holdem-bugs"
+game = "holdem"
+title = "Hold'em bugs"
+decision_seconds = 60
+pause_seconds = 0.5
+
+[[tables]]
+name = "holdem-pre"
+game = "holdem"
+title = "Hold'em pre-actions"
+decision_seconds = 60
+pause_seconds = 0.5
+"""
 
 
 @dataclass
@@ -252,3 +312,78 @@ class SeatBot:
 
     def close(self) -> None:
         self.ws.close()
+
+
+# -- the layout and accessibility checks (issue 15) --------------------------------------
+
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core from the npm registry (``npm ci`` at the repository root; ``make test`` runs it)."""
+
+
+def euros(cents: int, locale: str) -> str:
+    """What ``Intl.NumberFormat(locale, {style: 'currency', currency: 'EUR'})`` writes, with
+    plain spaces (it writes a no-break space): "12.345,67 €" (it, sl), "€12,345.67" (en).
+    Thousands are grouped from four digits on ("1.000,00 €"), as the client asks of Intl."""
+    sign = "−" if cents < 0 else ""
+    whole, frac = divmod(abs(cents), 100)
+    if locale.startswith("en"):
+        return f"{sign}€{whole:,}.{frac:02d}"
+    return f"{sign}{whole:,}".replace(",", ".") + f",{frac:02d} €"
+
+
+def plain(text: str | None) -> str:
+    """Text with no-break and narrow spaces made plain."""
+    return (text or "").replace("\u00a0", " ").replace("\u202f", " ")
+
+
+def axe_violations(page: Any, *, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
+    """axe-core's WCAG 2.1 A/AA violations of the page at ``impacts``, described."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        # Evaluated through the browser's debugging protocol, which the page's CSP (no inline
+        # scripts) does not govern: the page itself still runs under it.
+        page.evaluate(AXE.read_text("utf-8") + "\n;0")
+    result = page.evaluate(
+        """async () => {
+            const r = await axe.run(document, {runOnly: {type: 'tag',
+              values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
+            return r.violations.map(v => ({id: v.id, impact: v.impact,
+              nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' :: ' +
+                (n.failureSummary || '').slice(0, 160))}));
+        }"""
+    )
+    return [f"{v['id']} ({v['impact']}): {v['nodes']}" for v in result if v["impact"] in impacts]
+
+
+def horizontal_overflow(page: Any) -> int:
+    """How many CSS pixels the page is wider than the window (0: no horizontal scrolling)."""
+    width: int = page.evaluate(
+        "() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+        " - document.documentElement.clientWidth"
+    )
+    return width
+
+
+def out_of_view(page: Any, selector: str) -> list[str]:
+    """The elements matching ``selector`` that are not wholly inside the window."""
+    found: list[str] = page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)].filter(el => {
+            const r = el.getBoundingClientRect();
+            return r.width > 0 && (r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 ||
+              r.bottom > innerHeight + 0.5);
+          }).map(el => (el.dataset.testid || el.className) + ' ' + JSON.stringify(
+            el.getBoundingClientRect()))""",
+        selector,
+    )
+    return found
+
+
+def tab_to(page: Any, testid: str, *, presses: int = 80) -> None:
+    """Move the keyboard focus with Tab until the element ``testid`` has it."""
+    for _ in range(presses):
+        if (
+            page.evaluate("() => document.activeElement && document.activeElement.dataset.testid")
+            == testid
+        ):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {testid}")

@@ -58,6 +58,14 @@ def register(app: typer.Typer) -> None:
                 help="Serve /docs, /redoc and /openapi.json (default: off, or CROUPIER_API_DOCS).",
             ),
         ] = None,
+        demo: Annotated[
+            bool | None,
+            typer.Option(
+                "--demo/--no-demo",
+                help="Demo mode: the cashier gives play money instead of taking deposit "
+                "requests (default: off, or CROUPIER_DEMO; croupier run turns it on).",
+            ),
+        ] = None,
     ) -> None:
         """Run the casino server: accounts, wallet, live tables over WebSockets.
 
@@ -87,6 +95,8 @@ def register(app: typer.Typer) -> None:
             overrides["port"] = port
         if api_docs is not None:
             overrides["api_docs"] = api_docs
+        if demo is not None:
+            overrides["demo"] = demo
         settings = Settings(**overrides)  # type: ignore[arg-type]
         console = Console(stderr=True)
         try:
@@ -97,8 +107,13 @@ def register(app: typer.Typer) -> None:
         where = settings.database_url.split("@")[-1]
         logging_config = log_config(json_lines=settings.log_json, level=settings.log_level)
         logging.config.dictConfig(logging_config)
+        mode = ", demo mode: the cashier gives play money" if settings.demo else ""
         logging.getLogger("croupier.serve").info(
-            "croupier serving on http://%s:%s (database %s)", settings.host, settings.port, where
+            "croupier serving on http://%s:%s (database %s%s)",
+            settings.host,
+            settings.port,
+            where,
+            mode,
         )
         uvicorn.run(
             application,

@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -59,6 +59,7 @@ __all__ = [
     "evaluate",
     "evaluate_batch",
     "evaluate_ids",
+    "evaluate_on_board",
     "lookup_tables",
     "versus",
 ]
@@ -141,6 +142,60 @@ def evaluate_ids(ids: tuple[int, ...] | list[int]) -> int:
                 mask |= 1 << (c >> 2)
         return s.flush[mask]
     return s.nonflush[n - 5][s.low[n - 5][key & LOW_MASK] + s.high[key >> LOW_BITS & HIGH_MASK]]
+
+
+def evaluate_on_board(board: Sequence[int], holes: Sequence[tuple[int, int] | None]) -> list[int]:
+    """The values of two-card hands on one five-card board (card ids), as :func:`evaluate_ids`
+    gives them for the seven cards; 0 for a ``None`` hand. The board's part of the lookup is
+    summed once (a showdown evaluates every hand on the same board).
+
+    >>> evaluate_on_board([0, 4, 8, 12, 40], [(51, 47), None, (1, 2)])
+    [3, 0, 5856]
+
+    Raises:
+        InvalidCardsError: a card id outside 0..51, a board not of five cards, or a card
+            twice among the board and the hands.
+    """
+    global _scalar
+    if len(board) != 5:
+        raise InvalidCardsError(f"a board has 5 cards, not {len(board)}")
+    if _scalar is None:
+        _scalar = _Scalar(tables())
+    s = _scalar
+    keys = s.keys
+    seen = 0
+    base = FLUSH_INIT
+    ids = list(board)
+    for hole in holes:
+        if hole is not None:
+            ids.extend(hole)
+    for c in ids:
+        if not 0 <= c < 52:
+            raise InvalidCardsError(f"card id {c!r} is outside 0..51")
+        if seen >> c & 1:
+            raise InvalidCardsError(f"card {Card.from_id(c)} appears more than once")
+        seen |= 1 << c
+    for c in board:
+        base += keys[c]
+    low, high, nonflush, flush = s.low[2], s.high, s.nonflush[2], s.flush
+    values = []
+    for hole in holes:
+        if hole is None:
+            values.append(0)
+            continue
+        a, b = hole
+        key = base + keys[a] + keys[b]
+        suits = key >> SUIT_SHIFT & FLUSH_TEST
+        if suits:
+            suit = (suits.bit_length() - 4) // 4
+            mask = 0
+            for c in (*board, a, b):
+                if c & 3 == suit:
+                    mask |= 1 << (c >> 2)
+            values.append(flush[mask])
+        else:
+            values.append(nonflush[low[key & LOW_MASK] + high[key >> LOW_BITS & HIGH_MASK]])
+    return values
 
 
 @dataclass(frozen=True, slots=True, order=True)

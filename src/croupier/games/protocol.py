@@ -60,7 +60,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Protocol, TypeVar
 
 from croupier.chips import Chips
-from croupier.errors import IllegalActionError
+from croupier.errors import IllegalActionError, InvalidCardsError
 
 __all__ = [
     "HOUSE",
@@ -266,10 +266,11 @@ class Engine(Protocol[_A, _V]):
 
 
 def succeeds(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
-    """Whether ``verify`` accepts the arguments (the ``can_x`` half of verify/can/do)."""
+    """Whether ``verify`` accepts the arguments (the ``can_x`` half of verify/can/do): a
+    refusal of the rules or of cards that cannot be dealt is ``False``."""
     try:
         verify(*args, **kwargs)
-    except IllegalActionError:
+    except (IllegalActionError, InvalidCardsError):
         return False
     return True
 

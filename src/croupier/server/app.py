@@ -55,6 +55,8 @@ def create_app(
     from croupier.server.accounts.service import ensure_operator
     from croupier.server.audit.router import router as audit_router
     from croupier.server.audit.service import audit_recovery
+    from croupier.server.cashier.router import router as cashier_router
+    from croupier.server.cashier.service import DemoCredits
     from croupier.server.metrics import Metrics
     from croupier.server.ops import router as ops_router
     from croupier.server.reports.router import router as reports_router
@@ -125,6 +127,7 @@ def create_app(
         max_seconds=settings.login_max_backoff_seconds,
     )
     app.state.register_throttle = LoginThrottle(free_per_address=settings.login_free_per_address)
+    app.state.demo_credits = DemoCredits(settings.demo_credit_seconds)
     install_error_handlers(app)
     app.include_router(accounts_router)
     app.include_router(account_admin_router)
@@ -134,6 +137,7 @@ def create_app(
     app.include_router(audit_router)
     app.include_router(reports_router)
     app.include_router(ops_router)
+    app.include_router(cashier_router)
 
     @app.get("/api/health", tags=["meta"])
     def health() -> dict[str, str]:

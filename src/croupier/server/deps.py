@@ -84,7 +84,7 @@ def _current_user(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> User:
     if credentials is None or credentials.scheme.lower() != "bearer":
-        raise AuthenticationError("missing bearer token")
+        raise AuthenticationError("missing bearer token", reason="session_missing")
     return user_for_token(
         session, token=credentials.credentials, secret=settings.secret_key.get_secret_value()
     )

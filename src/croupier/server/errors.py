@@ -22,6 +22,7 @@ Routers and WebSocket handlers never build responses for errors themselves: they
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from croupier.errors import (
@@ -31,6 +32,7 @@ from croupier.errors import (
     InsufficientFunds,
     InvalidCardsError,
     NotationError,
+    Param,
     RecordError,
 )
 
@@ -84,8 +86,15 @@ class RoundVoided(ConflictError):
     by a restart, a stack returned to the wallet): nothing is applied now, and ``details``
     says what is true instead (``balance``, ``round_id``)."""
 
-    def __init__(self, message: str, **details: Any) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str | None = None,
+        params: Mapping[str, Param] | None = None,
+        **details: Any,
+    ) -> None:
+        super().__init__(message, reason=reason, params=params)
         self.details = details
 
 
@@ -93,8 +102,15 @@ class TooManyRequests(CroupierError):
     """Refused for coming too often (logins per account and address, busy password hashing);
     ``retry_after`` is the number of seconds to wait."""
 
-    def __init__(self, message: str, *, retry_after: float) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        *,
+        retry_after: float,
+        reason: str | None = None,
+        params: Mapping[str, Param] | None = None,
+    ) -> None:
+        super().__init__(message, reason=reason, params=params)
         self.retry_after = retry_after
 
 
@@ -198,9 +214,11 @@ def install_error_handlers(app: FastAPI) -> None:
         first = details[0] if details else {"loc": [], "msg": "invalid request"}
         where = ".".join(str(part) for part in first["loc"])
         message = f"{where}: {first['msg']}".lower() if where else str(first["msg"]).lower()
-        return JSONResponse(
-            error_body("invalid_request", message, jsonable_encoder(details)), status_code=422
-        )
+        body = error_body("invalid_request", message, jsonable_encoder(details))
+        # For a person: which field (its last name in the path), worded by the client.
+        field = next((str(p) for p in reversed(first["loc"]) if isinstance(p, str)), "")
+        body["error"].update(reason="field_invalid", params={"field": field})
+        return JSONResponse(body, status_code=422)
 
     app.add_exception_handler(CroupierError, croupier_error)
     app.add_exception_handler(RequestValidationError, validation_error)

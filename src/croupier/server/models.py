@@ -5,6 +5,7 @@ from __future__ import annotations
 from croupier.server.accounts.models import AuthToken, User
 from croupier.server.audit.models import AuditEntry
 from croupier.server.base import Base
+from croupier.server.cashier.models import DepositRequest
 from croupier.server.tables.models import Round, RoundPlayer, RoundVoid
 from croupier.server.wallet.models import (
     IdempotencyKey,
@@ -17,6 +18,7 @@ __all__ = [
     "AuditEntry",
     "AuthToken",
     "Base",
+    "DepositRequest",
     "IdempotencyKey",
     "LedgerAccount",
     "LedgerTransaction",

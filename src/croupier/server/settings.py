@@ -71,3 +71,17 @@ class Settings(BaseSettings):
     log_level: str = Field(default="info", pattern="^(?i)(debug|info|warning|error|critical)$")
     metrics_enabled: bool = True
     """Serve Prometheus metrics at ``/metrics``."""
+    demo: bool = False
+    """Demo mode (``croupier run`` / ``make run``; ``croupier serve --demo``): the cashier
+    gives play money (``demo_credit``) instead of taking deposit requests."""
+    demo_credit: int = Field(default=100_000, gt=0)
+    """Minor units a demo credit gives (at most up to ``demo_balance_cap``)."""
+    demo_balance_cap: int = Field(default=100_000, gt=0)
+    """A demo credit tops the balance up to this, never past it; at or above it, refused."""
+    demo_credit_seconds: float = Field(default=30.0, ge=0)
+    """A player waits this long between two demo credits."""
+    deposit_min: int = Field(default=500, gt=0)
+    deposit_max: int = Field(default=1_000_000, gt=0)
+    """Bounds of one deposit request, minor units."""
+    deposit_pending_max: int = Field(default=3, ge=1)
+    """Deposit requests a player may have waiting at once."""

@@ -1,6 +1,6 @@
 """Betting rules: forced bets, order of action, bet sizing, and which raises reopen the betting.
 
-Pure functions over a hand's amounts, and :class:`BettingRound`, one street's bookkeeping;
+Pure functions over a hand's amounts (one street's bookkeeping lives in the hand itself);
 :class:`~croupier.games.holdem.state.CashHand` owns the state and applies their results. The
 rules follow spec/holdem.md "A hand" and, where the spec is silent, PokerKit (so that PHH files
 written by other tools replay): the minimum raise is the largest bet or raise increment of the
@@ -30,14 +30,15 @@ from croupier.games.holdem.config import BettingStructure, HoldemConfig, ReopenR
 from croupier.games.holdem.events import AntePosted, BetReturned, BlindPosted, HoldemEvent
 
 __all__ = [
-    "BettingRound",
     "Options",
     "Reopening",
     "acting_order",
     "opener",
     "post_forced_bets",
     "raise_bounds",
+    "raise_refusal",
     "reopening",
+    "street_bounds",
     "verify_raise_to",
 ]
 
@@ -95,6 +96,34 @@ def raise_bounds(
         # spec/holdem.md Decision (Pot-Limit): to = max_bet + (pot + amount to call)
         return min_to, min(all_in, max(min_to, 2 * max_bet - bet + pot_total))
     return min_to, all_in
+
+
+def street_bounds(
+    structure: BettingStructure,
+    seat: int,
+    bets: Sequence[int],
+    stacks: Sequence[int],
+    put_in: Sequence[int],
+    increment: int,
+    street_bet: int,
+) -> tuple[int, int]:
+    """:func:`raise_bounds` for ``seat`` from a hand's amounts (``put_in``: the pots so far),
+    with the No-Limit case worked out inline: the engine asks at every decision."""
+    stack = stacks[seat]
+    bet = bets[seat]
+    if structure is BettingStructure.NO_LIMIT:
+        all_in = stack + bet
+        low = max(bets) + (increment if increment > street_bet else street_bet)
+        return (low if low < all_in else all_in), all_in
+    return raise_bounds(
+        structure,
+        stack=stack,
+        bet=bet,
+        max_bet=max(bets),
+        increment=increment,
+        street_bet=street_bet,
+        pot_total=sum(put_in) + sum(bets),
+    )
 
 
 def verify_raise_to(
@@ -184,26 +213,32 @@ def post_forced_bets(
         Each player's ante in the pot, their blind or straddle (their pre-flop bet), and the
         events in order.
     """
-    players = range(config.players)
-    antes = [0] * config.players
-    blinds = [0] * config.players
+    n = config.players
+    # the effective amounts (HoldemConfig.effective_ante/_blind): reversed heads-up
+    ante_of = config.antes if n != 2 else config.antes[::-1]
+    blind_of = config.blinds_or_straddles if n != 2 else config.blinds_or_straddles[::-1]
+    antes = [0] * n
+    blinds = [0] * n
     events: list[HoldemEvent] = []
-    for seat in players:
-        ante = min(config.effective_ante(seat), stacks[seat])
-        if ante:
-            antes[seat] = ante
-            events.append(AntePosted(seat, Chips(ante)))
-    for seat in players:
-        blind = min(config.effective_blind(seat), stacks[seat] - antes[seat])
+    if any(ante_of):
+        for seat in range(n):
+            ante = min(ante_of[seat], stacks[seat])
+            if ante:
+                antes[seat] = ante
+                events.append(AntePosted(seat, Chips(ante)))
+    for seat in range(n):
+        blind = blind_of[seat]
         if blind:
-            blinds[seat] = blind
-            events.append(BlindPosted(seat, Chips(blind)))
+            blind = min(blind, stacks[seat] - antes[seat])
+            if blind:
+                blinds[seat] = blind
+                events.append(BlindPosted(seat, Chips(blind)))
     if config.ante_trimming and any(antes):
         # PHH ante_trimming_status: antes are trimmed like bets, an ante above the second
         # largest goes back once the blinds are posted (as PokerKit; a lone big-blind ante is
         # all returned)
         cutoff = sorted(antes)[-2]
-        for seat in players:
+        for seat in range(n):
             over = antes[seat] - cutoff
             if over > 0:
                 antes[seat] = cutoff
@@ -217,7 +252,14 @@ def opener(config: HoldemConfig, *, street: int, bets: Sequence[int]) -> int:
     if street:
         return 0
     n = len(bets)
-    top = max(range(n), key=lambda i: (bets[i] if config.effective_blind(i) else 0, i))
+    blind_of = config.blinds_or_straddles if n != 2 else config.blinds_or_straddles[::-1]
+    top = 0
+    largest = -1
+    for i in range(n):
+        posted = bets[i] if blind_of[i] else 0
+        if posted >= largest:  # ties: the last such player
+            top = i
+            largest = posted
     return (top + 1) % n
 
 
@@ -230,120 +272,53 @@ def acting_order(
     second-largest bet plus stack) is positive (as PokerKit).
     """
     n = len(bets)
-    totals = sorted(bets[j] + stacks[j] for j in range(n) if live[j])
+    totals = [bet + stack for bet, stack, alive in zip(bets, stacks, live, strict=True) if alive]
+    totals.sort()
     second = totals[-2] if len(totals) > 1 else 0
     return [
         j
-        for j in ((first + k) % n for k in range(n))
+        for j in (*range(first, n), *range(first))
         if live[j] and stacks[j] > 0 and second > bets[j]
     ]
 
 
-class BettingRound:
-    """One street's betting: who is still to act, who acted since the betting was last
-    reopened, and the number and sizes of the bets and raises.
+def raise_refusal(
+    seat: int,
+    cap: int | None,
+    casino: bool,
+    bets: Sequence[int],
+    stacks: Sequence[int],
+    live: Sequence[bool],
+    acted: Sequence[bool],
+    raises: int,
+    increment: int,
+    short: int,
+) -> str | None:
+    """Why ``seat``, the player to act, may not bet or raise at all, or ``None``.
 
-    :class:`~croupier.games.holdem.state.CashHand` starts one per street and changes it only
-    through :meth:`passed` and :meth:`raised`.
-
-    >>> street = BettingRound(first=2, order=[2, 0, 1], players=3)
-    >>> street.actor, street.passed(2), street.actor
-    (2, None, 0)
+    Args:
+        cap: the most bets and raises per street (``HoldemConfig.raise_cap``).
+        casino: the reopen rule is ``ReopenRule.CASINO`` (else PokerKit's).
+        acted: who acted since the betting was last reopened.
+        raises: bets and raises so far this street.
+        increment: the street's largest full raise increment; ``short``: the sum of short
+            all-in raises since (see :func:`reopening`).
     """
-
-    __slots__ = ("_acted", "_increment", "_leader", "_order", "_raises", "_short")
-
-    def __init__(self, *, first: int, order: list[int], players: int) -> None:
-        self._leader = first
-        self._order = order
-        self._acted = [False] * players
-        self._increment = 0
-        self._raises = 0
-        self._short = 0
-
-    @property
-    def actor(self) -> int | None:
-        """The player to act, or ``None`` once the betting of the street is over."""
-        return self._order[0] if self._order else None
-
-    @property
-    def leader(self) -> int:
-        """The last player to bet or raise, else the first to act (the first to show)."""
-        return self._leader
-
-    @property
-    def increment(self) -> int:
-        """The largest full bet or raise increment of the street (0 before any)."""
-        return self._increment
-
-    def close(self) -> None:
-        """No one acts any more on this street."""
-        self._order = []
-
-    def passed(self, seat: int) -> None:
-        """The actor ``seat`` folded, checked or called."""
-        self._order.pop(0)
-        self._acted[seat] = True
-
-    def raised(
-        self,
-        seat: int,
-        *,
-        by: int,
-        all_in: bool,
-        stacks: Sequence[int],
-        live: Sequence[bool],
-        rule: ReopenRule,
-        street_bet: int,
-    ) -> bool:
-        """The actor ``seat`` bet or raised ``by`` over the largest bet (``stacks`` after it);
-        return whether it was a full bet or raise (see :func:`reopening`)."""
-        n = len(stacks)
-        self._order = [
-            j for j in ((seat + k) % n for k in range(1, n)) if live[j] and stacks[j] > 0
-        ]
-        self._leader = seat
-        self._raises += 1
-        full, reopens, self._increment, self._short = reopening(
-            rule,
-            by=by,
-            all_in=all_in,
-            increment=self._increment,
-            short=self._short,
-            street_bet=street_bet,
-        )
-        if reopens:
-            self._acted = [False] * n
-        self._acted[seat] = True
-        return full
-
-    def refusal(
-        self,
-        seat: int,
-        *,
-        config: HoldemConfig,
-        bets: Sequence[int],
-        stacks: Sequence[int],
-        live: Sequence[bool],
-    ) -> str | None:
-        """Why ``seat``, the player to act, may not bet or raise at all, or ``None``."""
-        max_bet = max(bets)
-        owed = min(stacks[seat], max_bet - bets[seat])
-        cap = config.raise_cap
-        if cap is not None and self._raises >= cap:
-            return f"the betting is capped at {cap} bets and raises this street"
-        acted = self._acted[seat]
-        if config.reopen is ReopenRule.CASINO:
-            refused = acted
-        else:
-            short, increment = self._short, self._increment
-            refused = owed < increment or (bool(short) and short < increment and acted)
-        if refused:
-            # spec/holdem.md Decision: an incomplete all-in raise does not reopen the betting
-            return f"player {seat + 1} already acted and the betting was not reopened"
-        if stacks[seat] <= max_bet - bets[seat]:
-            return f"player {seat + 1} can only call all-in"
-        for other in range(len(bets)):
-            if other != seat and live[other] and stacks[other] + bets[other] > max_bet:
-                return None
-        return "every other player is all-in"
+    max_bet = max(bets)
+    stack = stacks[seat]
+    if cap is not None and raises >= cap:
+        return f"the betting is capped at {cap} bets and raises this street"
+    if casino:
+        refused = acted[seat]
+    else:
+        owed = min(stack, max_bet - bets[seat])
+        refused = owed < increment or (bool(short) and short < increment and acted[seat])
+    if refused:
+        # spec/holdem.md Decision: an incomplete all-in raise does not reopen the betting
+        return f"player {seat + 1} already acted and the betting was not reopened"
+    if stack <= max_bet - bets[seat]:
+        return f"player {seat + 1} can only call all-in"
+    for other in range(len(bets)):
+        if other != seat and live[other] and stacks[other] + bets[other] > max_bet:
+            return None
+    return "every other player is all-in"

@@ -220,6 +220,8 @@ def _void(hand: CashHand, reason: str) -> RoundVoided:
     state._put_in = [0] * n
     state._in = [False] * n  # nobody is to act, show or muck any more
     state._pending = [False] * n
+    state._order = []  # nobody is to act: the fast paths of fold and call check it first
+    state._quote = None
     state._phase = Phase.VOIDED
     event = RoundVoided(reason, returned)
     state._events.append(event)

@@ -40,25 +40,39 @@ def build_pots(
     go to the lowest pot, which every live player can win (PHH ``ante_trimming_status`` =
     false, as PokerKit). Consecutive pots with the same players are merged.
     """
-    players = range(len(put_in))
+    n = len(put_in)
     if ante_trimming:
         levels = list(put_in)
         amount = 0
     else:
-        levels = [put_in[i] - antes[i] for i in players]
+        levels = [total - ante for total, ante in zip(put_in, antes, strict=True)]
         amount = sum(antes)
+    live_levels = sorted({levels[i] for i in range(n) if live[i]})
     pots: list[Pot] = []
+    if live_levels and live_levels[-1] >= max(levels):
+        # the seats change only where a live player's level ends, so the pots are cut there
+        # (and never merge): the same pots as the general loop below, fewer steps
+        previous = 0
+        for level in live_levels:
+            for mine in levels:
+                if mine > previous:
+                    amount += (mine if mine < level else level) - previous
+            if amount:
+                pots.append(
+                    Pot(amount, tuple([i for i in range(n) if live[i] and levels[i] >= level]))
+                )
+            amount = 0
+            previous = level
+        return pots
     previous = 0
     for level in sorted(set(levels)):
-        step = level - previous
-        for i in players:
-            if levels[i] >= level:
-                amount += step
-        seats = tuple(i for i in players if live[i] and levels[i] >= level)
+        contributors = [i for i in range(n) if levels[i] >= level]
+        amount += (level - previous) * len(contributors)
+        seats = tuple(i for i in contributors if live[i])
         if not seats:
             # chips no live player matched (a folded player's ante above every live player's
             # total, with ante trimming) go back to those who put them in
-            seats = tuple(i for i in players if levels[i] >= level)
+            seats = tuple(contributors)
         while pots and pots[-1].seats == seats:
             amount += pots.pop().amount
         if amount:

@@ -7,16 +7,26 @@ applies the result.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from croupier.cards import Card
 from croupier.chips import Chips
-from croupier.evaluator import evaluate_ids
+from croupier.errors import IllegalActionError
+from croupier.evaluator import evaluate_ids, evaluate_on_board
+from croupier.games.holdem import _build as build
 from croupier.games.holdem.config import HoldemConfig
 from croupier.games.holdem.events import PotAwarded
 from croupier.games.holdem.pots import Pot, build_pots, split_pot, take_rake
+from croupier.games.protocol import refused
 
-__all__ = ["muck_refusal", "order_of_showing", "settle"]
+__all__ = [
+    "can_win",
+    "muck_refusal",
+    "order_of_showing",
+    "seed_muck_refusal",
+    "settle",
+    "uncontested",
+]
 
 
 def order_of_showing(first: int, pending: Sequence[bool]) -> tuple[int, ...]:
@@ -28,6 +38,40 @@ def order_of_showing(first: int, pending: Sequence[bool]) -> tuple[int, ...]:
     """
     n = len(pending)
     return tuple(seat for seat in ((first + k) % n for k in range(n)) if pending[seat])
+
+
+def can_win(
+    seat: int,
+    *,
+    put_in: Sequence[int],
+    antes: Sequence[int],
+    live: Sequence[bool],
+    shown: Sequence[bool],
+    holes: Sequence[tuple[Card, ...] | None],
+    board: Sequence[Card],
+    ante_trimming: bool,
+) -> bool:
+    """Whether ``seat``'s hand still wins or ties some pot it contests against the hands
+    shown so far (``CashHand.can_win``); ``True`` before the board is complete and for
+    unknown cards."""
+    hole = holes[seat]
+    if len(board) < 5 or hole is None or not live[seat]:
+        return True
+    ids = [c.id for c in board]
+
+    def value(s: int) -> int:
+        cards = holes[s]
+        assert cards is not None
+        return evaluate_ids([cards[0].id, cards[1].id, *ids])
+
+    mine = value(seat)
+    for pot in build_pots(put_in, antes, live, ante_trimming=ante_trimming):
+        if seat not in pot.seats:
+            continue
+        others = [value(s) for s in pot.seats if s != seat and shown[s]]
+        if not others or mine >= max(others):
+            return True
+    return False
 
 
 def muck_refusal(
@@ -45,6 +89,29 @@ def muck_refusal(
     pots = build_pots(put_in, antes, others, ante_trimming=ante_trimming)
     if any(seat in pot.seats and not any(others[s] for s in pot.seats) for pot in pots):
         return f"player {seat + 1} alone contests a side pot and takes it without showing"
+    return None
+
+
+def seed_muck_refusal(
+    seat: int, *, first: int | None, known: bool, can_win: Callable[[int], bool]
+) -> IllegalActionError | None:
+    """Why ``seat`` may not muck under seed 002's showdown rule, or ``None``: the first to
+    show -- the last bettor or raiser -- may not muck, and another player only when a hand
+    already shown beats theirs (``can_win``; cards not ``known``, as in a replayed record
+    that hides them, cannot be checked and are let through)."""
+    if seat == first:
+        return refused(
+            f"player {seat + 1} bet or raised last and shows first: no muck (seed 002)",
+            "must_show_first",
+            seat=seat,
+        )
+    if known and can_win(seat):
+        return refused(
+            f"player {seat + 1} may concede only to a hand shown that beats theirs"
+            " (seed 002): show",
+            "must_show",
+            seat=seat,
+        )
     return None
 
 
@@ -73,32 +140,68 @@ def settle(
     """
     trimming = config.ante_trimming
     pots = build_pots(put_in, antes, live, ante_trimming=trimming)
-    rake = config.rake.take(sum(p.amount for p in pots), flop_dealt=len(board) >= 3)
-    rake -= rake % unit
+    rake = 0
+    if config.rake.percent:
+        rake = config.rake.take(sum(p.amount for p in pots), flop_dealt=len(board) >= 3)
+        rake -= rake % unit
     if rake:
         pots = take_rake(pots, rake)
     values = [0] * len(put_in)
     if any(len(pot.seats) > 1 for pot in pots):
-        ids = [card.id for card in board]
-        for seat, hole in enumerate(holes):
-            if live[seat] and hole is not None:
-                values[seat] = evaluate_ids([hole[0].id, hole[1].id, *ids])
+        values = _values(live, holes, board)
         # beaten hands leave first, then pots with the same players merge and split as one
         # (PokerKit's hand killing; it decides where odd chips go under `live`)
+        best = [max(values[s] for s in pot.seats) for pot in pots]
         keep = list(live)
         for seat in range(len(keep)):
             if keep[seat] and not any(
-                seat in pot.seats and values[seat] == max(values[s] for s in pot.seats)
-                for pot in pots
+                seat in pot.seats and values[seat] == top
+                for pot, top in zip(pots, best, strict=True)
             ):
                 keep[seat] = False
-        pots = build_pots(put_in, antes, keep, ante_trimming=trimming)
-        if rake:
-            pots = take_rake(pots, rake)
+        if keep != list(live):  # else the pots are the same
+            pots = build_pots(put_in, antes, keep, ante_trimming=trimming)
+            if rake:
+                pots = take_rake(pots, rake)
     awards = [
         _award(config, index, pot, values, holes) for index, pot in enumerate(pots) if pot.amount
     ]
     return rake, awards
+
+
+def uncontested(
+    put_in: Sequence[int], antes: Sequence[int], live: Sequence[bool]
+) -> list[PotAwarded] | None:
+    """The award when one player is left and no one else put in more (antes aside), as
+    :func:`settle` gives it without rake or ante trimming: everything in one pot; ``None``
+    in every other case.
+    """
+    if sum(live) != 1:
+        return None
+    winner = list(live).index(True)
+    top = put_in[winner] - antes[winner]
+    for total, ante in zip(put_in, antes, strict=True):
+        if total - ante > top:
+            return None
+    amount = sum(put_in)
+    return [build.pot_awarded(0, (winner,), (amount,), 0)] if amount else []
+
+
+def _values(
+    live: Sequence[bool], holes: Sequence[tuple[Card, ...] | None], board: Sequence[Card]
+) -> list[int]:
+    """The hand value of each live player with known cards, 0 for the others."""
+    if len(board) == 5:
+        known = [
+            (hole[0].id, hole[1].id) if alive and hole is not None else None
+            for alive, hole in zip(live, holes, strict=True)
+        ]
+        return evaluate_on_board([card.id for card in board], known)
+    ids = [card.id for card in board]
+    return [
+        evaluate_ids([hole[0].id, hole[1].id, *ids]) if alive and hole is not None else 0
+        for alive, hole in zip(live, holes, strict=True)
+    ]
 
 
 def _award(

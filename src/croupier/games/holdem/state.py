@@ -23,20 +23,22 @@ Raised(seat=2, to=6, amount=6, all_in=False, full=True)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from croupier.cards import Card
 from croupier.chips import Chips
-from croupier.errors import IllegalActionError, InvalidCardsError, RecordError
-from croupier.evaluator import evaluate_ids
+from croupier.errors import IllegalActionError, RecordError
+from croupier.games.holdem import _build
+from croupier.games.holdem._rules import rules_of
 from croupier.games.holdem.betting import (
-    BettingRound,
     Options,
     acting_order,
     opener,
     post_forced_bets,
-    raise_bounds,
+    raise_refusal,
+    reopening,
+    street_bounds,
     verify_raise_to,
 )
 from croupier.games.holdem.config import HoldemConfig, ShowdownRule
@@ -50,10 +52,8 @@ from croupier.games.holdem.dealing import (
 )
 from croupier.games.holdem.engine import HandEngine
 from croupier.games.holdem.events import (
-    BetReturned,
     BoardDealt,
     Called,
-    CardBurned,
     Checked,
     Folded,
     HoldemEvent,
@@ -64,9 +64,15 @@ from croupier.games.holdem.events import (
     Shown,
 )
 from croupier.games.holdem.phase import STREET_NAMES, Phase
-from croupier.games.holdem.pots import build_pots
-from croupier.games.holdem.showdown import muck_refusal, order_of_showing, settle
-from croupier.games.protocol import refused
+from croupier.games.holdem.showdown import (
+    can_win,
+    muck_refusal,
+    order_of_showing,
+    seed_muck_refusal,
+    settle,
+    uncontested,
+)
+from croupier.games.protocol import refused, succeeds
 
 if TYPE_CHECKING:
     from croupier.deck import Shoe
@@ -74,18 +80,9 @@ if TYPE_CHECKING:
 __all__ = ["STREET_NAMES", "CashHand", "Phase"]
 
 
-def _succeeds(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
-    """Whether ``verify`` accepts the arguments (the ``can_x`` half of verify/can/do)."""
-    try:
-        verify(*args, **kwargs)
-    except (IllegalActionError, InvalidCardsError):
-        return False
-    return True
-
-
 class CashHand(HandEngine):
-    """A hand of hold'em from the forced bets to the pots paid; the engine protocol of
-    :mod:`croupier.games.protocol` comes from :class:`HandEngine`.
+    """A hand of hold'em from the forced bets to the pots paid (the engine protocol of
+    :mod:`croupier.games.protocol` from :class:`HandEngine`).
 
     Args:
         config: the table's rules for this hand.
@@ -99,6 +96,7 @@ class CashHand(HandEngine):
     """
 
     __slots__ = (
+        "_acted",
         "_antes",
         "_auto_showdown",
         "_bets",
@@ -109,14 +107,20 @@ class CashHand(HandEngine):
         "_first",
         "_holes",
         "_in",
+        "_increment",
+        "_leader",
         "_n",
+        "_order",
         "_over",
         "_pending",
         "_phase",
         "_put_in",
+        "_quote",
+        "_raises",
         "_rake",
-        "_round",
+        "_rules",
         "_shoe",
+        "_short",
         "_shown",
         "_stacks",
         "_starting",
@@ -132,10 +136,13 @@ class CashHand(HandEngine):
         stacks: Sequence[int],
         auto_showdown: bool = False,
     ) -> None:
-        config.verify_stacks(stacks)
-        n = config.players
-        self._unit = config.split.unit
+        rules = rules_of(config)
+        n = rules.players
+        if len(stacks) != n or min(stacks) <= 0 or rules.unit != 1:
+            config.verify_stacks(stacks)
+        self._unit = rules.unit
         self._cfg = config
+        self._rules = rules
         self._n = n
         self._starting = tuple(stacks)
         antes, blinds, forced = post_forced_bets(config, stacks)
@@ -151,7 +158,11 @@ class CashHand(HandEngine):
         self._board: list[Card] = []
         self._street = 0
         self._phase = Phase.HOLE
-        self._round = BettingRound(first=0, order=[], players=n)
+        self._order: list[int] = []
+        self._quote: tuple[int, int, int, int] | None = None
+        self._acted = [False] * n
+        self._leader = 0
+        self._increment = self._raises = self._short = 0
         self._over = False
         self._rake = 0
         self._shoe = shoe
@@ -159,8 +170,12 @@ class CashHand(HandEngine):
         self._auto_showdown = auto_showdown
         self._events: list[HoldemEvent] = forced
         if shoe is not None:
+            events = self._events
+            holes = self._holes
             for seat, cards in enumerate(deal_hole_cards(shoe, n)):
-                self._give_hole(seat, cards)
+                holes[seat] = cards
+                events.append(_build.hole_dealt(seat, cards))
+            self._dealt = [True] * n
             self._start_street()
 
     # -- read-only state ---------------------------------------------------------------
@@ -228,20 +243,20 @@ class CashHand(HandEngine):
     @property
     def actor(self) -> int | None:
         """The player to act in the betting, or ``None``."""
-        return self._round.actor
+        return self._order[0] if self._order else None
 
     @property
     def to_call(self) -> int:
         """What the actor must add to call (capped at the stack); 0 when no one is to act."""
-        seat = self._round.actor
-        if seat is None:
+        if not self._order:
             return 0
+        seat = self._order[0]
         return min(self._stacks[seat], max(self._bets) - self._bets[seat])
 
     @property
     def showdown_order(self) -> tuple[int, ...]:
         """Players still to show or muck, in order: last aggressor first, then clockwise."""
-        return order_of_showing(self._round.leader, self._pending)
+        return order_of_showing(self._leader, self._pending)
 
     @property
     def showdown_seat(self) -> int | None:
@@ -263,49 +278,36 @@ class CashHand(HandEngine):
 
         Only a complete board decides that; before it, and for unknown cards, ``True``.
         """
-        hole = self._holes[seat]
-        if len(self._board) < 5 or hole is None or not self._in[seat]:
-            return True
-        board = [c.id for c in self._board]
-
-        def value(s: int) -> int:
-            cards = self._holes[s]
-            assert cards is not None
-            return evaluate_ids([cards[0].id, cards[1].id, *board])
-
-        mine = value(seat)
-        pots = build_pots(
-            self._put_in, self._antes, self._in, ante_trimming=self._cfg.ante_trimming
-        )
-        for pot in pots:
-            if seat not in pot.seats:
-                continue
-            shown = [value(s) for s in pot.seats if s != seat and self._shown[s]]
-            if not shown or mine >= max(shown):
-                return True
-        return False
+        return can_win(
+            seat, put_in=self._put_in, antes=self._antes, live=self._in, shown=self._shown,
+            holes=self._holes, board=self._board, ante_trimming=self._cfg.ante_trimming,
+        )  # fmt: skip
 
     def raise_bounds(self) -> tuple[int, int] | None:
         """(min, max) street totals the actor may bet or raise to, or ``None`` if they may not."""
-        seat = self._round.actor
-        if seat is None:
+        if not self._order:
             return None
+        seat = self._order[0]
         return None if self._raise_refusal(seat) is not None else self._bounds(seat)
 
     def options(self) -> Options | None:
         """The actor's choices now, or ``None`` when no one is to act in the betting."""
-        seat = self._round.actor
-        if seat is None:
+        if not self._order:
             return None
+        seat = self._order[0]
+        bets = self._bets
         stack = self._stacks[seat]
-        bet = self._bets[seat]
-        pot = sum(self._put_in) + sum(self._bets)
-        low: int | None = None
-        high: int | None = None
+        bet = bets[seat]
+        owed = max(bets) - bet
+        if owed > stack:
+            owed = stack
+        pot = sum(self._put_in) + sum(bets)
         if self._raise_refusal(seat) is None:
             low, high = self._bounds(seat)
-        owed = min(stack, max(self._bets) - bet)
-        return Options(seat, owed, low, high, stack, bet, pot, self._unit)
+            # remembered until the next event: raise_to needs not work them out again
+            self._quote = (len(self._events), seat, low, high)
+            return _build.options(seat, owed, low, high, stack, bet, pot, self._unit)
+        return _build.options(seat, owed, None, None, stack, bet, pot, self._unit)
 
     # -- dealing (only without a shoe) --------------------------------------------------
 
@@ -317,12 +319,12 @@ class CashHand(HandEngine):
             raise refused("hole cards are dealt only before the betting", "not_dealing_now")
         self._check_seat(seat)
         if self._dealt[seat]:
-            raise refused(f"player {seat + 1} already has hole cards", "already_dealt", seat=seat)
+            raise refused(f"player {seat + 1} has hole cards", "already_dealt", seat=seat)
         if cards is not None:
             verify_hole_cards(cards, board=self._board, holes=self._holes)
 
     def can_deal_hole(self, seat: int, cards: Sequence[Card] | None) -> bool:
-        return _succeeds(self.verify_deal_hole, seat, cards)
+        return succeeds(self.verify_deal_hole, seat, cards)
 
     def deal_hole(self, seat: int, cards: Sequence[Card] | None) -> HoleDealt:
         """Deal ``seat`` their hole cards; betting starts when everyone has theirs."""
@@ -344,7 +346,7 @@ class CashHand(HandEngine):
         verify_board_cards(cards, board=self._board, holes=self._holes)
 
     def can_deal_board(self, cards: Sequence[Card]) -> bool:
-        return _succeeds(self.verify_deal_board, cards)
+        return succeeds(self.verify_deal_board, cards)
 
     def deal_board(self, cards: Sequence[Card]) -> BoardDealt:
         """Turn the next street's board cards."""
@@ -363,24 +365,25 @@ class CashHand(HandEngine):
         return self._turn_refusal(seat) is None
 
     def fold(self, seat: int) -> Folded:
-        self.verify_fold(seat)
-        self._round.passed(seat)
+        order = self._order
+        if not order or order[0] != seat:
+            self.verify_fold(seat)  # raises: only the actor may act
+        del order[0]
+        self._acted[seat] = True
         self._in[seat] = False
-        event = Folded(seat)
+        event = _build.folded(seat)
         self._events.append(event)
-        self._after_bet_action()
+        if not order or sum(self._in) <= 1:
+            self._end_betting()
         return event
 
     def verify_check(self, seat: int) -> None:
         self._check_turn(seat)
         owed = max(self._bets) - self._bets[seat]
         if owed:
-            raise refused(
-                f"player {seat + 1} cannot check facing a bet of {owed}",
-                "check_facing_bet",
-                seat=seat,
-                to_call=min(owed, self._stacks[seat]),
-            )
+            to_call = min(owed, self._stacks[seat])
+            raise refused(f"player {seat + 1} cannot check facing a bet of {owed}",
+                          "check_facing_bet", seat=seat, to_call=to_call)  # fmt: skip
 
     def can_check(self, seat: int) -> bool:
         return self._turn_refusal(seat) is None and self._bets[seat] == max(self._bets)
@@ -413,7 +416,9 @@ class CashHand(HandEngine):
         return self._turn_refusal(seat) is None
 
     def check_or_call(self, seat: int) -> Checked | Called:
-        self.verify_check_or_call(seat)
+        order = self._order
+        if not order or order[0] != seat:
+            self.verify_check_or_call(seat)  # raises: only the actor may act
         return self._check_or_call(seat)
 
     def verify_raise(self, seat: int, *, to: int) -> None:
@@ -429,31 +434,49 @@ class CashHand(HandEngine):
         verify_raise_to(to, seat=seat, stack=stack, bet=bet, low=low, high=high, unit=self._unit)
 
     def can_raise(self, seat: int, *, to: int) -> bool:
-        return _succeeds(self.verify_raise, seat, to=to)
+        return succeeds(self.verify_raise, seat, to=to)
 
     def raise_to(self, seat: int, to: int) -> Raised:
         """Bet or raise to a street total of ``to``; returns the :class:`Raised` event."""
-        self.verify_raise(seat, to=to)
+        quote = self._quote
+        if quote is not None and quote[0] == len(self._events) and quote[1] == seat:
+            low, high = quote[2], quote[3]  # options() worked them out for this decision
+        else:
+            order = self._order
+            if not order or order[0] != seat or self._raise_refusal(seat) is not None:
+                self.verify_raise(seat, to=to)  # raises
+            low, high = self._bounds(seat)
+        if not low <= to <= high or to % self._unit:
+            self.verify_raise(seat, to=to)  # raises with the reason
         bets = self._bets
         stacks = self._stacks
+        live = self._in
         max_bet = max(bets)
         by = to - max_bet
         amount = to - bets[seat]
         bets[seat] = to
         stacks[seat] -= amount
         all_in = stacks[seat] == 0
-        full = self._round.raised(
-            seat,
+        # the raise puts every other player with chips behind back in the order
+        n = self._n
+        self._order = [j for j in (*range(seat + 1, n), *range(seat)) if live[j] and stacks[j] > 0]
+        self._leader = seat
+        self._raises += 1
+        full, reopens, self._increment, self._short = reopening(
+            self._cfg.reopen,
             by=by,
             all_in=all_in,
-            stacks=stacks,
-            live=self._in,
-            rule=self._cfg.reopen,
-            street_bet=self._cfg.street_bet(self._street),
+            increment=self._increment,
+            short=self._short,
+            street_bet=self._rules.street_bets[self._street],
         )
-        event = Raised(seat, Chips(to), Chips(amount), all_in, full)
+        if reopens:
+            self._acted = [False] * n
+        self._acted[seat] = True
+        event = _build.raised(seat, to, amount, all_in, full)
         self._events.append(event)
-        self._after_bet_action()
+        if not self._order or sum(live) <= 1:
+            self._end_betting()
         return event
 
     # -- showdown -----------------------------------------------------------------------
@@ -470,16 +493,14 @@ class CashHand(HandEngine):
             if self._shown[seat]:
                 raise refused(f"player {seat + 1} has shown already", "already_shown", seat=seat)
             if self._holes[seat] is None and cards is None:
-                raise refused(
-                    f"the cards of player {seat + 1} are not known", "cards_unknown", seat=seat
-                )
+                raise refused(f"player {seat + 1}'s cards are unknown", "cards_unknown", seat=seat)
         else:
             self._check_showdown(seat)
         if cards is not None:
             verify_shown_cards(seat, cards, board=self._board, holes=self._holes)
 
     def can_show(self, seat: int, cards: Sequence[Card] | None = None) -> bool:
-        return _succeeds(self.verify_show, seat, cards)
+        return succeeds(self.verify_show, seat, cards)
 
     def show(self, seat: int, cards: Sequence[Card] | None = None) -> Shown:
         """Table ``seat``'s hole cards (cards speak; a player may table out of turn)."""
@@ -512,22 +533,13 @@ class CashHand(HandEngine):
         if refusal is not None:
             raise refused(refusal, "muck_not_allowed", seat=seat)
         if self._cfg.showdown is ShowdownRule.SEED:
-            if seat == self._first:
-                raise refused(
-                    f"player {seat + 1} bet or raised last and shows first: no muck (seed 002)",
-                    "must_show_first",
-                    seat=seat,
-                )
-            if self._holes[seat] is not None and self.can_win(seat):
-                raise refused(
-                    f"player {seat + 1} may concede only to a hand shown that beats theirs"
-                    " (seed 002): show",
-                    "must_show",
-                    seat=seat,
-                )
+            seed = seed_muck_refusal(seat, first=self._first, known=self._holes[seat] is not None,
+                                     can_win=self.can_win)  # fmt: skip
+            if seed is not None:
+                raise seed
 
     def can_muck(self, seat: int) -> bool:
-        return _succeeds(self.verify_muck, seat)
+        return succeeds(self.verify_muck, seat)
 
     def muck(self, seat: int) -> Mucked:
         self.verify_muck(seat)
@@ -542,11 +554,7 @@ class CashHand(HandEngine):
         """Check that the showdown can be settled now: the board is complete and every
         player still in has known cards."""
         if self._phase is not Phase.SHOWDOWN:
-            raise refused(
-                f"no showdown to finish in phase {self._phase}",
-                "not_showdown",
-                phase=self._phase.value,
-            )
+            raise refused(f"no showdown now ({self._phase})", "not_showdown", phase=self._phase)
         if len(self._board) < 5:
             raise refused("the board is not complete", "board_incomplete")
         if sum(self._in) > 1:
@@ -568,7 +576,7 @@ class CashHand(HandEngine):
     def _give_hole(self, seat: int, cards: tuple[Card, ...] | None) -> HoleDealt:
         self._holes[seat] = cards
         self._dealt[seat] = True
-        event = HoleDealt(seat, cards)
+        event = _build.hole_dealt(seat, cards)
         self._events.append(event)
         return event
 
@@ -576,18 +584,14 @@ class CashHand(HandEngine):
         self._board.extend(cards)
         street = street_of(len(self._board))
         self._street = street
-        event = BoardDealt(street, cards)
+        event = _build.board_dealt(street, cards)
         self._events.append(event)
         return event
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < self._n:
-            raise refused(
-                f"there is no player {seat + 1} in a hand of {self._n}",
-                "seat_does_not_exist",
-                seat=seat,
-                seats=self._n,
-            )
+            raise refused(f"there is no player {seat + 1} in a hand of {self._n}",
+                          "seat_does_not_exist", seat=seat, seats=self._n)  # fmt: skip
 
     def _turn_refusal(self, seat: int) -> str | None:
         if self._phase is Phase.COMPLETE:
@@ -596,9 +600,9 @@ class CashHand(HandEngine):
             return f"there is no player {seat + 1} in a hand of {self._n}"
         if not self._in[seat]:
             return f"player {seat + 1} is out of the hand"
-        actor = self._round.actor
-        if actor is None:
+        if not self._order:
             return "no one is to act in the betting now"
+        actor = self._order[0]
         if actor != seat:
             return f"it is player {actor + 1}'s turn, not player {seat + 1}'s"
         return None
@@ -609,51 +613,55 @@ class CashHand(HandEngine):
             raise IllegalActionError(refusal, **self.turn_reason(seat))
 
     def _raise_refusal(self, seat: int) -> str | None:
-        """Why the actor may not bet or raise at all, or ``None``."""
-        return self._round.refusal(
-            seat, config=self._cfg, bets=self._bets, stacks=self._stacks, live=self._in
-        )
+        """Why the actor ``seat`` may not bet or raise at all, or ``None``."""
+        return raise_refusal(
+            seat, self._rules.cap, self._rules.casino, self._bets, self._stacks, self._in,
+            self._acted, self._raises, self._increment, self._short,
+        )  # fmt: skip
 
     def _bounds(self, seat: int) -> tuple[int, int]:
-        return raise_bounds(
-            self._cfg.structure,
-            stack=self._stacks[seat],
-            bet=self._bets[seat],
-            max_bet=max(self._bets),
-            increment=self._round.increment,
-            street_bet=self._cfg.street_bet(self._street),
-            pot_total=sum(self._put_in) + sum(self._bets),
-        )
+        street_bet = self._rules.street_bets[self._street]
+        return street_bounds(
+            self._cfg.structure, seat, self._bets, self._stacks, self._put_in, self._increment,
+            street_bet,
+        )  # fmt: skip
 
     def _check_or_call(self, seat: int) -> Checked | Called:
-        self._round.passed(seat)
-        owed = min(self._stacks[seat], max(self._bets) - self._bets[seat])
+        order = self._order
+        del order[0]
+        self._acted[seat] = True
+        bets = self._bets
+        stack = self._stacks[seat]
+        owed = max(bets) - bets[seat]
+        if owed > stack:
+            owed = stack
         event: Checked | Called
         if owed:
-            self._bets[seat] += owed
-            self._stacks[seat] -= owed
-            event = Called(seat, Chips(owed), self._stacks[seat] == 0)
+            bets[seat] += owed
+            self._stacks[seat] = stack - owed
+            event = _build.called(seat, owed, stack == owed)
         else:
-            event = Checked(seat)
+            event = _build.checked(seat)
         self._events.append(event)
-        self._after_bet_action()
+        if not order or sum(self._in) <= 1:
+            self._end_betting()
         return event
 
     def _start_street(self) -> None:
+        """A new street's betting: who acts, in which order; nobody has acted or raised."""
         bets = self._bets
         first = opener(self._cfg, street=self._street, bets=bets)
         order = acting_order(first, bets=bets, stacks=self._stacks, live=self._in)
         self._phase = Phase.BETTING
-        self._round = BettingRound(first=first, order=order, players=self._n)
+        self._leader = first
+        self._order = order
+        self._acted = [False] * self._n
+        self._increment = self._raises = self._short = 0
         if not order or (len(order) == 1 and bets[order[0]] >= max(bets)):
             self._end_betting()
 
-    def _after_bet_action(self) -> None:
-        if self._round.actor is None or sum(self._in) <= 1:
-            self._end_betting()
-
     def _end_betting(self) -> None:
-        self._round.close()
+        self._order = []
         n = self._n
         live = sum(self._in)
         if live > 1 and (
@@ -677,19 +685,20 @@ class CashHand(HandEngine):
         if not any(bets):
             return
         cutoff = sorted(bets)[-2]
+        put_in = self._put_in
         for seat in range(self._n):
-            if bets[seat] > cutoff:
-                over = bets[seat] - cutoff
-                self._stacks[seat] += over
-                bets[seat] = cutoff
-                self._events.append(BetReturned(seat, Chips(over)))
-            self._put_in[seat] += bets[seat]
+            bet = bets[seat]
+            if bet > cutoff:
+                self._stacks[seat] += bet - cutoff
+                self._events.append(_build.bet_returned(seat, bet - cutoff))
+                bet = cutoff
+            put_in[seat] += bet
             bets[seat] = 0
 
     def _deal_from_shoe(self) -> None:
         assert self._shoe is not None
         burned, cards = next_street(self._shoe, board_size=len(self._board))
-        self._events.append(CardBurned(burned))
+        self._events.append(_build.card_burned(burned))
         self._put_board(cards)
 
     def _after_board(self) -> None:
@@ -734,7 +743,7 @@ class CashHand(HandEngine):
     def _reveal(self, seat: int) -> Shown:
         self._shown[seat] = True
         self._pending[seat] = False
-        event = Shown(seat, self._holes[seat])
+        event = _build.shown(seat, self._holes[seat])
         self._events.append(event)
         return event
 
@@ -743,25 +752,28 @@ class CashHand(HandEngine):
             raise refused("the hand is over", "hand_over")
         self._check_seat(seat)
         if self._phase is not Phase.SHOWDOWN:
-            raise refused(
-                "cards are shown only once the betting is over",
-                "not_showdown",
-                phase=self._phase.value,
-            )
+            raise refused("cards are shown once the betting is over", "not_showdown",
+                          phase=self._phase)  # fmt: skip
         if not self._in[seat]:
             raise refused(f"player {seat + 1} is out of the hand", "not_in_hand", seat=seat)
 
     def _settle(self) -> None:
-        # every share is computed before any chip moves (an exact split may refuse)
-        rake, awards = settle(
-            self._cfg,
-            put_in=self._put_in,
-            antes=self._antes,
-            live=self._in,
-            holes=self._holes,
-            board=self._board,
-            unit=self._unit,
-        )
+        awards = None
+        if self._rules.plain:
+            awards = uncontested(self._put_in, self._antes, self._in)
+        if awards is not None:
+            rake = 0
+        else:
+            # every share is computed before any chip moves (an exact split may refuse)
+            rake, awards = settle(
+                self._cfg,
+                put_in=self._put_in,
+                antes=self._antes,
+                live=self._in,
+                holes=self._holes,
+                board=self._board,
+                unit=self._unit,
+            )
         if rake:
             self._rake = rake
             self._events.append(Raked(Chips(rake)))
@@ -770,7 +782,7 @@ class CashHand(HandEngine):
                 self._stacks[seat] += share
             self._events.append(award)
         self._put_in = [0] * self._n
-        self._round.close()
+        self._order = []
         self._pending = [False] * self._n
         self._phase = Phase.COMPLETE
 

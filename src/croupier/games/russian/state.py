@@ -338,7 +338,9 @@ class RussianRound:
         for seat in {b.seat for b in self._boxes.values()}:
             if not self.open_boxes(seat):
                 raise refused(
-                    f"seat {seat} has blind boxes but no open box", "no_open_box", seat=seat
+                    f"seat {seat} has blind boxes but no open box",
+                    "blind_boxes_need_open_box",
+                    seat=seat,
                 )
         needed = 5 * (len(self._boxes) + 1) + sum(b.advance_sixth for b in self._boxes.values())
         if self._shoe.remaining < needed:

@@ -43,7 +43,7 @@ async def register(
     """Create a player account (an empty wallet comes with it). The password must be 10 or
     more characters and not guessable; the refusal says why."""
     if not settings.allow_registration:
-        raise PermissionDeniedError("registration is closed")
+        raise PermissionDeniedError("registration is closed", reason="registration_closed")
     state = request.app.state
     throttle: LoginThrottle = state.register_throttle
     hashing: PasswordHashing = state.password_hashing
@@ -91,7 +91,7 @@ async def login(
         ok = await hashing.run(service.verify_password, stored, body.password)
         if found is None or not ok or found[2]:
             ok = False
-            raise service.AuthenticationError("wrong username or password")
+            raise service.AuthenticationError("wrong username or password", reason="login_failed")
         rehashed = None
         if service.needs_rehash(found[1]):
             rehashed = await hashing.run(service.hash_password, body.password)

@@ -53,7 +53,11 @@ __all__ = [
     "verify_password",
 ]
 
-_HASHER = PasswordHasher()
+# argon2id with argon2-cffi's default cost (3 passes over 64 MiB) on ONE lane: a hash is then one
+# thread's work, done in the hashing pool's low-priority threads (passwords.py), instead of
+# four threads per hash crowding out the event loop on a small machine. Hashes made with
+# other parameters are re-made at the next login (``needs_rehash``).
+_HASHER = PasswordHasher(parallelism=1)
 _USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")
 # Verified against when the username is unknown, so a miss costs as much as a wrong password.
 _DUMMY_HASH = _HASHER.hash("not a password of anybody")
@@ -85,7 +89,8 @@ def check_username(username: object) -> str:
         username = unicodedata.normalize("NFKC", username)
     if not isinstance(username, str) or _USERNAME.fullmatch(username) is None:
         raise InvalidRequestError(
-            f"username {username!r} must be 3 to 32 letters, digits, '_', '.' or '-'"
+            f"username {username!r} must be 3 to 32 letters, digits, '_', '.' or '-'",
+            reason="username_invalid",
         )
     return username
 
@@ -148,13 +153,21 @@ def create_user(
         role=role.value,
     )
     if session.scalars(select(User.id).where(User.username_key == user.username_key)).first():
-        raise ConflictError(f"username {username!r} is taken")
+        raise ConflictError(
+            f"username {username!r} is taken",
+            reason="username_taken",
+            params={"username": username},
+        )
     try:
         with session.begin_nested():
             session.add(user)
             session.flush()
     except IntegrityError:
-        raise ConflictError(f"username {username!r} is taken") from None
+        raise ConflictError(
+            f"username {username!r} is taken",
+            reason="username_taken",
+            params={"username": username},
+        ) from None
     player_account(session, user_id=user.id)
     audit.append(
         session,
@@ -222,7 +235,7 @@ def authenticate(session: Session, *, username: str, password: str) -> User:
     user = find_login(session, username=username)
     ok = verify_password(user.password_hash if user is not None else None, password)
     if user is None or not ok or user.disabled:
-        raise AuthenticationError("wrong username or password")
+        raise AuthenticationError("wrong username or password", reason="login_failed")
     if needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
         audit.append(
@@ -267,15 +280,19 @@ def session_for_token(session: Session, *, token: str, secret: str) -> tuple[Use
         AuthenticationError: unknown, expired or revoked token, or a disabled user.
     """
     if not isinstance(token, str) or not token or len(token) > 256:
-        raise AuthenticationError("missing or malformed session token")
+        raise AuthenticationError("missing or malformed session token", reason="session_missing")
     row = session.scalars(
         select(AuthToken).where(AuthToken.token_hash == token_hash(token, secret=secret))
     ).first()
     if row is None or row.revoked_at is not None or row.expires_at <= utcnow():
-        raise AuthenticationError("session token is unknown, expired or revoked")
+        raise AuthenticationError(
+            "session token is unknown, expired or revoked", reason="session_expired"
+        )
     user = session.get(User, row.user_id)
     if user is None or user.disabled:
-        raise AuthenticationError("session token is unknown, expired or revoked")
+        raise AuthenticationError(
+            "session token is unknown, expired or revoked", reason="session_expired"
+        )
     return user, row
 
 
@@ -309,7 +326,9 @@ def set_disabled(session: Session, *, user_id: int, disabled: bool, by: User) ->
     """
     user = get_user(session, user_id=user_id)
     if disabled and user.id == by.id:
-        raise ConflictError("an operator cannot disable their own account")
+        raise ConflictError(
+            "an operator cannot disable their own account", reason="operator_self_disable"
+        )
     if user.disabled != disabled:
         audit.append(
             session,
@@ -337,7 +356,7 @@ def get_user(session: Session, *, user_id: int) -> User:
     """
     user = session.get(User, user_id)
     if user is None:
-        raise NotFoundError(f"user {user_id} does not exist")
+        raise NotFoundError(f"user {user_id} does not exist", reason="user_not_found")
     return user
 
 
@@ -348,5 +367,7 @@ def require_operator(user: User) -> User:
         PermissionDeniedError: a player.
     """
     if user.role != Role.OPERATOR.value:
-        raise PermissionDeniedError(f"user {user.username!r} is not an operator")
+        raise PermissionDeniedError(
+            f"user {user.username!r} is not an operator", reason="not_operator"
+        )
     return user

@@ -8,7 +8,9 @@ registers here, under its token's keyed hash and its user, and:
   (:meth:`LiveSessions.revoke_user`) mark the sockets revoked -- the socket handler refuses
   their next request -- and close them (code 4401) on the event loop;
 - a session that reaches its expiry is closed the same way, by a timer armed when it opens,
-  and refused on its next request should that come first.
+  and refused on its next request should that come first;
+- a frame for one user (``notify_user``: the wallet's new balance after a cashier's credit,
+  docs/protocol.md "balance") reaches every socket of theirs.
 
 Revocations come from HTTP routes that run in worker threads: the registry takes a lock, and
 closing is handed to the socket's event loop with ``call_soon_threadsafe``. One registry per
@@ -21,7 +23,7 @@ import asyncio
 import datetime as dt
 import threading
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from croupier.server.base import utcnow
 from croupier.server.errors import AuthenticationError
@@ -29,12 +31,21 @@ from croupier.server.errors import AuthenticationError
 __all__ = ["LiveSession", "LiveSessions"]
 
 K = TypeVar("K")
+A = TypeVar("A")
 
 
 class LiveSession:
     """One WebSocket's session: its token (as its keyed hash), user and expiry."""
 
-    __slots__ = ("_on_revoke", "_timer", "expires_at", "revoked", "token_hash", "user_id")
+    __slots__ = (
+        "_on_frame",
+        "_on_revoke",
+        "_timer",
+        "expires_at",
+        "revoked",
+        "token_hash",
+        "user_id",
+    )
 
     def __init__(
         self,
@@ -43,6 +54,7 @@ class LiveSession:
         token_hash: str,
         expires_at: dt.datetime,
         on_revoke: Callable[[str], None],
+        on_frame: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         self.user_id = user_id
         self.token_hash = token_hash
@@ -50,6 +62,7 @@ class LiveSession:
         self.revoked: str | None = None
         """Why the session ended (``None`` while it is live)."""
         self._on_revoke = on_revoke
+        self._on_frame = on_frame
         self._timer: asyncio.TimerHandle | None = None
 
     def check(self) -> None:
@@ -61,7 +74,9 @@ class LiveSession:
         if self.revoked is None and self.expires_at <= utcnow():
             self.revoked = "the session has expired"
         if self.revoked is not None:
-            raise AuthenticationError(f"session ended: {self.revoked}; log in again")
+            raise AuthenticationError(
+                f"session ended: {self.revoked}; log in again", reason="session_expired"
+            )
 
 
 class LiveSessions:
@@ -79,9 +94,11 @@ class LiveSessions:
         token_hash: str,
         expires_at: dt.datetime,
         on_revoke: Callable[[str], None],
+        on_frame: Callable[[dict[str, Any]], None] | None = None,
     ) -> LiveSession:
         """Register a socket's session (on its event loop); ``on_revoke(reason)`` is called
-        on that loop when the session is revoked or expires."""
+        on that loop when the session is revoked or expires, ``on_frame(frame)`` for a frame
+        sent to its user (:meth:`notify_user`)."""
         live = LiveSession(
             user_id=user_id, token_hash=token_hash, expires_at=expires_at, on_revoke=on_revoke
         )
@@ -92,6 +109,8 @@ class LiveSessions:
         left = (expires_at - utcnow()).total_seconds()
         live._timer = loop.call_later(max(0.0, left), self._expire, live)
         live._on_revoke = _on_loop(loop, on_revoke)
+        if on_frame is not None:
+            live._on_frame = _on_loop(loop, on_frame)
         return live
 
     def close(self, live: LiveSession) -> None:
@@ -114,6 +133,18 @@ class LiveSessions:
             sessions = list(self._by_user.get(user_id, ()))
         return self._revoke(sessions, reason)
 
+    def notify_user(self, user_id: int, frame: dict[str, Any]) -> int:
+        """Send ``frame`` to every live socket of ``user_id`` (from any thread); return how
+        many sockets it went to."""
+        with self._lock:
+            sessions = list(self._by_user.get(user_id, ()))
+        sent = 0
+        for live in sessions:
+            if live.revoked is None and live._on_frame is not None:
+                live._on_frame(frame)
+                sent += 1
+        return sent
+
     def count(self) -> int:
         with self._lock:
             return sum(len(s) for s in self._by_token.values())
@@ -130,12 +161,10 @@ class LiveSessions:
         return len(sessions)
 
 
-def _on_loop(
-    loop: asyncio.AbstractEventLoop, callback: Callable[[str], None]
-) -> Callable[[str], None]:
+def _on_loop(loop: asyncio.AbstractEventLoop, callback: Callable[[A], None]) -> Callable[[A], None]:
     """``callback`` run on ``loop`` whichever thread calls it."""
 
-    def call(reason: str) -> None:
+    def call(reason: A) -> None:
         if loop.is_closed():
             return
         try:

@@ -96,6 +96,8 @@ class LoginThrottle:
             raise TooManyRequests(
                 f"too many attempts for {what} from here: try again in {math.ceil(wait)} s",
                 retry_after=float(math.ceil(wait)),
+                reason="login_throttled",
+                params={"seconds": math.ceil(wait)},
             )
         for key, _ in keys:
             self._budgets.setdefault(key, _Budget()).in_flight += 1

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 
 from croupier.server.audit import service
 from croupier.server.audit.chain import Entry
-from croupier.server.deps import OperatorUser, SessionDep
+from croupier.server.deps import DB_ID_MAX, OperatorUser, SessionDep
 
 __all__ = ["router"]
 
@@ -33,7 +33,9 @@ def _public(entry: Entry) -> dict[str, Any]:
 def audit_page(
     operator: OperatorUser,
     session: SessionDep,
-    before: Annotated[int | None, Query(ge=1, description="Entries older than this seq.")] = None,
+    before: Annotated[
+        int | None, Query(ge=1, le=DB_ID_MAX, description="Entries older than this seq.")
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> dict[str, Any]:
     """The log, newest first; ``next`` is the ``before`` of the following page (null at the

@@ -59,6 +59,7 @@ from croupier.server.tables.protocol import (
     ActMessage,
     BetMessage,
     BuyInMessage,
+    LeaveMessage,
     SitInMessage,
     SitOutMessage,
 )
@@ -304,6 +305,9 @@ class CashGameTable(Table):
         )
         self.cash: CashFactory = factory  # type: ignore[assignment]
         self._stacks: dict[int, int] = {}
+        self._leaving: set[int] = set()
+        """Seats that leave when the hand in play ends (``leave`` with ``after_hand``): kept
+        here, so a player who closes the tab still leaves after the hand, and never before."""
         """seat -> chips at the table (equal to its stack account between hands)."""
         self._out: set[int] = set()
         """Seats sitting out."""
@@ -394,18 +398,25 @@ class CashGameTable(Table):
         )
         if replay is None:
             if self._in_hand(seat):
-                raise IllegalActionError(f"seat {seat} is in the hand in play: buy in after it")
+                raise IllegalActionError(
+                    f"seat {seat} is in the hand in play: buy in after it",
+                    reason="buy_in_during_hand",
+                )
             stack = self._stacks.get(seat, 0)
             total = stack + message.amount
             low, high = self.cash.min_buy_in, self.cash.max_buy_in
             if stack == 0 and message.amount < low:
                 raise IllegalActionError(
-                    f"buy-in {message.amount} is below the table minimum {low}"
+                    f"buy-in {message.amount} is below the table minimum {low}",
+                    reason="buy_in_below_min",
+                    params={"amount": message.amount, "min": low},
                 )
             if total > high:
                 raise IllegalActionError(
                     f"buy-in {message.amount} would make the stack {total}, above the table "
-                    f"maximum {high}"
+                    f"maximum {high}",
+                    reason="buy_in_above_max",
+                    params={"amount": message.amount, "total": total, "max": high},
                 )
             move, stack = await self._db_call(
                 self._with_session(buy_in, idempotency_key=message.key, **args)
@@ -429,6 +440,8 @@ class CashGameTable(Table):
                     f"was left): the wallet holds {balance}; buy in again with a new key",
                     balance=balance,
                     stack=self._stacks.get(seat, 0),
+                    reason="round_voided",
+                    params={"balance": balance},
                 )
         return {
             "seat": seat,
@@ -438,11 +451,19 @@ class CashGameTable(Table):
             "replayed": bool(move.replayed),
         }
 
-    async def _leave_seat(self, conn: Connection) -> Frame:
+    async def _leave_seat(self, conn: Connection, message: LeaveMessage) -> Frame:
         seat = self._seat(conn)
+        if message.after_hand is not None and (self._in_hand(seat) or not message.after_hand):
+            # Flagged on the server: it holds whatever the client does next.
+            changed = (seat in self._leaving) != message.after_hand
+            (self._leaving.add if message.after_hand else self._leaving.discard)(seat)
+            if changed:
+                self._broadcast_state()
+            return {"seat": seat, "leaving": message.after_hand}
         if self._in_hand(seat):
             raise IllegalActionError(
-                f"seat {seat} is in the hand in play: leave after it (sit_out skips the next)"
+                f"seat {seat} is in the hand in play: leave after it (sit_out skips the next)",
+                reason="leave_during_hand",
             )
         amount, balance = await self._cash_out(seat, conn.user_id, conn.username)
         self._send_state_to(conn.user_id)
@@ -458,6 +479,7 @@ class CashGameTable(Table):
         self._seat_of.pop(user_id, None)
         self._stacks.pop(seat, None)
         self._out.discard(seat)
+        self._leaving.discard(seat)
         self._idle.pop(seat, None)
         self._sitting_keys.pop(user_id, None)
         left = {"kind": "left", "seat": seat, "username": username, "cashed_out": amount}
@@ -466,9 +488,11 @@ class CashGameTable(Table):
         return int(amount), int(balance)
 
     async def _release_ghosts(self) -> None:
-        """Seats whose player has no connection left and no hand in play: cash out, leave."""
+        """Seats with no hand in play whose player has no connection left or asked to leave
+        after the hand: cash out, leave."""
         for seat, occupant in list(self._seats.items()):
-            if occupant.user_id in self._by_user or self._in_hand(seat):
+            staying = occupant.user_id in self._by_user and seat not in self._leaving
+            if staying or self._in_hand(seat):
                 continue
             try:
                 await self._cash_out(seat, occupant.user_id, occupant.username)
@@ -477,7 +501,9 @@ class CashGameTable(Table):
                 log.exception("cash-out of seat %s at %s failed", seat, self.name)
 
     async def _bet(self, conn: Connection, message: BetMessage) -> Frame:
-        raise IllegalActionError("a hold'em table takes no bets: buy_in, then act in turn")
+        raise IllegalActionError(
+            "a hold'em table takes no bets: buy_in, then act in turn", reason="no_bets_cash_game"
+        )
 
     # -- hands -------------------------------------------------------------------------
 
@@ -570,12 +596,18 @@ class CashGameTable(Table):
     async def _act(self, conn: Connection, message: ActMessage) -> Frame:
         seat = self._seat(conn)
         if message.seat is not None and message.seat != seat:
-            raise PermissionDeniedError(f"seat {message.seat} is not yours (you sit in {seat})")
+            raise PermissionDeniedError(
+                f"seat {message.seat} is not yours (you sit in {seat})", reason="not_your_seat"
+            )
         hand = self._hand
         if self.status != "playing" or hand is None:
-            raise IllegalActionError(f"no hand in play: the table is {self.status}")
+            raise IllegalActionError(
+                f"no hand in play: the table is {self.status}", reason="no_hand_in_play"
+            )
         if self._round_users.get(seat) != conn.user_id:
-            raise IllegalActionError(f"seat {seat} is not dealt in this hand")
+            raise IllegalActionError(
+                f"seat {seat} is not dealt in this hand", reason="not_dealt_in"
+            )
         hand.check_act(seat, message)
         try:
             hand.act(seat, message)
@@ -734,6 +766,7 @@ class CashGameTable(Table):
                 "stack": self._stacks.get(s, 0),
                 "sitting_out": s in self._out,
                 "in_hand": s in self._round_users,
+                "leaving": s in self._leaving,
             }
             for s, o in sorted(self._seats.items())
         ]

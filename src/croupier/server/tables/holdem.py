@@ -222,7 +222,7 @@ class HoldemHand:
 
     def _pos(self, seat: int) -> int:
         if seat not in self._position:
-            raise IllegalActionError(f"seat {seat} is not in this hand")
+            raise IllegalActionError(f"seat {seat} is not in this hand", reason="not_dealt_in")
         return self._position[seat]
 
     def _turn(self, seat: int) -> int:
@@ -230,7 +230,8 @@ class HoldemHand:
         actor = self.actor
         if actor != seat:
             raise IllegalActionError(
-                "no one is to act now" if actor is None else f"it is seat {actor}'s turn"
+                "no one is to act now" if actor is None else f"it is seat {actor}'s turn",
+                reason="not_your_turn",
             )
         return pos
 
@@ -251,14 +252,22 @@ class HoldemHand:
                 engine.verify_call(pos)
             case "bet" | "raise":
                 if act.amount is None:
-                    raise InvalidRequestError(f"a {act.action} needs an amount (the total to)")
+                    raise InvalidRequestError(
+                        f"a {act.action} needs an amount (the total to)",
+                        reason="amount_required",
+                        params={"action": act.action},
+                    )
                 engine.verify_raise(pos, to=act.amount)
             case "all_in":
                 action, to = self._all_in(pos)
                 if action == "raise" and to is not None:
                     engine.verify_raise(pos, to=to)
             case other:
-                raise InvalidRequestError(f"unknown action {other!r}; hold'em has {ACTIONS}")
+                raise InvalidRequestError(
+                    f"unknown action {other!r}; hold'em has {ACTIONS}",
+                    reason="unknown_action",
+                    params={"action": str(other)},
+                )
         return 0
 
     def act(self, seat: int, act: ActMessage) -> None:
@@ -313,13 +322,19 @@ class HoldemHand:
     # -- the GameRound protocol's betting half: a cash hand has no opening bets ------------
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        raise IllegalActionError("a hold'em table takes no bets: buy in and act")
+        raise IllegalActionError(
+            "a hold'em table takes no bets: buy in and act", reason="no_bets_cash_game"
+        )
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
-        raise IllegalActionError("a hold'em table takes no bets: buy in and act")
+        raise IllegalActionError(
+            "a hold'em table takes no bets: buy in and act", reason="no_bets_cash_game"
+        )
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
-        raise IllegalActionError("a hold'em table takes no bets: buy in and act")
+        raise IllegalActionError(
+            "a hold'em table takes no bets: buy in and act", reason="no_bets_cash_game"
+        )
 
     def can_close_betting(self) -> bool:
         return False

@@ -83,9 +83,10 @@ class TableManager:
         if table is None:
             if name in self.unavailable:
                 raise NotFoundError(
-                    f"table {name!r} is not open: {self.unavailable[name]['reason']}"
+                    f"table {name!r} is not open: {self.unavailable[name]['reason']}",
+                    reason="table_closed",
                 )
-            raise NotFoundError(f"table {name!r} does not exist")
+            raise NotFoundError(f"table {name!r} does not exist", reason="table_not_found")
         return table
 
     def running(self) -> dict[str, bool]:

@@ -65,9 +65,11 @@ class JoinMessage(_Client):
 
 
 class LeaveMessage(_Client):
-    """Give the seat up (refused while the seat has bets in the current round)."""
+    """Give the seat up (refused while the seat has bets in the current round). At a cash
+    table ``after_hand: true`` leaves once the hand in play ends (``false`` cancels that)."""
 
     type: Literal["leave"]
+    after_hand: bool | None = None
 
 
 class BetMessage(_Client):
@@ -166,19 +168,22 @@ def _load(raw: str | bytes) -> dict[str, Any]:
     import json
 
     if len(raw) > MAX_FRAME_BYTES:
-        raise InvalidRequestError(f"frame of {len(raw)} bytes is above {MAX_FRAME_BYTES}")
+        raise InvalidRequestError(
+            f"frame of {len(raw)} bytes is above {MAX_FRAME_BYTES}", reason="message_invalid"
+        )
     try:
         data: Any = json.loads(raw)
     except RecursionError:
-        raise InvalidRequestError("frame is nested too deeply") from None
+        raise InvalidRequestError("frame is nested too deeply", reason="message_invalid") from None
     except (ValueError, UnicodeDecodeError):
-        raise InvalidRequestError("frame is not valid json") from None
+        raise InvalidRequestError("frame is not valid json", reason="message_invalid") from None
     if not isinstance(data, dict):
-        raise InvalidRequestError("frame is not a json object")
+        raise InvalidRequestError("frame is not a json object", reason="message_invalid")
     if data.get("v", PROTOCOL_VERSION) != PROTOCOL_VERSION:
         raise InvalidRequestError(
             f"protocol version {data.get('v')!r} is not supported; this server speaks "
-            f"{PROTOCOL_VERSION}"
+            f"{PROTOCOL_VERSION}",
+            reason="message_invalid",
         )
     return data
 
@@ -193,7 +198,9 @@ def _validate(adapter: TypeAdapter[Any], data: dict[str, Any], kind: str) -> Any
         loc = [str(p) for p in first["loc"][1:]] or [str(first["loc"][0])]
         if kind == "auth":
             loc = [str(p) for p in first["loc"]]
-        raise InvalidRequestError(f"{kind}.{'.'.join(loc)}: {first['msg']}".lower()) from None
+        raise InvalidRequestError(
+            f"{kind}.{'.'.join(loc)}: {first['msg']}".lower(), reason="message_invalid"
+        ) from None
 
 
 def parse_auth_message(raw: str | bytes) -> AuthMessage:
@@ -206,7 +213,8 @@ def parse_auth_message(raw: str | bytes) -> AuthMessage:
     if data.get("type") != "auth":
         raise InvalidRequestError(
             f"the first frame must be {{'type': 'auth', 'token': ...}}, not type "
-            f"{data.get('type')!r}"
+            f"{data.get('type')!r}",
+            reason="message_invalid",
         )
     message: AuthMessage = _validate(_AUTH_ADAPTER, data, "auth")
     return message
@@ -223,7 +231,9 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     data = _load(raw)
     kind = data.get("type")
     if kind not in _TYPES:
-        raise InvalidRequestError(f"unknown message type {kind!r}; expected one of {_TYPES}")
+        raise InvalidRequestError(
+            f"unknown message type {kind!r}; expected one of {_TYPES}", reason="message_invalid"
+        )
     message: ClientMessage = _validate(_ADAPTER, data, str(kind))
     return message
 

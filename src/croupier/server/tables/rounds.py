@@ -278,6 +278,8 @@ def voided_retry(session: Session, *, user_id: int, key: str) -> RoundVoided | N
         f"holds {balance}; bet again with a new key",
         round_id=round_row.id,
         balance=balance,
+        reason="round_voided",
+        params={"balance": balance},
     )
 
 
@@ -392,9 +394,15 @@ def _recalled(session: Session, row: Round, *, viewer: User) -> RecalledRound:
     )
 
 
-def recent_rounds(session: Session, *, user: User, limit: int = 10) -> list[RecalledRound]:
-    """The user's last ``limit`` closed rounds, newest first (issue 5: a player recalls 10)."""
-    rows = session.scalars(_recent(Round, user=user, limit=limit))
+def recent_rounds(
+    session: Session, *, user: User, limit: int = 10, before: int | None = None
+) -> list[RecalledRound]:
+    """The user's last ``limit`` closed rounds, newest first (issue 5: a player recalls 10);
+    with ``before``, those with a smaller id (the next page of the history)."""
+    query = _recent(Round, user=user, limit=limit)
+    if before is not None:
+        query = query.where(Round.id < before)
+    rows = session.scalars(query)
     return [_recalled(session, row, viewer=user) for row in rows]
 
 
@@ -418,12 +426,13 @@ def recall(session: Session, *, user: User, round_id: int, player_limit: int = 1
     """
     row = session.get(Round, round_id)
     if row is None:
-        raise NotFoundError(f"round {round_id} does not exist")
+        raise NotFoundError(f"round {round_id} does not exist", reason="round_not_found")
     if user.role != Role.OPERATOR.value:
         # Only the ids: building the ten recalls (decks, openings) would be wasted work.
         allowed = set(session.scalars(_recent(Round.id, user=user, limit=player_limit)))
         if round_id not in allowed:
             raise PermissionDeniedError(
-                f"round {round_id} is not among your last {player_limit} rounds"
+                f"round {round_id} is not among your last {player_limit} rounds",
+                reason="round_not_yours",
             )
     return _recalled(session, row, viewer=user)

@@ -13,7 +13,14 @@ from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from croupier.errors import CroupierError
 from croupier.server.accounts.service import session_for_token
 from croupier.server.accounts.sessions import LiveSession, LiveSessions
-from croupier.server.deps import CurrentUser, OperatorUser, RoundId, SessionDep, TableManagerDep
+from croupier.server.deps import (
+    DB_ID_MAX,
+    CurrentUser,
+    OperatorUser,
+    RoundId,
+    SessionDep,
+    TableManagerDep,
+)
 from croupier.server.errors import (
     AuthenticationError,
     InvalidRequestError,
@@ -55,9 +62,12 @@ def my_rounds(
     user: CurrentUser,
     session: SessionDep,
     limit: Annotated[int, Query(ge=1, le=10)] = 10,
+    before: Annotated[int | None, Query(ge=1, le=DB_ID_MAX)] = None,
 ) -> list[dict[str, Any]]:
-    """The caller's last rounds (at most 10), deck revealed, newest first."""
-    return [r.to_json() for r in rounds.recent_rounds(session, user=user, limit=limit)]
+    """The caller's own rounds, at most 10, deck revealed, newest first; ``before`` (a round
+    id) pages back through older ones. A player sees only their own rows."""
+    found = rounds.recent_rounds(session, user=user, limit=limit, before=before)
+    return [r.to_json() for r in found]
 
 
 @router.get("/api/rounds/{round_id}")
@@ -111,7 +121,8 @@ async def _authenticate(websocket: WebSocket) -> tuple[int, str, str, Any] | Non
             websocket,
             AuthenticationError(
                 f"no auth frame within {settings.ws_auth_seconds:g} s: send "
-                "{'type': 'auth', 'token': ...} first"
+                "{'type': 'auth', 'token': ...} first",
+                reason="session_missing",
             ),
             CLOSE_UNAUTHENTICATED,
         )
@@ -144,7 +155,8 @@ async def table_socket(websocket: WebSocket, name: str) -> None:
             websocket,
             AuthenticationError(
                 "a token in the URL is refused: send {'type': 'auth', 'token': ...} as the "
-                "first frame"
+                "first frame",
+                reason="session_missing",
             ),
             CLOSE_UNAUTHENTICATED,
         )
@@ -167,7 +179,11 @@ async def table_socket(websocket: WebSocket, name: str) -> None:
         )
 
     session = live.open(
-        user_id=user_id, token_hash=token_hash, expires_at=expires_at, on_revoke=revoked
+        user_id=user_id,
+        token_hash=token_hash,
+        expires_at=expires_at,
+        on_revoke=revoked,
+        on_frame=conn.send,  # a `balance` frame after a cashier's credit (server/cashier)
     )
     metrics: Metrics = websocket.app.state.metrics
     sockets = metrics.sockets.labels(table=name)

@@ -145,7 +145,9 @@ class RussianTableRound:
         engine = self.engine
         mine = [b for b in engine.boxes if engine.seat_of(b) == seat and not engine.is_blind(b)]
         if not mine:
-            raise IllegalActionError(f"seat {seat} has no open box in this round")
+            raise IllegalActionError(
+                f"seat {seat} has no open box in this round", reason="no_open_box"
+            )
         return engine.to_act if engine.to_act in mine else mine[0]
 
     def _blind(self, box: int) -> bool:
@@ -160,25 +162,34 @@ class RussianTableRound:
         unknown = sorted(set(bets) - _SPOTS)
         if unknown:
             raise InvalidRequestError(
-                f"unknown bet spots {unknown}; russian poker has {sorted(_SPOTS)}"
+                f"unknown bet spots {unknown}; russian poker has {sorted(_SPOTS)}",
+                reason="unknown_spots",
+                params={"spots": sorted(unknown)},
             )
         if "ante" not in bets:
-            raise InvalidRequestError("an ante is required on the open box")
+            raise InvalidRequestError("an ante is required on the open box", reason="ante_required")
         config = self.engine.config
         blind = bets.get("blind_boxes", 0)
         opens = bets.get("open_boxes", 1)
         if not 1 <= opens <= config.open_boxes_per_player:
             raise IllegalActionError(
-                f"open_boxes {opens} is outside 1..{config.open_boxes_per_player} at this table"
+                f"open_boxes {opens} is outside 1..{config.open_boxes_per_player} at this table",
+                reason="open_boxes_out_of_range",
+                params={"count": opens, "max": config.open_boxes_per_player},
             )
         if opens + blind > config.boxes:
-            raise IllegalActionError(f"{opens + blind} boxes do not fit on the layout")
+            raise IllegalActionError(
+                f"{opens + blind} boxes do not fit on the layout",
+                reason="blind_boxes_do_not_fit",
+                params={"count": opens + blind, "boxes": config.boxes},
+            )
         blind_bonus = bets.get("blind_bonus", 0)
         if blind_bonus and not blind:
             # Never drop a stake silently: a Bonus for blind boxes needs blind boxes.
             raise InvalidRequestError(
                 f"blind_bonus {blind_bonus} needs blind boxes: blind_boxes is 0 "
-                "(put the open box's Bonus in bonus)"
+                "(put the open box's Bonus in bonus)",
+                reason="blind_bonus_without_blind_boxes",
             )
         sixth = bets.get("blind_sixth", 0)
         if sixth not in (0, 1):
@@ -204,17 +215,26 @@ class RussianTableRound:
         taken = set(self.engine.boxes)
         free = [b for b in range(self.engine.config.boxes) if b not in taken]
         if len(free) < count:
-            raise IllegalActionError(f"{count} boxes asked, {len(free)} free on the layout")
+            raise IllegalActionError(
+                f"{count} boxes asked, {len(free)} free on the layout",
+                reason="not_enough_boxes",
+                params={"count": count, "free": len(free)},
+            )
         return free[:count]
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
         b = self._bets(bets)
         if seat in self.seats:
-            raise IllegalActionError(f"seat {seat} has already bet in this round")
+            raise IllegalActionError(
+                f"seat {seat} has already bet in this round", reason="already_bet"
+            )
         boxes = self._free_boxes(b.opens + b.blind)
         engine = self.engine
         if (b.insurance or b.sixth) and not b.blind:
-            raise IllegalActionError("blind_insurance and blind_sixth need blind_boxes")
+            raise IllegalActionError(
+                "blind_insurance and blind_sixth need blind_boxes",
+                reason="blind_options_without_blind_boxes",
+            )
         # the open boxes share one Ante and Bonus; _bets checked how many the table allows
         engine.verify_place_box(seat, box=boxes[0], ante=b.ante, bonus=b.bonus)
         for box in boxes[b.opens :]:
@@ -256,7 +276,9 @@ class RussianTableRound:
 
     def _discard(self, act: ActMessage) -> tuple[Card, ...]:
         if not act.cards:
-            raise InvalidRequestError("an exchange needs the cards to discard")
+            raise InvalidRequestError(
+                "an exchange needs the cards to discard", reason="exchange_needs_cards"
+            )
         return tuple(parse_cards(" ".join(act.cards)))
 
     def check_act(self, seat: int, act: ActMessage) -> int:
@@ -282,7 +304,11 @@ class RussianTableRound:
             case "decline":
                 engine.verify_decline_buy(seat, box=box)
             case other:
-                raise InvalidRequestError(f"unknown action {other!r}; russian poker has {_ACTIONS}")
+                raise InvalidRequestError(
+                    f"unknown action {other!r}; russian poker has {_ACTIONS}",
+                    reason="unknown_action",
+                    params={"action": str(other)},
+                )
         return 0
 
     def act(self, seat: int, act: ActMessage) -> None:
@@ -370,6 +396,14 @@ class RussianTableRound:
         data: dict[str, Any] = to_json(view)
         data["to_act_seat"] = self.pending_seats[0] if self.pending_seats else None
         data["legal"] = self.legal(seat) if mine and seat is not None else []
+        # The insurance the seat's hand allows now, or null (below three of a kind).
+        box = view.to_act
+        limits = (
+            self.engine.insurance_limits(box)
+            if box is not None and "bet" in data["legal"]
+            else None
+        )
+        data["insurance"] = list(limits) if limits else None
         return data
 
     def record(self, round_id: int) -> dict[str, Any]:

@@ -25,9 +25,10 @@ from typing import Any
 
 from croupier.errors import IllegalActionError, InsufficientFunds
 from croupier.server.db import Database
+from croupier.server.errors import ConflictError
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.connection import Connection, Timer
+from croupier.server.tables.connection import Connection, Frame, Timer
 from croupier.server.tables.frames import Occupant, TableFrames
 from croupier.server.tables.games import GameFactory
 from croupier.server.wallet import service as wallet
@@ -39,6 +40,7 @@ class SeatRules(TableFrames):
     """The seat rules of a table; :class:`croupier.server.tables.table.Table` runs them."""
 
     _db: Database
+    _next_live_seat: int
 
     def __init__(
         self, config: TableConfig, factory: GameFactory, *, clock: Clock, history: int
@@ -52,6 +54,65 @@ class SeatRules(TableFrames):
         self._to_free: list[int] = []
         self._timer_generation = 0
         self._timer_task: asyncio.Task[None] | None = None
+
+    # -- taking and giving up a seat --------------------------------------------------------
+
+    def _join(self, conn: Connection, wanted: int | None) -> Frame:
+        if conn.user_id in self._seat_of:
+            seat = self._seat_of[conn.user_id]
+            if wanted is not None and wanted != seat:
+                raise ConflictError(
+                    f"you already sit in seat {seat}; leave it first",
+                    reason="already_seated",
+                    params={"seat": seat},
+                )
+            return {"seat": seat}
+        limit = self.factory.max_seats()
+        if wanted is None:
+            if limit is None:
+                while self._next_live_seat in self._seats:
+                    self._next_live_seat += 1
+                wanted = self._next_live_seat
+            else:
+                free = [s for s in range(limit) if s not in self._seats]
+                if not free:
+                    raise ConflictError(
+                        f"the table is full ({limit} seats)",
+                        reason="table_full",
+                        params={"seats": limit},
+                    )
+                wanted = free[0]
+        elif limit is not None and wanted >= limit:
+            raise IllegalActionError(
+                f"seat {wanted} does not exist: seats are 0..{limit - 1}",
+                reason="seat_does_not_exist",
+                params={"seat": wanted, "seats": limit},
+            )
+        if wanted in self._seats:
+            raise ConflictError(
+                f"seat {wanted} is taken", reason="seat_taken", params={"seat": wanted}
+            )
+        self._seats[wanted] = Occupant(conn.user_id, conn.username)
+        self._seat_of[conn.user_id] = wanted
+        self._announce(conn.user_id, {"kind": "seated", "seat": wanted, "username": conn.username})
+        self._send_state_to(conn.user_id)
+        return {"seat": wanted}
+
+    def _leave(self, conn: Connection) -> Frame:
+        seat = self._seat_of.get(conn.user_id)
+        if seat is None:
+            raise IllegalActionError("you are not seated at this table", reason="not_seated")
+        if self.status in ("betting", "playing") and seat in self._round_users:
+            raise IllegalActionError(
+                f"seat {seat} has bets in round {self._round_id}: leave after it ends",
+                reason="leave_with_bets",
+            )
+        del self._seats[seat]
+        del self._seat_of[conn.user_id]
+        self._idle.pop(seat, None)
+        self._announce(conn.user_id, {"kind": "left", "seat": seat, "username": conn.username})
+        self._send_state_to(conn.user_id)
+        return {"seat": None}
 
     # -- the table's timer and database calls ------------------------------------------------
 
@@ -101,7 +162,9 @@ class SeatRules(TableFrames):
         wait = self._cooldown.get(conn.user_id, 0.0) - self._clock.now()
         if wait > 0:
             raise IllegalActionError(
-                f"your seat was freed for not playing: you may sit again in {math.ceil(wait)} s"
+                f"your seat was freed for not playing: you may sit again in {math.ceil(wait)} s",
+                reason="seat_wait",
+                params={"seconds": math.ceil(wait)},
             )
         need = self._seat_minimum()
         if need > 0:
@@ -109,7 +172,9 @@ class SeatRules(TableFrames):
             if have < need:
                 raise InsufficientFunds(
                     f"a seat at {self.config.name} needs {need} in your wallet (the table "
-                    f"minimum); you have {have}"
+                    f"minimum); you have {have}",
+                    reason="seat_needs_funds",
+                    params={"need": need, "balance": have},
                 )
 
     def _arm_idle(self) -> None:

@@ -42,7 +42,7 @@ from typing import Any
 from croupier.deck import Shoe
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.server.db import Database
-from croupier.server.errors import ConflictError, PermissionDeniedError, error_frame
+from croupier.server.errors import PermissionDeniedError, error_frame
 from croupier.server.tables import rounds, stakes
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
@@ -58,7 +58,7 @@ from croupier.server.tables.connection import (
     Timer,
 )
 from croupier.server.tables.fairness import commit, deck_text, new_salt
-from croupier.server.tables.frames import TALLY_SECONDS, Occupant
+from croupier.server.tables.frames import TALLY_SECONDS
 from croupier.server.tables.games import GameFactory, GameRound, game_round_shoe
 from croupier.server.tables.protocol import (
     ActMessage,
@@ -73,6 +73,7 @@ from croupier.server.tables.protocol import (
     SitOutMessage,
 )
 from croupier.server.tables.seats import SeatRules
+from croupier.server.tables.winners import biggest_winners
 
 __all__ = ["TALLY_SECONDS", "Connection", "Table"]
 
@@ -244,7 +245,7 @@ class Table(SeatRules):
                 self._arm_idle()
                 return frame
             case LeaveMessage():
-                return await self._leave_seat(conn)
+                return await self._leave_seat(conn, message)
             case BetMessage():
                 return await self._bet(conn, message)
             case ActMessage():
@@ -255,49 +256,7 @@ class Table(SeatRules):
 
     # -- seats -------------------------------------------------------------------------------
 
-    def _join(self, conn: Connection, wanted: int | None) -> Frame:
-        if conn.user_id in self._seat_of:
-            seat = self._seat_of[conn.user_id]
-            if wanted is not None and wanted != seat:
-                raise ConflictError(f"you already sit in seat {seat}; leave it first")
-            return {"seat": seat}
-        limit = self.factory.max_seats()
-        if wanted is None:
-            if limit is None:
-                while self._next_live_seat in self._seats:
-                    self._next_live_seat += 1
-                wanted = self._next_live_seat
-            else:
-                free = [s for s in range(limit) if s not in self._seats]
-                if not free:
-                    raise ConflictError(f"the table is full ({limit} seats)")
-                wanted = free[0]
-        elif limit is not None and wanted >= limit:
-            raise IllegalActionError(f"seat {wanted} does not exist: seats are 0..{limit - 1}")
-        if wanted in self._seats:
-            raise ConflictError(f"seat {wanted} is taken")
-        self._seats[wanted] = Occupant(conn.user_id, conn.username)
-        self._seat_of[conn.user_id] = wanted
-        self._announce(conn.user_id, {"kind": "seated", "seat": wanted, "username": conn.username})
-        self._send_state_to(conn.user_id)
-        return {"seat": wanted}
-
-    def _leave(self, conn: Connection) -> Frame:
-        seat = self._seat_of.get(conn.user_id)
-        if seat is None:
-            raise IllegalActionError("you are not seated at this table")
-        if self.status in ("betting", "playing") and seat in self._round_users:
-            raise IllegalActionError(
-                f"seat {seat} has bets in round {self._round_id}: leave after it ends"
-            )
-        del self._seats[seat]
-        del self._seat_of[conn.user_id]
-        self._idle.pop(seat, None)
-        self._announce(conn.user_id, {"kind": "left", "seat": seat, "username": conn.username})
-        self._send_state_to(conn.user_id)
-        return {"seat": None}
-
-    async def _leave_seat(self, conn: Connection) -> Frame:
+    async def _leave_seat(self, conn: Connection, message: LeaveMessage) -> Frame:
         """Give a seat up (a cash-game table also cashes the stack out)."""
         return self._leave(conn)
 
@@ -306,7 +265,8 @@ class Table(SeatRules):
     ) -> Frame | None:
         """Buy-in and sitting out or in: only cash-game tables (Hold'em) take them."""
         raise IllegalActionError(
-            f"{message.type} is for cash-game tables; a {self.factory.game} table takes bets"
+            f"{message.type} is for cash-game tables; a {self.factory.game} table takes bets",
+            reason="cash_game_only",
         )
 
     async def _release_ghosts(self) -> None:
@@ -332,7 +292,7 @@ class Table(SeatRules):
     def _seat(self, conn: Connection) -> int:
         seat = self._seat_of.get(conn.user_id)
         if seat is None:
-            raise IllegalActionError("take a seat first (join)")
+            raise IllegalActionError("take a seat first (join)", reason="not_seated")
         return seat
 
     # -- betting -----------------------------------------------------------------------------
@@ -340,7 +300,9 @@ class Table(SeatRules):
     async def _bet(self, conn: Connection, message: BetMessage) -> Frame:
         seat = self._seat(conn)
         if self.status not in ("idle", "betting"):
-            raise IllegalActionError(f"bets are closed: the table is {self.status}")
+            raise IllegalActionError(
+                f"bets are closed: the table is {self.status}", reason="bets_closed"
+            )
         bets = dict(message.bets)
         opening = self._round is None
         salt = new_salt() if opening else self._salt
@@ -529,12 +491,18 @@ class Table(SeatRules):
         """The seat deciding, its round and the extra stake the decision needs; or refused."""
         seat = self._seat(conn)
         if message.seat is not None and message.seat != seat:
-            raise PermissionDeniedError(f"seat {message.seat} is not yours (you sit in {seat})")
+            raise PermissionDeniedError(
+                f"seat {message.seat} is not yours (you sit in {seat})", reason="not_your_seat"
+            )
         game_round = self._round
         if self.status != "playing" or game_round is None:
-            raise IllegalActionError(f"no decisions now: the table is {self.status}")
+            raise IllegalActionError(
+                f"no decisions now: the table is {self.status}", reason="no_decisions_now"
+            )
         if self._round_users.get(seat) != conn.user_id:
-            raise IllegalActionError(f"seat {seat} has no bets in this round")
+            raise IllegalActionError(
+                f"seat {seat} has no bets in this round", reason="no_bets_this_round"
+            )
         return seat, game_round, game_round.check_act(seat, message)
 
     def _decision_stake(
@@ -751,9 +719,12 @@ class Table(SeatRules):
             "reveal": {"commitment": self._commitment, "salt": self._salt, "deck": self._deck},
         }
         if self._crowd:
-            # Each seat had its own result as a seat_event; everyone gets the totals.
+            # Each seat had its own result as a seat_event; everyone gets the totals and
+            # the round's biggest winners (seed 001), in this one shared frame.
             closed["summary"] = {k: v for k, v in summary.items() if k != "results"}
             del closed["returns"]
+            names = {s: o.username for s, o in self._seats.items()}
+            closed["winners"] = biggest_winners(summary.get("results") or (), names)
         self._emit(closed)
         self.rounds_played += 1
         self._to_free = self._count_round(set(self._round_users))

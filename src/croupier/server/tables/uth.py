@@ -75,7 +75,9 @@ def _config(rules: Mapping[str, Any]) -> UthConfig:
 def _multiple(act: ActMessage) -> int | None:
     if act.action == "play":
         if act.multiple is None:
-            raise InvalidRequestError("a play needs a multiple (4, 3, 2 or 1)")
+            raise InvalidRequestError(
+                "a play needs a multiple (4, 3, 2 or 1)", reason="play_multiple_required"
+            )
         return act.multiple
     match = _MULTIPLE.match(act.action)
     return int(match.group(1)) if match else None
@@ -108,13 +110,21 @@ class UthTableRound:
     def _bets(self, bets: Mapping[str, int]) -> tuple[int, int]:
         unknown = sorted(set(bets) - _SPOTS)
         if unknown:
-            raise InvalidRequestError(f"unknown bet spots {unknown}; UTH has ante and trips")
+            raise InvalidRequestError(
+                f"unknown bet spots {unknown}; UTH has ante and trips",
+                reason="unknown_spots",
+                params={"spots": sorted(unknown)},
+            )
         if "ante" not in bets:
-            raise InvalidRequestError("an ante is required (the blind is placed with it)")
+            raise InvalidRequestError(
+                "an ante is required (the blind is placed with it)", reason="ante_required"
+            )
         ante, trips = bets["ante"], bets.get("trips", 0)
         if "blind" in bets and bets["blind"] != ante:
             raise IllegalActionError(
-                f"blind {bets['blind']} must equal the ante {ante} (spec/uth.md Betting)"
+                f"blind {bets['blind']} must equal the ante {ante} (spec/uth.md Betting)",
+                reason="blind_must_equal_ante",
+                params={"blind": bets["blind"], "ante": ante},
             )
         return ante, trips
 
@@ -122,7 +132,8 @@ class UthTableRound:
         """Trips added by a seat that has bet (seed 001), checked against the round's limits."""
         if set(bets) != {"trips"}:
             raise IllegalActionError(
-                f"seat {seat} has already bet in this round: only Trips may be added"
+                f"seat {seat} has already bet in this round: only Trips may be added",
+                reason="already_bet",
             )
         self.engine.verify_place_trips(seat, trips=bets["trips"])
         return bets["trips"]
@@ -164,7 +175,9 @@ class UthTableRound:
             self.engine.verify_fold(seat)
         else:
             raise InvalidRequestError(
-                f"unknown action {act.action!r}; UTH has check, play (4x 3x 2x 1x...) and fold"
+                f"unknown action {act.action!r}; UTH has check, play (4x 3x 2x 1x...) and fold",
+                reason="unknown_action",
+                params={"action": act.action},
             )
         return 0
 

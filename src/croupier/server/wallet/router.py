@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Header, Query, Request
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -84,6 +84,12 @@ def _audit_cage(
     )
 
 
+def _notify(request: Request, user_id: int, balance: int) -> None:
+    """The player's open table sockets get their new balance at once (docs/protocol.md
+    ``balance``): a credit shows without reloading the page."""
+    request.app.state.live_sessions.notify_user(user_id, {"type": "balance", "balance": balance})
+
+
 def _movement(move: service.Movement) -> MovementPublic:
     return MovementPublic(
         transaction_id=move.transaction_id,
@@ -96,6 +102,7 @@ def _movement(move: service.Movement) -> MovementPublic:
 
 @router.post("/api/operator/accounts/{user_id}/credit")
 def credit(
+    request: Request,
     user_id: UserId,
     body: MoneyRequest,
     operator: OperatorUser,
@@ -112,11 +119,13 @@ def credit(
     )
     _audit_cage(session, operator=operator.username, user_id=user_id, move=move, memo=body.memo)
     session.commit()
+    _notify(request, user_id, int(move.balance))
     return _movement(move)
 
 
 @router.post("/api/operator/accounts/{user_id}/debit")
 def debit(
+    request: Request,
     user_id: UserId,
     body: MoneyRequest,
     operator: OperatorUser,
@@ -133,6 +142,7 @@ def debit(
     )
     _audit_cage(session, operator=operator.username, user_id=user_id, move=move, memo=body.memo)
     session.commit()
+    _notify(request, user_id, int(move.balance))
     return _movement(move)
 
 

@@ -117,20 +117,35 @@ def check_amount(amount: object, *, what: str = "amount") -> Chips:
             above :data:`MAX_AMOUNT`.
     """
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise InvalidRequestError(f"{what} {amount!r} is not a whole number of minor units")
+        raise InvalidRequestError(
+            f"{what} {amount!r} is not a whole number of minor units", reason="amount_not_whole"
+        )
     if amount <= 0:
-        raise InvalidRequestError(f"{what} {amount} is not positive")
+        raise InvalidRequestError(
+            f"{what} {amount} is not positive",
+            reason="amount_not_positive",
+            params={"amount": amount},
+        )
     if amount > MAX_AMOUNT:
-        raise InvalidRequestError(f"{what} {amount} is above the maximum {MAX_AMOUNT}")
+        raise InvalidRequestError(
+            f"{what} {amount} is above the maximum {MAX_AMOUNT}",
+            reason="amount_too_large",
+            params={"amount": amount, "max": MAX_AMOUNT},
+        )
     return Chips(amount)
 
 
 def check_idempotency_key(key: object) -> str:
     """Return ``key`` if it is a usable idempotency key (1..128 printable ASCII characters)."""
     if not isinstance(key, str) or not 1 <= len(key) <= _MAX_KEY:
-        raise InvalidRequestError(f"idempotency key {key!r} must be 1 to {_MAX_KEY} characters")
+        raise InvalidRequestError(
+            f"idempotency key {key!r} must be 1 to {_MAX_KEY} characters",
+            reason="idempotency_key_invalid",
+        )
     if not key.isascii() or not key.isprintable():
-        raise InvalidRequestError(f"idempotency key {key!r} must be printable ascii")
+        raise InvalidRequestError(
+            f"idempotency key {key!r} must be printable ascii", reason="idempotency_key_invalid"
+        )
     return key
 
 
@@ -285,7 +300,11 @@ def post(
                 have = session.scalar(
                     select(LedgerAccount.balance).where(LedgerAccount.id == account_id)
                 )
-                raise InsufficientFunds(f"{code} cannot pay {-delta}: balance is {have}")
+                raise InsufficientFunds(
+                    f"{code} cannot pay {-delta}: balance is {have}",
+                    reason="insufficient_funds",
+                    params={"need": -delta, "balance": have},
+                )
         _credit(session, credits)
         txn = LedgerTransaction(kind=kind.value, round_id=round_id, user_id=user_id, memo=memo)
         session.add(txn)
@@ -344,7 +363,8 @@ def idempotent(
     def replay(row: IdempotencyKey) -> tuple[dict[str, Any], bool]:
         if row.request_hash != digest:
             raise IdempotencyConflict(
-                f"idempotency key {key!r} was already used for a different request"
+                f"idempotency key {key!r} was already used for a different request",
+                reason="idempotency_conflict",
             )
         return dict(row.response), True
 
@@ -382,7 +402,8 @@ def find_replay(
         return None
     if row.request_hash != request_hash(request):
         raise IdempotencyConflict(
-            f"idempotency key {key!r} was already used for a different request"
+            f"idempotency key {key!r} was already used for a different request",
+            reason="idempotency_conflict",
         )
     return dict(row.response)
 
@@ -472,7 +493,7 @@ def existing_player_account(session: Session, *, user_id: int) -> LedgerAccount:
     if isinstance(user_id, bool) or not isinstance(user_id, int):
         raise InvalidRequestError(f"user id {user_id!r} is not an integer")
     if session.get(User, user_id) is None:
-        raise NotFoundError(f"user {user_id} does not exist")
+        raise NotFoundError(f"user {user_id} does not exist", reason="user_not_found")
     return player_account(session, user_id=user_id)
 
 

@@ -1,47 +1,36 @@
-// The server's REST API and table WebSocket protocol (docs/protocol.md, version 1), and the
-// small DOM helper every page uses. Nothing here is fetched from outside the server.
+// The server's REST API and the table WebSocket protocol (docs/protocol.md, version 1).
+// Nothing here is fetched from outside the server. Errors keep the server's `code`, `reason`
+// and `params` so that errors.js can word them for a person (never the raw message).
 
-const SESSION_KEY = "croupier.session";
-
-export const session = {
-  get() {
-    try {
-      return JSON.parse(localStorage.getItem(SESSION_KEY) || "null");
-    } catch {
-      return null;
-    }
-  },
-  set(value) {
-    localStorage.setItem(SESSION_KEY, JSON.stringify(value));
-  },
-  clear() {
-    localStorage.removeItem(SESSION_KEY);
-  },
-  token() {
-    const s = this.get();
-    return s ? s.token : null;
-  },
-};
+import { setBalance, setSession, token } from "./store.js";
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, { reason = null, params = {}, details = null, retryAfter = null } = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.reason = reason;
+    this.params = params || {};
+    this.details = details;
+    this.retryAfter = retryAfter;
   }
 }
 
-// One JSON request; errors come back as {"error": {"code", "message"}} (server/errors.py).
+/** Told when the server says the session is over (401 or a socket closed with 4401). */
+export const sessionEnded = { handler: null };
+
+// One JSON request; errors come back as {"error": {"code", "message", "reason", "params"}}.
 export async function api(path, { method = "GET", body, headers = {} } = {}) {
   const h = { Accept: "application/json", ...headers };
-  const token = session.token();
-  if (token) h.Authorization = `Bearer ${token}`;
+  const tok = token();
+  if (tok) h.Authorization = `Bearer ${tok}`;
   if (body !== undefined) h["Content-Type"] = "application/json";
-  const response = await fetch(path, {
-    method,
-    headers: h,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, "disconnected", "the server cannot be reached");
+  }
   if (response.status === 204) return null;
   let data = null;
   try {
@@ -51,12 +40,15 @@ export async function api(path, { method = "GET", body, headers = {} } = {}) {
   }
   if (!response.ok) {
     const err = (data && data.error) || {};
-    const detail = data && typeof data.detail === "string" ? data.detail : null;
-    throw new ApiError(
-      response.status,
-      err.code || "http_" + response.status,
-      err.message || detail || response.statusText,
-    );
+    const retry = Number(response.headers.get("Retry-After")) || null;
+    const e = new ApiError(response.status, err.code || `http_${response.status}`, err.message || response.statusText, {
+      reason: err.reason || null,
+      params: err.params || {},
+      details: err.details || null,
+      retryAfter: retry,
+    });
+    if (response.status === 401 && tok && sessionEnded.handler) sessionEnded.handler(e);
+    throw e;
   }
   return data;
 }
@@ -66,6 +58,15 @@ export function newKey() {
   if (crypto.randomUUID) return crypto.randomUUID();
   const b = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+export function errorFromFrame(frame) {
+  return new ApiError(0, frame.code, frame.message, {
+    reason: frame.reason || null,
+    params: frame.params || {},
+    details: frame.details || null,
+    retryAfter: frame.retry_after ?? null,
+  });
 }
 
 // A table connection: reconnects by itself and resyncs from the last event it saw.
@@ -99,10 +100,10 @@ export class TableSocket {
     const url = `${proto}://${location.host}/ws/tables/${encodeURIComponent(this.name)}`;
     const ws = new WebSocket(url);
     this.ws = ws;
-    this.onStatus("connecting");
+    this.onStatus(this.lastSeq === null ? "connecting" : "reconnecting");
     ws.onopen = () => {
       this.retry = 0;
-      ws.send(JSON.stringify({ type: "auth", token: session.token() || "" }));
+      ws.send(JSON.stringify({ type: "auth", token: token() || "" }));
       this.onStatus("open");
       if (this.lastSeq !== null) {
         // A reconnect: ask for everything after the last event we applied.
@@ -120,14 +121,11 @@ export class TableSocket {
         this.onStatus("unauthenticated");
         return;
       }
-      if (e.code === 4429) {
-        // Closed for sending too fast: reconnect, but not at once.
-        this.retry = Math.max(this.retry, 3);
-      }
       if (e.code === 4404) {
         this.onStatus("not_found");
         return;
       }
+      if (e.code === 4429) this.retry = Math.max(this.retry, 3); // closed for sending too fast
       this.onStatus("reconnecting");
       const delay = Math.min(5000, 250 * 2 ** this.retry++);
       this.timer = setTimeout(() => {
@@ -138,6 +136,7 @@ export class TableSocket {
   }
 
   receive(frame) {
+    frame._at = performance.now();
     if (frame.type === "welcome") {
       if (this.lastSeq === null) this.lastSeq = frame.seq;
     } else if (frame.type === "event") {
@@ -158,21 +157,25 @@ export class TableSocket {
       if (waiter) {
         this.pending.delete(frame.ref);
         if (frame.type === "ack") waiter.resolve(frame.result);
-        else waiter.reject(new ApiError(0, frame.code, frame.message));
+        else waiter.reject(errorFromFrame(frame));
       }
     }
     this.onFrame(frame);
   }
 
+  get open() {
+    return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN);
+  }
+
   sendRaw(message) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+    if (this.open) this.ws.send(JSON.stringify(message));
   }
 
   // Send a request; resolves with the ack's result, rejects with the error frame.
   request(message) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      if (!this.open) {
         reject(new ApiError(0, "disconnected", "not connected to the table"));
         return;
       }
@@ -188,113 +191,19 @@ export class TableSocket {
   }
 }
 
-// h("div", {class: "x", onclick: f}, child, "text"...): elements built without innerHTML,
-// so names and messages from the server are never parsed as markup.
-export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
-    else if (k === "class") el.className = v;
-    else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
-    else if (k === "testid") el.dataset.testid = v;
-    else el.setAttribute(k, v === true ? "" : v);
+export function logout() {
+  return api("/api/auth/logout", { method: "POST" })
+    .catch(() => null)
+    .finally(() => setSession(null));
+}
+
+/** Ask the server for the wallet's balance and show it (after a round, on a page change). */
+export async function refreshBalance() {
+  if (!token()) return;
+  try {
+    const data = await api("/api/wallet");
+    setBalance(data.balance);
+  } catch {
+    /* the page shows the error where it matters */
   }
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
-
-// Minor units -> "12.50". Money is always an integer number of cents on the wire.
-export function money(cents) {
-  if (cents === null || cents === undefined) return "—";
-  const sign = cents < 0 ? "−" : "";
-  const abs = Math.abs(cents);
-  const whole = Math.floor(abs / 100).toLocaleString("en-US");
-  return `${sign}€${whole}.${String(abs % 100).padStart(2, "0")}`;
-}
-
-// Minor units -> "12.50" for an amount box (no currency sign, no thousands separator).
-export function centsText(cents) {
-  if (cents === null || cents === undefined || !Number.isFinite(Number(cents))) return "";
-  const abs = Math.abs(Math.round(Number(cents)));
-  return `${cents < 0 ? "-" : ""}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
-}
-
-// What a player typed in an amount box ("12", "12.5", "12.50") -> integer cents, or null when
-// it is not an amount. Parsed as text, never through a float.
-export function toCents(text) {
-  const m = /^\s*(\d{1,10})(?:[.,](\d{0,2}))?\s*$/.exec(String(text ?? ""));
-  if (!m) return null;
-  return Number(m[1]) * 100 + Number((m[2] || "").padEnd(2, "0"));
-}
-
-export function signedMoney(cents) {
-  return cents > 0 ? "+" + money(cents) : money(cents);
-}
-
-/**
- * A table page's request helper: sends one message, shows the new balance from its
- * acknowledgement, reports a refusal as a toast, and keeps `state.busy` set meanwhile
- * (re-rendering before and after). With `oneAtATime`, requests made while busy are ignored.
- */
-export function tableSender({ state, socket, wallet, toast, render, oneAtATime = false }) {
-  return async function send(message, what) {
-    if (oneAtATime && state.busy) return null;
-    state.busy = true;
-    render();
-    try {
-      const result = await socket.request(message);
-      if (result && typeof result.balance === "number") wallet.set(result.balance);
-      return result;
-    } catch (err) {
-      toast(`${what}: ${err.message}`, "error");
-      return null;
-    } finally {
-      state.busy = false;
-      render();
-    }
-  };
-}
-
-/** The table-log panel beside every table page. */
-export function logPanel(log) {
-  return h(
-    "aside",
-    { class: "side" },
-    h("h3", {}, "Table log"),
-    h("ol", { class: "log", testid: "log" }, log.map((l) => h("li", { class: l.cls }, h("time", {}, l.at), " ", l.text))),
-  );
-}
-
-/** Start a table page: draw it, keep its timer bar moving, connect; returns the clean-up. */
-// A table page's socket: frames go to `onFrame`; the connection status is kept in
-// `state.conn` (shown in the header) and an expired session is said in a toast.
-export function tablePageSocket(name, { state, onFrame, toast, render }) {
-  return new TableSocket(name, {
-    onFrame: (f) => onFrame(f),
-    onStatus: (status) => {
-      state.conn = status;
-      if (status === "unauthenticated") toast("Your session has ended: log in again", "error");
-      render();
-    },
-  });
-}
-
-export function startTablePage({ root, state, socket, render, timerEl }) {
-  const tick = setInterval(() => {
-    const el = root.querySelector("[data-testid=timer]");
-    if (el && state.deadline != null) el.replaceWith(timerEl());
-  }, 250);
-  render();
-  socket.connect();
-  // A handle for the console and the end-to-end tests (they drop the socket on purpose).
-  window.croupier = { table: socket };
-  return () => {
-    clearInterval(tick);
-    socket.close();
-    window.croupier = {};
-  };
 }

@@ -1,237 +1,244 @@
-// The croupier browser client: hash routes, the account bar, login/register and the lobby.
-// Table pages live in uth.js (Ultimate Texas Hold'em), holdem.js (Hold'em cash tables),
-// russian.js (Russian Poker) and table.js (any other game).
+// The croupier browser client: hash routes, the header (balance, cashier, language, sound,
+// pace, log out), login/register, the lobby, and the table, history, cashier and operator
+// pages. One Preact tree: the page updates in place, so focus stays where the player put it.
 
-import { api, h, money, session } from "./api.js";
-import { historyPage } from "./history.js";
-import { holdemTablePage } from "./holdem.js";
-import { operatorPage } from "./operator.js";
-import { russianTablePage } from "./russian.js";
-import { genericTablePage } from "./table.js";
-import { uthTablePage } from "./uth.js";
+import { api, logout, refreshBalance, sessionEnded } from "./api.js";
+import { CashierPage } from "./cashier.js";
+import { wordError } from "./errors.js";
+import { HistoryPage } from "./history.js";
+import { HoldemTable } from "./holdem.js";
+import { currentLanguage, LANGUAGES, money, setLanguage, t } from "./i18n.js";
+import { toast } from "./notify.js";
+import { OperatorPage } from "./operator.js";
+import { RussianTable } from "./russian.js";
+import { setSession, setSetting, store, token, useStore } from "./store.js";
+import { GenericTable } from "./table.js";
+import { onSessionExpired } from "./tablecore.js";
+import { html, render, useEffect, useRef, useState } from "./ui.js";
+import { UthTable } from "./uth.js";
 
-const view = document.getElementById("view");
-let cleanup = null; // the current page's teardown (close sockets, stop timers)
+const GAME_PAGES = { uth: UthTable, holdem: HoldemTable, russian: RussianTable };
+const NEEDS_LOGIN = new Set(["table", "history", "operator", "cashier"]);
 
-export const wallet = {
-  balance: null,
-  set(value) {
-    this.balance = value;
-    const el = document.querySelector("[data-testid=balance]");
-    if (el) el.textContent = money(value);
-  },
-  async refresh() {
-    if (!session.token()) return;
-    try {
-      const data = await api("/api/wallet");
-      this.set(data.balance);
-    } catch {
-      /* the page shows the error where it matters */
-    }
-  },
-};
-
-export function toast(message, kind = "info") {
-  const el = document.getElementById("toast");
-  el.textContent = message;
-  el.className = `show ${kind}`;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => (el.className = ""), 3500);
-}
-
-function renderChrome() {
-  const s = session.get();
-  const nav = document.getElementById("nav");
-  const account = document.getElementById("account");
-  nav.replaceChildren(
-    ...[
-      h("a", { href: "#/lobby" }, "Lobby"),
-      s ? h("a", { href: "#/history", testid: "nav-history" }, "History") : null,
-      s && s.user.role === "operator" ? h("a", { href: "#/operator", testid: "nav-operator" }, "Operator") : null,
-    ].filter(Boolean),
-  );
-  if (!s) {
-    account.replaceChildren(h("a", { href: "#/login", class: "btn small", testid: "nav-login" }, "Log in"));
-    return;
-  }
-  account.replaceChildren(
-    h("span", { class: "user", testid: "username" }, s.user.username),
-    h("span", { class: "balance-pill" }, h("span", { class: "chip-icon" }), h("span", { testid: "balance" }, money(wallet.balance))),
-    h("button", { class: "btn small ghost", testid: "logout", onclick: logout }, "Log out"),
-  );
-}
-
-async function logout() {
+async function refreshCashier() {
   try {
-    await api("/api/auth/logout", { method: "POST" });
+    store.cashier = await api("/api/cashier");
   } catch {
-    /* an expired token is logged out anyway */
+    store.cashier = null;
   }
-  session.clear();
-  wallet.balance = null;
-  location.hash = "#/login";
 }
 
-export async function login(username, password) {
-  const data = await api("/api/auth/login", { method: "POST", body: { username, password } });
-  session.set({ token: data.access_token, user: data.user });
-  await wallet.refresh();
+function parseHash() {
+  const hash = location.hash || "#/lobby";
+  const [path, query = ""] = hash.slice(1).split("?");
+  const [, page = "lobby", arg = ""] = path.split("/");
+  return { page, arg: decodeURIComponent(arg), query: new URLSearchParams(query), hash };
 }
 
-function loginPage() {
-  const error = h("p", { class: "form-error", testid: "auth-error" });
-  const user = h("input", { name: "username", autocomplete: "username", required: true, minlength: 3, maxlength: 32, testid: "username-input" });
-  const pass = h("input", { name: "password", type: "password", autocomplete: "current-password", required: true, testid: "password-input" });
-  let mode = "login";
-  const submit = h("button", { class: "btn primary", type: "submit", testid: "auth-submit" }, "Log in");
-  const switcher = h("a", { href: "#", testid: "auth-switch" }, "Create an account");
-  const title = h("h2", {}, "Welcome to the table");
-  switcher.addEventListener("click", (e) => {
+// The session ended (expired, revoked): say so, then the login page, then back here.
+function endSession() {
+  if (!store.session) return;
+  const back = location.hash && !location.hash.startsWith("#/login") ? location.hash : "#/lobby";
+  setSession(null);
+  toast(t("session.expired"), "error");
+  location.hash = `#/login?next=${encodeURIComponent(back)}`;
+}
+sessionEnded.handler = endSession;
+onSessionExpired.handler = endSession;
+
+function Settings() {
+  const s = useStore();
+  const ref = useRef(null);
+  return html`<details class="settings" ref=${ref} data-testid="settings">
+    <summary aria-label=${t("settings.title")} title=${t("settings.title")}><span aria-hidden="true">⚙</span></summary>
+    <div class="settings-panel">
+      <label>${t("settings.language")}
+        <select data-testid="language" value=${currentLanguage()} onChange=${(e) => setLanguage(e.target.value, { remember: true })}>
+          ${Object.entries(LANGUAGES).map(([code, l]) => html`<option value=${code} lang=${code} key=${code}>${l.name}</option>`)}
+        </select>
+      </label>
+      <label class="check"><input type="checkbox" data-testid="sound" checked=${s.settings.sound} onChange=${(e) => setSetting("sound", e.target.checked)} /> ${t("settings.sound")}</label>
+      <label>${t("settings.pace")}
+        <select data-testid="pace" value=${s.settings.pace} onChange=${(e) => setSetting("pace", e.target.value)}>
+          <option value="normal">${t("settings.pace.normal")}</option>
+          <option value="turbo">${t("settings.pace.turbo")}</option>
+        </select>
+      </label>
+    </div>
+  </details>`;
+}
+
+function Header({ route }) {
+  const s = useStore();
+  const session = s.session;
+  const link = (href, key, testid, page) => html`<a href=${href} data-testid=${testid} aria-current=${route.page === page ? "page" : null}>${t(key)}</a>`;
+  return html`<header class="topbar">
+    <a class="brand" href="#/lobby" aria-label="croupier"><span class="brand-suit" aria-hidden="true">♠</span><span class="brand-name">croupier</span></a>
+    <nav id="nav" aria-label=${t("nav.main")}>
+      ${link("#/lobby", "nav.lobby", "nav-lobby", "lobby")}
+      ${session ? link("#/history", "nav.history", "nav-history", "history") : null}
+      ${session && session.user.role === "operator" ? link("#/operator", "nav.operator", "nav-operator", "operator") : null}
+    </nav>
+    <div class="account" id="account">
+      ${session
+        ? html`<span class="user" data-testid="username">${session.user.username}</span>
+            <a class="balance-pill" href="#/cashier" data-testid="cashier-link" aria-label=${t("balance.aria", { amount: money(s.balance) })}>
+              <span class="chip-icon" aria-hidden="true"></span><span data-testid="balance">${money(s.balance)}</span><span class="plus" aria-hidden="true">+</span>
+            </a>`
+        : null}
+      <${Settings} />
+      ${session
+        ? html`<button type="button" class="btn small ghost" data-testid="logout" onClick=${() => logout().then(() => (location.hash = "#/login"))}><span aria-hidden="true" class="icon">⎋</span><span class="label">${t("nav.logout")}</span></button>`
+        : html`<a href="#/login" class="btn small" data-testid="nav-login">${t("nav.login")}</a>`}
+    </div>
+  </header>`;
+}
+
+function LoginPage({ route }) {
+  const [mode, setMode] = useState("login");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const user = useRef(null);
+  const pass = useRef(null);
+  const next = route.query.get("next") || "#/lobby";
+  async function submit(e) {
     e.preventDefault();
-    mode = mode === "login" ? "register" : "login";
-    submit.textContent = mode === "login" ? "Log in" : "Register";
-    switcher.textContent = mode === "login" ? "Create an account" : "I already have an account";
-    pass.autocomplete = mode === "login" ? "current-password" : "new-password";
-    error.textContent = "";
-  });
-  const form = h(
-    "form",
-    { class: "auth-card", testid: "auth-form" },
-    title,
-    h("label", {}, "Username", user),
-    h("label", {}, "Password", pass),
-    error,
-    submit,
-    h("p", { class: "muted" }, switcher),
-  );
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    error.textContent = "";
-    submit.disabled = true;
+    setError("");
+    setBusy(true);
+    const username = user.current.value;
+    const password = pass.current.value;
     try {
-      if (mode === "register") {
-        await api("/api/auth/register", { method: "POST", body: { username: user.value, password: pass.value } });
-      }
-      await login(user.value, pass.value);
-      location.hash = "#/lobby";
+      if (mode === "register") await api("/api/auth/register", { method: "POST", body: { username, password } });
+      const data = await api("/api/auth/login", { method: "POST", body: { username, password } });
+      setSession({ token: data.access_token, user: data.user });
+      await Promise.all([refreshBalance(), refreshCashier()]);
+      location.hash = next.startsWith("#/") && !next.startsWith("#/login") ? next : "#/lobby";
     } catch (err) {
-      error.textContent = err.message;
+      setError(wordError(err));
     } finally {
-      submit.disabled = false;
+      setBusy(false);
     }
-  });
-  view.replaceChildren(h("section", { class: "auth-page" }, h("div", { class: "auth-felt" }, form)));
+  }
+  const login = mode === "login";
+  return html`<section class="auth-page">
+    <div class="auth-felt">
+      <form class="auth-card" data-testid="auth-form" onSubmit=${submit} aria-labelledby="auth-title">
+        <h1 id="auth-title">${login ? t("auth.welcome") : t("auth.create")}</h1>
+        ${route.query.get("next") ? html`<p class="muted">${t("auth.back_after")}</p>` : null}
+        <label>${t("auth.username")}<input ref=${user} name="username" autocomplete="username" required minlength="3" maxlength="32" data-testid="username-input" /></label>
+        <label>${t("auth.password")}<input ref=${pass} name="password" type="password" autocomplete=${login ? "current-password" : "new-password"} required data-testid="password-input" aria-describedby=${login ? null : "pw-rule"} /></label>
+        ${login ? null : html`<p class="muted small" id="pw-rule">${t("auth.password_rule")}</p>`}
+        <p class="form-error" data-testid="auth-error" role="alert">${error}</p>
+        <button class="btn primary" type="submit" data-testid="auth-submit" disabled=${busy}>${login ? t("auth.login") : t("auth.register")}</button>
+        <p class="muted"><a href="#" data-testid="auth-switch" onClick=${(e) => { e.preventDefault(); setMode(login ? "register" : "login"); setError(""); }}>${login ? t("auth.switch_register") : t("auth.switch_login")}</a></p>
+      </form>
+    </div>
+  </section>`;
 }
 
-const GAME_NAMES = { uth: "Ultimate Texas Hold'em", holdem: "Texas Hold'em", russian: "Russian Poker" };
+export const GAME_KEYS = { uth: "game.uth", holdem: "game.holdem", russian: "game.russian" };
 
-function limitsOf(t) {
-  const r = t.rules || {};
-  if (r.ante_min !== undefined) {
-    const trips = r.trips_min !== undefined ? ` · Trips ${money(r.trips_min)}–${money(r.trips_max)}` : "";
-    return `Ante ${money(r.ante_min)}–${money(r.ante_max)}${trips}`;
-  }
-  if (r.small_blind !== undefined) return `Blinds ${money(r.small_blind)}/${money(r.big_blind)}`;
-  if (r.min_bet !== undefined) return `Bets ${money(r.min_bet)}–${money(r.max_bet)}`;
+export function limitsOf(tb) {
+  const r = tb.rules || {};
+  if (tb.game === "uth") return t("uth.limits", { amin: money(r.ante_min), amax: money(r.ante_max), tmin: money(r.trips_min), tmax: money(r.trips_max) });
+  if (tb.game === "holdem") return t("holdem.limits", { sb: money(r.small_blind), bb: money(r.big_blind) });
+  if (tb.game === "russian") return t("russian.limits", { min: money(r.ante_min), max: money(r.ante_max) });
+  if (r.min_bet !== undefined) return `${money(r.min_bet)}–${money(r.max_bet)}`;
   return "";
 }
 
-function lobbyPage() {
-  const list = h("div", { class: "lobby-grid", testid: "lobby" });
-  const page = h(
-    "section",
-    { class: "lobby" },
-    h("h1", {}, "Tables"),
-    session.get() ? null : h("p", { class: "muted" }, "Log in to take a seat."),
-    list,
-  );
-  view.replaceChildren(page);
-  let stopped = false;
-  async function refresh() {
-    if (stopped) return;
-    try {
-      const tables = await api("/api/tables");
-      list.replaceChildren(...tables.map(tableCard));
-    } catch (err) {
-      list.replaceChildren(h("p", { class: "form-error" }, `Cannot load the tables: ${err.message}`));
-    }
-  }
-  refresh();
-  const timer = setInterval(refresh, 3000);
-  return () => {
-    stopped = true;
-    clearInterval(timer);
-  };
+function TableCard({ tb, loggedIn }) {
+  const open = tb.status !== "unavailable";
+  const seats = tb.max_seats == null ? t("lobby.live_seats", { n: tb.seats_taken ?? 0 }) : t("lobby.seats", { n: tb.seats_taken, max: tb.max_seats });
+  const shared = tb.rules && tb.rules.shared_hand;
+  return html`<article class=${`table-card game-${tb.game}${open ? "" : " unavailable"}`} data-testid=${`table-${tb.name}`} aria-labelledby=${`t-${tb.name}`}>
+    <div class="mini-felt" aria-hidden="true"><span class="mini-suit">${tb.game === "russian" ? "♦" : tb.game === "holdem" ? "♣" : "♠"}</span></div>
+    <h2 id=${`t-${tb.name}`}>${tb.title || tb.name}</h2>
+    <p class="game">${t(GAME_KEYS[tb.game] || "game.other")}${shared ? ` — ${t("lobby.live")}` : ""}</p>
+    ${open ? html`<p class="limits">${limitsOf(tb)}</p>` : null}
+    ${open ? html`<p class="seats" data-testid="seats">${seats}</p>` : html`<p class="reason">${t("lobby.closed")}</p>`}
+    ${open ? html`<p class="status">${t(`lobby.status.${tb.status}`)}</p>` : null}
+    ${open
+      ? html`<a class="btn primary" href=${`#/table/${encodeURIComponent(tb.name)}`} data-testid=${`open-${tb.name}`}>${loggedIn ? t("lobby.sit") : t("lobby.watch")}</a>`
+      : html`<button type="button" class="btn" disabled>${t("lobby.closed")}</button>`}
+  </article>`;
 }
 
-function tableCard(t) {
-  const open = t.status !== "unavailable";
-  const seats = t.max_seats == null ? `${t.seats_taken ?? 0} players · unlimited seats` : `${t.seats_taken}/${t.max_seats} seats taken`;
-  const shared = t.rules && t.rules.shared_hand ? "live · one shared hand" : null;
-  return h(
-    "article",
-    { class: `table-card game-${t.game}${open ? "" : " unavailable"}`, testid: `table-${t.name}` },
-    h("div", { class: "mini-felt" }, h("span", { class: "mini-suit" }, t.game === "russian" ? "♦" : t.game === "holdem" ? "♣" : "♠")),
-    h("h3", {}, t.title || t.name),
-    h("p", { class: "game" }, GAME_NAMES[t.game] || t.game, shared ? ` — ${shared}` : ""),
-    open ? h("p", { class: "limits" }, limitsOf(t)) : null,
-    open ? h("p", { class: "seats", testid: "seats" }, seats) : h("p", { class: "reason" }, t.reason || "unavailable"),
-    open ? h("p", { class: "status" }, `status: ${t.status}`) : null,
-    open
-      ? h("a", { class: "btn primary", href: `#/table/${encodeURIComponent(t.name)}`, testid: `open-${t.name}` }, session.get() ? "Take a seat" : "Watch")
-      : h("button", { class: "btn", disabled: true }, "Closed"),
-  );
-}
-
-async function route() {
-  if (cleanup) {
-    try {
-      cleanup();
-    } catch {
-      /* a page that failed to start has nothing to clean */
-    }
-    cleanup = null;
-  }
-  const hash = location.hash || "#/lobby";
-  const [, page, arg] = hash.split("/");
-  const needsLogin = ["table", "history", "operator"].includes(page);
-  if (needsLogin && !session.token()) {
-    location.hash = "#/login";
-    return;
-  }
-  renderChrome();
-  if (session.token() && wallet.balance === null) wallet.refresh().then(renderChrome);
-  const ctx = { view, wallet, toast };
-  switch (page) {
-    case "login":
-      loginPage();
-      break;
-    case "table": {
-      const name = decodeURIComponent(arg || "");
-      let info = null;
+function LobbyPage() {
+  const s = useStore();
+  const [tables, setTables] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    let stopped = false;
+    async function load() {
       try {
-        info = (await api("/api/tables")).find((t) => t.name === name);
-      } catch {
-        info = null;
+        const list = await api("/api/tables");
+        if (!stopped) {
+          setTables(list);
+          setError(null);
+        }
+      } catch (err) {
+        if (!stopped) setError(err);
       }
-      if (!info) {
-        view.replaceChildren(h("p", { class: "form-error" }, `No table named ${name}.`));
-        break;
-      }
-      const pages = { uth: uthTablePage, holdem: holdemTablePage, russian: russianTablePage };
-      cleanup = (pages[info.game] || genericTablePage)(ctx, info);
-      break;
     }
-    case "history":
-      cleanup = historyPage(ctx);
-      break;
-    case "operator":
-      cleanup = operatorPage(ctx);
-      break;
-    default:
-      cleanup = lobbyPage();
-  }
+    load();
+    const timer = setInterval(load, 3000);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, []);
+  const empty = s.session && s.balance === 0;
+  return html`<section class="lobby">
+    <h1>${t("lobby.title")}</h1>
+    ${s.session ? null : html`<p class="muted">${t("lobby.login_to_sit")}</p>`}
+    ${empty ? html`<p class="notice" data-testid="no-money">${t("lobby.no_money")} <a class="btn small primary" href="#/cashier">${t("cashier.open")}</a></p>` : null}
+    ${error ? html`<p class="form-error" role="alert">${t("lobby.cannot_load", { why: wordError(error) })}</p>` : null}
+    <div class="lobby-grid" data-testid="lobby">${(tables || []).map((tb) => html`<${TableCard} key=${tb.name} tb=${tb} loggedIn=${Boolean(s.session)} />`)}</div>
+  </section>`;
 }
 
-window.addEventListener("hashchange", route);
-route();
+function TablePage({ name }) {
+  const [info, setInfo] = useState(undefined);
+  useEffect(() => {
+    let stop = false;
+    api("/api/tables")
+      .then((list) => !stop && setInfo(list.find((tb) => tb.name === name) || null))
+      .catch(() => !stop && setInfo(null));
+    return () => (stop = true);
+  }, [name]);
+  if (info === undefined) return html`<p class="loading">${t("loading")}</p>`;
+  if (info === null) return html`<p class="form-error" role="alert">${t("table.none", { name })}</p>`;
+  const Page = GAME_PAGES[info.game] || GenericTable;
+  return html`<${Page} key=${name} info=${info} />`;
+}
+
+function App() {
+  const [route, setRoute] = useState(parseHash());
+  const s = useStore();
+  document.documentElement.classList.toggle("pace-turbo", s.settings.pace === "turbo");
+  useEffect(() => {
+    const onHash = () => setRoute(parseHash());
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
+  useEffect(() => {
+    if (NEEDS_LOGIN.has(route.page) && !token()) location.hash = `#/login?next=${encodeURIComponent(route.hash)}`;
+    if (token()) refreshBalance();
+  }, [route.hash]);
+  const needsLogin = NEEDS_LOGIN.has(route.page) && !token();
+  let page;
+  if (needsLogin) page = null;
+  else if (route.page === "login") page = html`<${LoginPage} route=${route} />`;
+  else if (route.page === "table") page = html`<${TablePage} name=${route.arg} />`;
+  else if (route.page === "history") page = html`<${HistoryPage} />`;
+  else if (route.page === "cashier") page = html`<${CashierPage} />`;
+  else if (route.page === "operator") page = html`<${OperatorPage} />`;
+  else page = html`<${LobbyPage} />`;
+  return html`<${Header} route=${route} /><main id="view" class=${`page-${route.page}`}>${page}</main>`;
+}
+
+if (token()) refreshCashier();
+const root = document.getElementById("app");
+root.replaceChildren();
+render(html`<${App} />`, root);

@@ -1,9 +1,17 @@
-// Round history (the player's last 10 rounds, GET /api/rounds) and the deck-commitment check:
-// SHA-256 of "<salt>:<deck>" must equal the commitment published before the deal
-// (server/tables/fairness.py). Computed here, in the browser, with crypto.subtle.
+// Round history, newest first, ten rounds a page (GET /api/rounds?limit=10&before=ID): the
+// table's name, your cards, every action and each bet's result for all three games, and the
+// deck-commitment check: SHA-256 of "<salt>:<deck>" must equal the commitment published
+// before the deal (server/tables/fairness.py), computed here in the browser; a Hold'em hand
+// is committed card by card and each card opened to you is checked against its leaf.
 
-import { api, h, money, signedMoney } from "./api.js";
-import { cardRow, handName } from "./cards.js";
+import { api } from "./api.js";
+import { bestHand, CardRow } from "./cards.js";
+import { BetLines, holeCardsFromDeck } from "./common.js";
+import { wordError } from "./errors.js";
+import { dateTime, has, money, signedMoney, t } from "./i18n.js";
+import { html, useEffect, useState } from "./ui.js";
+
+const PAGE = 10;
 
 export async function sha256Hex(text) {
   const data = new TextEncoder().encode(text);
@@ -90,88 +98,192 @@ export async function checkCardCommitment(round) {
 
 function myResult(round) {
   const players = round.players || [];
-  const staked = players.reduce((t, p) => t + p.staked, 0);
-  const returned = players.reduce((t, p) => t + p.returned, 0);
+  const staked = players.reduce((a, p) => a + p.staked, 0);
+  const returned = players.reduce((a, p) => a + p.returned, 0);
   return { staked, returned, net: returned - staked, seats: players.map((p) => p.seat) };
 }
 
-function roundCard(round) {
-  const mine = myResult(round);
-  const summary = round.summary || {};
-  const results = (summary.results || []).filter((r) => mine.seats.includes(r.seat));
-  const check = h("span", { class: "verify pending", testid: "verify" }, "checking…");
-  const detail = h("div", { class: "verify-detail" });
-  checkCommitment(round).then((res) => {
-    check.className = `verify ${res.ok ? "ok" : "bad"}`;
-    check.dataset.ok = String(res.ok);
-    if (round.leaves) {
-      const hidden = 52 - (res.opened || 0);
-      check.textContent = res.ok ? `✓ ${res.opened} cards verified (${hidden} closed: hands not shown and cards not dealt)` : `✗ ${res.reason}`;
-      const opened = Object.entries(round.openings || {}).sort((a, b) => a[0] - b[0]);
-      detail.replaceChildren(
-        h("div", {}, h("b", {}, "commitment "), h("code", {}, round.commitment)),
-        h("div", {}, h("b", {}, "sha256(leaves) "), h("code", {}, res.digest || "—")),
-        h("div", {}, h("b", {}, "cards opened "), h("code", { class: "deck" }, opened.map(([i, [, card]]) => `${Number(i) + 1}:${card}`).join(" "))),
-      );
-      return;
-    }
-    check.textContent = res.ok ? "✓ deck commitment verified" : `✗ ${res.reason}`;
-    detail.replaceChildren(
-      h("div", {}, h("b", {}, "commitment "), h("code", {}, round.commitment)),
-      h("div", {}, h("b", {}, "salt "), h("code", {}, round.salt || "—")),
-      h("div", {}, h("b", {}, "sha256(salt:deck) "), h("code", {}, res.digest || "—")),
-      h("div", {}, h("b", {}, "deck "), h("code", { class: "deck" }, round.deck || "—")),
-    );
-  });
-  const holeOf = (r) => {
-    // Hole cards are not in the summary; in a casino round the record's deck gives them back:
-    // the deal is one card at a time to each box in seat order, then the dealer (spec/uth.md).
-    const rec = round.record || {};
-    if (!rec.deck || !rec.bets || rec.config?.shared_hand) return rec.config?.shared_hand && rec.deck ? rec.deck.split(" ").filter((_, i) => i === 0 || i === 2) : [];
-    const seats = rec.bets.map((b) => b.seat).sort((a, b) => a - b);
-    const deck = rec.deck.split(" ");
-    const i = seats.indexOf(r.seat);
-    const n = seats.length + 1;
-    return i < 0 ? [] : [deck[i], deck[i + n]];
-  };
-  return h(
-    "article",
-    { class: "round-card", testid: `round-${round.id}` },
-    h(
-      "header",
-      {},
-      h("h3", {}, `Round ${round.id}`),
-      h("span", { class: "muted" }, `${round.table} · ${new Date(round.created_at).toLocaleString()}`),
-      h("span", { class: `status ${round.status}` }, round.status),
-      h("span", { class: `net ${mine.net > 0 ? "good" : mine.net < 0 ? "bad" : ""}`, testid: "round-net" }, signedMoney(mine.net)),
-    ),
-    h(
-      "div",
-      { class: "round-cards" },
-      summary.dealer ? h("div", {}, h("small", {}, "Dealer"), cardRow(summary.dealer, 2, { small: true })) : null,
-      summary.board ? h("div", {}, h("small", {}, "Board"), cardRow(summary.board, 5, { small: true })) : null,
-      results.map((r) => h("div", {}, h("small", {}, `Your hand · ${handName(r.player_value)}`), cardRow(holeOf(r), 2, { small: true }))),
-    ),
-    h("p", {}, `Staked ${money(mine.staked)}, returned ${money(mine.returned)}`, round.void_reason ? ` · voided: ${round.void_reason}` : ""),
-    h("details", {}, h("summary", {}, check), detail),
-  );
+function actionWord(a) {
+  return has(`action.${a}`) ? t(`action.${a}`) : a;
 }
 
-export function historyPage({ view }) {
-  const list = h("div", { class: "history-list", testid: "history" }, h("p", { class: "muted" }, "Loading…"));
-  view.replaceChildren(
-    h(
-      "section",
-      { class: "history" },
-      h("h1", {}, "Your last rounds"),
-      h("p", { class: "muted" }, "Before each deal the server publishes a SHA-256 commitment to the deck order; after the round it reveals the salt and the deck. Your browser checks that they match."),
-      list,
-    ),
-  );
-  api("/api/rounds?limit=10")
-    .then((rounds) => {
-      list.replaceChildren(...(rounds.length ? rounds.map(roundCard) : [h("p", { class: "muted" }, "No rounds yet.")]));
-    })
-    .catch((err) => list.replaceChildren(h("p", { class: "form-error" }, err.message)));
-  return () => {};
+/** UTH: your hole cards (from the deck), your decisions, each bet's result. */
+function uthDetail(round, seats) {
+  const rec = round.record || {};
+  const summary = round.summary || {};
+  const shared = rec.config && rec.config.shared_hand;
+  const cards = shared && rec.deck ? [[-1, rec.deck.split(" ").filter((_, i) => i === 0 || i === 2)]] : Object.entries(holeCardsFromDeck(rec.deck, (rec.bets || []).map((b) => b.seat))).filter(([s]) => seats.includes(Number(s)));
+  const actions = (rec.actions || []).filter((a) => seats.includes(a.seat) || shared).map((a) => actionWord(a.action) + (a.timeout ? ` (${t("history.timer")})` : ""));
+  const results = (summary.results || []).filter((r) => seats.includes(r.seat) || shared);
+  const board = summary.board || [];
+  return html`<div class="round-cards">
+      ${summary.dealer ? html`<div><small>${t("uth.dealer")}</small><${CardRow} cards=${summary.dealer} slots=${2} small=${true} label=${t("uth.dealer_cards")} /></div>` : null}
+      ${board.length ? html`<div><small>${t("board")}</small><${CardRow} cards=${board} slots=${5} small=${true} label=${t("board")} /></div>` : null}
+      ${cards.map(([s, c]) => html`<div key=${s}><small>${t("history.your_cards")}${board.length === 5 && c[0] ? ` · ${bestHand([...c, ...board]).name}` : ""}</small><${CardRow} cards=${c} slots=${2} small=${true} label=${t("your_cards")} /></div>`)}
+    </div>
+    ${actions.length ? html`<p class="history-actions" data-testid="history-actions">${t("history.actions")}: ${actions.join(" → ")}</p>` : null}
+    ${results.map((r, i) => html`<${BetLines} key=${i} lines=${r.bets} testid="history-bets" />`)}`;
+}
+
+/** Russian Poker: your boxes' cards, what each did, each bet's result. */
+function russianDetail(round, seats) {
+  const events = ((round.record || {}).events || []);
+  const mine = new Set(events.filter((e) => e.kind === "box_placed" && seats.includes(e.seat)).map((e) => e.box));
+  const dealt = events.find((e) => e.kind === "cards_dealt");
+  const hands = Object.fromEntries(((dealt && dealt.hands) || []).filter(([b]) => mine.has(b)));
+  const lines = [];
+  const outcomes = [];
+  for (const e of events) {
+    if (e.box == null || !mine.has(e.box)) continue;
+    const box = t("box.n", { n: e.box + 1 });
+    if (e.kind === "box_placed") lines.push(`${box}: ${t(e.blind ? "russian.blind" : "spot.ante")} ${money(e.ante)}${e.bonus ? `, ${t("spot.bonus")} ${money(e.bonus)}` : ""}`);
+    else if (e.kind === "cards_exchanged") lines.push(`${box}: ${t("russian.log.exchange", { box, n: e.discarded.length, fee: money(e.fee) })} (${e.discarded.join(" ")} → ${e.received.join(" ")})`);
+    else if (e.kind === "sixth_card_bought") lines.push(`${box}: ${t("russian.log.sixth", { box, fee: money(e.fee) })} (${e.card})`);
+    else if (e.kind === "bet_placed") lines.push(t("russian.log.bet", { box, amount: money(e.bet) }));
+    else if (e.kind === "folded") lines.push(t("russian.log.fold", { box }));
+    else if (e.kind === "game_bought") lines.push(t("russian.log.bought", { box, fee: money(e.fee), hand: bestHand(e.hand).name }));
+    else if (e.kind === "buy_declined") lines.push(t("russian.log.declined", { box }));
+    else if (e.kind === "box_settled") outcomes.push([e.box, e.settlement.outcomes.map((o) => ({ bet: o.kind, stake: o.stake, outcome: o.outcome, net: o.net }))]);
+  }
+  const summaryBoxes = ((round.summary || {}).boxes || []).filter((b) => mine.has(b.box));
+  const dealer = (round.summary || {}).dealer;
+  return html`<div class="round-cards">
+      ${dealer ? html`<div><small>${t("uth.dealer")} · ${bestHand(dealer).name}</small><${CardRow} cards=${dealer} small=${true} label=${t("uth.dealer_cards")} /></div>` : null}
+      ${summaryBoxes.map((b) => html`<div key=${b.box}><small>${t("box.n", { n: b.box + 1 })}${b.cards ? ` · ${bestHand(b.cards).name}` : ""}</small><${CardRow} cards=${b.cards || hands[b.box] || []} small=${true} label=${t("your_cards")} /></div>`)}
+    </div>
+    ${lines.length ? html`<p class="history-actions" data-testid="history-actions">${lines.join(" · ")}</p>` : null}
+    ${outcomes.map(([b, l]) => html`<div key=${b}><small>${t("box.n", { n: b + 1 })}</small><${BetLines} lines=${l} testid="history-bets" /></div>`)}`;
+}
+
+function phhList(text, key) {
+  const m = new RegExp(`^${key} = (\\[.*\\])$`, "m").exec(text || "");
+  if (!m) return [];
+  try {
+    return JSON.parse(m[1].replace(/'/g, '"').replace(/\btrue\b/g, "true").replace(/\bfalse\b/g, "false"));
+  } catch {
+    return [];
+  }
+}
+
+/** Hold'em: the hand's actions read from its PHH record, in words, with the amounts. */
+export function holdemActions(phh) {
+  const actions = phhList(phh, "actions");
+  const names = phhList(phh, "players");
+  const blinds = phhList(phh, "blinds_or_straddles");
+  const who = (p) => names[Number(p.slice(1)) - 1] || p;
+  let bets = blinds.map((b) => Number(b) || 0);
+  let high = Math.max(0, ...bets);
+  const out = [];
+  for (const line of actions) {
+    const parts = line.split(" ");
+    if (parts[0] === "d") {
+      if (parts[1] === "db") {
+        bets = bets.map(() => 0);
+        high = 0;
+        out.push(`${t("board")}: ${parts[2].match(/../g).join(" ")}`);
+      }
+      continue;
+    }
+    const p = Number(parts[0].slice(1)) - 1;
+    const name = who(parts[0]);
+    if (parts[1] === "f") out.push(t("log.folded", { name }));
+    else if (parts[1] === "cc") {
+      if ((bets[p] || 0) < high) {
+        out.push(t("holdem.log.calls", { name, amount: money(high - (bets[p] || 0)) }));
+        bets[p] = high;
+      } else out.push(t("log.checked", { name }));
+    } else if (parts[1] === "cbr") {
+      const to = Number(parts[2]);
+      out.push(t(high ? "holdem.log.raises" : "holdem.log.bets", { name, amount: money(to) }));
+      bets[p] = to;
+      high = to;
+    } else if (parts[1] === "sm") out.push(parts[2] ? t("holdem.log.shows", { name, hand: parts[2].match(/../g).join(" ") }) : t("holdem.log.mucks", { name }));
+  }
+  return out;
+}
+
+function holdemDetail(round, seats) {
+  const rec = round.record || {};
+  const mine = seats.map((s) => (rec.hole_cards || {})[String(s)]).filter(Boolean);
+  const board = rec.board || (round.summary || {}).board || [];
+  const actions = holdemActions(rec.phh);
+  return html`<div class="round-cards">
+      ${board.length ? html`<div><small>${t("board")}</small><${CardRow} cards=${board} slots=${5} small=${true} label=${t("board")} /></div>` : null}
+      ${mine.map((c, i) => html`<div key=${i}><small>${t("history.your_cards")}${board.length >= 3 ? ` · ${bestHand([...c, ...board]).name}` : ""}</small><${CardRow} cards=${c} slots=${2} small=${true} label=${t("your_cards")} /></div>`)}
+    </div>
+    ${actions.length ? html`<p class="history-actions" data-testid="history-actions">${actions.join(" · ")}</p>` : null}`;
+}
+
+function Verify({ round }) {
+  const [res, setRes] = useState(null);
+  useEffect(() => {
+    let stop = false;
+    checkCommitment(round).then((r) => !stop && setRes(r));
+    return () => (stop = true);
+  }, [round.id]);
+  if (!res) return html`<span class="verify pending" data-testid="verify">${t("history.checking")}</span>`;
+  let text;
+  if (round.leaves) text = res.ok ? t("history.cards_verified", { n: res.opened, closed: 52 - (res.opened || 0) }) : `✗ ${res.reason}`;
+  else text = res.ok ? t("history.deck_verified") : `✗ ${res.reason}`;
+  return html`<span class=${`verify ${res.ok ? "ok" : "bad"}`} data-testid="verify" data-ok=${String(res.ok)}>${text}</span>`;
+}
+
+function VerifyDetail({ round }) {
+  if (round.leaves) {
+    const opened = Object.entries(round.openings || {}).sort((a, b) => a[0] - b[0]);
+    return html`<div class="verify-detail"><div><b>commitment </b><code>${round.commitment}</code></div>
+      <div><b>${t("history.opened")} </b><code class="deck">${opened.map(([i, [, card]]) => `${Number(i) + 1}:${card}`).join(" ")}</code></div></div>`;
+  }
+  return html`<div class="verify-detail"><div><b>commitment </b><code>${round.commitment}</code></div><div><b>salt </b><code>${round.salt || "—"}</code></div><div><b>deck </b><code class="deck">${round.deck || "—"}</code></div></div>`;
+}
+
+function RoundCard({ round, titles }) {
+  const mine = myResult(round);
+  const detail = round.game === "uth" ? uthDetail(round, mine.seats) : round.game === "russian" ? russianDetail(round, mine.seats) : round.game === "holdem" ? holdemDetail(round, mine.seats) : null;
+  return html`<article class="round-card" data-testid=${`round-${round.id}`} aria-labelledby=${`r-${round.id}`}>
+    <header>
+      <h2 id=${`r-${round.id}`}>${titles[round.table] || t(`game.${round.game}`)}</h2>
+      <span class="muted">${t("round.n", { n: round.id })} · ${dateTime(round.created_at)}</span>
+      ${round.status !== "settled" ? html`<span class=${`status ${round.status}`}>${t(`history.status.${round.status}`)}</span>` : null}
+      <span class=${`net ${mine.net > 0 ? "good" : mine.net < 0 ? "bad" : ""}`} data-testid="round-net">${signedMoney(mine.net)}</span>
+    </header>
+    ${detail}
+    <p>${t("history.staked", { staked: money(mine.staked), returned: money(mine.returned) })}${round.void_reason ? ` · ${t("log.voided")}` : ""}</p>
+    <details><summary><${Verify} round=${round} /></summary><${VerifyDetail} round=${round} /></details>
+  </article>`;
+}
+
+export function HistoryPage() {
+  const [cursors, setCursors] = useState([null]); // the `before` of each page seen
+  const [rounds, setRounds] = useState(null);
+  const [error, setError] = useState(null);
+  const [titles, setTitles] = useState({});
+  const before = cursors[cursors.length - 1];
+  useEffect(() => {
+    api("/api/tables").then((list) => setTitles(Object.fromEntries(list.map((tb) => [tb.name, tb.title || tb.name])))).catch(() => {});
+  }, []);
+  useEffect(() => {
+    let stop = false;
+    setRounds(null);
+    api(before == null ? `/api/rounds?limit=${PAGE}` : `/api/rounds?limit=${PAGE}&before=${before}`)
+      .then((r) => !stop && setRounds(r))
+      .catch((err) => !stop && setError(wordError(err)));
+    return () => (stop = true);
+  }, [before]);
+  const older = rounds && rounds.length === PAGE ? rounds[rounds.length - 1].id : null;
+  return html`<section class="history">
+    <h1>${t("history.title")}</h1>
+    <p class="muted">${t("history.explain")}</p>
+    ${error ? html`<p class="form-error" role="alert">${error}</p>` : null}
+    <div class="history-list" data-testid="history">
+      ${rounds === null && !error ? html`<p class="muted">${t("loading")}</p>` : null}
+      ${rounds && !rounds.length ? html`<p class="muted">${t("history.none")}</p>` : null}
+      ${(rounds || []).map((r) => html`<${RoundCard} key=${r.id} round=${r} titles=${titles} />`)}
+    </div>
+    <nav class="pager" aria-label=${t("history.pages")}>
+      <button type="button" class="btn" data-testid="history-newer" disabled=${cursors.length < 2} onClick=${() => setCursors(cursors.slice(0, -1))}>${t("history.newer")}</button>
+      <span class="muted">${t("history.page", { n: cursors.length })}</span>
+      <button type="button" class="btn" data-testid="history-older" disabled=${!older} onClick=${() => setCursors([...cursors, older])}>${t("history.older")}</button>
+    </nav>
+  </section>`;
 }

@@ -1,381 +1,376 @@
 // The Hold'em No-Limit cash table (docs/protocol.md "Hold'em cash tables"): an oval felt with
-// the seats around it (names, stacks, bets, cards), the board and the pot, a buy-in dialog,
-// the decision buttons with a raise amount bounded by the server's `options`, the decision
-// timer, the last hand's result and cash-out. Everything drawn comes from `state` frames
-// (the seat's own view) and events; the server never sends a card the seat may not see.
+// the seats around it (names, stacks, bets, cards), the board and the pot, the buy-in, the
+// decision buttons with raise presets (min, ½ pot, ¾ pot, pot, all-in) bounded by the
+// server's `options`, pre-actions (check/fold, check, call any) that never act on a changed
+// situation, "leave after this hand" (a server-side flag, so it holds if the tab is closed),
+// the one timer and the last hand's result with the hands named in full.
 
-import { centsText, h, logPanel, money, newKey, signedMoney, startTablePage, tablePageSocket, tableSender, toCents } from "./api.js";
-import { cardEl, cardRow, forgetDealt } from "./cards.js";
-
-const ACTION_LABEL = { fold: "Fold", check: "Check", call: "Call", bet: "Bet", raise: "Raise to", all_in: "All-in" };
+import { newKey } from "./api.js";
+import { bestHand, Card, CardRow } from "./cards.js";
+import { centsText, money, signedMoney, t, toCents } from "./i18n.js";
+import { announce, toast } from "./notify.js";
+import { play } from "./sound.js";
+import { addLog, LogPanel, nameOf, OfflineNote, soundFor, TableHead, Timer, useTable } from "./tablecore.js";
+import { html, useEffect, useRef, useState } from "./ui.js";
 
 // Seat places around the oval, as percentages of the felt (seat 0 at the bottom centre).
 function seatPlace(index, count) {
   const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
-  return { left: `${50 + 44 * Math.cos(angle)}%`, top: `${50 + 40 * Math.sin(angle)}%` };
+  return { left: `${50 + 43 * Math.cos(angle)}%`, top: `${50 + 42 * Math.sin(angle)}%` };
 }
 
-export function holdemTablePage({ view, wallet, toast }, info) {
+/** Raise presets as street totals, each within the server's bounds. */
+export function raisePresets(opts) {
+  const min = opts.min_raise_to;
+  const max = opts.max_raise_to;
+  if (min == null || max == null) return [];
+  // A pot-sized raise: call first, then raise by the pot as it would be after the call.
+  const potAfterCall = opts.pot + opts.to_call;
+  const raiseTo = (fraction) => Math.max(min, Math.min(max, opts.bet + opts.to_call + Math.round(potAfterCall * fraction)));
+  const list = [
+    { key: "min", to: min },
+    { key: "half", to: raiseTo(0.5) },
+    { key: "three_quarters", to: raiseTo(0.75) },
+    { key: "pot", to: raiseTo(1) },
+    { key: "all_in", to: max },
+  ];
+  return list;
+}
+
+/** What a pre-action does now: the action to send, or null (the situation changed: drop it). */
+export function preActionNow(pre, actions) {
+  const can = new Set(actions);
+  if (pre === "check_fold") return can.has("check") ? "check" : "fold";
+  if (pre === "check") return can.has("check") ? "check" : null;
+  if (pre === "call_any") return can.has("call") ? "call" : can.has("check") ? "check" : null;
+  return null;
+}
+
+export function HoldemTable({ info }) {
   const rules = info.rules || {};
   const maxSeats = info.max_seats || rules.max_seats || 6;
-  const s = {
-    table: null,
-    view: null,
-    conn: "connecting",
-    deadline: null,
-    deadlineTotal: null,
-    last: null, // the last hand's round_closed summary
-    log: [],
-    busy: false,
-    buyIn: null, // the amount typed in the buy-in dialog (null: dialog closed)
-    raise: null, // the raise amount chosen for the current decision
-    dialog: false, // the top-up dialog is open
-    names: {}, // seat -> username, from `seated` events between state frames
-    myHole: null, // your hole cards in the hand in play or just finished
-  };
-  const root = h("section", { class: "table-page holdem", testid: "holdem-table" });
-  view.replaceChildren(root);
+  const ui = useRef({ raise: null, buyIn: null, dialog: false, pre: null, preFor: null }).current;
+  const [, redraw] = useState(0);
+  const refresh = () => redraw((n) => n + 1);
 
-  const socket = tablePageSocket(info.name, { state: s, onFrame: (f) => onFrame(f), toast, render });
-
-  const mySeat = () => (s.table ? s.table.your_seat : null);
-  const nameOf = (seat) => {
-    const entry = ((s.table && s.table.seats) || []).find((x) => x.seat === seat);
-    return entry ? entry.username : s.names[seat] || `seat ${seat}`;
-  };
-
-  function addLog(text, cls = "") {
-    s.log.unshift({ text, cls, at: new Date().toLocaleTimeString() });
-    s.log.length = Math.min(s.log.length, 80);
-  }
-
-  function onFrame(f) {
-    if (f.type === "state") {
-      s.table = f.table;
-      const before = s.view && s.view.options;
-      s.view = f.view && f.view.game === "holdem" ? f.view : null;
-      const me = s.view && (s.view.players || []).find((p) => p.seat === f.table.your_seat);
-      if (me && me.cards) s.myHole = me.cards;
-      const opts = s.view && s.view.options;
-      if (opts && (!before || s.raise == null)) s.raise = opts.min_raise_to;
-      if (!opts) s.raise = null;
-      if (f.table && typeof f.table.deadline_in === "number" && f.table.deadline_in > 0) {
-        s.deadline = performance.now() + f.table.deadline_in * 1000;
-        s.deadlineTotal = s.deadlineTotal || f.table.deadline_in;
+  const { model: m, send } = useTable(info, {
+    state(f, mm) {
+      const before = mm.view && mm.view.options;
+      mm.view = f.view && f.view.game === "holdem" ? f.view : null;
+      const me = mm.view && (mm.view.players || []).find((p) => p.seat === f.table.your_seat);
+      if (me && me.cards) mm.myHole = me.cards;
+      const opts = mm.view && mm.view.options;
+      if (opts && (!before || ui.raise == null)) ui.raise = opts.min_raise_to;
+      if (!opts) {
+        ui.raise = null;
+        ui.raiseText = null;
       }
-    } else if (f.type === "event") {
-      onEvent(f.event);
-    } else if (f.type === "error" && f.ref == null) {
-      toast(f.message, "error");
-    }
-    render();
-  }
-
-  function onEvent(e) {
-    const who = e.seat != null ? nameOf(e.seat) : "";
-    switch (e.kind) {
-      case "seated":
-        s.names[e.seat] = e.username;
-        addLog(`${e.username} sits down`);
-        break;
-      case "left":
-        addLog(`${e.username} leaves${e.cashed_out != null ? ` with ${money(e.cashed_out)}` : ""}`);
-        break;
-      case "bought_in": {
-        addLog(`${who} buys in ${money(e.amount)}`);
-        const entry = ((s.table && s.table.seats) || []).find((x) => x.seat === e.seat);
-        if (entry) entry.stack = e.stack;
-        break;
+      if (opts && !before) {
+        play("turn");
+        announce(t("holdem.your_turn"));
       }
-      case "hand_starting":
-        addLog("A new hand is starting");
-        break;
-      case "round_opened":
-        forgetDealt();
-        s.last = null;
-        s.myHole = null;
-        addLog(`Hand #${e.round_id} dealt`);
-        break;
-      case "turn":
-        s.deadline = performance.now() + e.decision_seconds * 1000;
-        s.deadlineTotal = e.decision_seconds;
-        break;
-      case "blind_posted":
-        addLog(`${who} posts ${money(e.amount)}`);
-        break;
-      case "folded":
-        addLog(`${who} folds`);
-        break;
-      case "checked":
-        addLog(`${who} checks`);
-        break;
-      case "called":
-        addLog(`${who} calls ${money(e.amount)}${e.all_in ? " (all-in)" : ""}`);
-        break;
-      case "raised":
-        addLog(`${who} ${e.all_in ? "goes all-in" : "raises"} to ${money(e.to)}`);
-        break;
-      case "timed_out":
-        addLog(`${who} timed out`, "bad");
-        break;
-      case "shown":
-        addLog(`${who} shows ${(e.cards || []).join(" ")}`);
-        break;
-      case "mucked":
-        addLog(`${who} mucks`);
-        break;
-      case "pot_awarded":
-        addLog(`Pot ${money((e.amounts || []).reduce((a, b) => a + b, 0))} to ${(e.seats || []).map(nameOf).join(", ")}`, "good");
-        break;
-      case "raked":
-        if (e.amount) addLog(`Rake ${money(e.amount)}`);
-        break;
-      case "round_closed":
-        s.last = { ...(e.summary || {}), status: e.status, round_id: e.round_id };
-        s.deadline = null;
-        wallet.refresh();
-        break;
-      default:
-        break;
-    }
-  }
+    },
+    event(e, mm) {
+      const me = mm.table ? mm.table.your_seat : null;
+      soundFor(e, e.seat === me);
+      const who = e.seat != null ? nameOf(mm, e.seat) : "";
+      switch (e.kind) {
+        case "seated":
+          addLog(mm, t("log.sits", { name: e.username }));
+          break;
+        case "left":
+          addLog(mm, e.cashed_out != null ? t("holdem.log.leaves_with", { name: e.username, amount: money(e.cashed_out) }) : t("log.leaves", { name: e.username }));
+          break;
+        case "bought_in": {
+          addLog(mm, t("holdem.log.buys_in", { name: who, amount: money(e.amount) }));
+          const entry = ((mm.table && mm.table.seats) || []).find((x) => x.seat === e.seat);
+          if (entry) entry.stack = e.stack;
+          break;
+        }
+        case "hand_starting":
+          addLog(mm, t("holdem.log.starting"));
+          break;
+        case "round_opened":
+          mm.last = null;
+          mm.myHole = null;
+          ui.pre = null;
+          addLog(mm, t("holdem.log.hand", { n: e.round_id }));
+          break;
+        case "blind_posted":
+        case "ante_posted":
+          addLog(mm, t("holdem.log.posts", { name: who, amount: money(e.amount) }));
+          break;
+        case "folded":
+          addLog(mm, t("log.folded", { name: who }));
+          break;
+        case "checked":
+          addLog(mm, t("log.checked", { name: who }));
+          break;
+        case "called":
+          addLog(mm, t("holdem.log.calls", { name: who, amount: money(e.amount) }) + (e.all_in ? ` (${t("action.all_in")})` : ""));
+          break;
+        case "raised":
+          addLog(mm, t(e.all_in ? "holdem.log.all_in" : "holdem.log.raises", { name: who, amount: money(e.to) }));
+          break;
+        case "timed_out":
+          addLog(mm, t("holdem.log.timed_out", { name: who }), "bad");
+          break;
+        case "board_dealt":
+          addLog(mm, t(`holdem.street.${["", "flop", "turn", "river"][e.street] || "flop"}`));
+          break;
+        case "shown": {
+          const board = (mm.view && mm.view.board) || [];
+          const hand = board.length ? bestHand([...(e.cards || []), ...board]) : null;
+          addLog(mm, t("holdem.log.shows", { name: who, hand: hand ? hand.name : "" }));
+          break;
+        }
+        case "mucked":
+          addLog(mm, t("holdem.log.mucks", { name: who }));
+          break;
+        case "pot_awarded":
+          addLog(mm, t("holdem.log.pot", { amount: money((e.amounts || []).reduce((a, b) => a + b, 0)), names: (e.seats || []).map((s) => nameOf(mm, s)).join(", ") }), "good");
+          break;
+        case "raked":
+          if (e.amount) addLog(mm, t("holdem.log.rake", { amount: money(e.amount) }));
+          break;
+        case "round_closed": {
+          mm.last = { ...(e.summary || {}), status: e.status, round_id: e.round_id };
+          mm.deadline = null;
+          const net = me != null && mm.last.net ? mm.last.net[String(me)] : undefined;
+          if (net !== undefined) {
+            play(net > 0 ? "win" : net < 0 ? "lose" : "chip");
+            announce(net > 0 ? t("holdem.result.won", { amount: money(net) }) : net < 0 ? t("holdem.result.lost", { amount: money(-net) }) : t("holdem.result.even"));
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    },
+  });
 
-  const send = tableSender({ state: s, socket, wallet, toast, render });
+  const tb = m.table;
+  const v = m.view;
+  const me = tb ? tb.your_seat : null;
+  const offline = m.conn !== "open";
+  const opts = v && v.options;
+  const mine = tb && me != null ? (tb.seats || []).find((x) => x.seat === me) || { stack: 0 } : null;
+  const inHand = Boolean(mine && mine.in_hand && v && !m.last);
+  const turnKey = opts ? `${tb.round_id}:${v.street}:${v.pot}:${opts.to_call}` : null;
 
-  async function buyIn() {
-    const amount = s.buyIn;
-    if (amount == null) {
-      toast("Type the amount to buy in, in euros (for example 200.00)", "error");
-      return;
+  // A pre-action fires once, when the turn comes, and only as the situation now allows.
+  useEffect(() => {
+    if (!opts || !ui.pre || ui.preFor === turnKey) return;
+    const action = preActionNow(ui.pre, opts.actions);
+    ui.preFor = turnKey;
+    ui.pre = null;
+    if (action) send({ type: "act", action });
+    else {
+      toast(t("holdem.pre.dropped"), "info");
+      refresh();
     }
-    const result = await send({ type: "buy_in", key: newKey(), amount }, "Buy-in refused");
-    if (result) {
-      s.buyIn = null;
-      addLog(`You buy in ${money(amount)}: stack ${money(result.stack)}`, "good");
-      render();
-    }
-  }
-
-  async function leave() {
-    const result = await send({ type: "leave" }, "Cannot leave");
-    if (result) {
-      addLog(`You cash out ${money(result.cashed_out || 0)}`, "good");
-      await wallet.refresh();
-      render();
-    }
-  }
+  }, [turnKey]);
 
   function act(action) {
     const message = { type: "act", action };
-    if (action === "bet" || action === "raise") message.amount = Math.round(Number(s.raise));
-    return send(message, "Refused");
+    if (action === "bet" || action === "raise") message.amount = Math.round(Number(ui.raise));
+    return send(message);
   }
-
-  // -- drawing ------------------------------------------------------------------------
-
-  function seatEl(index) {
-    const v = s.view;
-    const t = s.table;
-    const occupant = ((t && t.seats) || []).find((x) => x.seat === index);
-    const player = v ? (v.players || []).find((p) => p.seat === index) : null;
-    const mine = index === mySeat();
-    const classes = ["hm-seat"];
-    if (mine) classes.push("mine");
-    if (v && v.actor === index) classes.push("acting");
-    if (player && !player.in_hand) classes.push("folded");
-    if (!occupant && !player) classes.push("empty");
-    const shown = s.last && s.last.shown && s.last.shown[String(index)];
-    let cards = null;
-    if (player) {
-      if (player.cards) cards = player.cards;
-      else if (player.in_hand) cards = [null, null];
-    } else if (shown) cards = shown;
-    else if (mine && s.last && s.myHole) cards = s.myHole;
-    const stack = player ? player.stack : occupant ? occupant.stack : null;
-    const net = s.last && s.last.net ? s.last.net[String(index)] : undefined;
-    return h(
-      "div",
-      { class: classes.join(" "), style: seatPlace(index, maxSeats), testid: `seat-${index}`, "data-seat": String(index) },
-      cards ? h("div", { class: "hm-cards", testid: mine ? "my-hole" : "hole" }, cards.map((c) => cardEl(c, { small: !mine }))) : null,
-      h(
-        "div",
-        { class: "hm-plate" },
-        h("div", { class: "seat-name" }, occupant ? occupant.username : player ? player.name : "empty", mine ? h("span", { class: "you-tag" }, "you") : null),
-        stack != null ? h("div", { class: "hm-stack", testid: mine ? "my-stack" : null, "data-stack": String(stack) }, money(stack)) : null,
-        occupant && occupant.sitting_out ? h("div", { class: "muted" }, "sitting out") : null,
-        net !== undefined && (occupant || player) ? h("div", { class: net > 0 ? "good" : net < 0 ? "bad" : "muted" }, signedMoney(net)) : null,
-      ),
-      ((v && v.button === index) || (!v && t && t.button === index)) ? h("div", { class: "hm-button", title: "dealer button" }, "D") : null,
-      player && player.bet ? h("div", { class: "hm-bet", testid: "seat-bet" }, money(player.bet)) : null,
-    );
-  }
-
-  function timerEl() {
-    if (s.deadline == null || !s.view) return h("div", { class: "timer idle", testid: "timer" });
-    const left = Math.max(0, (s.deadline - performance.now()) / 1000);
-    const frac = s.deadlineTotal ? Math.min(1, left / s.deadlineTotal) : 0;
-    return h(
-      "div",
-      { class: "timer", testid: "timer" },
-      h("div", { class: "timer-bar", style: { width: `${frac * 100}%` } }),
-      h("span", { class: "timer-text" }, `${Math.ceil(left)}s`),
-    );
-  }
-
-  function centre() {
-    const v = s.view;
-    const board = v ? v.board : s.last ? s.last.board || [] : [];
-    const street = v ? (v.phase === "void" ? "hand voided" : v.street) : s.table ? s.table.status : "connecting";
-    return h(
-      "div",
-      { class: "hm-centre" },
-      h("div", { class: "phase", testid: "phase" }, street || ""),
-      h("div", { testid: "board" }, cardRow(board, 5)),
-      h("div", { class: "hm-pot", testid: "pot", "data-pot": String(v ? v.pot : 0) }, v ? `Pot ${money(v.pot)}` : ""),
-      timerEl(),
-      resultBanner(),
-    );
-  }
-
-  function resultBanner() {
-    if (!s.last) return null;
-    const me = mySeat();
-    const net = me != null && s.last.net ? s.last.net[String(me)] : undefined;
-    if (s.last.status === "voided" || s.last.void) {
-      return h("div", { class: "result-banner", testid: "hand-result", "data-net": "0" }, h("div", { class: "headline" }, "Hand voided: every stack restored"));
+  async function buyIn() {
+    const amount = ui.buyIn;
+    if (amount == null) {
+      toast(t("holdem.buyin.type"), "error");
+      return;
     }
-    const winners = Object.entries(s.last.won || {}).map(([seat, amount]) => `${nameOf(Number(seat))} wins ${money(amount)}`);
-    const cls = net > 0 ? "win" : net < 0 ? "lose" : "";
-    return h(
-      "div",
-      { class: `result-banner ${cls}`, testid: "hand-result", "data-net": net === undefined ? "" : String(net) },
-      h("div", { class: "headline", testid: "hand-net" }, net === undefined ? "Hand over" : `You ${net > 0 ? "won" : net < 0 ? "lost" : "broke even"} ${net ? money(Math.abs(net)) : ""}`),
-      h("div", { class: "hands" }, winners.join(" · "), s.last.rake ? ` · rake ${money(s.last.rake)}` : ""),
-    );
-  }
-
-  function decisionControls(opts) {
-    const raiseWord = opts.actions.find((a) => a === "bet" || a === "raise");
-    const min = opts.min_raise_to;
-    const max = opts.max_raise_to;
-    const value = Math.min(max ?? 0, Math.max(min ?? 0, Number(s.raise) || 0));
-    const slider = raiseWord
-      ? h("input", { type: "range", min, max, step: 1, value, testid: "raise-slider", class: "hm-slider" })
-      : null;
-    // The box shows euros (as every label does); the slider and the wire count cents.
-    const input = raiseWord
-      ? h("input", { type: "number", min: centsText(min), max: centsText(max), step: "0.01", value: centsText(value), testid: "raise-amount", class: "amount", "data-cents": value })
-      : null;
-    const sync = (from) => {
-      s.raise = from === slider ? Math.round(Number(slider.value)) : toCents(input.value);
-      if (from === slider) input.value = centsText(s.raise);
-      else if (s.raise != null) slider.value = s.raise;
-      input.dataset.cents = s.raise ?? "";
-      const button = root.querySelector(`[data-testid=act-${raiseWord}]`);
-      if (button) {
-        button.textContent = `${ACTION_LABEL[raiseWord]} ${money(s.raise)}`;
-        button.disabled = s.busy || !(s.raise >= min && s.raise <= max);
-      }
-    };
-    if (slider) {
-      slider.addEventListener("input", () => sync(slider));
-      input.addEventListener("input", () => sync(input));
+    const result = await send({ type: "buy_in", key: newKey(), amount });
+    if (result) {
+      ui.buyIn = null;
+      ui.buyInText = null;
+      ui.dialog = false;
+      addLog(m, t("holdem.log.you_buy_in", { amount: money(amount), stack: money(result.stack) }), "good");
+      refresh();
     }
-    const buttons = opts.actions.map((a) => {
-      let label = ACTION_LABEL[a] || a;
-      if (a === "call") label = `Call ${money(opts.to_call)}`;
-      if (a === "bet" || a === "raise") label = `${label} ${money(s.raise)}`;
-      if (a === "all_in") label = `All-in ${money(opts.stack + opts.bet)}`;
-      const outOfRange = (a === "bet" || a === "raise") && (s.raise == null || s.raise < min || s.raise > max);
-      return h("button", { class: `btn act act-${a}`, testid: `act-${a}`, disabled: s.busy || outOfRange, onclick: () => act(a) }, label);
-    });
-    return h(
-      "div",
-      { class: "hm-decision", testid: "decision" },
-      h("div", { class: "actions" }, buttons),
-      raiseWord
-        ? h("div", { class: "hm-raise" }, h("span", { class: "muted" }, `${raiseWord === "bet" ? "Bet" : "Raise to"} ${money(min)}–${money(max)}`), slider, input)
-        : null,
-    );
+  }
+  async function leave() {
+    const result = await send({ type: "leave" });
+    if (result) addLog(m, t("holdem.log.cash_out", { amount: money(result.cashed_out || 0) }), "good");
+  }
+  async function leaveAfter(flag) {
+    await send({ type: "leave", after_hand: flag });
   }
 
-  function buyInDialog() {
-    const t = s.table || {};
-    const limits = t.buy_in || { min: rules.min_buy_in, max: rules.max_buy_in };
-    const mine = (t.seats || []).find((x) => x.seat === mySeat());
-    const stack = mine ? mine.stack : 0;
-    const max = Math.max(0, (limits.max ?? 0) - stack);
-    const min = stack > 0 ? 1 : limits.min ?? 1;
-    if (s.buyIn == null) s.buyIn = Math.min(max, Math.max(min, limits.min ?? min));
-    const input = h("input", { type: "number", min: centsText(min), max: centsText(max), step: "0.01", value: centsText(s.buyIn), testid: "buyin-amount", class: "amount" });
-    input.addEventListener("input", () => (s.buyIn = toCents(input.value)));
-    return h(
-      "div",
-      { class: "hm-dialog", role: "dialog", testid: "buyin-dialog" },
-      h("h3", {}, stack > 0 ? "Top up" : "Buy in"),
-      h("p", { class: "muted" }, `Between ${money(min)} and ${money(max)}. Wallet: ${money(wallet.balance)}`),
-      input,
-      h(
-        "div",
-        { class: "actions" },
-        h("button", { class: "btn primary", testid: "buyin-submit", disabled: s.busy, onclick: buyIn }, "Buy in"),
-        stack > 0 ? h("button", { class: "btn ghost", onclick: () => ((s.buyIn = null), (s.dialog = false), render()) }, "Cancel") : null,
-      ),
-    );
-  }
+  const seats = [];
+  for (let i = 0; i < maxSeats; i++) seats.push(html`<${SeatEl} key=${i} index=${i} model=${m} maxSeats=${maxSeats} onSit=${(seat) => send({ type: "join", seat })} />`);
+  const board = v ? v.board : m.last ? m.last.board || [] : [];
+  const myCards = (v && ((v.players || []).find((p) => p.seat === me) || {}).cards) || m.myHole;
+  const myHand = myCards && board && board.length >= 3 ? bestHand([...myCards, ...board]) : null;
+  const street = v ? (v.phase === "void" ? t("holdem.voided") : t(`holdem.street.${v.street}`)) : tb ? t(`lobby.status.${tb.status}`) : t("conn.connecting");
+  const limits = t("holdem.limits", { sb: money(rules.small_blind), bb: money(rules.big_blind) });
 
-  function controls() {
-    const t = s.table;
-    if (!t) return h("div", { class: "controls" });
-    const me = mySeat();
-    if (me == null) {
-      return h("div", { class: "controls" }, h("button", { class: "btn primary", testid: "sit", disabled: s.busy, onclick: () => send({ type: "join" }, "Cannot sit") }, "Take a seat"));
-    }
-    const mine = (t.seats || []).find((x) => x.seat === me) || { stack: 0 };
-    const inHand = Boolean(mine.in_hand) && Boolean(s.view) && !s.last;
-    const opts = s.view && s.view.options;
+  return html`<section class="table-page holdem" data-testid="holdem-table" data-phase=${v ? v.street || v.phase : tb ? tb.status : "connecting"} data-turn=${opts ? "me" : ""} aria-label=${info.title || info.name}>
+    <${TableHead} info=${info} model=${m} limits=${limits} extra=${tb && tb.round_id ? html`<span class="round">${t("holdem.hand_n", { n: tb.round_id })}</span>` : null} />
+    <div class="table-layout">
+      <div class="table-main">
+        <div class="hm-wrap">
+          <div class="hm-felt" data-testid="felt">
+            ${seats}
+            <div class="hm-centre">
+              <div class="phase" data-testid="phase">${street}</div>
+              <${CardRow} cards=${board} slots=${5} best=${m.last && myHand ? new Set(myHand.five) : null} label=${t("board")} testid="board" />
+              <div class="hm-pot" data-testid="pot" data-pot=${String(v ? v.pot : 0)}>${v ? t("holdem.pot", { amount: money(v.pot) }) : ""}</div>
+              <${Timer} deadline=${m.deadline} active=${Boolean(v && !m.last && v.actor != null)} />
+              <${HandResult} model=${m} me=${me} />
+            </div>
+          </div>
+        </div>
+        ${myHand ? html`<div class="hand-note mine" data-testid="my-hand">${t("your_hand", { hand: myHand.name })}</div>` : null}
+        <div class="controls" data-testid="controls">
+          <${OfflineNote} model=${m} />
+          ${renderControls()}
+        </div>
+      </div>
+      <${LogPanel} log=${m.log} />
+    </div>
+  </section>`;
+
+  function renderControls() {
+    if (!tb) return null;
+    if (me == null) return html`<button type="button" class="btn primary" data-testid="sit" disabled=${m.busy || offline} onClick=${() => send({ type: "join" })}>${t("sit")}</button>`;
     const parts = [];
-    if (opts) parts.push(decisionControls(opts));
-    else if (s.view && s.view.actor != null && inHand) parts.push(h("p", { class: "muted", testid: "waiting" }, `Waiting for ${nameOf(s.view.actor)}…`));
-    if (!inHand && (mine.stack === 0 || s.dialog)) parts.push(buyInDialog());
-    parts.push(
-      h(
-        "div",
-        { class: "actions hm-seat-actions" },
-        !inHand && mine.stack > 0 && !s.dialog ? h("button", { class: "btn small", testid: "topup", onclick: () => ((s.dialog = true), (s.buyIn = null), render()) }, "Top up") : null,
-        mine.sitting_out
-          ? h("button", { class: "btn small", testid: "sit-in", disabled: s.busy, onclick: () => send({ type: "sit_in" }, "Cannot sit in") }, "Sit in")
-          : h("button", { class: "btn small", testid: "sit-out", disabled: s.busy, onclick: () => send({ type: "sit_out" }, "Cannot sit out") }, "Sit out"),
-        h("button", { class: "btn small ghost", testid: "leave", disabled: s.busy || inHand, onclick: leave }, mine.stack > 0 ? `Cash out ${money(mine.stack)}` : "Leave seat"),
-      ),
-    );
-    return h("div", { class: "controls" }, parts);
+    if (opts) parts.push(html`<${Decision} opts=${opts} ui=${ui} busy=${m.busy || offline} onAct=${act} refresh=${refresh} />`);
+    else if (inHand && v.actor != null) {
+      parts.push(html`<p class="muted" data-testid="waiting">${t("holdem.waiting_for", { name: nameOf(m, v.actor) })}</p>`);
+      parts.push(html`<${PreActions} ui=${ui} refresh=${refresh} />`);
+    }
+    if (!inHand && (mine.stack === 0 || ui.dialog)) parts.push(html`<${BuyIn} tb=${tb} rules=${rules} mine=${mine} ui=${ui} busy=${m.busy || offline} onBuy=${buyIn} refresh=${refresh} />`);
+    parts.push(html`<div class="actions hm-seat-actions">
+      ${!inHand && mine.stack > 0 && !ui.dialog ? html`<button type="button" class="btn small" data-testid="topup" onClick=${() => { ui.dialog = true; ui.buyIn = null; refresh(); }}>${t("holdem.topup")}</button>` : null}
+      ${mine.sitting_out
+        ? html`<button type="button" class="btn small" data-testid="sit-in" disabled=${m.busy || offline} onClick=${() => send({ type: "sit_in" })}>${t("holdem.sit_in")}</button>`
+        : html`<button type="button" class="btn small" data-testid="sit-out" disabled=${m.busy || offline} onClick=${() => send({ type: "sit_out" })}>${t("holdem.sit_out")}</button>`}
+      ${inHand
+        ? html`<label class="check small" data-testid="leave-after-label"><input type="checkbox" data-testid="leave-after" checked=${Boolean(mine.leaving)} disabled=${m.busy || offline} onChange=${(e) => leaveAfter(e.target.checked)} /> ${t("holdem.leave_after")}</label>`
+        : html`<button type="button" class="btn small ghost" data-testid="leave" disabled=${m.busy || offline} onClick=${leave}>${mine.stack > 0 ? t("holdem.cash_out", { amount: money(mine.stack) }) : t("btn.leave")}</button>`}
+    </div>`);
+    return parts;
   }
+}
 
-  function render() {
-    const t = s.table;
-    root.dataset.phase = s.view ? s.view.street || s.view.phase : t ? t.status : "connecting";
-    root.dataset.turn = s.view && s.view.options ? "me" : "";
-    const seats = [];
-    for (let i = 0; i < maxSeats; i++) seats.push(seatEl(i));
-    root.replaceChildren(
-      h(
-        "div",
-        { class: "table-head" },
-        h("a", { href: "#/lobby", class: "back" }, "← Lobby"),
-        h("h2", {}, info.title || info.name),
-        h("span", { class: "limits" }, `Blinds ${money(rules.small_blind)}/${money(rules.big_blind)} · No-Limit`),
-        t && t.round_id ? h("span", { class: "round" }, `Hand ${t.round_id}`) : null,
-        h("span", { class: `conn conn-${s.conn}`, testid: "connection" }, s.conn),
-      ),
-      h(
-        "div",
-        { class: "table-layout" },
-        h("div", { class: "table-main" }, h("div", { class: "hm-felt", testid: "felt" }, seats, centre()), controls()),
-        logPanel(s.log),
-      ),
-    );
+function SeatEl({ index, model, maxSeats, onSit }) {
+  const v = model.view;
+  const tb = model.table;
+  const occupant = ((tb && tb.seats) || []).find((x) => x.seat === index);
+  const player = v ? (v.players || []).find((p) => p.seat === index) : null;
+  const mine = tb && index === tb.your_seat;
+  const classes = ["hm-seat"];
+  if (mine) classes.push("mine");
+  if (v && v.actor === index && !model.last) classes.push("acting");
+  if (player && !player.in_hand) classes.push("folded");
+  if (!occupant && !player) classes.push("empty");
+  const shown = model.last && model.last.shown && model.last.shown[String(index)];
+  let cards = null;
+  if (shown) cards = shown;
+  else if (player) {
+    if (player.cards) cards = player.cards;
+    else if (player.in_hand) cards = [null, null];
+  } else if (mine && model.last && model.myHole) cards = model.myHole;
+  const stack = player ? player.stack : occupant ? occupant.stack : null;
+  const net = model.last && model.last.net ? model.last.net[String(index)] : undefined;
+  const name = occupant ? occupant.username : player ? player.name : null;
+  const board = (model.last && model.last.board) || [];
+  const hand = shown && board.length === 5 && !mine ? bestHand([...shown, ...board]) : null;
+  const button = (v && v.button === index) || (!v && tb && tb.button === index);
+  return html`<div class=${classes.join(" ")} style=${seatPlace(index, maxSeats)} data-testid=${`seat-${index}`} data-seat=${String(index)}>
+    ${cards ? html`<div class="hm-cards" data-testid=${mine ? "my-hole" : "hole"} role="group" aria-label=${mine ? t("your_cards") : t("cards_of", { name: name || t("box.n", { n: index + 1 }) })}>${cards.map((c, i) => html`<${Card} key=${c || `b${i}`} code=${c} small=${!mine} />`)}</div>` : null}
+    <div class="hm-plate">
+      ${name
+        ? html`<div class="seat-name"><span>${name}</span>${mine ? html` <span class="you-tag">(${t("you")})</span>` : null}</div>`
+        : tb && tb.your_seat == null
+          ? html`<button type="button" class="btn small" data-testid=${`sit-${index}`} onClick=${() => onSit(index)}>${t("sit_here")}</button>`
+          : html`<div class="seat-name muted">${t("empty")}</div>`}
+      ${stack != null ? html`<div class="hm-stack" data-testid=${mine ? "my-stack" : null} data-stack=${String(stack)}>${money(stack)}</div>` : null}
+      ${occupant && occupant.sitting_out ? html`<div class="muted">${t("holdem.sitting_out")}</div>` : null}
+      ${occupant && occupant.leaving ? html`<div class="muted">${t("holdem.leaving")}</div>` : null}
+      ${hand ? html`<div class="hm-hand">${hand.name}</div>` : null}
+      ${net !== undefined && name ? html`<div class=${net > 0 ? "good" : net < 0 ? "bad" : "muted"}>${signedMoney(net)}</div>` : null}
+    </div>
+    ${button ? html`<div class="hm-button" role="img" aria-label=${t("holdem.dealer_button")}>D</div>` : null}
+    ${player && player.bet ? html`<div class="hm-bet" data-testid="seat-bet">${money(player.bet)}</div>` : null}
+  </div>`;
+}
+
+function HandResult({ model, me }) {
+  const last = model.last;
+  if (!last) return null;
+  const net = me != null && last.net ? last.net[String(me)] : undefined;
+  if (last.status === "voided" || last.void) {
+    return html`<div class="result-banner" data-testid="hand-result" data-net="0" role="status"><div class="headline">${t("holdem.voided_long")}</div></div>`;
   }
+  const winners = Object.entries(last.won || {}).map(([seat, amount]) => t("holdem.wins", { name: nameOf(model, Number(seat)), amount: money(amount) }));
+  const cls = net > 0 ? "win" : net < 0 ? "lose" : "";
+  const head = net === undefined ? t("holdem.hand_over") : net > 0 ? t("holdem.result.won", { amount: money(net) }) : net < 0 ? t("holdem.result.lost", { amount: money(-net) }) : t("holdem.result.even");
+  return html`<div class=${`result-banner compact ${cls}`} data-testid="hand-result" data-net=${net === undefined ? "" : String(net)} role="status">
+    <div class="headline" data-testid="hand-net">${head}</div>
+    <div class="hands">${winners.join(" · ")}${last.rake ? ` · ${t("holdem.rake", { amount: money(last.rake) })}` : ""}</div>
+  </div>`;
+}
 
-  return startTablePage({ root, state: s, socket, render, timerEl });
+function Decision({ opts, ui, busy, onAct, refresh }) {
+  const raiseWord = opts.actions.find((a) => a === "bet" || a === "raise");
+  const min = opts.min_raise_to;
+  const max = opts.max_raise_to;
+  const value = Math.min(max ?? 0, Math.max(min ?? 0, Number(ui.raise) || 0));
+  const inRange = ui.raise != null && ui.raise >= min && ui.raise <= max;
+  const buttons = opts.actions.map((a) => {
+    let label = t(`action.${a}`);
+    if (a === "call") label = t("holdem.call", { amount: money(opts.to_call) });
+    if (a === "bet" || a === "raise") label = t(`holdem.${a}_to`, { amount: money(ui.raise) });
+    if (a === "all_in") label = t("holdem.all_in", { amount: money(opts.stack + opts.bet) });
+    const disabled = busy || ((a === "bet" || a === "raise") && !inRange);
+    return html`<button type="button" key=${a} class=${`btn act act-${a}`} data-testid=${`act-${a}`} disabled=${disabled} onClick=${() => onAct(a)}>${label}</button>`;
+  });
+  const set = (cents) => {
+    ui.raise = cents;
+    ui.raiseText = null;
+    refresh();
+  };
+  return html`<div class="hm-decision" data-testid="decision">
+    <div class="actions" role="group" aria-label=${t("decision")}>${buttons}</div>
+    ${raiseWord
+      ? html`<div class="hm-raise">
+          <div class="presets" role="group" aria-label=${t("holdem.presets")}>
+            ${raisePresets(opts).map((p) => html`<button type="button" key=${p.key} class="btn small" data-testid=${`preset-${p.key}`} disabled=${busy} aria-pressed=${ui.raise === p.to ? "true" : "false"} onClick=${() => set(p.to)}>${t(`holdem.preset.${p.key}`)}</button>`)}
+          </div>
+          <input type="range" min=${min} max=${max} step="1" value=${value} data-testid="raise-slider" class="hm-slider" aria-label=${t("holdem.amount")} aria-valuetext=${money(value)} onInput=${(e) => set(Math.round(Number(e.target.value)))} />
+          <label class="amount-label"><span class="sr-only">${t("holdem.amount")}</span>
+            <input type="text" inputmode="decimal" min=${centsText(min)} max=${centsText(max)} value=${ui.raiseText ?? centsText(ui.raise ?? value)} data-testid="raise-amount" class="amount" data-cents=${ui.raise ?? ""}
+              onInput=${(e) => { ui.raiseText = e.target.value; ui.raise = toCents(e.target.value); refresh(); }} /></label>
+          <span class="muted small">${t("holdem.range", { min: money(min), max: money(max) })}</span>
+        </div>`
+      : null}
+  </div>`;
+}
+
+function PreActions({ ui, refresh }) {
+  const box = (key) => html`<label class="check" key=${key}><input type="checkbox" data-testid=${`pre-${key}`} checked=${ui.pre === key}
+      onChange=${(e) => { ui.pre = e.target.checked ? key : null; ui.preFor = null; refresh(); }} /> ${t(`holdem.pre.${key}`)}</label>`;
+  return html`<div class="pre-actions" role="group" aria-label=${t("holdem.pre.title")}>${box("check_fold")}${box("check")}${box("call_any")}</div>`;
+}
+
+function BuyIn({ tb, rules, mine, ui, busy, onBuy, refresh }) {
+  const limits = tb.buy_in || { min: rules.min_buy_in, max: rules.max_buy_in };
+  const stack = mine.stack || 0;
+  const max = Math.max(0, (limits.max ?? 0) - stack);
+  const min = stack > 0 ? 1 : limits.min ?? 1;
+  if (ui.buyIn == null) ui.buyIn = Math.min(max, Math.max(min, limits.min ?? min));
+  return html`<div class="hm-dialog" role="group" aria-labelledby="buyin-title" data-testid="buyin-dialog">
+    <h2 id="buyin-title">${stack > 0 ? t("holdem.topup") : t("holdem.buyin")}</h2>
+    <p class="muted">${t("holdem.buyin.range", { min: money(min), max: money(max) })}</p>
+    <label>${t("holdem.amount")} <input type="text" inputmode="decimal" min=${centsText(min)} max=${centsText(max)} value=${ui.buyInText ?? centsText(ui.buyIn)} data-testid="buyin-amount" class="amount"
+      onInput=${(e) => { ui.buyInText = e.target.value; ui.buyIn = toCents(e.target.value); }} /></label>
+    <div class="actions">
+      <button type="button" class="btn primary" data-testid="buyin-submit" disabled=${busy} onClick=${onBuy}>${t("holdem.buyin")}</button>
+      ${stack > 0 ? html`<button type="button" class="btn ghost" onClick=${() => { ui.buyIn = null; ui.dialog = false; refresh(); }}>${t("btn.cancel")}</button>` : null}
+    </div>
+  </div>`;
 }

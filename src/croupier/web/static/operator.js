@@ -6,7 +6,13 @@
 // computed here from the operator's round recall (GET /api/rounds/{id}), bounded to the
 // first MAX_SCAN rounds.
 
-import { api, ApiError, h, money, newKey } from "./api.js";
+import { api, ApiError, newKey } from "./api.js";
+import { DepositQueue } from "./cashier.js";
+import { h } from "./dom.js";
+import { wordError } from "./errors.js";
+import { money } from "./i18n.js";
+import { toast } from "./notify.js";
+import { html, useEffect, useRef } from "./ui.js";
 
 const MAX_SCAN = 400;
 // Published returns under optimal strategy (spec/uth.md, seed 001): per total main bet
@@ -166,7 +172,7 @@ function cageForm(toast, onDone) {
       out.textContent = `${kind} ${money(move.amount)} → balance ${money(move.balance)}`;
       onDone();
     } catch (err) {
-      toast(err.message, "error");
+      toast(wordError(err), "error");
     }
   };
   return h(
@@ -194,7 +200,7 @@ export function operatorPage({ view, toast }) {
         h("div", { class: "ledger-row" }, Object.entries(balances).map(([k, v]) => h("span", { class: "pill" }, `${k}: ${money(v)}`))),
       );
     } catch (err) {
-      ledger.replaceChildren(h("h3", {}, "Ledger"), h("p", { class: "form-error" }, err.message));
+      ledger.replaceChildren(h("h3", {}, "Ledger"), h("p", { class: "form-error" }, wordError(err)));
     }
   }
 
@@ -205,7 +211,7 @@ export function operatorPage({ view, toast }) {
       stats = await api("/api/operator/stats");
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 404) {
-        body.replaceChildren(h("p", { class: "form-error" }, err.message));
+        body.replaceChildren(h("p", { class: "form-error" }, wordError(err)));
         return;
       }
     }
@@ -234,6 +240,13 @@ export function operatorPage({ view, toast }) {
   }
 
   loadLedger();
-  load().catch((err) => body.replaceChildren(h("p", { class: "form-error" }, err.message)));
+  load().catch((err) => body.replaceChildren(h("p", { class: "form-error" }, wordError(err))));
   return () => {};
+}
+
+/** The operator's page as a component: the deposit requests to approve, then the figures. */
+export function OperatorPage() {
+  const ref = useRef(null);
+  useEffect(() => operatorPage({ view: ref.current, toast }), []);
+  return html`<${DepositQueue} /><div ref=${ref}></div>`;
 }

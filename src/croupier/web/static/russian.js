@@ -1,332 +1,337 @@
-// The Russian Poker table (spec/russian.md; docs/protocol.md "Russian Poker tables"): the
-// layout's boxes, your open box's cards (click to select the ones to exchange), blind boxes
-// face down, the dealer's hand (face down until shown), the decision buttons the server's
-// `legal` list allows, the decision timer and each box's result.
-// The page draws only what the server sends: another box's cards arrive as nulls.
+// The Russian Poker table (spec/russian.md; docs/protocol.md "Russian Poker tables") on a
+// felt: the dealer's hand, the pay tables, the layout's boxes; chips on your open box's Ante
+// and Bonus and a count of blind boxes; decisions whose buttons say what they cost; your
+// cards selectable for an exchange; insurance only when the hand allows it; hands named (the
+// two-combination rule said when it pays); each bet's result; the dealer's game you bought
+// shown card by card. The page draws only what the server sends.
 
-import { h, logPanel, money, newKey, signedMoney, startTablePage, tablePageSocket, tableSender } from "./api.js";
-import { cardEl, forgetDealt } from "./cards.js";
+import { newKey } from "./api.js";
+import { bestHand, Card, CardRow, CHIPS, categoryName } from "./cards.js";
+import { BetLines, ChipTray, Spot } from "./common.js";
+import { centsText, money, signedMoney, t, toCents } from "./i18n.js";
+import { announce, toast } from "./notify.js";
+import { play } from "./sound.js";
+import { addLog, LogPanel, nameOf, OfflineNote, soundFor, TableHead, Timer, useTable } from "./tablecore.js";
+import { limitError } from "./uth.js";
+import { html, useRef, useState } from "./ui.js";
 
-const LABELS = {
-  exchange: "Exchange",
-  sixth_card: "Sixth card",
-  bet: "Bet",
-  fold: "Fold",
-  buy: "Buy dealer's game",
-  decline: "Decline",
-};
-const PHASE_TEXT = {
-  betting: "Place your bets",
-  deciding: "Decisions: exchange, sixth card, bet or fold",
-  buying: "The dealer does not qualify: buy the dealer's game or decline",
-  settled: "Round settled",
-  voided: "Round voided — every bet returned",
-};
+// The Bet's combinations as the engine numbers them (games/russian/config.py Combination).
+const COMBINATIONS = ["ace_king", "pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house", "four_of_a_kind", "straight_flush", "royal_flush"];
 
-export function russianTablePage({ view, wallet, toast }, info) {
+function comboName(c) {
+  const kind = typeof c === "number" ? COMBINATIONS[c] : typeof c === "string" ? c.toLowerCase() : c && (c.kind || c.combination || c.name);
+  return kind ? categoryName(typeof kind === "number" ? COMBINATIONS[kind] : kind) : "";
+}
+
+export function RussianTable({ info }) {
   const rules = info.rules || {};
-  const s = {
-    table: null,
-    view: null,
-    conn: "connecting",
-    deadline: null,
-    deadlineTotal: null,
-    last: null, // the last round_closed: {summary, returns, status}
-    log: [],
-    busy: false,
-    selected: new Set(), // the open box's cards chosen for an exchange
-    draft: { ante: rules.ante_min || 100, bonus: 0, blind: 0, insurance: 0 },
-  };
-  const root = h("section", { class: "table-page russian", testid: "russian-table" });
-  view.replaceChildren(root);
+  const ui = useRef({ chip: CHIPS[0].value, draft: { ante: 0, bonus: 0, blind: 0 }, lastBet: null, selected: new Set(), insurance: "" }).current;
+  const [, redraw] = useState(0);
+  const refresh = () => redraw((n) => n + 1);
 
-  const socket = tablePageSocket(info.name, { state: s, onFrame: (f) => onFrame(f), toast, render });
-
-  const mySeat = () => (s.table ? s.table.your_seat : null);
-
-  function addLog(text, cls = "") {
-    s.log.unshift({ text, cls, at: new Date().toLocaleTimeString() });
-    s.log.length = Math.min(s.log.length, 80);
-  }
-
-  function onFrame(f) {
-    if (f.type === "state") {
-      s.table = f.table;
-      s.view = f.view && Array.isArray(f.view.boxes) ? f.view : null;
-      if (f.table && typeof f.table.deadline_in === "number" && f.table.deadline_in > 0) {
-        s.deadline = performance.now() + f.table.deadline_in * 1000;
-        s.deadlineTotal = s.deadlineTotal || f.table.deadline_in;
-      } else if (f.table && f.table.deadline_in == null) s.deadline = null;
-    } else if (f.type === "event") {
-      onEvent(f.event);
-    } else if (f.type === "error" && f.ref == null) {
-      toast(f.message, "error");
-    }
-    render();
-  }
-
-  function onEvent(e) {
-    const mine = e.seat != null && e.seat === mySeat();
-    switch (e.kind) {
-      case "round_opened":
-        forgetDealt();
-        s.last = null;
-        s.selected.clear();
-        addLog(`Round ${e.round_id} open for bets`);
-        break;
-      case "decisions_open":
-        s.deadline = performance.now() + e.decision_seconds * 1000;
-        s.deadlineTotal = e.decision_seconds;
-        break;
-      case "cards_exchanged":
-        s.selected.clear();
-        addLog(`Box ${e.box + 1} exchanges${e.received ? ` for ${e.received.join(" ")}` : ""}`);
-        break;
-      case "sixth_card_bought":
-        addLog(`Box ${e.box + 1} buys a sixth card${e.card ? ` (${e.card})` : ""}`);
-        break;
-      case "folded":
-        addLog(`Box ${e.box + 1} folds${e.timeout ? " (timer)" : ""}`);
-        break;
-      case "dealer_revealed":
-        addLog(`The dealer shows ${(e.cards || e.dealer || []).join(" ")}`);
-        break;
-      case "round_closed": {
-        s.last = { summary: e.summary || {}, returns: e.returns || {}, status: e.status };
-        s.deadline = null;
-        const me = mySeat();
-        if (me != null && e.returns && e.returns[String(me)] !== undefined) addLog(`Paid back ${money(e.returns[String(me)])}`, "good");
-        wallet.refresh();
-        break;
+  const { model: m, send } = useTable(info, {
+    state(f, mm) {
+      const before = mm.view && mm.view.legal && mm.view.legal.length;
+      mm.view = f.view && Array.isArray(f.view.boxes) ? f.view : null;
+      const legal = (mm.view && mm.view.legal) || [];
+      if (legal.length && !before) {
+        play("turn");
+        announce(t(legal.includes("buy") ? "russian.phase.buying" : "russian.your_turn"));
       }
-      default:
-        if (mine) addLog(e.kind.replace(/_/g, " "));
-        break;
+    },
+    event(e, mm) {
+      const me = mm.table ? mm.table.your_seat : null;
+      const myBoxes = new Set(((mm.view && mm.view.boxes) || []).filter((b) => b.seat === me).map((b) => b.box));
+      const mine = e.seat === me || (e.box != null && myBoxes.has(e.box));
+      soundFor(e, mine);
+      const boxName = e.box != null ? t("box.n", { n: e.box + 1 }) : "";
+      switch (e.kind) {
+        case "seated":
+          addLog(mm, t("log.sits", { name: e.username }));
+          break;
+        case "left":
+          addLog(mm, t("log.leaves", { name: e.username }));
+          break;
+        case "round_opened":
+          mm.last = null;
+          mm.bought = null;
+          mm.settled = {};
+          ui.selected.clear();
+          addLog(mm, t("log.round_opens", { n: e.round_id }));
+          break;
+        case "box_placed":
+          addLog(mm, t(e.blind ? "russian.log.blind_box" : "russian.log.box", { name: nameOf(mm, e.seat), box: boxName, ante: money(e.ante) }));
+          break;
+        case "cards_dealt":
+          addLog(mm, t("russian.log.dealt"));
+          break;
+        case "cards_exchanged":
+          ui.selected.clear();
+          addLog(mm, t("russian.log.exchange", { box: boxName, n: (e.discarded || e.received || []).length, fee: money(e.fee) }));
+          break;
+        case "sixth_card_bought":
+          addLog(mm, t("russian.log.sixth", { box: boxName, fee: money(e.fee) }));
+          break;
+        case "bet_placed":
+          addLog(mm, t("russian.log.bet", { box: boxName, amount: money(e.bet) }) + (e.insurance ? ` · ${t("russian.log.insured", { amount: money(e.insurance) })}` : ""));
+          break;
+        case "folded":
+          addLog(mm, t("russian.log.fold", { box: boxName }) + (e.timeout ? ` ${t("log.by_timer")}` : ""));
+          break;
+        case "dealer_revealed": {
+          const hand = bestHand(e.cards || []);
+          addLog(mm, t("russian.log.dealer", { hand: hand ? hand.name : "" }) + (e.qualifies ? "" : ` ${t("russian.not_qualify")}`));
+          announce(t("russian.log.dealer", { hand: hand ? hand.name : "" }));
+          break;
+        }
+        case "game_bought": {
+          // For the box that bought only: the dealer's highest card replaced (spec "Buying").
+          if (mine) mm.bought = { box: e.box, hand: e.hand, replaced: e.replaced, drawn: e.drawn, qualifies: e.qualifies };
+          const hand = bestHand(e.hand || []);
+          addLog(mm, t("russian.log.bought", { box: boxName, fee: money(e.fee), hand: hand ? hand.name : "" }) + (e.qualifies ? "" : ` ${t("russian.not_qualify")}`));
+          break;
+        }
+        case "buy_declined":
+          addLog(mm, t("russian.log.declined", { box: boxName }));
+          break;
+        case "box_settled":
+          if (mine) {
+            mm.settled = { ...(mm.settled || {}), [e.box]: e.settlement };
+            const net = (e.settlement.outcomes || []).reduce((a, o) => a + o.net, 0);
+            addLog(mm, t("russian.log.settled", { box: boxName, net: signedMoney(net) }), net > 0 ? "good" : net < 0 ? "bad" : "");
+          }
+          break;
+        case "round_voided":
+          addLog(mm, t("log.voided"), "bad");
+          break;
+        case "round_closed": {
+          mm.last = { summary: e.summary || {}, returns: e.returns || {}, status: e.status };
+          mm.deadline = null;
+          const boxes = (mm.last.summary.boxes || []).filter((b) => b.seat === me);
+          const net = boxes.reduce((a, b) => a + (b.net || 0), 0);
+          if (boxes.length) {
+            play(net > 0 ? "win" : net < 0 ? "lose" : "chip");
+            announce(net > 0 ? t("result.you_win", { amount: money(net) }) : net < 0 ? t("result.you_lose", { amount: money(-net) }) : t("result.push"));
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    },
+  });
+
+  const tb = m.table;
+  const v = m.view;
+  const me = tb ? tb.your_seat : null;
+  const offline = m.conn !== "open";
+  const legal = (v && v.legal) || [];
+  const haveBoxes = Boolean(v && v.boxes.some((b) => b.seat === me));
+  const canBet = Boolean(tb && me != null && !haveBoxes && (!v || v.phase === "betting" || v.phase === "settled" || v.phase === "voided") && tb.status !== "playing" && tb.status !== "pause");
+  const open = v ? v.boxes.find((b) => b.seat === me && !b.blind) : null;
+  const ante = open ? open.ante : 0;
+
+  // At the showdown every box is opened: the round's summary has all their cards.
+  const shown = Object.fromEntries(((m.last && m.last.summary && m.last.summary.boxes) || []).filter((b) => b.cards).map((b) => [b.box, b.cards]));
+  const boxes = v ? v.boxes.map((b) => (b.cards || !shown[b.box] ? b : { ...b, cards: shown[b.box] })) : m.last && m.last.summary && m.last.summary.boxes ? m.last.summary.boxes.map((b) => ({ ...b, blind: false })) : [];
+  const dealerCards = m.bought ? m.bought.hand : v ? v.dealer || [] : m.last && m.last.summary.dealer ? m.last.summary.dealer : [];
+
+  function addChip(spot) {
+    const cap = spot === "ante" ? rules.ante_max : rules.bonus_max;
+    const next = ui.draft[spot] + ui.chip;
+    ui.draft = { ...ui.draft, [spot]: cap ? Math.min(next, cap) : next };
+    refresh();
+  }
+  function blindCount(delta) {
+    const max = (rules.boxes || 6) - 1;
+    ui.draft = { ...ui.draft, blind: Math.max(0, Math.min(max, ui.draft.blind + delta)) };
+    refresh();
+  }
+  async function deal() {
+    const d = ui.draft;
+    const outside = limitError([["ante", d.ante, rules.ante_min, rules.ante_max], ["bonus", d.bonus, rules.bonus_min, rules.bonus_max]]);
+    if (outside) {
+      toast(outside, "error");
+      return;
+    }
+    const bets = { ante: d.ante };
+    if (d.bonus > 0) bets.bonus = d.bonus;
+    if (d.blind > 0) bets.blind_boxes = d.blind;
+    const result = await send({ type: "bet", key: newKey(), bets });
+    if (result) {
+      ui.lastBet = { ...d };
+      ui.draft = { ante: 0, bonus: 0, blind: 0 };
+      refresh();
     }
   }
-
-  const send = tableSender({ state: s, socket, wallet, toast, render });
-
-  function placeBet() {
-    const d = s.draft;
-    const bets = { ante: Math.round(Number(d.ante)) };
-    if (Number(d.bonus) > 0) bets.bonus = Math.round(Number(d.bonus));
-    if (Number(d.blind) > 0) bets.blind_boxes = Math.round(Number(d.blind));
-    return send({ type: "bet", key: newKey(), bets }, "Bet refused");
-  }
-
   function act(action) {
     const message = { type: "act", action };
-    if (action === "exchange") message.cards = [...s.selected];
+    if (action === "exchange") message.cards = [...ui.selected];
     if (action === "insurance") {
       message.action = "bet";
-      message.amount = Math.round(Number(s.draft.insurance));
+      message.amount = toCents(ui.insurance) || 0;
     }
-    return send(message, "Refused");
+    return send(message);
+  }
+  function toggle(card) {
+    if (ui.selected.has(card)) ui.selected.delete(card);
+    else ui.selected.add(card);
+    refresh();
   }
 
-  // -- drawing ------------------------------------------------------------------------
+  const cost = (mult) => money(mult * ante);
+  const limits = t("russian.limits", { min: money(rules.ante_min), max: money(rules.ante_max) });
+  const phase = v ? v.phase : m.last ? "settled" : tb ? tb.status : "connecting";
+  const phaseText = (() => {
+    if (!tb) return t("conn.connecting");
+    if (v && legal.length) return t(legal.includes("buy") ? "russian.phase.buying" : "russian.phase.deciding");
+    if (v && haveBoxes && v.to_act_seat != null && v.phase !== "settled") return t("russian.waiting_for", { name: nameOf(m, v.to_act_seat) });
+    if (v && v.phase === "betting") return haveBoxes ? t("uth.waiting_deal") : t("russian.phase.betting");
+    if (v && v.phase === "voided") return t("log.voided");
+    if (tb.status === "pause") return t("uth.next_round");
+    if (tb.status === "playing") return t("uth.round_in_play");
+    return me == null ? t("uth.take_seat") : t("russian.phase.betting");
+  })();
 
-  // The boxes to draw: the live view, else the last round's summary (cards shown, nets).
-  function boxes() {
-    if (s.view) return s.view.boxes;
-    if (s.last && s.last.summary && s.last.summary.boxes) {
-      return s.last.summary.boxes.map((b) => ({ ...b, blind: false, settledView: true }));
+  return html`<section class="table-page russian" data-testid="russian-table" data-phase=${phase} aria-label=${info.title || info.name}>
+    <${TableHead} info=${info} model=${m} limits=${limits} extra=${tb && tb.round_id ? html`<span class="round">${t("round.n", { n: tb.round_id })}</span>` : null} />
+    <div class="table-layout">
+      <div class="table-main">
+        <div class="felt ru-felt" data-testid="felt">
+          <${RussianPayTables} rules=${rules} />
+          <div class="dealer-area" data-testid="dealer">
+            <div class="felt-label">${m.bought ? t("russian.dealer_bought") : t("uth.dealer")}</div>
+            <${CardRow} cards=${dealerCards} slots=${dealerCards.length ? 0 : 5} label=${t("uth.dealer_cards")} />
+            ${m.bought ? html`<div class="hand-note" data-testid="bought">${t("russian.bought_note", { replaced: m.bought.replaced, drawn: (m.bought.drawn || []).join(" ") })}</div>` : null}
+            <div class="hand-note">${dealerCards.length && dealerCards[0] ? (bestHand(dealerCards) || {}).name : ""}</div>
+          </div>
+          <div class="status-line"><div class="phase" data-testid="phase">${phaseText}</div><${Timer} deadline=${m.deadline} active=${Boolean(v && v.phase !== "settled" && v.phase !== "voided" && tb && tb.status === "playing")} /></div>
+          <${RussianResult} model=${m} me=${me} />
+          <ul class="ru-boxes" data-testid="boxes" aria-label=${t("boxes")}>
+            ${boxes.map((b) => html`<${BoxEl} key=${b.box} b=${b} model=${m} me=${me} ui=${ui} canSelect=${legal.includes("exchange") && open && open.box === b.box} onToggle=${toggle} />`)}
+            ${canBet ? html`<li class="ru-box draft mine"><div class="felt-label">${t("russian.your_box")}</div>
+              <div class="spots">
+                <${Spot} name="ante" label=${t("spot.ante")} amount=${ui.draft.ante} chip=${ui.chip} onAdd=${offline ? null : addChip} />
+                <${Spot} name="bonus" label=${t("spot.bonus")} amount=${ui.draft.bonus} chip=${ui.chip} onAdd=${offline ? null : addChip} />
+              </div></li>` : null}
+          </ul>
+        </div>
+        <div class="controls" data-testid="controls">
+          <${OfflineNote} model=${m} />
+          ${renderControls()}
+        </div>
+      </div>
+      <${LogPanel} log=${m.log} />
+    </div>
+  </section>`;
+
+  function renderControls() {
+    if (!tb) return null;
+    if (me == null) return html`<button type="button" class="btn primary" data-testid="sit" disabled=${m.busy || offline} onClick=${() => send({ type: "join" })}>${t("sit")}</button>`;
+    if (legal.length) return decisionButtons();
+    if (canBet) {
+      const d = ui.draft;
+      const total = d.ante + d.bonus + d.blind * 3 * d.ante;
+      return html`<div class="ru-betform" data-testid="bet-form">
+        <${ChipTray} selected=${ui.chip} max=${rules.ante_max || Infinity} onSelect=${(c) => { ui.chip = c; refresh(); }} />
+        <div class="bet-row">
+          <span class="stepper" role="group" aria-label=${t("russian.blind_boxes")}>
+            <span class="stepper-label" id="blind-label">${t("russian.blind_boxes")}</span>
+            <button type="button" class="btn small" data-testid="blind-minus" aria-label=${t("russian.blind_minus")} disabled=${!d.blind} onClick=${() => blindCount(-1)}>−</button>
+            <output data-testid="blind-count" aria-labelledby="blind-label">${d.blind}</output>
+            <button type="button" class="btn small" data-testid="blind-plus" aria-label=${t("russian.blind_plus")} onClick=${() => blindCount(1)}>+</button>
+          </span>
+          <div class="bet-total" aria-live="polite">${t("uth.total", { amount: money(total) })}</div>
+          <button type="button" class="btn" data-testid="clear" disabled=${!total} onClick=${() => { ui.draft = { ante: 0, bonus: 0, blind: 0 }; refresh(); }}>${t("btn.clear")}</button>
+          <button type="button" class="btn" data-testid="rebet" disabled=${!ui.lastBet} onClick=${() => { ui.draft = { ...ui.lastBet }; refresh(); }}>${t("btn.rebet")}</button>
+          <button type="button" class="btn primary" data-testid="bet-button" disabled=${m.busy || offline || !d.ante} onClick=${deal}>${t("btn.deal")}</button>
+          <button type="button" class="btn ghost" data-testid="leave" disabled=${m.busy || offline} onClick=${() => send({ type: "leave" })}>${t("btn.leave")}</button>
+        </div>
+      </div>`;
     }
-    return [];
+    return html`${haveBoxes && v && v.phase !== "settled" ? html`<p class="muted" data-testid="waiting">${phaseText}</p>` : null}
+      <div class="actions"><button type="button" class="btn small ghost" data-testid="leave" disabled=${m.busy || offline || Boolean(haveBoxes && v.phase !== "settled")} onClick=${() => send({ type: "leave" })}>${t("btn.leave")}</button></div>`;
   }
 
-  function openBox() {
-    const me = mySeat();
-    return s.view ? s.view.boxes.find((b) => b.seat === me && !b.blind) : null;
-  }
-
-  function boxEl(b) {
-    const me = mySeat();
-    const mine = b.seat === me;
-    const open = openBox();
-    const canSelect = mine && open && open.box === b.box && (s.view.legal || []).includes("exchange");
-    let cards;
-    if (b.cards) {
-      cards = b.cards.map((c) => {
-        const el = cardEl(c, { small: !mine, highlight: s.selected.has(c) });
-        if (canSelect) {
-          el.classList.add("selectable");
-          if (s.selected.has(c)) el.classList.add("selected");
-          el.addEventListener("click", () => {
-            if (s.selected.has(c)) s.selected.delete(c);
-            else s.selected.add(c);
-            render();
-          });
-        }
-        return el;
-      });
-    } else {
-      cards = [0, 1, 2, 3, 4].map(() => cardEl(null, { small: !mine }));
-    }
-    const toAct = s.view && s.view.to_act === b.box;
-    const net = b.net;
-    return h(
-      "div",
-      {
-        class: `ru-box${mine ? " mine" : ""}${b.blind ? " blind" : ""}${toAct ? " acting" : ""}`,
-        testid: mine ? (b.blind ? "my-blind-box" : "my-box") : "box",
-        "data-box": String(b.box),
-      },
-      h("div", { class: "felt-label" }, `BOX ${b.box + 1}${b.blind ? " · BLIND" : ""}${mine ? " · YOU" : ""}`),
-      h("div", { class: "card-row" }, cards),
-      b.ante != null
-        ? h(
-            "div",
-            { class: "ru-stakes" },
-            `Ante ${money(b.ante)}`,
-            b.bet ? ` · Bet ${money(b.bet)}` : "",
-            b.bonus ? ` · Bonus ${money(b.bonus)}` : "",
-            b.fee ? ` · Fees ${money(b.fee)}` : "",
-            b.insurance ? ` · Insurance ${money(b.insurance)}` : "",
-          )
-        : null,
-      h("div", { class: "ru-status" }, b.status || ""),
-      net != null && mine ? h("div", { class: net > 0 ? "good" : net < 0 ? "bad" : "muted", testid: "box-net", "data-net": String(net) }, signedMoney(net)) : null,
-    );
-  }
-
-  function dealerEl() {
-    let cards = s.view ? s.view.dealer || [] : [];
-    if (!s.view && s.last && s.last.summary && s.last.summary.dealer) cards = s.last.summary.dealer;
-    return h(
-      "div",
-      { class: "dealer-area", testid: "dealer" },
-      h("div", { class: "felt-label" }, "DEALER"),
-      h("div", { class: "card-row" }, cards.length ? cards.map((c) => cardEl(c)) : [0, 1, 2, 3, 4].map(() => cardEl(undefined))),
-    );
-  }
-
-  function timerEl() {
-    const over = s.view && (s.view.phase === "settled" || s.view.phase === "voided");
-    if (s.deadline == null || over) return h("div", { class: "timer idle", testid: "timer" });
-    const left = Math.max(0, (s.deadline - performance.now()) / 1000);
-    const frac = s.deadlineTotal ? Math.min(1, left / s.deadlineTotal) : 0;
-    return h(
-      "div",
-      { class: "timer", testid: "timer" },
-      h("div", { class: "timer-bar", style: { width: `${frac * 100}%` } }),
-      h("span", { class: "timer-text" }, `${Math.ceil(left)}s`),
-    );
-  }
-
-  function resultBanner() {
-    if (s.view && s.view.phase !== "settled" && s.view.phase !== "voided") return null;
-    if (!s.last) return null;
-    const me = mySeat();
-    const mine = (s.last.summary.boxes || []).filter((b) => b.seat === me);
-    if (!mine.length) return null;
-    const net = mine.reduce((a, b) => a + (b.net || 0), 0);
-    const cls = net > 0 ? "win" : net < 0 ? "lose" : "";
-    const voided = s.last.status === "voided";
-    return h(
-      "div",
-      { class: `result-banner ${cls}`, testid: "result" },
-      h("div", { class: "headline", testid: "result-net", "data-net": String(voided ? 0 : net) }, voided ? "Round voided" : net > 0 ? `You win ${money(net)}` : net < 0 ? `You lose ${money(-net)}` : "Push"),
-      h("div", { class: "hands" }, mine.map((b) => `Box ${b.box + 1}: ${signedMoney(b.net || 0)}`).join(" · ")),
-    );
-  }
-
-  function betForm() {
-    const d = s.draft;
-    const field = (key, label, attrs) => {
-      const input = h("input", { type: "number", step: 1, value: d[key], testid: `bet-${key}`, class: "amount", ...attrs });
-      input.addEventListener("input", () => (d[key] = input.value));
-      return h("label", { class: "ru-field" }, label, input);
+  function decisionButtons() {
+    const n = ui.selected.size;
+    const label = {
+      exchange: n ? t("russian.act.exchange_n", { n, cost: cost(1) }) : t("russian.act.exchange", { cost: cost(1) }),
+      sixth_card: t("russian.act.sixth", { cost: cost(1) }),
+      bet: t("russian.act.bet", { cost: cost(rules.bet_multiple || 2) }),
+      fold: t("action.fold"),
+      buy: t("russian.act.buy", { cost: cost(1) }),
+      decline: t("russian.act.decline"),
     };
-    return h(
-      "div",
-      { class: "ru-betform", testid: "bet-form" },
-      field("ante", "Ante (cents)", { min: rules.ante_min, max: rules.ante_max }),
-      field("bonus", "Bonus", { min: 0, max: rules.bonus_max }),
-      field("blind", "Blind boxes", { min: 0, max: (rules.boxes || 6) - 1 }),
-      h("button", { class: "btn primary", testid: "bet-button", disabled: s.busy, onclick: placeBet }, "Deal"),
-    );
+    const ins = v && v.insurance;
+    const hand = open && open.cards ? bestHand(open.cards) : null;
+    const insurable = legal.includes("bet") && (ins ? true : Boolean(hand && hand.rank >= 3));
+    return html`<div class="actions" role="group" aria-label=${t("decision")}>
+        ${legal.map((a) => html`<button type="button" key=${a} class=${`btn act act-${a}`} data-testid=${`act-${a}`} data-label=${a}
+          disabled=${m.busy || offline || (a === "exchange" && n === 0)} onClick=${() => act(a)}>${label[a] || a}</button>`)}
+      </div>
+      ${legal.includes("exchange") ? html`<p class="muted small">${t("russian.select_hint")}</p>` : null}
+      ${insurable
+        ? html`<div class="ru-insurance" data-testid="insurance">
+            <label>${t("russian.insurance")} ${ins ? html`<span class="muted">(${money(ins[0])}–${money(ins[1])})</span>` : null}
+              <input type="text" inputmode="decimal" class="amount" data-testid="insurance-amount" value=${ui.insurance} placeholder=${ins ? centsText(ins[0]) : centsText(ante)} onInput=${(e) => (ui.insurance = e.target.value)} /></label>
+            <button type="button" class="btn act act-insurance" data-testid="act-insurance" disabled=${m.busy || offline} onClick=${() => act("insurance")}>${t("russian.act.insure")}</button>
+          </div>`
+        : null}`;
   }
+}
 
-  function decisionButtons(legal) {
-    const buttons = [];
-    for (const a of legal) {
-      const disabled = s.busy || (a === "exchange" && s.selected.size === 0);
-      const label = a === "exchange" ? `Exchange ${s.selected.size || ""}`.trim() : LABELS[a] || a;
-      buttons.push(h("button", { class: `btn act act-${a}`, testid: `act-${a}`, disabled, onclick: () => act(a) }, label));
-    }
-    const parts = [h("div", { class: "actions" }, buttons)];
-    if (legal.includes("bet")) {
-      const input = h("input", { type: "number", min: 0, step: 1, value: s.draft.insurance, testid: "insurance-amount", class: "amount" });
-      input.addEventListener("input", () => (s.draft.insurance = input.value));
-      parts.push(
-        h(
-          "div",
-          { class: "ru-insurance" },
-          h("span", { class: "muted" }, "Insurance (three of a kind or better):"),
-          input,
-          h("button", { class: "btn act act-insurance", testid: "act-insurance", disabled: s.busy, onclick: () => act("insurance") }, "Bet + insure"),
-        ),
-      );
-    }
-    return parts;
-  }
+function BoxEl({ b, model, me, ui, canSelect, onToggle }) {
+  const mine = b.seat === me;
+  const toAct = model.view && model.view.to_act === b.box;
+  const settlement = model.settled && model.settled[b.box];
+  const cards = b.cards || null;
+  const hand = cards && cards.length >= 5 ? bestHand(cards) : null;
+  const combos = settlement && settlement.payout ? settlement.payout.combinations || [] : [];
+  let body;
+  if (cards && canSelect) {
+    body = html`<div class="card-row" role="group" aria-label=${t("russian.select_hint")}>${cards.map((c) => html`<button type="button" key=${c} class=${`card-pick${ui.selected.has(c) ? " selected" : ""}`} aria-pressed=${ui.selected.has(c) ? "true" : "false"} onClick=${() => onToggle(c)}><${Card} code=${c} /></button>`)}</div>`;
+  } else if (cards) body = html`<${CardRow} cards=${cards} small=${!mine} best=${hand && hand.rank > 0 ? new Set(hand.five) : null} label=${mine ? t("your_cards") : t("box.n", { n: b.box + 1 })} />`;
+  else body = html`<${CardRow} cards=${[null, null, null, null, null]} small=${!mine} label=${t("box.n", { n: b.box + 1 })} />`;
+  const lines = settlement ? (settlement.outcomes || []).map((o) => ({ bet: o.kind, stake: o.stake, outcome: o.outcome, net: o.net })) : null;
+  return html`<li class=${`ru-box${mine ? " mine" : ""}${b.blind ? " blind" : ""}${toAct ? " acting" : ""}`} data-testid=${mine ? (b.blind ? "my-blind-box" : "my-box") : "box"} data-box=${String(b.box)}>
+    <div class="felt-label">${t("box.n", { n: b.box + 1 })}${b.blind ? ` · ${t("russian.blind")}` : ""}${mine ? ` · ${t("you")}` : b.seat != null ? ` · ${nameOf(model, b.seat)}` : ""}</div>
+    ${body}
+    ${hand && mine ? html`<div class="hand-note" data-testid="box-hand">${hand.name}</div>` : null}
+    ${combos.length > 1 ? html`<div class="hand-note two-combos" data-testid="two-combos">${t("russian.two_combos", { a: comboName(combos[0]), b: comboName(combos[1]) })}</div>` : null}
+    ${b.ante != null
+      ? html`<div class="ru-stakes">${t("spot.ante")} ${money(b.ante)}${b.bet ? ` · ${t("spot.bet")} ${money(b.bet)}` : ""}${b.bonus ? ` · ${t("spot.bonus")} ${money(b.bonus)}` : ""}${b.fee ? ` · ${t("spot.fee")} ${money(b.fee)}` : ""}${b.insurance ? ` · ${t("spot.insurance")} ${money(b.insurance)}` : ""}</div>`
+      : null}
+    ${b.status ? html`<div class="ru-status">${t(`russian.status.${b.status}`)}</div>` : null}
+    ${lines && mine ? html`<${BetLines} lines=${lines} testid="box-lines" />` : null}
+    ${b.net != null && mine ? html`<div class=${b.net > 0 ? "good" : b.net < 0 ? "bad" : "muted"} data-testid="box-net" data-net=${String(b.net)}>${signedMoney(b.net)}</div>` : null}
+  </li>`;
+}
 
-  function controls() {
-    const t = s.table;
-    if (!t) return h("div", { class: "controls" });
-    const me = mySeat();
-    if (me == null) {
-      return h("div", { class: "controls" }, h("button", { class: "btn primary", testid: "sit", disabled: s.busy, onclick: () => send({ type: "join" }, "Cannot sit") }, "Take a seat"));
-    }
-    const v = s.view;
-    const haveBoxes = v && v.boxes.some((b) => b.seat === me);
-    const legal = (v && v.legal) || [];
-    const parts = [];
-    if (legal.length) parts.push(decisionButtons(legal));
-    else if (!haveBoxes && (!v || v.phase === "betting" || v.phase === "settled" || v.phase === "voided")) parts.push(betForm());
-    else if (v && v.to_act_seat != null) parts.push(h("p", { class: "muted" }, `Waiting for seat ${v.to_act_seat}…`));
-    parts.push(h("div", { class: "actions" }, h("button", { class: "btn small ghost", testid: "leave", disabled: s.busy || Boolean(haveBoxes && v.phase !== "settled"), onclick: () => send({ type: "leave" }, "Cannot leave") }, "Leave seat")));
-    return h("div", { class: "controls" }, parts);
-  }
+function RussianResult({ model, me }) {
+  const v = model.view;
+  if (v && v.phase !== "settled" && v.phase !== "voided") return null;
+  if (!model.last) return null;
+  const mine = (model.last.summary.boxes || []).filter((b) => b.seat === me);
+  if (!mine.length) return null;
+  const net = mine.reduce((a, b) => a + (b.net || 0), 0);
+  const voided = model.last.status === "voided";
+  const cls = net > 0 ? "win" : net < 0 ? "lose" : "push";
+  return html`<div class=${`result-banner compact ${cls}`} data-testid="result" role="status">
+    <div class="headline" data-testid="result-net" data-net=${String(voided ? 0 : net)}>${voided ? t("log.voided") : net > 0 ? t("result.you_win", { amount: money(net) }) : net < 0 ? t("result.you_lose", { amount: money(-net) }) : t("result.push")}</div>
+    <div class="hands">${mine.map((b) => `${t("box.n", { n: b.box + 1 })}: ${b.cards ? (bestHand(b.cards) || {}).name || "" : ""} ${signedMoney(b.net || 0)}`).join(" · ")}</div>
+  </div>`;
+}
 
-  function render() {
-    const t = s.table;
-    const phase = s.view ? s.view.phase : s.last ? "settled" : t ? t.status : "connecting";
-    root.dataset.phase = phase;
-    const all = boxes();
-    root.replaceChildren(
-      h(
-        "div",
-        { class: "table-head" },
-        h("a", { href: "#/lobby", class: "back" }, "← Lobby"),
-        h("h2", {}, info.title || info.name),
-        h("span", { class: "limits" }, `Ante ${money(rules.ante_min)}–${money(rules.ante_max)}`),
-        t && t.round_id ? h("span", { class: "round" }, `Round ${t.round_id}`) : null,
-        h("span", { class: `conn conn-${s.conn}`, testid: "connection" }, s.conn),
-      ),
-      h(
-        "div",
-        { class: "table-layout" },
-        h(
-          "div",
-          { class: "table-main" },
-          h(
-            "div",
-            { class: "felt ru-felt", testid: "felt" },
-            dealerEl(),
-            h("div", { class: "phase", testid: "phase" }, PHASE_TEXT[phase] || phase),
-            timerEl(),
-            resultBanner(),
-            h("div", { class: "ru-boxes", testid: "boxes" }, all.map(boxEl)),
-          ),
-          controls(),
-        ),
-        logPanel(s.log),
-      ),
-    );
-  }
-
-  return startTablePage({ root, state: s, socket, render, timerEl });
+function RussianPayTables({ rules }) {
+  const rows = (pt, unit) => Object.entries(pt || {}).filter(([, val]) => val).map(([k, val]) => html`<tr key=${k}><th scope="row">${categoryName(k)}</th><td>${unit === "x" ? `${val}:1` : `${val}:1`}</td></tr>`);
+  const betPt = rules.bet_paytable || { royal_flush: 100, straight_flush: 50, four_of_a_kind: 20, full_house: 7, flush: 5, straight: 4, three_of_a_kind: 3, two_pair: 2, pair: 1, ace_king: 1 };
+  return html`<details class="paytables" data-testid="paytables">
+    <summary>${t("paytable.title")}</summary>
+    <div class="pt-grid">
+      <table class="paytable"><caption>${t("russian.bet_pays")}</caption><tbody>${rows(betPt, "x")}</tbody></table>
+      ${rules.bonus_paytable ? html`<table class="paytable"><caption>${t("russian.bonus_pays")}</caption><tbody>${rows(rules.bonus_paytable, "x")}</tbody></table>` : null}
+    </div>
+    <p class="pt-note">${t("russian.rules_short")}</p>
+  </details>`;
 }

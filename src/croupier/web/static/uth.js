@@ -1,496 +1,407 @@
-// The Ultimate Texas Hold'em table (spec/uth.md): felt, dealer, board, betting boxes with
-// Trips / Ante / Blind / Play spots, chips, timers and the decision buttons.
-// Everything drawn comes from the server's `state` frames (the seat's own view) and events;
-// the page never holds a card the seat may not see, because the server never sends one.
+// The Ultimate Texas Hold'em table (spec/uth.md): the felt with the dealer, the board, the
+// pay tables, the other boxes and yours (Trips / Ante = Blind / Play spots), the chip tray with
+// Undo, Rebet and Double, the decision buttons and the one timer. Everything drawn comes from
+// the server's `state` frames (the seat's own view) and events; the page never holds a card
+// the seat may not see, because the server never sends one.
 
-import { api, h, logPanel, money, newKey, signedMoney, startTablePage, tablePageSocket, tableSender } from "./api.js";
-import { CHIPS, cardRow, chipEl, chipStack, forgetDealt, handName } from "./cards.js";
+import { api, newKey } from "./api.js";
+import { bestHand, CardRow, CHIPS, categoryOfValue, categoryName } from "./cards.js";
+import { BetLines, ChipTray, holeCardsFromDeck, payLine, Spot } from "./common.js";
+import { wordError } from "./errors.js";
+import { money, signedMoney, t } from "./i18n.js";
+import { announce, toast } from "./notify.js";
+import { play } from "./sound.js";
+import { addLog, LogPanel, nameOf, OfflineNote, soundFor, TableHead, Timer, useTable, WinnersPanel } from "./tablecore.js";
+import { html, useRef, useState } from "./ui.js";
 
 const ACTIONS = [
-  { action: "check", label: "Check", send: { action: "check" } },
-  { action: "4x", label: "Bet 4×", send: { action: "play", multiple: 4 } },
-  { action: "3x", label: "Bet 3×", send: { action: "play", multiple: 3 } },
-  { action: "2x", label: "Bet 2×", send: { action: "play", multiple: 2 } },
-  { action: "1x", label: "Bet 1×", send: { action: "play", multiple: 1 } },
-  { action: "fold", label: "Fold", send: { action: "fold" } },
+  { action: "check", send: { action: "check" } },
+  { action: "4x", send: { action: "play", multiple: 4 } },
+  { action: "3x", send: { action: "play", multiple: 3 } },
+  { action: "2x", send: { action: "play", multiple: 2 } },
+  { action: "1x", send: { action: "play", multiple: 1 } },
+  { action: "fold", send: { action: "fold" } },
 ];
-const PHASE_TEXT = {
-  betting: "Place your bets",
-  "pre-flop": "Pre-flop: check or bet 4× / 3×",
-  flop: "Flop: check or bet 2×",
-  river: "River: bet 1× or fold",
-  showdown: "Showdown",
-  settled: "Round settled",
-  void: "Round voided — every bet returned",
-};
-const OUTCOME_TEXT = { won: "won", lost: "lost", push: "push", pushed: "push" };
 
-export function uthTablePage(ctx, info) {
-  const { view, wallet, toast } = ctx;
+function snapshot(v) {
+  return { hole: v.hole || [], board: v.board || [], dealer: v.dealer, result: v.result, box: v.box };
+}
+
+export function UthTable({ info }) {
   const rules = info.rules || {};
   const live = info.max_seats == null;
-  const s = {
-    table: null, // the `table` part of the last state frame
-    view: null, // the seat's own view in the round (null between rounds)
-    deadline: null, // performance.now() when the current timer runs out
-    deadlineTotal: null,
-    conn: "connecting",
-    chip: CHIPS[0].value,
-    draft: { ante: 0, trips: 0 },
-    lastBet: null,
-    last: null, // the last finished round as this seat saw it: {hole, board, dealer, result}
-    log: [],
-    busy: false,
-    hint: null,
-    tally: null, // a live table's last counts: seats taken, boxes in play, decisions pending
-  };
+  const ui = useRef({ chip: CHIPS[1].value, draft: { ante: 0, trips: 0 }, placed: [], lastBet: null, hint: null }).current;
+  const [, redraw] = useState(0);
+  const refresh = () => redraw((n) => n + 1);
 
-  const root = h("section", { class: "table-page uth", testid: "uth-table" });
-  view.replaceChildren(root);
-
-  const socket = tablePageSocket(info.name, { state: s, onFrame: (f) => onFrame(f), toast, render });
-
-  function addLog(text, cls = "") {
-    s.log.unshift({ text, cls, at: new Date().toLocaleTimeString() });
-    s.log.length = Math.min(s.log.length, 60);
-  }
-
-  function mySeat() {
-    return s.table ? s.table.your_seat : null;
-  }
-
-  function onFrame(f) {
-    switch (f.type) {
-      case "welcome":
-        addLog(`Connected to ${f.table.title} as ${f.user.username}`);
-        break;
-      case "state":
-        s.table = f.table;
-        if (f.view) {
-          s.view = f.view;
-          if (f.view.result) s.last = snapshot(f.view);
-        } else {
-          if (s.view && (s.view.phase === "settled" || s.view.result)) s.last = snapshot(s.view);
-          s.view = null;
+  const { model: m, send } = useTable(info, {
+    state(f, mm) {
+      const before = mm.view;
+      if (f.view) {
+        mm.view = f.view;
+        if (f.view.result) mm.last = snapshot(f.view);
+        if (f.view.legal && f.view.legal.length && !(before && before.legal && before.legal.length)) {
+          play("turn");
+          announce(t(`uth.phase.${f.view.phase}`));
         }
-        if (f.table.deadline_in != null) {
-          s.deadline = performance.now() + f.table.deadline_in * 1000;
-          s.deadlineTotal = Math.max(f.table.deadline_in, 0.001);
-        } else {
-          s.deadline = null;
+      } else {
+        if (mm.view && (mm.view.phase === "settled" || mm.view.result)) mm.last = snapshot(mm.view);
+        mm.view = null;
+      }
+    },
+    event(e, mm, f) {
+      const me = mm.table ? mm.table.your_seat : null;
+      soundFor(e, e.seat === me || f.type === "seat_event");
+      const who = e.seat != null ? nameOf(mm, e.seat) : "";
+      switch (e.kind) {
+        case "seated":
+          addLog(mm, t("log.sits", { name: e.username }));
+          break;
+        case "left":
+          addLog(mm, t(e.reason === "idle" ? "log.left_idle" : "log.leaves", { name: e.username }));
+          break;
+        case "round_opened":
+          mm.last = null;
+          mm.reveal = null;
+          ui.hint = null;
+          addLog(mm, t("log.round_opens", { n: e.round_id }));
+          break;
+        case "bets_placed":
+          addLog(mm, t("uth.log.bets", { name: who, ante: money(e.ante), trips: e.trips ? money(e.trips) : "" }));
+          break;
+        case "betting_closed":
+          addLog(mm, t("log.no_more_bets"));
+          announce(t("log.no_more_bets"));
+          break;
+        case "board_dealt":
+          addLog(mm, t(e.cards.length === 3 ? "uth.log.flop" : "uth.log.turn_river"));
+          ui.hint = null;
+          break;
+        case "play_bet":
+          addLog(mm, t("uth.log.play", { name: who, n: e.multiple, amount: money(e.amount) }) + (e.timeout ? ` ${t("log.by_timer")}` : ""));
+          break;
+        case "checked":
+          addLog(mm, t("log.checked", { name: who }) + (e.timeout ? ` ${t("log.by_timer")}` : ""));
+          break;
+        case "folded":
+          addLog(mm, t("log.folded", { name: who }) + (e.timeout ? ` ${t("log.by_timer")}` : ""), "bad");
+          break;
+        case "dealer_revealed": {
+          const cat = categoryOfValue(e.value);
+          const text = t("uth.log.dealer", { hand: cat ? categoryName(cat) : "" }) + (e.qualifies ? "" : ` ${t("uth.not_qualify")}`);
+          addLog(mm, text);
+          announce(text);
+          break;
         }
-        break;
-      case "event":
-      case "seat_event": // a live table sends what concerns your seat alone this way
-        onEvent(f.event);
-        break;
-      case "error":
-        if (f.ref == null) toast(f.message, "error");
-        break;
-      case "closing":
-        addLog(`The table is closing: ${f.reason}`, "bad");
-        break;
-    }
-    render();
-  }
+        case "seat_settled":
+          if (e.result && e.result.seat === me) {
+            const net = e.result.net;
+            addLog(mm, t("log.your_result", { net: signedMoney(net) }), net > 0 ? "good" : net < 0 ? "bad" : "");
+            play(net > 0 ? "win" : net < 0 ? "lose" : "chip");
+          }
+          break;
+        case "round_voided":
+          addLog(mm, t("log.voided"), "bad");
+          break;
+        case "round_closed":
+          if (e.status === "voided") addLog(mm, t("log.voided"), "bad");
+          if (!live && e.reveal && e.reveal.deck && e.summary && e.summary.results) {
+            mm.reveal = holeCardsFromDeck(e.reveal.deck, e.summary.results.map((r) => r.seat));
+            mm.results = Object.fromEntries(e.summary.results.map((r) => [r.seat, r]));
+          }
+          if (mm.last && mm.last.result) announce(resultSentence(mm.last.result));
+          break;
+        case "tally":
+          if (mm.table) mm.table.seats_taken = e.seats_taken;
+          mm.tally = e;
+          break;
+        default:
+          break;
+      }
+    },
+  });
 
-  function snapshot(v) {
-    return { hole: v.hole || [], board: v.board || [], dealer: v.dealer, result: v.result, box: v.box };
-  }
+  const t0 = m.table;
+  const v = m.view;
+  const mySeat = t0 ? t0.your_seat : null;
 
-  function who(seat) {
-    if (seat === -1) return "the player hand";
-    const occupant = s.table && s.table.seats ? s.table.seats.find((o) => o.seat === seat) : null;
-    if (seat === mySeat()) return "you";
-    return occupant ? occupant.username : `seat ${seat + 1}`;
-  }
-
-  function onEvent(e) {
-    switch (e.kind) {
-      case "seated":
-        addLog(`${e.username} sits down`);
-        break;
-      case "left":
-        addLog(`${e.username} leaves`);
-        break;
-      case "round_opened":
-        s.last = null;
-        s.hint = null;
-        s.tally = null;
-        forgetDealt();
-        addLog(`Round ${e.round_id} opens — deck committed ${e.commitment.slice(0, 12)}…`);
-        break;
-      case "bets_placed":
-        addLog(`${who(e.seat)}: Ante ${money(e.ante)}, Blind ${money(e.blind)}${e.trips ? `, Trips ${money(e.trips)}` : ""}`);
-        break;
-      case "betting_closed":
-        addLog("No more bets");
-        break;
-      case "board_dealt":
-        addLog(e.cards.length === 3 ? `Flop ${e.cards.join(" ")}` : `Turn and river ${e.cards.join(" ")}`);
-        s.hint = null;
-        break;
-      case "play_bet":
-        addLog(`${who(e.seat)} bet${e.timeout ? " (timeout)" : ""} Play ${e.multiple}× = ${money(e.amount)}`);
-        break;
-      case "checked":
-        addLog(`${who(e.seat)} checked${e.timeout ? " (timeout)" : ""}`);
-        break;
-      case "folded":
-        addLog(`${who(e.seat)} folded${e.timeout ? " (timeout)" : ""}`, "bad");
-        break;
-      case "dealer_revealed":
-        addLog(`Dealer shows ${e.cards.join(" ")}: ${handName(e.value)}${e.qualifies ? "" : " — does not qualify"}`);
-        break;
-      case "seat_settled":
-        if (e.result && e.result.seat === mySeat()) {
-          addLog(`Your result: ${signedMoney(e.result.net)}`, e.result.net > 0 ? "good" : e.result.net < 0 ? "bad" : "");
-        }
-        break;
-      case "round_voided":
-        addLog(`Round voided: ${e.reason} — every bet returned`, "bad");
-        break;
-      case "round_closed":
-        if (e.status === "voided") addLog(`Round ${e.round_id} voided`, "bad");
-        wallet.refresh();
-        break;
-      case "tally":
-        // A live table's counts (its players are counted, not listed).
-        if (s.table) s.table.seats_taken = e.seats_taken;
-        s.tally = e;
-        break;
-    }
-  }
-
-  // -- requests ---------------------------------------------------------------------------
-
-  const send = tableSender({ state: s, socket, wallet, toast, render, oneAtATime: true });
-
-  async function join(seat) {
-    await send(seat == null ? { type: "join" } : { type: "join", seat }, "Cannot sit");
-  }
-
-  async function leave() {
-    await send({ type: "leave" }, "Cannot leave");
-  }
-
-  async function placeBet() {
-    const { ante, trips } = s.draft;
-    if (!ante) {
-      toast("Put chips on the Ante first", "error");
-      return;
-    }
-    const bets = trips ? { ante, trips } : { ante };
-    const result = await send({ type: "bet", key: newKey(), bets }, "Bet refused");
-    if (result) {
-      s.lastBet = { ante, trips };
-      s.draft = { ante: 0, trips: 0 };
-      s.last = null;
-      render();
-    }
-  }
-
-  async function act(spec) {
-    await send({ type: "act", ...spec.send }, "Action refused");
-  }
-
-  async function hint() {
-    const v = s.view;
-    if (!v || !v.hole || v.hole.length !== 2) return;
-    s.hint = { text: "Asking the strategy advisor…" };
-    render();
-    const q = new URLSearchParams({ hole: v.hole.join(""), board: (v.board || []).join("") });
-    try {
-      const advice = await api(`/api/uth/advice?${q}`);
-      const opts = (advice.options || []).map((o) => `${o.action} ${Number(o.ev).toFixed(3)}`).join(" · ");
-      s.hint = { text: `Best: ${advice.best}`, detail: opts ? `EV per Ante: ${opts}` : "" };
-    } catch (err) {
-      s.hint = { text: err.status === 404 ? "This server offers no strategy advisor" : `No hint: ${err.message}` };
-    }
-    render();
-  }
+  // -- what may be done now --------------------------------------------------------------
+  const canBet = Boolean(t0 && mySeat != null && (t0.status === "idle" || t0.status === "betting") && !(v && v.box));
+  const legal = new Set((v && v.legal) || []);
+  const deciding = legal.size > 0;
+  const offline = m.conn !== "open";
 
   function addChip(spot) {
     const cap = spot === "ante" ? rules.ante_max : rules.trips_max;
-    const next = s.draft[spot] + s.chip;
-    s.draft[spot] = cap ? Math.min(next, cap) : next;
-    render();
+    const before = ui.draft[spot];
+    const next = cap ? Math.min(before + ui.chip, cap) : before + ui.chip;
+    if (next === before) return;
+    ui.draft = { ...ui.draft, [spot]: next };
+    ui.placed.push({ spot, amount: next - before });
+    refresh();
   }
-
-  // -- drawing ----------------------------------------------------------------------------
-
-  function canBet() {
-    const t = s.table;
-    if (!t || t.your_seat == null) return false;
-    if (t.status !== "idle" && t.status !== "betting" && t.status !== "pause") return false;
-    if (t.status === "pause") return false;
-    const box = s.view && s.view.box;
-    return !box; // not yet in this round
+  function undo() {
+    const last = ui.placed.pop();
+    if (last) ui.draft = { ...ui.draft, [last.spot]: ui.draft[last.spot] - last.amount };
+    refresh();
   }
-
-  function timerEl() {
-    if (s.deadline == null) return h("div", { class: "timer idle", testid: "timer" });
-    const left = Math.max(0, (s.deadline - performance.now()) / 1000);
-    const frac = Math.max(0, Math.min(1, left / s.deadlineTotal));
-    return h(
-      "div",
-      { class: "timer", testid: "timer" },
-      h("div", { class: "timer-bar", style: { width: `${frac * 100}%` } }),
-      h("span", { class: "timer-text" }, `${Math.ceil(left)}s`),
-    );
+  function clear() {
+    ui.draft = { ante: 0, trips: 0 };
+    ui.placed = [];
+    refresh();
   }
-
-  function spot(name, label, amount, { clickable = false, testid } = {}) {
-    return h(
-      "div",
-      {
-        class: `spot spot-${name}${clickable ? " clickable" : ""}${amount ? " filled" : ""}`,
-        testid: testid || `spot-${name}`,
-        onclick: clickable ? () => addChip(name) : null,
-        title: clickable ? `Add a ${money(s.chip)} chip` : null,
-      },
-      h("span", { class: "spot-label" }, label),
-      chipStack(amount),
-      amount ? h("span", { class: "spot-amount" }, money(amount)) : null,
-    );
+  function rebet() {
+    if (!ui.lastBet) return;
+    ui.draft = { ...ui.lastBet };
+    ui.placed = [{ spot: "ante", amount: ui.lastBet.ante }, ...(ui.lastBet.trips ? [{ spot: "trips", amount: ui.lastBet.trips }] : [])];
+    refresh();
   }
-
-  function myBox() {
-    const v = s.view;
-    const box = v && v.box;
-    const betting = canBet();
-    const draft = s.draft;
-    const last = !box && s.last ? s.last : null;
-    const shown = box || (last && last.box);
-    const ante = box ? box.ante : betting ? draft.ante : shown ? shown.ante : 0;
-    const trips = box ? box.trips : betting ? draft.trips : shown ? shown.trips : 0;
-    const play = shown ? shown.play : 0;
-    const hole = v && v.hole && v.hole.length ? v.hole : last ? last.hole : [];
-    const folded = shown && shown.folded;
-    const cards = live ? null : h("div", { class: `hole${folded ? " folded" : ""}`, testid: "my-hole" }, cardRow(hole, 2));
-    return h(
-      "div",
-      { class: "box mine", testid: "my-box" },
-      cards,
-      h(
-        "div",
-        { class: "spots" },
-        spot("trips", "TRIPS", trips, { clickable: betting && (!box || !box.trips) }),
-        h("div", { class: "spot-pair" },
-          spot("ante", "ANTE", ante, { clickable: betting }),
-          h("span", { class: "equals" }, "="),
-          spot("blind", "BLIND", ante, { testid: "spot-blind" }),
-        ),
-        spot("play", "PLAY", play),
-      ),
-    );
+  function double() {
+    const base = ui.draft.ante ? ui.draft : ui.lastBet;
+    if (!base) return;
+    const ante = Math.min(base.ante * 2, rules.ante_max || Infinity);
+    const trips = Math.min((base.trips || 0) * 2, rules.trips_max || Infinity);
+    ui.placed.push({ spot: "ante", amount: ante - ui.draft.ante }, { spot: "trips", amount: trips - ui.draft.trips });
+    ui.draft = { ante, trips };
+    refresh();
   }
-
-  function otherBoxes() {
-    const t = s.table;
-    if (!t || live || !t.seats) return null;
-    const v = s.view;
-    const boxes = new Map(((v && v.boxes) || []).map((b) => [b.seat, b]));
-    const places = [];
-    const n = info.max_seats || 6;
-    for (let seat = 0; seat < n; seat++) {
-      const occupant = t.seats.find((o) => o.seat === seat);
-      const mine = seat === t.your_seat;
-      const box = boxes.get(seat);
-      let body;
-      if (mine) body = h("span", { class: "you-tag" }, "you");
-      else if (occupant) {
-        body = [
-          box && v && v.phase !== "betting" ? cardRow([null, null], 2, { small: true }) : null,
-          box ? h("span", { class: "mini-bets" }, `${money(box.ante * 2 + box.trips + box.play)}${box.folded ? " · folded" : box.play ? ` · ${box.play_multiple}×` : ""}`) : null,
-        ];
-      } else if (t.your_seat == null) {
-        body = h("button", { class: "btn small", testid: `sit-${seat}`, onclick: () => join(seat) }, "Sit here");
-      } else body = h("span", { class: "empty" }, "empty");
-      places.push(
-        h(
-          "div",
-          { class: `seat-place${mine ? " mine" : ""}${occupant ? " taken" : ""}`, testid: `seat-${seat}` },
-          h("div", { class: "seat-name" }, occupant ? occupant.username : `Box ${seat + 1}`),
-          body,
-        ),
-      );
+  async function deal() {
+    const { ante, trips } = ui.draft;
+    if (!ante) {
+      toast(t("uth.ante_first"), "error");
+      return;
     }
-    return h("div", { class: "seat-arc" }, places);
-  }
-
-  function dealerArea() {
-    const v = s.view;
-    const last = !v && s.last ? s.last : null;
-    let cards = [];
-    if (v && v.dealer) cards = v.dealer;
-    else if (v && v.phase !== "betting") cards = [null, null];
-    else if (last && last.dealer) cards = last.dealer;
-    const result = (v && v.result) || (last && last.result);
-    const note = result ? `${handName(result.dealer_value)}${result.dealer_qualifies ? "" : " · does not qualify"}` : "";
-    return h(
-      "div",
-      { class: "dealer-area", testid: "dealer" },
-      h("div", { class: "felt-label" }, "DEALER"),
-      cardRow(cards, 2),
-      h("div", { class: "hand-note" }, note),
-    );
-  }
-
-  function boardArea() {
-    const v = s.view;
-    const board = v ? v.board || [] : s.last ? s.last.board : [];
-    const shared = live ? h("div", { class: "shared-hand" }, h("div", { class: "felt-label" }, "PLAYER HAND"), cardRow((v && v.hole) || (s.last && s.last.hole) || [], 2)) : null;
-    return h("div", { class: "board-area" }, h("div", { class: "board", testid: "board" }, cardRow(board, 5)), shared);
-  }
-
-  function feltPrint() {
-    const blind = rules.blind_paytable || {};
-    const trips = rules.trips_paytable || {};
-    const rows = (pt) => Object.entries(pt).map(([k, v]) => h("div", { class: "pt-row" }, h("span", {}, k.replaceAll("_", " ")), h("span", {}, v)));
-    return [
-      h("div", { class: "felt-arc" }, "DEALER QUALIFIES WITH A PAIR OR BETTER"),
-      h("div", { class: "paytable left" }, h("div", { class: "pt-title" }, "BLIND PAYS"), rows(blind)),
-      h("div", { class: "paytable right" }, h("div", { class: "pt-title" }, "TRIPS PAYS"), rows(trips)),
-    ];
-  }
-
-  function resultBanner() {
-    const v = s.view;
-    const result = (v && v.result) || (!v && s.last && s.last.result);
-    if (!result) return null;
-    const net = result.net;
-    const cls = net > 0 ? "win" : net < 0 ? "lose" : "push";
-    const headline = net > 0 ? `You win ${signedMoney(net)}` : net < 0 ? `You lose ${money(-net)}` : "Push";
-    const hand = handName(result.player_value);
-    return h(
-      "div",
-      { class: `result-banner ${cls}`, testid: "result" },
-      h("div", { class: "headline", testid: "result-net", "data-net": String(net) }, headline),
-      h("div", { class: "hands" }, `${hand ? "Your " + hand.toLowerCase() : ""}${result.comparison ? ` · ${result.comparison}` : ""}`),
-      h(
-        "table",
-        { class: "bet-lines" },
-        (result.bets || []).map((b) =>
-          h("tr", {}, h("td", {}, b.bet), h("td", {}, money(b.stake)), h("td", {}, OUTCOME_TEXT[b.outcome] || b.outcome), h("td", { class: b.net > 0 ? "good" : b.net < 0 ? "bad" : "" }, signedMoney(b.net)), h("td", { class: "muted" }, b.line || "")),
-        ),
-      ),
-    );
-  }
-
-  function controls() {
-    const t = s.table;
-    const v = s.view;
-    if (!t) return h("div", { class: "controls" }, "Connecting…");
-    if (t.your_seat == null) {
-      return h(
-        "div",
-        { class: "controls" },
-        h("span", { class: "muted" }, live ? "Join the live table to play the shared hand." : "Pick a free box, or:"),
-        h("button", { class: "btn primary", testid: "sit", onclick: () => join(null), disabled: s.busy }, "Take a seat"),
-      );
+    // The table's limits, said before asking (the server refuses the same, spec/uth.md).
+    const outside = limitError([["ante", ante, rules.ante_min, rules.ante_max], ["trips", trips, rules.trips_min, rules.trips_max]]);
+    if (outside) {
+      toast(outside, "error");
+      return;
     }
-    if (canBet()) {
-      const max = rules.ante_max || Infinity;
-      const tray = h(
-        "div",
-        { class: "chip-tray", testid: "chip-tray" },
-        CHIPS.filter((c) => c.value <= max).map((c) =>
-          chipEl(c.value, {
-            class: `chip ${c.cls}${s.chip === c.value ? " selected" : ""}`,
-            testid: `chip-${c.value}`,
-            onclick: () => {
-              s.chip = c.value;
-              render();
-            },
-            role: "button",
-            title: `${money(c.value)} chip`,
-          }),
-        ),
-      );
-      const total = s.draft.ante * 2 + s.draft.trips;
-      return h(
-        "div",
-        { class: "controls" },
-        tray,
-        h("div", { class: "bet-total" }, `Bet ${money(total)}`),
-        h("button", { class: "btn", testid: "clear", onclick: () => ((s.draft = { ante: 0, trips: 0 }), render()) }, "Clear"),
-        s.lastBet ? h("button", { class: "btn", testid: "rebet", onclick: () => ((s.draft = { ...s.lastBet }), render()) }, "Same bet") : null,
-        h("button", { class: "btn primary", testid: "bet-button", onclick: placeBet, disabled: s.busy || !s.draft.ante }, "Deal"),
-        h("button", { class: "btn ghost", testid: "leave", onclick: leave, disabled: s.busy }, "Leave seat"),
-      );
+    const bets = trips ? { ante, trips } : { ante };
+    const result = await send({ type: "bet", key: newKey(), bets });
+    if (result) {
+      ui.lastBet = { ante, trips };
+      ui.draft = { ante: 0, trips: 0 };
+      ui.placed = [];
+      m.last = null;
+      announce(t("uth.bet_placed", { amount: money(2 * ante + trips) }));
+      refresh();
     }
-    const legal = new Set((v && v.legal) || []);
-    const buttons = ACTIONS.map((a) =>
-      h("button", { class: `btn act act-${a.action}`, testid: `act-${a.action}`, disabled: s.busy || !legal.has(a.action), onclick: () => act(a) }, a.label),
-    );
-    const inRound = v && v.box;
-    return h(
-      "div",
-      { class: "controls" },
-      h("div", { class: "actions" }, buttons),
-      h("button", { class: "btn ghost", testid: "hint", disabled: !(inRound && legal.size), onclick: hint }, "Hint"),
-      s.hint ? h("div", { class: "hint", testid: "hint-text" }, s.hint.text, s.hint.detail ? h("small", {}, s.hint.detail) : null) : null,
-      !inRound && t.status !== "pause" ? h("span", { class: "muted" }, "Round in play — you join the next one.") : null,
-    );
+  }
+  async function hint() {
+    if (!v || !v.hole || v.hole.length !== 2) return;
+    ui.hint = { text: t("uth.hint.asking") };
+    refresh();
+    const q = new URLSearchParams({ hole: v.hole.join(""), board: (v.board || []).join("") });
+    try {
+      const advice = await api(`/api/uth/advice?${q}`);
+      const opts = (advice.options || []).map((o) => `${t(`action.${o.action}`)} ${Number(o.ev).toFixed(3)}`).join(" · ");
+      ui.hint = { text: t("uth.hint.best", { action: t(`action.${advice.best}`) }), best: advice.best, detail: opts ? t("uth.hint.ev", { list: opts }) : "" };
+    } catch (err) {
+      ui.hint = { text: err.status === 404 ? t("uth.hint.none") : wordError(err) };
+    }
+    refresh();
   }
 
-  function statusLine() {
-    const t = s.table;
-    const v = s.view;
-    let text = "";
-    if (!t) text = "Connecting…";
-    else if (v && PHASE_TEXT[v.phase]) {
-      text = PHASE_TEXT[v.phase];
-      if (v.box && v.box.decided && v.phase !== "settled") text = "Waiting for the other players";
-    } else if (t.status === "betting") text = "Betting is open";
-    else if (t.status === "pause") text = "Next round in a moment";
-    else if (t.status === "playing") text = "Round in play";
-    else text = t.your_seat == null ? "Take a seat to play" : "Place your bets";
-    return h("div", { class: "phase", testid: "phase" }, text);
-  }
+  // -- drawing ---------------------------------------------------------------------------
+  const last = !v && m.last ? m.last : null;
+  const result = (v && v.result) || (last && last.result);
+  const hole = v && v.hole && v.hole.length ? v.hole : last ? last.hole : [];
+  const board = v ? v.board || [] : last ? last.board : [];
+  const dealer = v && v.dealer ? v.dealer : v && v.phase !== "betting" ? [null, null] : last && last.dealer ? last.dealer : [];
+  const mine = result && hole.length === 2 && board.length === 5 ? bestHand([...hole, ...board]) : hole.length === 2 ? bestHand([...hole, ...board]) : null;
+  const dealersHand = dealer.length === 2 && dealer[0] && board.length === 5 ? bestHand([...dealer, ...board]) : null;
+  const best = result && mine ? new Set(mine.five) : null;
 
-  function crowdText(t) {
-    const players = `${t.seats_taken} player${t.seats_taken === 1 ? "" : "s"}`;
-    const tally = s.tally && t.status !== "idle" ? s.tally : null;
-    if (!tally || !tally.boxes_in_play) return players;
-    const waiting = t.status === "playing" && tally.pending ? ` · ${tally.pending} to decide` : "";
-    return `${players} · ${tally.boxes_in_play} in play${waiting}`;
-  }
+  const box = v && v.box;
+  const shownBox = canBet ? null : box || (last && last.box);
+  const ante = canBet ? ui.draft.ante : shownBox ? shownBox.ante : 0;
+  const trips = canBet ? ui.draft.trips : shownBox ? shownBox.trips : 0;
+  const playAmt = canBet ? 0 : shownBox ? shownBox.play : 0;
+  const byBet = Object.fromEntries(((result && result.bets) || []).map((b) => [b.bet, b]));
+  const motion = (name) => (byBet[name] ? (byBet[name].net > 0 ? "won" : byBet[name].net < 0 ? "lost" : "") : canBet ? "" : "in");
 
-  function header() {
-    const t = s.table;
-    return h(
-      "div",
-      { class: "table-head" },
-      h("a", { href: "#/lobby", class: "back" }, "← Lobby"),
-      h("h2", {}, info.title || info.name),
-      h("span", { class: "limits" }, `Ante ${money(rules.ante_min)}–${money(rules.ante_max)} · Trips ${money(rules.trips_min)}–${money(rules.trips_max)}`),
-      t && t.round_id ? h("span", { class: "round", testid: "round-id" }, `Round ${t.round_id}`) : null,
-      t && t.commitment ? h("span", { class: "commit", title: t.commitment }, `commit ${t.commitment.slice(0, 10)}…`) : null,
-      live && t ? h("span", { class: "players", testid: "players" }, crowdText(t)) : null,
-      h("span", { class: `conn conn-${s.conn}`, testid: "connection" }, s.conn),
-    );
-  }
+  const phaseText = (() => {
+    if (!t0) return t("conn.connecting");
+    if (v && v.phase) {
+      if (v.box && v.box.decided && v.phase !== "settled" && v.phase !== "showdown") return t("uth.waiting_others");
+      if (v.phase === "betting") return v.box ? t("uth.waiting_deal") : t("uth.phase.betting");
+      if (v.phase === "pre-flop" && !v.box) return t("uth.round_in_play");
+      return t(`uth.phase.${v.phase}`);
+    }
+    if (t0.status === "pause") return t("uth.next_round");
+    if (t0.status === "playing") return t("uth.round_in_play");
+    return mySeat == null ? t("uth.take_seat") : t("uth.phase.betting");
+  })();
 
-  function render() {
-    const v = s.view;
-    const felt = h(
-      "div",
-      { class: `felt${live ? " live" : ""}` },
-      feltPrint(),
-      dealerArea(),
-      boardArea(),
-      resultBanner() || [statusLine(), timerEl()],
-      otherBoxes(),
-      myBox(),
-    );
-    root.replaceChildren(
-      header(),
-      h("div", { class: "table-layout" }, h("div", { class: "table-main" }, felt, controls()), logPanel(s.log)),
-    );
-    root.dataset.phase = v ? v.phase : (s.table && s.table.status) || "";
-  }
+  const limits = t("uth.limits", { amin: money(rules.ante_min), amax: money(rules.ante_max), tmin: money(rules.trips_min), tmax: money(rules.trips_max) });
+  const crowd = live && t0 ? html`<span class="players" data-testid="players">${crowdText(t0, m.tally)}</span>` : null;
 
-  return startTablePage({ root, state: s, socket, render, timerEl });
+  return html`<section class=${`table-page uth${live ? " live" : ""}`} data-testid="uth-table" data-phase=${v ? v.phase : (t0 && t0.status) || ""} aria-label=${info.title || info.name}>
+    <${TableHead} info=${info} model=${m} limits=${limits} extra=${[t0 && t0.round_id ? html`<span class="round" data-testid="round-id">${t("round.n", { n: t0.round_id })}</span>` : null, crowd]} />
+    <div class="table-layout">
+      <div class="table-main">
+        <div class=${`felt uth-felt${live ? " live" : ""}`} data-testid="felt">
+          <${PayTables} rules=${rules} />
+          <div class="dealer-area" data-testid="dealer">
+            <div class="felt-label">${t("uth.dealer")}</div>
+            <${CardRow} cards=${dealer} slots=${2} label=${t("uth.dealer_cards")} />
+            <div class="hand-note" data-testid="dealer-hand">${result ? `${dealersHand ? dealersHand.name : categoryName(categoryOfValue(result.dealer_value) || "high_card")}${result.dealer_qualifies ? "" : ` · ${t("uth.not_qualify")}`}` : ""}</div>
+          </div>
+          <div class="board-area">
+            <${CardRow} cards=${board} slots=${5} best=${best} label=${t("board")} testid="board" />
+            ${live ? html`<div class="shared-hand"><div class="felt-label">${t("uth.shared_hand")}</div><${CardRow} cards=${hole} slots=${2} best=${best} label=${t("uth.shared_hand")} /></div>` : null}
+          </div>
+          ${result ? html`<${UthResult} result=${result} hand=${mine} />` : html`<div class="status-line"><div class="phase" data-testid="phase">${phaseText}</div><${Timer} deadline=${m.deadline} active=${Boolean(t0 && t0.status !== "idle" && t0.status !== "pause")} /></div>`}
+          <${WinnersPanel} winners=${m.winners} />
+          ${live ? null : html`<${OtherBoxes} info=${info} model=${m} onSit=${(seat) => send({ type: "join", seat })} />`}
+          <div class="box mine" data-testid="my-box">
+            ${live ? null : html`<div class=${`hole${shownBox && shownBox.folded ? " folded" : ""}`}>
+              <${CardRow} cards=${hole} slots=${2} best=${best} label=${t("your_cards")} testid="my-hole" />
+              <div class="hand-note" data-testid="my-hand">${mine && hole.length ? mine.name : ""}</div>
+            </div>`}
+            <div class="spots">
+              <${Spot} name="trips" label=${t("spot.trips")} amount=${trips} chip=${ui.chip} motion=${motion("trips")} onAdd=${canBet && !offline ? addChip : null} />
+              <div class="spot-pair">
+                <${Spot} name="ante" label=${t("spot.ante")} amount=${ante} chip=${ui.chip} motion=${motion("ante")} onAdd=${canBet && !offline ? addChip : null} />
+                <span class="equals" aria-hidden="true">=</span>
+                <${Spot} name="blind" label=${t("spot.blind")} amount=${ante} motion=${motion("blind")} />
+              </div>
+              <${Spot} name="play" label=${t("spot.play")} amount=${playAmt} motion=${motion("play")} />
+            </div>
+          </div>
+        </div>
+        <div class="controls" data-testid="controls">
+          <${OfflineNote} model=${m} />
+          ${renderControls()}
+        </div>
+      </div>
+      <${LogPanel} log=${m.log} />
+    </div>
+  </section>`;
+
+  function renderControls() {
+    if (!t0) return null;
+    if (mySeat == null) {
+      return html`<p class="muted">${live ? t("uth.join_live") : t("uth.pick_box")}</p>
+        <button type="button" class="btn primary" data-testid="sit" disabled=${m.busy || offline} onClick=${() => send({ type: "join" })}>${t("sit")}</button>`;
+    }
+    if (canBet) {
+      const total = ui.draft.ante * 2 + ui.draft.trips;
+      return html`<${ChipTray} selected=${ui.chip} max=${rules.ante_max || Infinity} onSelect=${(c) => { ui.chip = c; refresh(); }} />
+        <div class="bet-row">
+          <div class="bet-total" aria-live="polite">${t("uth.total", { amount: money(total) })}</div>
+          <button type="button" class="btn" data-testid="undo" disabled=${!ui.placed.length} onClick=${undo}>${t("btn.undo")}</button>
+          <button type="button" class="btn" data-testid="clear" disabled=${!total} onClick=${clear}>${t("btn.clear")}</button>
+          <button type="button" class="btn" data-testid="rebet" disabled=${!ui.lastBet} onClick=${rebet}>${t("btn.rebet")}</button>
+          <button type="button" class="btn" data-testid="double" disabled=${!(ui.draft.ante || ui.lastBet)} onClick=${double}>${t("btn.double")}</button>
+          <button type="button" class="btn primary" data-testid="bet-button" disabled=${m.busy || offline || !ui.draft.ante} onClick=${deal}>${t("btn.deal")}</button>
+          <button type="button" class="btn ghost" data-testid="leave" disabled=${m.busy || offline} onClick=${() => send({ type: "leave" })}>${t("btn.leave")}</button>
+        </div>`;
+    }
+    const inRound = Boolean(v && v.box);
+    const ante = inRound ? v.box.ante : 0;
+    const buttons = ACTIONS.filter((a) => legal.has(a.action)).map((a) => {
+      const multiple = a.send.multiple;
+      const label = multiple ? t("uth.act.play", { n: multiple, amount: money(multiple * ante) }) : t(`action.${a.action}`);
+      return html`<button type="button" key=${a.action} class=${`btn act act-${a.action}${ui.hint && ui.hint.best === a.action ? " hinted" : ""}`} data-testid=${`act-${a.action}`}
+        disabled=${m.busy || offline} onClick=${() => send({ type: "act", ...a.send })}>${label}</button>`;
+    });
+    return html`${deciding ? html`<div class="actions" role="group" aria-label=${t("decision")}>${buttons}</div>` : null}
+      ${deciding ? html`<button type="button" class="btn ghost small" data-testid="hint" onClick=${hint}>${t("btn.hint")}</button>` : null}
+      ${ui.hint && deciding ? html`<div class="hint" data-testid="hint-text" role="status">${ui.hint.text}${ui.hint.detail ? html`<small>${ui.hint.detail}</small>` : null}</div>` : null}
+      ${!deciding && v && v.box && !result ? html`<p class="muted" data-testid="waiting">${phaseText}</p>` : null}
+      ${!inRound && t0.status === "playing" ? html`<p class="muted">${t("uth.next_round_join")}</p>` : null}`;
+  }
+}
+
+/** The first of `[spot, amount, min, max]` outside its limits, worded; null when all fit. */
+export function limitError(checks) {
+  for (const [spot, amount, min, max] of checks) {
+    if (!amount || min == null || max == null) continue;
+    if (amount < min || amount > max) return wordError({ code: "illegal_action", reason: "bet_out_of_limits", params: { spot, amount, min, max } });
+  }
+  return null;
+}
+
+function crowdText(t0, tally) {
+  const players = t("players.n", { n: t0.seats_taken });
+  const tl = tally && t0.status !== "idle" ? tally : null;
+  if (!tl || !tl.boxes_in_play) return players;
+  const waiting = t0.status === "playing" && tl.pending ? ` · ${t("players.to_decide", { n: tl.pending })}` : "";
+  return `${players} · ${t("players.in_play", { n: tl.boxes_in_play })}${waiting}`;
+}
+
+function resultSentence(result) {
+  const net = result.net;
+  const head = headline(result);
+  return net ? `${head}: ${signedMoney(net)}` : head;
+}
+
+/** The result's headline from the hand's comparison; the net amount is said beside it. */
+function headline(result) {
+  switch (result.comparison) {
+    case "win":
+      return t("uth.result.win");
+    case "lose":
+      return t("uth.result.lose");
+    case "fold":
+      return t("uth.result.fold");
+    default:
+      return result.net > 0 ? t("uth.result.win") : result.net < 0 ? t("uth.result.lose") : t("uth.result.tie");
+  }
+}
+
+function UthResult({ result, hand }) {
+  const net = result.net;
+  const cls = net > 0 ? "win" : net < 0 ? "lose" : "push";
+  const lines = (result.bets || []).map((b) => ({ ...b, note: payLine(b.line) }));
+  const name = hand ? hand.name : categoryName(categoryOfValue(result.player_value) || "high_card");
+  return html`<div class=${`result-banner ${cls}`} data-testid="result" role="status">
+    <div class="headline" data-testid="result-net" data-net=${String(net)}>${headline(result)}</div>
+    <div class="net-line">${net === 0 ? t("result.net_even") : t("result.net", { net: signedMoney(net) })}</div>
+    <div class="hands">${t("uth.your_hand", { hand: name })}${result.dealer_qualifies === false ? ` · ${t("uth.dealer_not_qualify")}` : ""}</div>
+    <${BetLines} lines=${lines} />
+  </div>`;
+}
+
+function PayTables({ rules }) {
+  const rows = (pt) => Object.entries(pt || {}).map(([k, val]) => html`<tr key=${k}><th scope="row">${categoryName(k)}</th><td>${val}</td></tr>`);
+  return html`<details class="paytables" data-testid="paytables">
+    <summary>${t("paytable.title")}</summary>
+    <div class="pt-grid">
+      <table class="paytable"><caption>${t("uth.blind_pays")}</caption><tbody>${rows(rules.blind_paytable)}</tbody></table>
+      <table class="paytable"><caption>${t("uth.trips_pays")}</caption><tbody>${rows(rules.trips_paytable)}</tbody></table>
+    </div>
+    <p class="pt-note">${t("uth.rules_short")}</p>
+  </details>`;
+}
+
+function OtherBoxes({ info, model, onSit }) {
+  const t0 = model.table;
+  if (!t0 || !t0.seats) return null;
+  const v = model.view;
+  const boxes = new Map(((v && v.boxes) || []).map((b) => [b.seat, b]));
+  const n = info.max_seats || 6;
+  const places = [];
+  for (let seat = 0; seat < n; seat++) {
+    const occupant = t0.seats.find((o) => o.seat === seat);
+    const mine = seat === t0.your_seat;
+    const box = boxes.get(seat);
+    const revealed = model.reveal && model.reveal[seat];
+    const res = model.results && model.results[seat];
+    let body;
+    if (mine) body = html`<span class="you-tag">${t("you")}</span>`;
+    else if (occupant) {
+      const cards = revealed ? revealed : box && v && v.phase !== "betting" ? [null, null] : null;
+      body = html`${cards ? html`<${CardRow} cards=${cards} slots=${2} small=${true} label=${t("cards_of", { name: occupant.username })} />` : null}
+        ${box ? html`<span class="mini-bets">${money(box.ante * 2 + box.trips + box.play)}${box.folded ? ` · ${t("folded")}` : box.play ? ` · ${box.play_multiple}×` : ""}</span>` : null}
+        ${res && !mine ? html`<span class=${res.net > 0 ? "good" : res.net < 0 ? "bad" : "muted"}>${signedMoney(res.net)}</span>` : null}`;
+    } else if (t0.your_seat == null) {
+      body = html`<button type="button" class="btn small" data-testid=${`sit-${seat}`} onClick=${() => onSit(seat)}>${t("sit_here")}</button>`;
+    } else continue; // seated: empty boxes take no room on a phone
+    places.push(html`<li key=${seat} class=${`seat-place${mine ? " mine" : ""}${occupant ? " taken" : ""}`} data-testid=${`seat-${seat}`}>
+      <div class="seat-name">${occupant ? occupant.username : t("box.n", { n: seat + 1 })}</div>${body}</li>`);
+  }
+  return html`<ul class="seat-arc" aria-label=${t("boxes")}>${places}</ul>`;
 }

@@ -1,0 +1,101 @@
+// Unit tests of the browser client's pure parts, run by `node --test` (tests/web/test_js.py).
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { load, STATIC } from "./setup.js";
+
+const i18n = await load("i18n.js");
+const cards = await load("cards.js");
+const holdem = await load("holdem.js");
+const errors = await load("errors.js");
+
+test("every text the client asks for exists in Italian, English and Slovenian", async () => {
+  const dir = fileURLToPath(STATIC);
+  const used = new Set();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".js"))) {
+    for (const m of readFileSync(dir + file, "utf8").matchAll(/\bt\("([a-z_.0-9-]+)"/g)) used.add(m[1]);
+  }
+  assert.ok(used.size > 200, `only ${used.size} keys found`);
+  for (const code of ["it", "en", "sl"]) {
+    const dict = (await load(`locales/${code}.js`)).default;
+    const missing = [...used].filter((k) => dict[k] === undefined);
+    assert.deepEqual(missing, [], `${code} lacks ${missing.join(", ")}`);
+  }
+  const en = Object.keys((await load("locales/en.js")).default).sort();
+  for (const code of ["it", "sl"]) {
+    const keys = Object.keys((await load(`locales/${code}.js`)).default).sort();
+    assert.deepEqual(keys, en, `${code} and en have different keys`);
+  }
+});
+
+test("money follows the locale (Intl.NumberFormat), amounts typed are read as cents", () => {
+  i18n.setLanguage("it");
+  assert.equal(i18n.money(1234567).replace(/\s/g, " "), "12.345,67 €");
+  assert.equal(i18n.money(100000).replace(/\s/g, " "), "1.000,00 €");
+  assert.equal(i18n.toCents("12,50"), 1250);
+  assert.equal(i18n.toCents("1.250,5"), 125050);
+  assert.equal(i18n.toCents("7.5"), 750);
+  assert.equal(i18n.toCents("abc"), null);
+  i18n.setLanguage("sl");
+  assert.equal(i18n.money(-500).replace(/\s/g, " "), "−5,00 €");
+  i18n.setLanguage("en");
+  assert.equal(i18n.money(1234567), "€12,345.67");
+  assert.equal(i18n.toCents("1,234.5"), 123450);
+});
+
+test("hands are named in full and the best five found among seven", () => {
+  i18n.setLanguage("en");
+  const h = cards.bestHand(["Qs", "7d", "Qh", "7c", "As", "2d", "3c"]);
+  assert.equal(h.name, "Queens and Sevens, Ace kicker");
+  assert.deepEqual(new Set(h.five), new Set(["Qs", "Qh", "7d", "7c", "As"]));
+  assert.equal(cards.bestHand(["As", "2d", "3c", "4h", "5s", "Kd", "Kh"]).name, "Straight, Five high");
+  assert.equal(cards.bestHand(["Ts", "Js", "Qs", "Ks", "As", "2d", "2h"]).name, "Royal flush");
+  assert.equal(cards.bestHand(["9h", "9d", "9c", "4s", "4d"]).name, "Nines full of Fours");
+  i18n.setLanguage("it");
+  assert.equal(cards.bestHand(["Qs", "7d", "Qh", "7c", "As"]).name, "Doppia coppia, Donne e Sette, kicker Asso");
+  assert.equal(cards.cardName("As"), "Asso di picche");
+  i18n.setLanguage("sl");
+  assert.equal(cards.bestHand(["Qs", "Qh", "2c", "5d", "9s"]).name, "Par dam, kicker devetka");
+  assert.equal(cards.cardName("Kh"), "Kralj src");
+  i18n.setLanguage("en");
+});
+
+test("a pre-action never acts on a changed situation", () => {
+  // check/fold: checks when it can, folds only facing a bet
+  assert.equal(holdem.preActionNow("check_fold", ["fold", "check", "bet"]), "check");
+  assert.equal(holdem.preActionNow("check_fold", ["fold", "call", "raise"]), "fold");
+  // check: dropped when someone bet meanwhile
+  assert.equal(holdem.preActionNow("check", ["fold", "call", "raise"]), null);
+  // call any: calls whatever it is now, checks when there is nothing to call
+  assert.equal(holdem.preActionNow("call_any", ["fold", "call", "raise"]), "call");
+  assert.equal(holdem.preActionNow("call_any", ["fold", "check", "bet"]), "check");
+});
+
+test("raise presets stay within the server's bounds", () => {
+  const opts = { actions: ["fold", "call", "raise"], to_call: 200, min_raise_to: 600, max_raise_to: 10000, pot: 700, bet: 200, stack: 9800 };
+  const p = Object.fromEntries(holdem.raisePresets(opts).map((x) => [x.key, x.to]));
+  assert.equal(p.min, 600);
+  assert.equal(p.all_in, 10000);
+  assert.equal(p.pot, 200 + 200 + 900); // call 200, then raise by the pot after the call (900)
+  for (const v of Object.values(p)) assert.ok(v >= 600 && v <= 10000);
+});
+
+test("errors are worded from the reason, in euros, and never as the raw message", () => {
+  i18n.setLanguage("en");
+  const e = { code: "insufficient_funds", message: "player:2 cannot pay 1000: balance is 300", reason: "insufficient_funds", params: { need: 1000, balance: 300 } };
+  assert.equal(errors.wordError(e), "You need €10.00 but your balance is €3.00.");
+  const unknown = { code: "illegal_action", message: "ante 50 is outside", reason: "some_reason_we_do_not_know", params: {} };
+  assert.equal(errors.wordError(unknown), "The table does not allow that now.");
+  assert.equal(errors.wordError({ code: "weird", message: "x", status: 500 }), "Something went wrong on the server: the table resynchronises.");
+  i18n.setLanguage("it");
+  assert.match(errors.wordError(e), /10,00\s€.*3,00\s€/);
+  i18n.setLanguage("en");
+});
+
+test("a bet outside the table's limits is said in euros before it is sent", async () => {
+  const uth = await load("uth.js");
+  i18n.setLanguage("en");
+  assert.equal(uth.limitError([["ante", 50, 100, 100000]]), "The Ante must be between €1.00 and €1,000.00.");
+  assert.equal(uth.limitError([["ante", 500, 100, 100000], ["trips", 0, 100, 50000]]), null);
+});
