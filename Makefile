@@ -4,8 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_FLAGS ?=
+# The module doctests of the pure layers (L0-L3: core values, evaluator, engines, analysis,
+# history), run by `make test` before the suite.
+DOCTESTS := src/croupier/cards.py src/croupier/chips.py src/croupier/deck.py \
+	src/croupier/errors.py src/croupier/evaluator src/croupier/games src/croupier/analysis \
+	src/croupier/history
 
-.PHONY: run test test-all lint bench clean
+.PHONY: run test test-all lint doctest bench clean
 
 # The install steps live in scripts/install.sh, which the Dockerfile runs too.
 $(STAMP): pyproject.toml scripts/install.sh
@@ -21,11 +26,14 @@ lint: $(STAMP)
 	$(BIN)/mypy src
 	$(BIN)/lint-imports
 
-test: lint
+test: lint doctest
 	sh scripts/js-check.sh
 	$(BIN)/pytest $(PYTEST_FLAGS)
 
-test-all: lint
+doctest: $(STAMP)
+	$(BIN)/pytest -q --doctest-modules -p no:cacheprovider $(DOCTESTS)
+
+test-all: lint doctest
 	sh scripts/js-check.sh
 	$(BIN)/pytest -m '' $(PYTEST_FLAGS)
 

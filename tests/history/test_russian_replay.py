@@ -334,7 +334,7 @@ def _table_round() -> Any:
     from croupier.server.tables.russian import RussianFactory
 
     def act(action: str, **fields: Any) -> ActMessage:
-        return ActMessage(type="act", action=action, **fields)
+        return ActMessage(action=action, **fields)
 
     factory = RussianFactory(TableConfig(name="russian", game="russian"))
     table = factory.new_round(scenario_shoe())

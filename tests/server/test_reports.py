@@ -27,7 +27,12 @@ from croupier.server.reports.theory import TheoryBook
 from croupier.server.tables.models import Round, RoundPlayer, RoundStatus
 
 ONE_SEAT = "As 2c Ah 7d 3s Ad Kc 9h 4s Jc"  # test_tables_ws: the seat wins 5,500 net
-TODAY = utcnow().date().isoformat()
+
+
+def _today() -> str:
+    """The UTC day now: read after a round is played, so a run across midnight asks for the
+    day the round was recorded on."""
+    return utcnow().date().isoformat()
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -55,7 +60,7 @@ def _report(server: Server, **params: str) -> Any:
 def test_a_played_round_in_the_daily_report(server: Server) -> None:
     _, token = server.player("alice", credit=100_000)
     _play_one_round(server, token, ante=1_000, trips=500)
-    response = _report(server, date=TODAY)
+    response = _report(server, date=_today())
     assert response.status_code == 200, response.text
     (row,) = response.json()["tables"]
     # stakes 1,000 + 1,000 + 500 + 4,000 (4x); paid back 12,000 (test_tables_ws)
@@ -73,7 +78,7 @@ def test_a_played_round_in_the_daily_report(server: Server) -> None:
     theory = row["theory"]
     assert theory["status"] == "ready" and round(theory["return_per_ante"], 6) == 0.978150
     assert round(theory["trips_return"], 6) == 0.965021
-    csv_response = _report(server, date=TODAY, format="csv")
+    csv_response = _report(server, date=_today(), format="csv")
     assert csv_response.headers["content-type"].startswith("text/csv")
     (line,) = list(csv.DictReader(io.StringIO(csv_response.text)))
     assert line["table"] == "casino" and line["ggr"] == "-5500" and line["status"] == "ready"
@@ -111,7 +116,7 @@ def test_bad_report_requests_name_the_field(
 def test_players_cannot_read_reports(server: Server) -> None:
     _, token = server.player("alice")
     response = server.client.get(
-        "/api/operator/reports/daily", params={"date": TODAY}, headers=_auth(token)
+        "/api/operator/reports/daily", params={"date": _today()}, headers=_auth(token)
     )
     assert response.status_code == 403
 
@@ -249,7 +254,7 @@ def test_a_table_with_changed_trips_shows_its_return(db_url: str) -> None:
         )
         _, token = server.player("alice", credit=100_000)
         _play_one_round(server, token, ante=1_000, trips=500)
-        (row,) = _report(server, date=TODAY).json()["tables"]
+        (row,) = _report(server, date=_today()).json()["tables"]
     changed = {**DEFAULT_TRIPS, HandCategory.FLUSH: (6, 1), HandCategory.STRAIGHT: (5, 1)}
     m = moments(load_default_outcomes(), changed)
     assert row["theory"]["trips_return"] == pytest.approx(float(m.trips_return))
@@ -265,12 +270,12 @@ def test_cli_prints_the_same_report(db: Database, db_url: str, make_user: Any) -
         db, table="russian", game="russian", record=_russian_record(7), money=[(user, 4_000, 2_500)]
     )
     table = CliRunner().invoke(
-        report_app, ["daily", "--date", TODAY, "--database", db_url], env={"COLUMNS": "200"}
+        report_app, ["daily", "--date", _today(), "--database", db_url], env={"COLUMNS": "200"}
     )
     assert table.exit_code == 0, table.output
     assert "russian" in table.output and "40.00 €" in table.output and "15.00 €" in table.output
     as_csv = CliRunner().invoke(
-        report_app, ["daily", "--date", TODAY, "--database", db_url, "--format", "csv"]
+        report_app, ["daily", "--date", _today(), "--database", db_url, "--format", "csv"]
     )
     (line,) = list(csv.DictReader(io.StringIO(as_csv.output)))
     assert line["wagered"] == "4000" and line["ggr"] == "1500"

@@ -49,8 +49,12 @@ def _fresh(tmp: str, name: str, funds: list[int]) -> tuple[Database, list[int], 
     return db, users, round_id
 
 
-def _outcome(answer: Any) -> tuple[Any, ...]:
+def _outcome(answer: Any, *, said: bool = False) -> tuple[Any, ...]:
+    """What a stake answered; with ``said``, a refusal's reason and params too (what the
+    player is told: the batch must word it as the single stake does)."""
     if isinstance(answer, CroupierError):
+        if said:
+            return ("refused", type(answer).__name__, answer.reason, answer.params)
         return ("refused", type(answer).__name__)
     return ("held", int(answer.amount), int(answer.balance), answer.replayed)
 
@@ -114,7 +118,9 @@ def test_a_batch_does_what_one_stake_at_a_time_does(
                         )
                 except CroupierError as exc:
                     one_by_one.append(exc)
-            assert [_outcome(a) for a in many] == [_outcome(a) for a in one_by_one]
+            assert [_outcome(a, said=True) for a in many] == [
+                _outcome(a, said=True) for a in one_by_one
+            ]
         assert _books(batched, users) == _books(single, users)
         batched.dispose()
         single.dispose()
@@ -128,3 +134,65 @@ def test_a_user_twice_in_one_batch_is_a_caller_bug(tmp_path: Path) -> None:
     with pytest.raises(InvalidRequestError, match="twice"), db.session() as session:
         rounds.stake_many(session, round_id=round_id, stakes=twice)
     assert _books(db, users)[1] == [1_000] * USERS  # nothing held
+
+
+def _model(
+    funds: list[int], batches: list[list[tuple[int, int, int, int]]]
+) -> tuple[list[tuple[Any, ...]], list[int]]:
+    """An independent oracle: the rules of a stake written out in plain Python (a refused
+    stake changes nothing; a key replayed with the same stake answers what it answered; with
+    another stake it is a conflict; a balance never goes below zero)."""
+    balances = list(funds)
+    applied: dict[tuple[int, int], tuple[int, int, int]] = {}
+    outcomes: list[tuple[Any, ...]] = []
+    for batch in batches:
+        for who, amount, key, detail in batch:
+            if amount <= 0:
+                outcomes.append(("refused", "InvalidRequestError"))
+            elif (who, key) in applied:
+                first_amount, first_detail, balance = applied[(who, key)]
+                if (first_amount, first_detail) == (amount, detail):
+                    outcomes.append(("held", amount, balance, True))
+                else:
+                    outcomes.append(("refused", "IdempotencyConflict"))
+            elif balances[who] < amount:
+                outcomes.append(("refused", "InsufficientFunds"))
+            else:
+                balances[who] -= amount
+                applied[(who, key)] = (amount, detail, balances[who])
+                outcomes.append(("held", amount, balances[who], False))
+    return outcomes, balances
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    funds=st.lists(st.integers(0, 2_000), min_size=USERS, max_size=USERS),
+    batches=st.lists(
+        st.lists(stake, min_size=1, max_size=USERS, unique_by=lambda s: s[0]),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_batches_follow_the_rules_written_out(
+    funds: list[int], batches: list[list[tuple[int, int, int, int]]]
+) -> None:
+    expected, balances = _model(funds, batches)
+    with tempfile.TemporaryDirectory() as tmp:
+        db, users, round_id = _fresh(tmp, "model.db", funds)
+        answers: list[Any] = []
+        for batch in batches:
+            stakes = [
+                rounds.Stake(
+                    user_id=users[who],
+                    seat=who,
+                    amount=amount,
+                    idempotency_key=f"k{key}",
+                    details={"detail": detail},
+                )
+                for who, amount, key, detail in batch
+            ]
+            with db.session() as session:
+                answers += rounds.stake_many(session, round_id=round_id, stakes=stakes)
+        assert [_outcome(a) for a in answers] == expected
+        assert _books(db, users)[1] == balances
+        db.dispose()

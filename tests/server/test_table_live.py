@@ -18,6 +18,7 @@ from croupier.server.tables.models import RoundPlayer
 from croupier.server.tables.protocol import ActMessage, BetMessage, JoinMessage
 from croupier.server.tables.table import Connection, Table
 from croupier.server.tables.uth import UthFactory
+from croupier.server.tables.wire import as_json
 from croupier.server.wallet import service as wallet
 
 UserFactory = Callable[..., int]
@@ -29,7 +30,7 @@ def _drain(conn: Connection) -> list[dict[str, Any]]:
     while not conn.outbox.empty():
         frame = conn.outbox.get_nowait()
         if frame is not None:
-            frames.append(frame)
+            frames.append(as_json(frame))
     return frames
 
 
@@ -60,7 +61,7 @@ async def _seated(
     table.start()
     conns = [table.connect(user_id=u, username=f"u{u}") for u in users]
     for conn in conns:
-        await table.submit(conn, JoinMessage(type="join"))
+        await table.submit(conn, JoinMessage())
     return table, conns
 
 
@@ -81,10 +82,10 @@ def test_hundreds_of_players_share_one_dealer_hand(db: Database, make_user: User
         table, conns = await _seated(db, config, clock, users)
         for i, conn in enumerate(conns):
             bets = {"ante": 100} if i % 3 else {"ante": 100, "trips": 100}
-            await table.submit(conn, BetMessage(type="bet", key="b", bets=bets))
+            await table.submit(conn, BetMessage(key="b", bets=bets))
         assert table.status == "playing"
         for conn in conns[::2]:
-            await table.submit(conn, ActMessage(type="act", action="4x"))
+            await table.submit(conn, ActMessage(action="4x"))
         # The odd seats never act: each decision phase times out (check, check, fold).
         for _ in range(3):
             clock.advance(config.decision_seconds)
@@ -154,22 +155,12 @@ def test_requests_waiting_together_are_staked_together(
     async def scenario() -> list[list[dict[str, Any]]]:
         table, conns = await _seated(db, config, clock, users)
         bets = [
-            table.submit(
-                conn, BetMessage(type="bet", id=f"bet{i}", key=f"k{i}", bets={"ante": 100})
-            )
+            table.submit(conn, BetMessage(id=f"bet{i}", key=f"k{i}", bets={"ante": 100}))
             for i, conn in enumerate(conns)
         ]
         # Seat 3 resends its bet (same key); seat 4 tries a second, different bet.
-        bets.append(
-            table.submit(
-                conns[3], BetMessage(type="bet", id="again3", key="k3", bets={"ante": 100})
-            )
-        )
-        bets.append(
-            table.submit(
-                conns[4], BetMessage(type="bet", id="other4", key="x4", bets={"ante": 200})
-            )
-        )
+        bets.append(table.submit(conns[3], BetMessage(id="again3", key="k3", bets={"ante": 100})))
+        bets.append(table.submit(conns[4], BetMessage(id="other4", key="x4", bets={"ante": 200})))
         await asyncio.gather(*bets)
         # Seat 1's bet was refused, so betting closes when its time is up.
         clock.advance(config.betting_seconds)
@@ -184,7 +175,6 @@ def test_requests_waiting_together_are_staked_together(
                 table.submit(
                     c,
                     ActMessage(
-                        type="act",
                         id="pre",
                         action="4x" if k % 2 == 0 or c is conns[2] else "check",
                     ),
@@ -193,13 +183,13 @@ def test_requests_waiting_together_are_staked_together(
             )
         )
         # Seat 2 could not pay its 4x: it is still to decide, and checks.
-        await table.submit(conns[2], ActMessage(type="act", id="pre2", action="check"))
+        await table.submit(conns[2], ActMessage(id="pre2", action="check"))
         checkers = [c for k, c in enumerate(in_play) if k % 2 == 1 or c is conns[2]]
         await asyncio.gather(
-            *(table.submit(c, ActMessage(type="act", id="flop", action="check")) for c in checkers)
+            *(table.submit(c, ActMessage(id="flop", action="check")) for c in checkers)
         )
         await asyncio.gather(
-            *(table.submit(c, ActMessage(type="act", id="river", action="fold")) for c in checkers)
+            *(table.submit(c, ActMessage(id="river", action="fold")) for c in checkers)
         )
         await _settle_down(table, rounds=1)
         frames = [_drain(conn) for conn in conns]

@@ -13,7 +13,7 @@ from web_testkit import PASSWORD, Tab, WebServer, euros, out_of_view, plain
 
 def _sit(tab: Tab, table: str) -> None:
     tab.page.goto(f"{tab.server.url}/#/table/{table}")
-    tab.page.wait_for_selector("[data-testid=connection]:has-text('open')")
+    tab.page.wait_for_selector("[data-testid=connection][data-state=open]")
     tab.page.click("[data-testid=sit]")
 
 
@@ -128,7 +128,7 @@ def test_an_expired_session_goes_to_login_and_back_to_the_table(
     tab.page.fill("[data-testid=username-input]", name)
     tab.page.fill("[data-testid=password-input]", PASSWORD)
     tab.page.click("[data-testid=auth-submit]")
-    tab.page.wait_for_selector("[data-testid=uth-table] [data-testid=connection]:has-text('open')")
+    tab.page.wait_for_selector("[data-testid=uth-table] [data-testid=connection][data-state=open]")
     assert tab.page.url.endswith("#/table/casino-bugs-3")
 
 
@@ -172,7 +172,7 @@ def test_buying_the_dealers_game_shows_it(tab: Tab, web_server: WebServer) -> No
     name, _, _ = web_server.player("buyer")
     tab.login(name)
     tab.page.goto(f"{web_server.url}/#/table/russian-bugs")
-    tab.page.wait_for_selector("[data-testid=connection]:has-text('open')")
+    tab.page.wait_for_selector("[data-testid=connection][data-state=open]")
     box = {
         "box": 0,
         "seat": 0,
@@ -215,7 +215,7 @@ def test_insurance_is_offered_only_when_the_hand_allows_it(tab: Tab, web_server:
     name, _, _ = web_server.player("insurer")
     tab.login(name)
     tab.page.goto(f"{web_server.url}/#/table/russian-bugs")
-    tab.page.wait_for_selector("[data-testid=connection]:has-text('open')")
+    tab.page.wait_for_selector("[data-testid=connection][data-state=open]")
     box = {
         "box": 0,
         "seat": 0,
@@ -282,7 +282,7 @@ def test_a_new_player_finds_the_cashier_and_a_credit_shows_at_once(
     tab.page.click("[data-testid=deposit-submit]")
     tab.page.wait_for_selector("[data-testid=deposits] tr[data-status=pending]")
     tab.page.goto(f"{web_server.url}/#/table/casino-bugs-6")
-    tab.page.wait_for_selector("[data-testid=connection]:has-text('open')")
+    tab.page.wait_for_selector("[data-testid=connection][data-state=open]")
     (request,) = web_server.operator("GET", "/api/operator/deposits")
     assert request["user_id"] == user_id and request["amount"] == 5_000
     web_server.operator("POST", f"/api/operator/deposits/{request['id']}/approve", json={})

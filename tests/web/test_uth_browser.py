@@ -252,7 +252,7 @@ def test_socket_drop_resyncs_missed_events(tab: Tab, web_server: WebServer, make
     tab.page.evaluate(
         "() => { const t = window.croupier.table; t.connect = t.heldConnect; t.connect(); }"
     )
-    tab.page.wait_for_selector("[data-testid=connection]:has-text('open')")
+    tab.page.wait_for_selector("[data-testid=connection][data-state=open]")
     tab.page.wait_for_selector("[data-testid=log] li:has-text('checks')")
     tab.wait_until(lambda: tab.sockets == 2)
     resynced = tab.wait_frame(lambda f: f.get("type") == "state" and bool(f.get("resynced")))

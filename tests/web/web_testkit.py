@@ -226,7 +226,7 @@ class Tab:
 
     def open_table(self, name: str) -> None:
         self.page.click(f"[data-testid=open-{name}]")
-        self.page.wait_for_selector("[data-testid=connection]:has-text('open')")
+        self.page.wait_for_selector("[data-testid=connection][data-state=open]")
 
     def wait_frame(
         self, pred: Callable[[dict[str, Any]], bool], *, timeout: float = 20

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import typer
 
-from croupier.cli import audit, bench, bots, holdem, report, rng, run, russian, serve, uth
+from croupier.cli import (
+    audit,
+    bench,
+    bots,
+    holdem,
+    protocol,
+    report,
+    rng,
+    run,
+    russian,
+    serve,
+    uth,
+)
 
 __all__ = ["build_app"]
 
@@ -25,6 +37,7 @@ def build_app() -> typer.Typer:
     app.add_typer(rng.app, name="rng")
     app.add_typer(report.app, name="report")
     serve.register(app)
+    protocol.register(app)
     bots.register(app)
     run.register(app)
     return app

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from croupier.analysis.rng import AuditReport
     from croupier.server.reports.decks import DeckSample
 
@@ -125,15 +127,41 @@ def audit(
     """Chi-square of card x position, runs and serial-correlation tests over every closed
     round's deck; exit 1 when a test fails."""
     from rich.console import Console
+
+    start, end = _day(since, "--since"), _day(until, "--until")
+    console = Console(highlight=False)
+    sample, report = _run_battery(
+        console, database, since=start, until=end, table=table, game=game, confidence=confidence
+    )
+    _show(console, report, sample, confidence=confidence)
+    if json_out is not None:
+        json_out.write_text(
+            json.dumps(report_json(report, sample), indent=1) + "\n", encoding="utf-8"
+        )
+    if plot is not None:
+        _plot(report, plot)
+        console.print(f"plot written to {plot}")
+    if report.passed is False:
+        raise typer.Exit(1)
+
+
+def _run_battery(
+    console: Console,
+    database: str,
+    *,
+    since: dt.datetime | None,
+    until: dt.datetime | None,
+    table: str | None,
+    game: str | None,
+    confidence: float,
+) -> tuple[DeckSample, AuditReport]:
+    """Read the decks (with a progress bar) and run the tests on them."""
     from rich.progress import Progress
-    from rich.table import Table
 
     from croupier.analysis.rng import battery
     from croupier.server.db import Database
     from croupier.server.reports.decks import read_decks
 
-    start, end = _day(since, "--since"), _day(until, "--until")
-    console = Console(highlight=False)
     db = Database(database)
     try:
         with Progress(console=console, transient=True) as progress:
@@ -141,8 +169,8 @@ def audit(
             with db.sessions() as session:
                 sample = read_decks(
                     session,
-                    since=start,
-                    until=end,
+                    since=since,
+                    until=until,
                     table=table,
                     game=game,
                     on_progress=lambda done, total: progress.update(
@@ -157,6 +185,13 @@ def audit(
             )
     finally:
         db.dispose()
+    return sample, report
+
+
+def _show(console: Console, report: AuditReport, sample: DeckSample, *, confidence: float) -> None:
+    """The tests as a table, and the verdict."""
+    from rich.table import Table
+
     shown = Table(title=f"RNG audit: {report.decks:,} decks ({sample.skipped} skipped)")
     for column in ("test", "statistic", "df", "p-value", f"at {confidence:.0%}"):
         shown.add_column(column, justify="left" if column == "test" else "right")
@@ -183,12 +218,3 @@ def audit(
         f"verdict {overall}; a perfect shuffler fails at least one of these tests in "
         f"{report.false_alarm_rate:.1%} of audits"
     )
-    if json_out is not None:
-        json_out.write_text(
-            json.dumps(report_json(report, sample), indent=1) + "\n", encoding="utf-8"
-        )
-    if plot is not None:
-        _plot(report, plot)
-        console.print(f"plot written to {plot}")
-    if report.passed is False:
-        raise typer.Exit(1)

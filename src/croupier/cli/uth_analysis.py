@@ -340,7 +340,6 @@ def simulate(
     """
     from croupier.analysis.uth.simulate import STRATEGIES
     from croupier.analysis.uth.simulate import simulate as run
-    from croupier.analysis.uth.strategy import load_summary
     from croupier.errors import ConfigError
 
     if strategy not in STRATEGIES:
@@ -351,17 +350,7 @@ def simulate(
             param_hint="--config",
         )
     blind, trips = _tables(config)
-    exact: ExactResult | None = None
-    exact_ev: float | None = None
-    if config is None:
-        exact_ev = float(Fraction(str(load_summary()["ev_per_ante"])))
-    elif strategy == "optimal":
-        with _progress() as progress:
-            job = progress.add_task("exact analysis for the strategy", total=1)
-            exact = _run_exact(
-                config, lambda done, total: progress.update(job, completed=done, total=total)
-            )
-        exact_ev = float(exact.ev_per_ante)
+    exact, exact_ev = _exact_for(config, strategy)
     with _executor(workers, scheduler) as (executor, where), _progress() as progress:
         _warm_up()
         task = progress.add_task(f"simulating on {where}", total=hands)
@@ -385,7 +374,37 @@ def simulate(
         except ConfigError as exc:
             raise typer.BadParameter(str(exc)) from exc
         seconds = time.perf_counter() - start
-    table = Table(title=f"Ultimate Texas Hold'em simulation: {strategy} strategy, seed {seed}")
+    shown = 1 + exact_ev if strategy == "optimal" and exact_ev is not None else None
+    _show_simulation(
+        result, title=f"{strategy} strategy, seed {seed}", seconds=seconds, exact=shown
+    )
+    if plot is not None:
+        _plot_convergence(result, plot, shown)
+        _console.print(f"wrote {plot}")
+
+
+def _exact_for(config: Path | None, strategy: str) -> tuple[ExactResult | None, float | None]:
+    """The exact analysis the optimal strategy plays (run first for the pay tables of
+    ``config``) and the exact EV per Ante to show beside the estimate."""
+    from croupier.analysis.uth.strategy import load_summary
+
+    if config is None:
+        return None, float(Fraction(str(load_summary()["ev_per_ante"])))
+    if strategy != "optimal":
+        return None, None
+    with _progress() as progress:
+        job = progress.add_task("exact analysis for the strategy", total=1)
+        exact = _run_exact(
+            config, lambda done, total: progress.update(job, completed=done, total=total)
+        )
+    return exact, float(exact.ev_per_ante)
+
+
+def _show_simulation(
+    result: SimulationResult, *, title: str, seconds: float, exact: float | None
+) -> None:
+    """The estimates with their 95% CIs, and the exact return beside them when known."""
+    table = Table(title=f"Ultimate Texas Hold'em simulation: {title}")
     table.add_column("figure")
     table.add_column("estimate", justify="right")
     table.add_column("95% CI", justify="right")
@@ -400,13 +419,9 @@ def simulate(
     table.add_row("average total bet (Antes)", f"{result.average_total_bet:.4f}", "")
     table.add_row("rounds", f"{result.rounds:,} in {result.tasks} tasks", "")
     table.add_row("speed", f"{result.rounds / seconds:,.0f} rounds/s", f"{seconds:.2f} s")
-    if strategy == "optimal" and exact_ev is not None:
-        table.add_row("exact (optimal)", _pct(1 + exact_ev), "")
+    if exact is not None:
+        table.add_row("exact (optimal)", _pct(exact), "")
     _console.print(table)
-    if plot is not None:
-        shown = 1 + exact_ev if strategy == "optimal" and exact_ev is not None else None
-        _plot_convergence(result, plot, shown)
-        _console.print(f"wrote {plot}")
 
 
 def register(app: typer.Typer) -> None:

@@ -149,8 +149,13 @@ def evaluate_on_board(board: Sequence[int], holes: Sequence[tuple[int, int] | No
     gives them for the seven cards; 0 for a ``None`` hand. The board's part of the lookup is
     summed once (a showdown evaluates every hand on the same board).
 
-    >>> evaluate_on_board([0, 4, 8, 12, 40], [(51, 47), None, (1, 2)])
-    [3, 0, 5856]
+    >>> from croupier.cards import parse_cards
+    >>> board = [c.id for c in parse_cards("Ah Kd 7c 7s 2h")]
+    >>> holes = [tuple(c.id for c in parse_cards(h)) for h in ("As Ks", "Qd Jd", "7h 2c")]
+    >>> evaluate_on_board(board, [*holes, None])  # two pair, a pair of Sevens, a full house
+    [4990, 2597, 7201, 0]
+    >>> evaluate_on_board(board, holes) == [evaluate_ids([*board, *h]) for h in holes]
+    True
 
     Raises:
         InvalidCardsError: a card id outside 0..51, a board not of five cards, or a card

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -50,26 +50,41 @@ def create_app(
         clock: the tables' clock (tests pass a :class:`ManualClock`).
         shoe_factory: where shoes come from (the OS CSPRNG by default; tests may stack one).
     """
-    from croupier.server.accounts.router import operator_router as account_admin_router
-    from croupier.server.accounts.router import router as accounts_router
-    from croupier.server.accounts.service import ensure_operator
-    from croupier.server.audit.router import router as audit_router
-    from croupier.server.audit.service import audit_recovery
-    from croupier.server.cashier.router import router as cashier_router
-    from croupier.server.cashier.service import DemoCredits
-    from croupier.server.metrics import Metrics
-    from croupier.server.ops import router as ops_router
-    from croupier.server.reports.router import router as reports_router
-    from croupier.server.reports.router import start_theory
-    from croupier.server.rng import live_shoe
-    from croupier.server.tables.advice import router as advice_router
-    from croupier.server.tables.manager import TableManager
-    from croupier.server.tables.rounds import recover_open_rounds
-    from croupier.server.tables.router import router as tables_router
-    from croupier.server.wallet.router import router as wallet_router
-
     settings = settings or Settings()
     configs = list(tables) if tables is not None else load_tables(settings.tables_config)
+    lifespan = _lifespan(settings, configs, clock=clock, shoe_factory=shoe_factory)
+    # The interactive API docs only when a setting enables them (off by default, issue 13).
+    docs = settings.api_docs
+    app = FastAPI(
+        title="croupier",
+        version="1",
+        lifespan=lifespan,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
+        openapi_url="/openapi.json" if docs else None,
+    )
+    app.add_middleware(SecurityHeaders, csp_exempt=("/docs", "/redoc") if docs else ())
+    _set_state(app, settings)
+    install_error_handlers(app)
+    _include_routers(app)
+    if static_dir is not None:
+        from fastapi.staticfiles import StaticFiles
+
+        app.mount("/", StaticFiles(directory=static_dir, html=True), name="static")
+    return app
+
+
+def _lifespan(
+    settings: Settings,
+    configs: list[TableConfig],
+    *,
+    clock: Clock | None,
+    shoe_factory: Callable[[], Shoe] | None,
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """Start-up and shut-down: the database, crash recovery, the operator, the tables."""
+    from croupier.server.reports.router import start_theory
+    from croupier.server.rng import live_shoe
+    from croupier.server.tables.manager import TableManager
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -77,18 +92,7 @@ def create_app(
         install_redaction()
         db = Database(settings.database_url)
         db.migrate()
-        with db.session() as session:
-            if settings.recover_on_start:
-                voided = recover_open_rounds(session)
-                if voided:
-                    log.warning("voided %d round(s) left open by a crash: %s", len(voided), voided)
-                    audit_recovery(session, voided)
-            if settings.operator_username and settings.operator_password:
-                ensure_operator(
-                    session,
-                    username=settings.operator_username,
-                    password=settings.operator_password.get_secret_value(),
-                )
+        _recover(db, settings)
         manager = TableManager(configs, db=db, clock=clock, shoe_factory=shoe_factory or live_shoe)
         app.state.theory, app.state.table_configs = start_theory(configs), configs
         for table in manager.tables.values():
@@ -104,19 +108,38 @@ def create_app(
             app.state.theory.close()
             db.dispose()
 
-    # The interactive API docs only when a setting enables them (off by default, issue 13).
-    docs = settings.api_docs
-    app = FastAPI(
-        title="croupier",
-        version="1",
-        lifespan=lifespan,
-        docs_url="/docs" if docs else None,
-        redoc_url="/redoc" if docs else None,
-        openapi_url="/openapi.json" if docs else None,
-    )
-    app.add_middleware(SecurityHeaders, csp_exempt=("/docs", "/redoc") if docs else ())
+    return lifespan
+
+
+def _recover(db: Database, settings: Settings) -> None:
+    """Void the rounds a crash left open (spec/uth.md "Faults") and ensure the operator."""
+    from croupier.server.accounts.service import ensure_operator
+    from croupier.server.audit.service import audit_recovery
+    from croupier.server.tables.rounds import recover_open_rounds
+
+    with db.session() as session:
+        if settings.recover_on_start:
+            voided = recover_open_rounds(session)
+            if voided:
+                log.warning("voided %d round(s) left open by a crash: %s", len(voided), voided)
+                audit_recovery(session, voided)
+        if settings.operator_username and settings.operator_password:
+            ensure_operator(
+                session,
+                username=settings.operator_username,
+                password=settings.operator_password.get_secret_value(),
+            )
+
+
+def _set_state(app: FastAPI, settings: Settings) -> None:
+    """What every request shares: settings, metrics, live sessions, password hashing and
+    the login and registration throttles."""
+    from croupier.server.cashier.service import DemoCredits
+    from croupier.server.metrics import Metrics
+
     app.state.settings = settings
     app.state.metrics = Metrics()
+    app.state.demo_credits = DemoCredits(settings.demo_credit_seconds)
     app.state.live_sessions = LiveSessions()
     app.state.password_hashing = PasswordHashing(
         workers=settings.password_hash_workers, queue=settings.password_hash_queue
@@ -127,24 +150,32 @@ def create_app(
         max_seconds=settings.login_max_backoff_seconds,
     )
     app.state.register_throttle = LoginThrottle(free_per_address=settings.login_free_per_address)
-    app.state.demo_credits = DemoCredits(settings.demo_credit_seconds)
-    install_error_handlers(app)
-    app.include_router(accounts_router)
-    app.include_router(account_admin_router)
-    app.include_router(wallet_router)
-    app.include_router(tables_router)
-    app.include_router(advice_router)
-    app.include_router(audit_router)
-    app.include_router(reports_router)
-    app.include_router(ops_router)
-    app.include_router(cashier_router)
+
+
+def _include_routers(app: FastAPI) -> None:
+    from croupier.server.accounts.router import operator_router as account_admin_router
+    from croupier.server.accounts.router import router as accounts_router
+    from croupier.server.audit.router import router as audit_router
+    from croupier.server.cashier.router import router as cashier_router
+    from croupier.server.ops import router as ops_router
+    from croupier.server.reports.router import router as reports_router
+    from croupier.server.tables.advice import router as advice_router
+    from croupier.server.tables.router import router as tables_router
+    from croupier.server.wallet.router import router as wallet_router
+
+    for router in (
+        accounts_router,
+        account_admin_router,
+        wallet_router,
+        tables_router,
+        advice_router,
+        audit_router,
+        reports_router,
+        ops_router,
+        cashier_router,
+    ):
+        app.include_router(router)
 
     @app.get("/api/health", tags=["meta"])
     def health() -> dict[str, str]:
         return {"status": "ok"}
-
-    if static_dir is not None:
-        from fastapi.staticfiles import StaticFiles
-
-        app.mount("/", StaticFiles(directory=static_dir, html=True), name="static")
-    return app

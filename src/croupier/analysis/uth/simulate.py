@@ -17,7 +17,7 @@ Strategies:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import cache
@@ -302,41 +302,17 @@ def simulate(
         raise ConfigError(f"unknown strategy {strategy!r}; choose from {', '.join(STRATEGIES)}")
     check_paytable(blind, name="blind")
     check_paytable(trips, name="trips")
-    flop_bet = preflop = None
-    if exact is not None:
-        blind = exact.blind_table
-        flop_bet = exact.flop_bet.astype(np.uint8)
-        preflop = preflop_codes(exact.preflop)
-    sizes = [task_rounds] * (rounds // task_rounds)
-    if rounds % task_rounds:
-        sizes.append(rounds % task_rounds)
-    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
-    tasks = [
-        SimulationTask(
-            seed=s,
-            rounds=n,
-            strategy=strategy,
-            blind=blind,
-            trips=trips,
-            flop_bet=flop_bet,
-            preflop=preflop,
-        )
-        for s, n in zip(seeds, sizes, strict=True)
-    ]
+    tasks = _tasks(
+        rounds,
+        seed=seed,
+        strategy=strategy,
+        blind=blind,
+        trips=trips,
+        exact=exact,
+        size=task_rounds,
+    )
     _, (scale, trips_scale) = _kernel_args(tasks[0])
-    if executor is None:
-        results = []
-        for task in tasks:
-            results.append(run_task(task))
-            if on_progress is not None:
-                on_progress(sum(b[0] for r in results for b in r), rounds)
-    else:
-        futures = [executor.submit(run_task, task) for task in tasks]
-        results = []
-        for future in futures:
-            results.append(future.result())
-            if on_progress is not None:
-                on_progress(sum(b[0] for r in results for b in r), rounds)
+    results = _run_tasks(tasks, rounds=rounds, executor=executor, on_progress=on_progress)
     totals = [0] * 8
     trace = []
     for block in (b for r in results for b in r):
@@ -353,3 +329,60 @@ def simulate(
         trips_scale=trips_scale,
         trace=tuple(trace),
     )
+
+
+def _tasks(
+    rounds: int,
+    *,
+    seed: int,
+    strategy: Strategy,
+    blind: PayTable,
+    trips: PayTable,
+    exact: ExactResult | None,
+    size: int,
+) -> list[SimulationTask]:
+    """The run cut into tasks of ``size`` rounds (the last one shorter), each with its own
+    stream spawned from ``seed``: the result does not depend on who runs them."""
+    flop_bet = preflop = None
+    if exact is not None:
+        blind = exact.blind_table
+        flop_bet = exact.flop_bet.astype(np.uint8)
+        preflop = preflop_codes(exact.preflop)
+    sizes = [size] * (rounds // size)
+    if rounds % size:
+        sizes.append(rounds % size)
+    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
+    return [
+        SimulationTask(
+            seed=s,
+            rounds=n,
+            strategy=strategy,
+            blind=blind,
+            trips=trips,
+            flop_bet=flop_bet,
+            preflop=preflop,
+        )
+        for s, n in zip(seeds, sizes, strict=True)
+    ]
+
+
+def _run_tasks(
+    tasks: list[SimulationTask],
+    *,
+    rounds: int,
+    executor: Executor | None,
+    on_progress: Callable[[int, int], None] | None,
+) -> list[tuple[tuple[int, ...], ...]]:
+    """Each task's blocks, in task order: run here one after the other, or on ``executor``."""
+    results: list[tuple[tuple[int, ...], ...]] = []
+    pending: Iterable[tuple[tuple[int, ...], ...]]
+    if executor is None:
+        pending = (run_task(task) for task in tasks)
+    else:
+        futures = [executor.submit(run_task, task) for task in tasks]
+        pending = (future.result() for future in futures)
+    for result in pending:
+        results.append(result)
+        if on_progress is not None:
+            on_progress(sum(b[0] for r in results for b in r), rounds)
+    return results

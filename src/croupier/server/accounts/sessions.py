@@ -54,7 +54,7 @@ class LiveSession:
         token_hash: str,
         expires_at: dt.datetime,
         on_revoke: Callable[[str], None],
-        on_frame: Callable[[dict[str, Any]], None] | None = None,
+        on_frame: Callable[[Any], None] | None = None,
     ) -> None:
         self.user_id = user_id
         self.token_hash = token_hash
@@ -94,7 +94,7 @@ class LiveSessions:
         token_hash: str,
         expires_at: dt.datetime,
         on_revoke: Callable[[str], None],
-        on_frame: Callable[[dict[str, Any]], None] | None = None,
+        on_frame: Callable[[Any], None] | None = None,
     ) -> LiveSession:
         """Register a socket's session (on its event loop); ``on_revoke(reason)`` is called
         on that loop when the session is revoked or expires, ``on_frame(frame)`` for a frame
@@ -133,7 +133,7 @@ class LiveSessions:
             sessions = list(self._by_user.get(user_id, ()))
         return self._revoke(sessions, reason)
 
-    def notify_user(self, user_id: int, frame: dict[str, Any]) -> int:
+    def notify_user(self, user_id: int, frame: Any) -> int:
         """Send ``frame`` to every live socket of ``user_id`` (from any thread); return how
         many sockets it went to."""
         with self._lock:

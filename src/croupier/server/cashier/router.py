@@ -14,6 +14,7 @@ from croupier.server.cashier import service
 from croupier.server.cashier.models import DepositStatus
 from croupier.server.deps import DB_ID_MAX, CurrentUser, OperatorUser, SessionDep
 from croupier.server.settings import Settings
+from croupier.server.tables.wire import Balance
 
 __all__ = ["notify_balance", "router"]
 
@@ -35,7 +36,7 @@ class RefuseBody(BaseModel):
 
 def notify_balance(request: Request, user_id: int, balance: int) -> None:
     """Tell the user's open table sockets their new balance (docs/protocol.md ``balance``)."""
-    request.app.state.live_sessions.notify_user(user_id, {"type": "balance", "balance": balance})
+    request.app.state.live_sessions.notify_user(user_id, Balance(balance=balance))
 
 
 def _settings(request: Request) -> Settings:

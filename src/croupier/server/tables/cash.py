@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -45,6 +45,7 @@ from croupier.server.errors import PermissionDeniedError, RoundVoided
 from croupier.server.tables import rounds
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
+from croupier.server.tables.connection import Request
 from croupier.server.tables.fairness import (
     card_commitment,
     card_leaves,
@@ -57,13 +58,30 @@ from croupier.server.tables.games import GameFactory, GameRound
 from croupier.server.tables.models import RoundPlayer
 from croupier.server.tables.protocol import (
     ActMessage,
-    BetMessage,
     BuyInMessage,
     LeaveMessage,
     SitInMessage,
     SitOutMessage,
 )
 from croupier.server.tables.table import Connection, Table
+from croupier.server.tables.wire import (
+    BoughtIn,
+    BuyInLimits,
+    CardsOpened,
+    HandStarting,
+    Left,
+    Result,
+    Reveal,
+    RoundOpened,
+    SatIn,
+    SatOut,
+    SeatEntry,
+    TableIdle,
+    TableState,
+    TimedOut,
+    Turn,
+    round_closed,
+)
 from croupier.server.wallet import service as wallet
 from croupier.server.wallet.models import LedgerAccount, TransactionKind
 
@@ -81,8 +99,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-Frame = dict[str, Any]
 
 
 class CashRound(GameRound, Protocol):
@@ -155,7 +171,7 @@ def buy_in(
     stack = stack_account(session, table=table, user_id=user_id)
 
     def apply() -> tuple[dict[str, Any], int | None]:
-        txn = wallet.post(
+        txn_id = wallet.post(
             session,
             kind=TransactionKind.TRANSFER,
             legs=[(player, -chips), (stack, chips)],
@@ -163,9 +179,9 @@ def buy_in(
             memo=f"buy-in at {table}",
         )
         balance = wallet.account_balance(session, account_id=player.id)
-        move = wallet.Movement(transaction_id=txn.id, kind="buy_in", amount=chips, balance=balance)
+        move = wallet.Movement(transaction_id=txn_id, kind="buy_in", amount=chips, balance=balance)
         at_table = wallet.account_balance(session, account_id=stack.id)
-        return {**move.to_json(), "stack": int(at_table)}, txn.id
+        return {**move.to_json(), "stack": int(at_table)}, txn_id
 
     request = {"op": "buy_in", "table": table, "amount": int(chips)}
     response, replayed = wallet.idempotent(
@@ -370,7 +386,7 @@ class CashGameTable(Table):
 
     async def _seat_request(
         self, conn: Connection, message: BuyInMessage | SitOutMessage | SitInMessage
-    ) -> Frame | None:
+    ) -> Result | None:
         seat = self._seat(conn)
         if isinstance(message, BuyInMessage):
             return await self._buy_in(conn, seat, message)
@@ -378,20 +394,20 @@ class CashGameTable(Table):
         if (seat in self._out) == out:
             # Nothing changes: acknowledged, and nobody else hears of it (issue 13: a
             # repeated sit_out must not make every socket at the table busy).
-            return {"seat": seat, "sitting_out": out}
+            return Result(seat=seat, sitting_out=out)
         if out:
             self._out.add(seat)
-            self._emit({"kind": "sat_out", "seat": seat})
+            self._emit(SatOut(seat=seat))
             self._broadcast_state()
             self._arm_idle()
-            return {"seat": seat, "sitting_out": True}
+            return Result(seat=seat, sitting_out=True)
         self._out.discard(seat)
-        self._emit({"kind": "sat_in", "seat": seat})
+        self._emit(SatIn(seat=seat))
         self._broadcast_state()
         await self._maybe_start()
-        return {"seat": seat, "sitting_out": False}
+        return Result(seat=seat, sitting_out=False)
 
-    async def _buy_in(self, conn: Connection, seat: int, message: BuyInMessage) -> Frame:
+    async def _buy_in(self, conn: Connection, seat: int, message: BuyInMessage) -> Result:
         args = {"table": self.name, "user_id": conn.user_id, "amount": message.amount}
         replay = await self._db_call(
             self._with_session(replayed_buy_in, idempotency_key=message.key, **args)
@@ -423,9 +439,7 @@ class CashGameTable(Table):
             )
             self._sitting_keys.setdefault(conn.user_id, set()).add(message.key)
             self._stacks[seat] = stack
-            self._emit(
-                {"kind": "bought_in", "seat": seat, "amount": message.amount, "stack": stack}
-            )
+            self._emit(BoughtIn(seat=seat, amount=message.amount, stack=stack))
             self._broadcast_state()
             await self._maybe_start()
             balance = int(move.balance)
@@ -443,15 +457,15 @@ class CashGameTable(Table):
                     reason="round_voided",
                     params={"balance": balance},
                 )
-        return {
-            "seat": seat,
-            "amount": int(move.amount),
-            "stack": self._stacks.get(seat, 0),
-            "balance": balance,
-            "replayed": bool(move.replayed),
-        }
+        return Result(
+            seat=seat,
+            amount=int(move.amount),
+            stack=self._stacks.get(seat, 0),
+            balance=balance,
+            replayed=bool(move.replayed),
+        )
 
-    async def _leave_seat(self, conn: Connection, message: LeaveMessage) -> Frame:
+    async def _leave_seat(self, conn: Connection, message: LeaveMessage) -> Result:
         seat = self._seat(conn)
         if message.after_hand is not None and (self._in_hand(seat) or not message.after_hand):
             # Flagged on the server: it holds whatever the client does next.
@@ -459,7 +473,7 @@ class CashGameTable(Table):
             (self._leaving.add if message.after_hand else self._leaving.discard)(seat)
             if changed:
                 self._broadcast_state()
-            return {"seat": seat, "leaving": message.after_hand}
+            return Result(seat=seat, leaving=message.after_hand)
         if self._in_hand(seat):
             raise IllegalActionError(
                 f"seat {seat} is in the hand in play: leave after it (sit_out skips the next)",
@@ -467,7 +481,7 @@ class CashGameTable(Table):
             )
         amount, balance = await self._cash_out(seat, conn.user_id, conn.username)
         self._send_state_to(conn.user_id)
-        return {"seat": None, "cashed_out": amount, "balance": balance}
+        return Result(seat=None, cashed_out=amount, balance=balance)
 
     async def _cash_out(
         self, seat: int, user_id: int, username: str, *, reason: str | None = None
@@ -482,8 +496,10 @@ class CashGameTable(Table):
         self._leaving.discard(seat)
         self._idle.pop(seat, None)
         self._sitting_keys.pop(user_id, None)
-        left = {"kind": "left", "seat": seat, "username": username, "cashed_out": amount}
-        self._emit(left if reason is None else {**left, "reason": reason})
+        left = Left(seat=seat, username=username, cashed_out=amount)
+        if reason is not None:
+            left.reason = reason
+        self._emit(left)
         self._broadcast_state()
         return int(amount), int(balance)
 
@@ -500,10 +516,15 @@ class CashGameTable(Table):
                 # The chips stay in the stack account; the next start returns them.
                 log.exception("cash-out of seat %s at %s failed", seat, self.name)
 
-    async def _bet(self, conn: Connection, message: BetMessage) -> Frame:
-        raise IllegalActionError(
-            "a hold'em table takes no bets: buy_in, then act in turn", reason="no_bets_cash_game"
-        )
+    async def _bets(self, requests: list[Request]) -> None:
+        for request in requests:
+            self._refuse(
+                request,
+                IllegalActionError(
+                    "a hold'em table takes no bets: buy_in, then act in turn",
+                    reason="no_bets_cash_game",
+                ),
+            )
 
     # -- hands -------------------------------------------------------------------------
 
@@ -521,7 +542,7 @@ class CashGameTable(Table):
         if wait and self.config.pause_seconds > 0:
             self.status = "pause"
             self._arm(self.config.pause_seconds)
-            self._emit({"kind": "hand_starting", "in_seconds": self.config.pause_seconds})
+            self._emit(HandStarting(in_seconds=self.config.pause_seconds))
             self._broadcast_state()
             return
         prev = self._button
@@ -564,14 +585,13 @@ class CashGameTable(Table):
         self._button = button
         self.status = "playing"
         self._emit(
-            {
-                "kind": "round_opened",
-                "round_id": round_id,
-                "commitment": commitment,
-                "button": button,
-                "seats": order,
-                "stacks": {str(s): self._stacks[s] for s in order},
-            }
+            RoundOpened(
+                round_id=round_id,
+                commitment=commitment,
+                button=button,
+                seats=order,
+                stacks={str(s): self._stacks[s] for s in order},
+            )
         )
         self._drain_engine()
         await self._next_turn()
@@ -584,16 +604,23 @@ class CashGameTable(Table):
             return
         self._arm(self.config.decision_seconds)
         self._emit(
-            {
-                "kind": "turn",
-                "seat": hand.actor,
-                "phase": hand.phase,
-                "decision_seconds": self.config.decision_seconds,
-            }
+            Turn(seat=hand.actor, phase=hand.phase, decision_seconds=self.config.decision_seconds)
         )
         self._broadcast_state()
 
-    async def _act(self, conn: Connection, message: ActMessage) -> Frame:
+    async def _acts(self, requests: list[Request]) -> None:
+        """Decisions, one at a time in turn (a cash hand stakes nothing outside the hand)."""
+        for request in requests:
+            message = request.message
+            assert isinstance(message, ActMessage)
+            try:
+                result = await self._act(request.conn, message)
+            except CroupierError as exc:
+                self._refuse(request, exc)
+            else:
+                self._answer(request, result)
+
+    async def _act(self, conn: Connection, message: ActMessage) -> Result:
         seat = self._seat(conn)
         if message.seat is not None and message.seat != seat:
             raise PermissionDeniedError(
@@ -616,10 +643,10 @@ class CashGameTable(Table):
         except Exception as exc:
             log.exception("engine failed at %s", self.name)
             await self._void(f"engine malfunction: {exc}")
-            return {"seat": seat, "action": message.action, "voided": True}
+            return Result(seat=seat, action=message.action, voided=True)
         self._drain_engine()
         await self._next_turn()
-        return {"seat": seat, "action": message.action}
+        return Result(seat=seat, action=message.action)
 
     async def _on_timer(self) -> None:
         hand = self._hand
@@ -634,14 +661,14 @@ class CashGameTable(Table):
                 await self._void(f"engine malfunction: {exc}")
                 return
             self._timed_out.add(actor)
-            self._emit({"kind": "timed_out", "seat": actor})
+            self._emit(TimedOut(seat=actor))
             self._drain_engine()
             await self._next_turn()
         elif self.status == "pause":
             self.status = "idle"
             await self._maybe_start(wait=False)
             if self.status == "idle":
-                self._emit({"kind": "table_idle"})
+                self._emit(TableIdle())
                 self._broadcast_state()
                 self._arm_idle()
         elif self.status == "idle":
@@ -692,36 +719,33 @@ class CashGameTable(Table):
             log.exception("void of hand %s failed; it will be voided at restart", round_id)
         await self._close_hand("voided", {"void": reason, "stacks": hand.starting_stacks()})
 
-    async def _close_hand(self, status: str, summary: Frame) -> None:
+    async def _close_hand(
+        self, status: Literal["settled", "voided"], summary: Mapping[str, Any]
+    ) -> None:
         hand = self._hand
         assert hand is not None
         holes = hand.hole_cards()
         public = positions_of(self._deck, hand.public_cards())
+        reveal = Reveal(
+            commitment=self._commitment,
+            leaves=card_leaves(salt=self._salt, deck=self._deck),
+            openings=open_cards(salt=self._salt, deck=self._deck, positions=public),
+        )
         self._emit(
-            {
-                "kind": "round_closed",
-                "round_id": self._round_id,
-                "status": status,
-                "summary": summary,
-                "stacks": {str(s): self._stacks.get(s, 0) for s in hand.seats},
-                "reveal": {
-                    "commitment": self._commitment,
-                    "leaves": card_leaves(salt=self._salt, deck=self._deck),
-                    "openings": open_cards(salt=self._salt, deck=self._deck, positions=public),
-                },
-            }
+            round_closed(
+                round_id=self._round_id,
+                status=status,
+                summary=summary,
+                reveal=reveal,
+                stacks={s: self._stacks.get(s, 0) for s in hand.seats},
+            )
         )
         for seat, user in self._round_users.items():
             own = positions_of(self._deck, holes.get(seat, ())) - public
             if own:
+                openings = open_cards(salt=self._salt, deck=self._deck, positions=own)
                 self._to_user(
-                    user,
-                    {
-                        "kind": "cards_opened",
-                        "round_id": self._round_id,
-                        "seat": seat,
-                        "openings": open_cards(salt=self._salt, deck=self._deck, positions=own),
-                    },
+                    user, CardsOpened(round_id=self._round_id, seat=seat, openings=openings)
                 )
         self.rounds_played += 1
         played = list(self._round_users)
@@ -738,7 +762,7 @@ class CashGameTable(Table):
         await self._release_ghosts()
         await self._maybe_start()
         if self.status == "idle":
-            self._emit({"kind": "table_idle"})
+            self._emit(TableIdle())
             self._broadcast_state()
             self._arm_idle()
 
@@ -756,20 +780,19 @@ class CashGameTable(Table):
 
     # -- frames ------------------------------------------------------------------------
 
-    def _state(self, conn: Connection) -> Frame:
-        frame = super()._state(conn)
-        table = frame["table"]
-        table["seats"] = [
-            {
-                "seat": s,
-                "username": o.username,
-                "stack": self._stacks.get(s, 0),
-                "sitting_out": s in self._out,
-                "in_hand": s in self._round_users,
-                "leaving": s in self._leaving,
-            }
+    def _table_state(self, conn: Connection) -> TableState:
+        table = super()._table_state(conn)
+        table.seats = [
+            SeatEntry(
+                seat=s,
+                username=o.username,
+                stack=self._stacks.get(s, 0),
+                sitting_out=s in self._out,
+                in_hand=s in self._round_users,
+                leaving=s in self._leaving,
+            )
             for s, o in sorted(self._seats.items())
         ]
-        table["button"] = self._button
-        table["buy_in"] = {"min": self.cash.min_buy_in, "max": self.cash.max_buy_in}
-        return frame
+        table.button = self._button
+        table.buy_in = BuyInLimits(min=self.cash.min_buy_in, max=self.cash.max_buy_in)
+        return table

@@ -9,11 +9,9 @@ request, a connect or disconnect, a timer -- is one command in its inbox
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass, field
-from typing import Any
 
-from croupier.server.tables.protocol import ClientMessage
+from croupier.server.tables.wire import ClientMessage, ServerFrame, Shared
 
 __all__ = [
     "Command",
@@ -22,30 +20,15 @@ __all__ = [
     "Disconnect",
     "Frame",
     "Request",
-    "SharedFrame",
+    "Shared",
     "Stop",
     "Tick",
     "Timer",
 ]
 
-Frame = dict[str, Any]
+Frame = ServerFrame | Shared
+"""What a connection's outbox holds: a frame for it alone, or one shared (encoded once)."""
 _OUTBOX_LIMIT = 2048
-
-
-class SharedFrame(dict[str, Any]):
-    """A frame that many connections receive (a table event): encoded to JSON once, not once
-    per player. It must not be changed once sent."""
-
-    __slots__ = ("_text",)
-
-    @property
-    def text(self) -> str:
-        """The frame as compact JSON (what ``WebSocket.send_json`` would send)."""
-        try:
-            return self._text
-        except AttributeError:
-            self._text: str = json.dumps(self, separators=(",", ":"), ensure_ascii=False)
-            return self._text
 
 
 @dataclass(eq=False, slots=True)

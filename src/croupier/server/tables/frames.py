@@ -10,17 +10,36 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from croupier.server.metrics import NO_METRICS, TableObserver
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.connection import Command, Connection, Frame, SharedFrame, Tick
+from croupier.server.tables.connection import Command, Connection, Tick
 from croupier.server.tables.games import GameFactory, GameRound, event_seat
-from croupier.server.tables.protocol import PROTOCOL_VERSION
+from croupier.server.tables.wire import (
+    EventFrame,
+    LobbyEntry,
+    RoundClosed,
+    SeatEntry,
+    SeatEventFrame,
+    Shared,
+    State,
+    TableEvent,
+    TableState,
+    Tally,
+    Timers,
+    UserRef,
+    Welcome,
+    as_json,
+)
 
-__all__ = ["TALLY_SECONDS", "Logged", "Occupant", "TableFrames"]
+__all__ = ["TALLY_SECONDS", "Event", "Logged", "Occupant", "TableFrames"]
+
+Event = TableEvent | Mapping[str, Any]
+"""An event in a frame: a table event, or a game adapter's projection of a game event."""
 
 TALLY_SECONDS = 0.5
 """A live table's ``tally`` event is sent at most this often."""
@@ -32,10 +51,10 @@ class Logged:
 
     seq: int
     round_id: int | None
-    data: Frame
+    data: Event
     """The public form of the event (what a spectator sees)."""
     engine_event: Any = None
-    frame: SharedFrame | None = None
+    frame: Shared | None = None
     """The event frame as sent, encoded once: a resync sends it again as it is."""
 
 
@@ -80,23 +99,27 @@ class TableFrames:
         self._tally_at = float("-inf")
         self._tally_task: asyncio.Task[None] | None = None
 
-    def describe(self) -> dict[str, Any]:
+    def lobby_entry(self) -> LobbyEntry:
         """The lobby entry of this table."""
-        return {
-            "name": self.config.name,
-            "title": self.config.title,
-            "game": self.factory.game,
-            "status": self.status,
-            "max_seats": self.factory.max_seats(),
-            "seats_taken": len(self._seats),
-            "rules": self.factory.describe(),
-            "timers": {
-                "betting_seconds": self.config.betting_seconds,
-                "decision_seconds": self.config.decision_seconds,
-                "pause_seconds": self.config.pause_seconds,
-            },
-            "round_id": self._round_id,
-        }
+        return LobbyEntry(
+            name=self.config.name,
+            title=self.config.title,
+            game=self.factory.game,
+            status=self.status,
+            max_seats=self.factory.max_seats(),
+            seats_taken=len(self._seats),
+            rules=dict(self.factory.describe()),
+            timers=Timers(
+                betting_seconds=self.config.betting_seconds,
+                decision_seconds=self.config.decision_seconds,
+                pause_seconds=self.config.pause_seconds,
+            ),
+            round_id=self._round_id,
+        )
+
+    def describe(self) -> dict[str, Any]:
+        """The lobby entry of this table, as JSON."""
+        return as_json(self.lobby_entry())
 
     def _drain_engine(self) -> None:
         game_round = self._round
@@ -122,18 +145,18 @@ class TableFrames:
                 else:
                     conn.send(self._event_frame(self.seq, game_round.project_event(event, seat)))
 
-    def _emit(self, data: Frame) -> None:
+    def _emit(self, data: Event) -> None:
         self.seq += 1
         frame = self._event_frame(self.seq, data)
         self._log.append(Logged(self.seq, self._round_id, data, frame=frame))
         for conn in self._conns:
             conn.send(frame)
-        if data.get("kind") == "round_closed":
+        if isinstance(data, RoundClosed):
             self.metrics.round_closed(
-                table=self.config.name, game=self.config.game, status=str(data.get("status"))
+                table=self.config.name, game=self.config.game, status=data.status
             )
 
-    def _to_seat(self, seat: int, data: Frame) -> None:
+    def _to_seat(self, seat: int, data: Event) -> None:
         """A live table's event about one seat, to that seat's connections only."""
         user = self._round_users.get(seat)
         if user is None:
@@ -143,14 +166,14 @@ class TableFrames:
             user = occupant.user_id
         self._to_user(user, data)
 
-    def _to_user(self, user_id: int, data: Frame) -> None:
+    def _to_user(self, user_id: int, data: Event) -> None:
         """An event for one user's connections only (a ``seat_event``: no ``seq``, not in the
         log): a live table's per-seat events, a Hold'em player's own card openings."""
-        frame = {"type": "seat_event", "table": self.config.name, "event": data}
+        frame = Shared(SeatEventFrame(table=self.config.name, event=data))
         for conn in self._by_user.get(user_id, ()):
             conn.send(frame)
 
-    def _announce(self, user_id: int, data: Frame) -> None:
+    def _announce(self, user_id: int, data: Event) -> None:
         """A seat taken or given up: an event for everyone, or at a live table (where the
         ``tally`` counts the seats) for that user only."""
         if self._crowd:
@@ -183,53 +206,47 @@ class TableFrames:
             return
         self._tally_sent, self._tally_at = counts, self._clock.now()
         seats_taken, in_play, pending = counts
-        self._emit(
-            {
-                "kind": "tally",
-                "seats_taken": seats_taken,
-                "boxes_in_play": in_play,
-                "pending": pending,
-            }
+        self._emit(Tally(seats_taken=seats_taken, boxes_in_play=in_play, pending=pending))
+
+    def _event_frame(self, seq: int, data: Event) -> Shared:
+        return Shared(EventFrame(seq=seq, table=self.config.name, event=data))
+
+    def _welcome(self, conn: Connection) -> Welcome:
+        return Welcome(
+            table=self.lobby_entry(),
+            user=UserRef(id=conn.user_id, username=conn.username),
+            seat=self._seat_of.get(conn.user_id),
+            seq=self.seq,
         )
 
-    def _event_frame(self, seq: int, data: Frame) -> SharedFrame:
-        return SharedFrame(type="event", seq=seq, table=self.config.name, event=data)
-
-    def _welcome(self, conn: Connection) -> Frame:
-        return {
-            "type": "welcome",
-            "v": PROTOCOL_VERSION,
-            "table": self.describe(),
-            "user": {"id": conn.user_id, "username": conn.username},
-            "seat": self._seat_of.get(conn.user_id),
-            "seq": self.seq,
-        }
-
-    def _state(self, conn: Connection) -> Frame:
-        seat = self._seat_of.get(conn.user_id)
-        game_round = self._round
+    def _table_state(self, conn: Connection) -> TableState:
+        """The table as ``state`` shows it to ``conn`` (a cash table adds stacks)."""
         remaining = None
         if self._deadline is not None and self.status != "idle":
             remaining = max(0.0, round(self._deadline - self._clock.now(), 3))
-        limit = self.factory.max_seats()
-        table: Frame = {
-            "name": self.config.name,
-            "status": self.status,
-            "round_id": self._round_id,
-            "commitment": self._commitment,
-            "deadline_in": remaining,
-            "seats_taken": len(self._seats),
-            "your_seat": seat,
-        }
-        if limit is not None:
-            table["seats"] = [
-                {"seat": s, "username": o.username} for s, o in sorted(self._seats.items())
+        table = TableState(
+            name=self.config.name,
+            status=self.status,
+            round_id=self._round_id,
+            commitment=self._commitment,
+            deadline_in=remaining,
+            seats_taken=len(self._seats),
+            your_seat=self._seat_of.get(conn.user_id),
+        )
+        if self.factory.max_seats() is not None:
+            table.seats = [
+                SeatEntry(seat=s, username=o.username) for s, o in sorted(self._seats.items())
             ]
+        return table
+
+    def _state(self, conn: Connection) -> State:
+        seat = self._seat_of.get(conn.user_id)
+        game_round = self._round
         view = None
         if game_round is not None:
             in_round = seat is not None and self._round_users.get(seat) == conn.user_id
             view = game_round.view(seat if in_round else None)
-        return {"type": "state", "seq": self.seq, "table": table, "view": view}
+        return State(seq=self.seq, table=self._table_state(conn), view=view)
 
     def _send_state_to(self, user_id: int) -> None:
         for conn in self._by_user.get(user_id, ()):
@@ -261,4 +278,6 @@ class TableFrames:
                     conn.send(self._event_frame(entry.seq, data))
                 else:
                     conn.send(entry.frame or self._event_frame(entry.seq, entry.data))
-        conn.send({**self._state(conn), "resynced": True, "complete": complete})
+        state = self._state(conn)
+        state.resynced, state.complete = True, complete
+        conn.send(state)

@@ -21,12 +21,12 @@ from croupier.server.accounts.models import Role, User
 from croupier.server.base import utcnow
 from croupier.server.errors import (
     ConflictError,
+    IdempotencyConflict,
     NotFoundError,
     PermissionDeniedError,
     RoundVoided,
 )
 from croupier.server.tables.models import Round, RoundPlayer, RoundStatus, RoundVoid
-from croupier.server.wallet import batch
 from croupier.server.wallet import service as wallet
 from croupier.server.wallet.models import IdempotencyKey, LedgerTransaction
 
@@ -39,6 +39,7 @@ __all__ = [
     "recent_rounds",
     "recover_open_rounds",
     "replayed_stake",
+    "replayed_stakes",
     "settle_round",
     "stake",
     "stake_many",
@@ -75,46 +76,9 @@ def _open(session: Session, round_id: int) -> Round:
     return row
 
 
-def stake(
-    session: Session,
-    *,
-    round_id: int,
-    user_id: int,
-    seat: int,
-    amount: int,
-    idempotency_key: str,
-    details: Mapping[str, Any] | None = None,
-) -> wallet.Movement:
-    """Hold ``amount`` of the user's money in the table's escrow for an open round."""
-    row = _open(session, round_id)
-    move = wallet.hold(
-        session,
-        user_id=user_id,
-        table=row.table_name,
-        round_id=round_id,
-        amount=amount,
-        idempotency_key=idempotency_key,
-        details=details,
-    )
-    if not move.replayed:
-        player = session.scalars(
-            select(RoundPlayer).where(
-                RoundPlayer.round_id == round_id, RoundPlayer.user_id == user_id
-            )
-        ).first()
-        if player is None:
-            session.add(
-                RoundPlayer(round_id=round_id, user_id=user_id, seat=seat, staked=move.amount)
-            )
-        else:
-            player.staked += move.amount
-        session.flush()
-    return move
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Stake:
-    """One stake of a batch (:func:`stake_many`)."""
+    """One stake for an open round (:func:`stake_many`)."""
 
     user_id: int
     seat: int
@@ -126,15 +90,22 @@ class Stake:
 def stake_many(
     session: Session, *, round_id: int, stakes: Sequence[Stake]
 ) -> list[wallet.Movement | CroupierError]:
-    """:func:`stake` for many players in one transaction: each answer, in order, is the
-    movement or the error that refused that stake (which then wrote nothing)."""
+    """Hold stakes in the table's escrow for an open round, in the caller's one transaction,
+    and count them as each player's stake in the round: one stake (a lone bet) or many (a
+    live table's bets taken together). Each answer, in order, is the movement or the error
+    that refused that stake (which then wrote nothing); see :func:`wallet.hold_many`.
+
+    Raises:
+        NotFoundError: no such round.
+        ConflictError: the round is not open.
+    """
     row = _open(session, round_id)
-    answers = batch.hold_many(
+    answers = wallet.hold_many(
         session,
         table=row.table_name,
         round_id=round_id,
         requests=[
-            batch.HoldRequest(
+            wallet.HoldRequest(
                 user_id=s.user_id,
                 amount=s.amount,
                 idempotency_key=s.idempotency_key,
@@ -149,25 +120,80 @@ def stake_many(
         if isinstance(a, wallet.Movement) and not a.replayed
     }
     if taken:
-        players = {
-            p.user_id: p
-            for p in session.scalars(
-                select(RoundPlayer).where(
-                    RoundPlayer.round_id == round_id, RoundPlayer.user_id.in_(taken)
-                )
-            )
-        }
-        new = [
-            {"round_id": round_id, "user_id": user, "seat": seat, "staked": amount}
-            for user, (seat, amount) in taken.items()
-            if user not in players
-        ]
-        if new:
-            session.execute(insert(RoundPlayer), new)
-        for user, player in players.items():
-            player.staked += taken[user][1]
-        session.flush()
+        _count_stakes(session, round_id, taken)
     return answers
+
+
+def _count_stakes(session: Session, round_id: int, taken: Mapping[int, tuple[int, int]]) -> None:
+    """Add the stakes just held (user id -> seat and amount) to the round's players."""
+    players = {
+        p.user_id: p
+        for p in session.scalars(
+            select(RoundPlayer).where(
+                RoundPlayer.round_id == round_id, RoundPlayer.user_id.in_(taken)
+            )
+        )
+    }
+    new = [
+        {"round_id": round_id, "user_id": user, "seat": seat, "staked": amount}
+        for user, (seat, amount) in taken.items()
+        if user not in players
+    ]
+    if new:
+        session.execute(insert(RoundPlayer), new)
+    for user, player in players.items():
+        player.staked += taken[user][1]
+    session.flush()
+
+
+def stake(
+    session: Session,
+    *,
+    round_id: int,
+    user_id: int,
+    seat: int,
+    amount: int,
+    idempotency_key: str,
+    details: Mapping[str, Any] | None = None,
+) -> wallet.Movement:
+    """Hold one stake for an open round: :func:`stake_many` of one.
+
+    Raises:
+        CroupierError: what refused it (see :func:`wallet.hold_many`); nothing is written.
+    """
+    one = Stake(
+        user_id=user_id, seat=seat, amount=amount, idempotency_key=idempotency_key, details=details
+    )
+    (answer,) = stake_many(session, round_id=round_id, stakes=[one])
+    if isinstance(answer, CroupierError):
+        raise answer
+    return answer
+
+
+def replayed_stakes(
+    session: Session, *, round_id: int, stakes: Sequence[Stake]
+) -> list[wallet.Movement | IdempotencyConflict | None]:
+    """For each stake, the answer to it as a resend: its movement replayed when its key was
+    applied to the same stake, the conflict when to another, ``None`` if never applied."""
+    row = session.get(Round, round_id)
+    if row is None:
+        raise NotFoundError(f"round {round_id} does not exist")
+    keyed = [
+        wallet.Keyed(
+            f"user:{s.user_id}",
+            wallet.check_idempotency_key(s.idempotency_key),
+            wallet.hold_request(
+                table=row.table_name, round_id=round_id, amount=s.amount, details=s.details
+            ),
+        )
+        for s in stakes
+    ]
+    return [
+        a
+        if a is None or isinstance(a, IdempotencyConflict)
+        else wallet.Movement.from_json(a, replayed=True)
+        for a in wallet.find_replays(session, keyed)
+    ]
 
 
 def replayed_stake(
@@ -179,21 +205,19 @@ def replayed_stake(
     idempotency_key: str,
     details: Mapping[str, Any] | None = None,
 ) -> wallet.Movement | None:
-    """The answer to a resent stake, or ``None`` if ``idempotency_key`` was never applied.
+    """The answer to a resent stake, or ``None`` if ``idempotency_key`` was never applied
+    (:func:`replayed_stakes` of one).
 
     Raises:
         IdempotencyConflict: the key was used for another stake.
     """
-    row = session.get(Round, round_id)
-    if row is None:
-        raise NotFoundError(f"round {round_id} does not exist")
-    request = wallet.hold_request(
-        table=row.table_name, round_id=round_id, amount=amount, details=details
+    one = Stake(
+        user_id=user_id, seat=0, amount=amount, idempotency_key=idempotency_key, details=details
     )
-    response = wallet.find_replay(
-        session, scope=f"user:{user_id}", key=idempotency_key, request=request
-    )
-    return None if response is None else wallet.Movement.from_json(response, replayed=True)
+    (answer,) = replayed_stakes(session, round_id=round_id, stakes=[one])
+    if isinstance(answer, IdempotencyConflict):
+        raise answer
+    return answer
 
 
 def _close(session: Session, round_id: int, status: RoundStatus) -> Round:
@@ -242,10 +266,8 @@ def void_round(
 ) -> Round:
     """Void a round: every stake back from escrow, and the void recorded (spec/uth.md Faults)."""
     row = _close(session, round_id, RoundStatus.VOIDED)
-    txn = wallet.void(session, table=row.table_name, round_id=round_id, reason=reason)
-    session.add(
-        RoundVoid(round_id=round_id, reason=reason[:255], transaction_id=txn.id if txn else None)
-    )
+    txn_id = wallet.void(session, table=row.table_name, round_id=round_id, reason=reason)
+    session.add(RoundVoid(round_id=round_id, reason=reason[:255], transaction_id=txn_id))
     if record is not None:
         row.record = dict(record)
     row.summary = {"voided": True, "reason": reason}

@@ -21,25 +21,23 @@ from croupier.server.deps import (
     SessionDep,
     TableManagerDep,
 )
-from croupier.server.errors import (
-    AuthenticationError,
-    InvalidRequestError,
-    NotFoundError,
-    error_frame,
-)
+from croupier.server.errors import AuthenticationError, InvalidRequestError, NotFoundError
 from croupier.server.metrics import Metrics
 from croupier.server.tables import rounds
-from croupier.server.tables.connection import Connection, SharedFrame
+from croupier.server.tables.connection import Connection
 from croupier.server.tables.manager import TableManager
-from croupier.server.tables.protocol import (
+from croupier.server.tables.ratelimit import RateLimiter
+from croupier.server.tables.stats import operator_stats
+from croupier.server.tables.table import Table
+from croupier.server.tables.wire import (
     ClientMessage,
+    Shared,
+    encode,
+    error_frame,
     parse_auth_message,
     parse_client_message,
     ref_of,
 )
-from croupier.server.tables.ratelimit import RateLimiter
-from croupier.server.tables.stats import operator_stats
-from croupier.server.tables.table import Table
 
 __all__ = ["router"]
 
@@ -89,16 +87,13 @@ async def _pump(websocket: WebSocket, conn: Connection, sent: Any) -> None:
             with contextlib.suppress(Exception):
                 await websocket.close(code=conn.close_code)
             return
-        if isinstance(frame, SharedFrame):
-            await websocket.send_text(frame.text)
-        else:
-            await websocket.send_json(frame)
+        await websocket.send_text(frame.text if isinstance(frame, Shared) else encode(frame))
         sent.inc()
 
 
 async def _refuse(websocket: WebSocket, exc: CroupierError, code: int) -> None:
     with contextlib.suppress(Exception):
-        await websocket.send_json(error_frame(exc))
+        await websocket.send_text(encode(error_frame(exc)))
         await websocket.close(code=code)
 
 
@@ -228,8 +223,9 @@ async def _serve(
                 code="rate_limited",
                 message=f"too many {kind}: closing (retry after {wait:.1f} s)",
                 ref=_ref(parsed, raw),
+                retry_after=wait,
             )
-            conn.close(CLOSE_RATE_LIMITED, last={**frame, "retry_after": round(wait, 3)})
+            conn.close(CLOSE_RATE_LIMITED, last=frame)
             return
         if parsed is None:
             conn.send(error_frame(refusal, ref=ref_of(raw)))

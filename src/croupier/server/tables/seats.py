@@ -28,9 +28,10 @@ from croupier.server.db import Database
 from croupier.server.errors import ConflictError
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.connection import Connection, Frame, Timer
+from croupier.server.tables.connection import Connection, Timer
 from croupier.server.tables.frames import Occupant, TableFrames
 from croupier.server.tables.games import GameFactory
+from croupier.server.tables.wire import Left, Result, Seated
 from croupier.server.wallet import service as wallet
 
 __all__ = ["SeatRules"]
@@ -57,7 +58,7 @@ class SeatRules(TableFrames):
 
     # -- taking and giving up a seat --------------------------------------------------------
 
-    def _join(self, conn: Connection, wanted: int | None) -> Frame:
+    def _join(self, conn: Connection, wanted: int | None) -> Result:
         if conn.user_id in self._seat_of:
             seat = self._seat_of[conn.user_id]
             if wanted is not None and wanted != seat:
@@ -66,7 +67,7 @@ class SeatRules(TableFrames):
                     reason="already_seated",
                     params={"seat": seat},
                 )
-            return {"seat": seat}
+            return Result(seat=seat)
         limit = self.factory.max_seats()
         if wanted is None:
             if limit is None:
@@ -94,11 +95,11 @@ class SeatRules(TableFrames):
             )
         self._seats[wanted] = Occupant(conn.user_id, conn.username)
         self._seat_of[conn.user_id] = wanted
-        self._announce(conn.user_id, {"kind": "seated", "seat": wanted, "username": conn.username})
+        self._announce(conn.user_id, Seated(seat=wanted, username=conn.username))
         self._send_state_to(conn.user_id)
-        return {"seat": wanted}
+        return Result(seat=wanted)
 
-    def _leave(self, conn: Connection) -> Frame:
+    def _leave(self, conn: Connection) -> Result:
         seat = self._seat_of.get(conn.user_id)
         if seat is None:
             raise IllegalActionError("you are not seated at this table", reason="not_seated")
@@ -110,9 +111,9 @@ class SeatRules(TableFrames):
         del self._seats[seat]
         del self._seat_of[conn.user_id]
         self._idle.pop(seat, None)
-        self._announce(conn.user_id, {"kind": "left", "seat": seat, "username": conn.username})
+        self._announce(conn.user_id, Left(seat=seat, username=conn.username))
         self._send_state_to(conn.user_id)
-        return {"seat": None}
+        return Result(seat=None)
 
     # -- the table's timer and database calls ------------------------------------------------
 
@@ -220,7 +221,7 @@ class SeatRules(TableFrames):
         self._cooldown[occupant.user_id] = self._clock.now() + self.config.betting_seconds
         self._announce(
             occupant.user_id,
-            {"kind": "left", "seat": seat, "username": occupant.username, "reason": "idle"},
+            Left(seat=seat, username=occupant.username, reason="idle"),
         )
         self._send_state_to(occupant.user_id)
 

@@ -1,14 +1,22 @@
 """A table's database work, each call one transaction (run in a worker thread by the table).
 
 The table holds the round in memory; these functions write what must outlive it: the round
-opened with its commitment and first stake, stakes held in escrow (one, or a batch taken
-together at a live table), the settlement and the void. See :mod:`.rounds` and the wallet.
+opened with its commitment and first stakes, stakes held in escrow, the settlement and the
+void. See :mod:`.rounds` and the wallet.
+
+Stakes have one path, whatever their number: :func:`stake_many` (and :func:`open_and_stake`
+for the stakes that open a round) hold every stake it is given in one transaction, each still
+its own ledger transaction, idempotency record and answer; :func:`stake` is the batch of one.
+A batch that fails as a whole (a key applied concurrently elsewhere, say) rolled back, and its
+stakes are then held one by one, each in its own transaction. A key already used for a stake
+of a round voided since is answered ``round_voided`` (:func:`rounds.voided_retry`).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from croupier.errors import CroupierError
@@ -17,105 +25,164 @@ from croupier.server.errors import IdempotencyConflict
 from croupier.server.tables import rounds
 from croupier.server.wallet.service import Movement
 
-__all__ = ["open_and_stake", "replayed_stake", "settle", "stake", "stake_many", "void"]
+__all__ = [
+    "Opening",
+    "open_and_stake",
+    "replayed_stakes",
+    "settle",
+    "stake",
+    "stake_many",
+    "void",
+]
 
 log = logging.getLogger(__name__)
 
-
-def open_and_stake(
-    db: Database,
-    *,
-    table: str,
-    game: str,
-    commitment: str,
-    salt: str,
-    deck: str,
-    first: rounds.Stake,
-) -> tuple[int, Movement]:
-    """Open a round with its commitment together with the bet that opens it."""
-    try:
-        with db.session() as session:
-            row = rounds.open_round(
-                session, table=table, game=game, commitment=commitment, salt=salt, deck=deck
-            )
-            return row.id, _stake(session, row.id, first)
-    except IdempotencyConflict as exc:
-        raise _explained(db, first, exc) from None
+Answer = Movement | CroupierError
 
 
-def stake(db: Database, *, round_id: int, one: rounds.Stake) -> Movement:
-    """Hold one stake in escrow."""
-    try:
-        with db.session() as session:
-            return _stake(session, round_id, one)
-    except IdempotencyConflict as exc:
-        raise _explained(db, one, exc) from None
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Opening:
+    """A round to open with its first stakes: its table, game and deck commitment."""
+
+    table: str
+    game: str
+    commitment: str
+    salt: str
+    deck: str
 
 
-def _explained(db: Database, one: rounds.Stake, exc: CroupierError) -> CroupierError:
-    """A key already used: if for a stake of a round voided since (a restart after a crash,
-    say), say so with the balance now (``round_voided``); else the conflict as it is."""
+class _NothingTaken(Exception):
+    """Every stake that was to open a round was refused: roll the round back."""
+
+    def __init__(self, answers: list[Answer]) -> None:
+        super().__init__("no stake taken")
+        self.answers = answers
+
+
+def _explained(db: Database, stakes: Sequence[rounds.Stake], answers: list[Answer]) -> list[Answer]:
+    """Each key conflict explained: if the key was taken for a stake of a round voided since
+    (a restart after a crash, say), ``round_voided`` with the balance now; else as it is."""
+    if not any(isinstance(a, IdempotencyConflict) for a in answers):
+        return answers
     with db.session() as session:
-        voided = rounds.voided_retry(session, user_id=one.user_id, key=one.idempotency_key)
-    return voided or exc
-
-
-def _stake(session: Any, round_id: int, one: rounds.Stake) -> Movement:
-    return rounds.stake(
-        session,
-        round_id=round_id,
-        user_id=one.user_id,
-        seat=one.seat,
-        amount=one.amount,
-        idempotency_key=one.idempotency_key,
-        details=one.details,
-    )
-
-
-def stake_many(
-    db: Database, *, round_id: int, stakes: Sequence[rounds.Stake]
-) -> list[Movement | CroupierError]:
-    """Hold many stakes in one transaction; each answer is its movement or its refusal.
-
-    A batch that fails as a whole (a key applied concurrently elsewhere, say) rolled back:
-    the stakes are then held one by one, each in its own transaction."""
-    try:
-        with db.session() as session:
-            taken = rounds.stake_many(session, round_id=round_id, stakes=stakes)
         return [
-            _explained(db, one, answer) if isinstance(answer, IdempotencyConflict) else answer
-            for one, answer in zip(stakes, taken, strict=True)
+            (rounds.voided_retry(session, user_id=one.user_id, key=one.idempotency_key) or answer)
+            if isinstance(answer, IdempotencyConflict)
+            else answer
+            for one, answer in zip(stakes, answers, strict=True)
         ]
+
+
+def _held(db: Database, round_id: int, stakes: Sequence[rounds.Stake]) -> list[Answer]:
+    """The stakes held in one transaction (no fallback)."""
+    with db.session() as session:
+        answers = rounds.stake_many(session, round_id=round_id, stakes=stakes)
+    return _explained(db, stakes, answers)
+
+
+def stake_many(db: Database, *, round_id: int, stakes: Sequence[rounds.Stake]) -> list[Answer]:
+    """Hold stakes for an open round in one transaction; each answer, in order, is its
+    movement or its refusal.
+
+    A batch that fails as a whole rolled back: its stakes are then held one by one, each in
+    its own transaction (a single stake is tried once more so)."""
+    if not stakes:
+        return []
+    try:
+        return _held(db, round_id, stakes)
     except CroupierError:
         raise
     except Exception:
-        log.warning("batched stakes of round %s failed; one by one", round_id, exc_info=True)
-    answers: list[Movement | CroupierError] = []
+        log.warning("stakes of round %s failed together; one by one", round_id, exc_info=True)
+    answers: list[Answer] = []
     for one in stakes:
         try:
-            answers.append(stake(db, round_id=round_id, one=one))
+            answers.extend(_held(db, round_id, [one]))
         except CroupierError as exc:
             answers.append(exc)
     return answers
 
 
-def replayed_stake(
-    db: Database, *, round_id: int, user_id: int, amount: int, key: str, details: Mapping[str, Any]
-) -> Movement | None:
-    """The answer to a resent stake, or ``None`` if its key was never applied."""
+def stake(db: Database, *, round_id: int, one: rounds.Stake) -> Movement:
+    """Hold one stake: :func:`stake_many` of one.
+
+    Raises:
+        CroupierError: what refused it; nothing was held.
+    """
+    (answer,) = stake_many(db, round_id=round_id, stakes=[one])
+    if isinstance(answer, CroupierError):
+        raise answer
+    return answer
+
+
+def open_and_stake(
+    db: Database, *, opening: Opening, stakes: Sequence[rounds.Stake]
+) -> tuple[int | None, list[Answer]]:
+    """Open a round with the stakes that open it, in one transaction: the round's id (``None``
+    when every stake was refused: then no round was opened) and each stake's answer.
+
+    If the batch fails as a whole, the stakes are tried one at a time as the opening stake
+    until one opens the round; the rest are then held by :func:`stake_many`.
+    """
+    try:
+        return _opened(db, opening, stakes)
+    except CroupierError:
+        raise
+    except Exception:
+        if len(stakes) == 1:
+            raise
+        log.warning("stakes opening a round failed together; one by one", exc_info=True)
+    answers: list[Answer] = []
+    for i, one in enumerate(stakes):
+        round_id, first = _opened(db, opening, [one])
+        answers.extend(first)
+        if round_id is not None:
+            return round_id, answers + stake_many(db, round_id=round_id, stakes=stakes[i + 1 :])
+    return None, answers
+
+
+def _opened(
+    db: Database, opening: Opening, stakes: Sequence[rounds.Stake]
+) -> tuple[int | None, list[Answer]]:
+    """A round opened and ``stakes`` held, in one transaction rolled back (no round) unless
+    one stake at least is taken."""
+    answers: list[Answer]
     try:
         with db.session() as session:
-            return rounds.replayed_stake(
+            row = rounds.open_round(
                 session,
-                round_id=round_id,
-                user_id=user_id,
-                amount=amount,
-                idempotency_key=key,
-                details=details,
+                table=opening.table,
+                game=opening.game,
+                commitment=opening.commitment,
+                salt=opening.salt,
+                deck=opening.deck,
             )
-    except IdempotencyConflict as exc:
-        one = rounds.Stake(user_id=user_id, seat=0, amount=amount, idempotency_key=key)
-        raise _explained(db, one, exc) from None
+            answers = rounds.stake_many(session, round_id=row.id, stakes=stakes)
+            if not any(isinstance(a, Movement) for a in answers):
+                raise _NothingTaken(answers)
+            round_id: int | None = row.id
+    except _NothingTaken as nothing:
+        round_id, answers = None, nothing.answers
+    return round_id, _explained(db, stakes, answers)
+
+
+def replayed_stakes(
+    db: Database, *, round_id: int, stakes: Sequence[rounds.Stake]
+) -> list[Movement | CroupierError | None]:
+    """For each stake resent, its answer: the movement replayed, ``None`` if its key was never
+    applied, or the conflict (explained as ``round_voided`` where that is the truth)."""
+    if not stakes:
+        return []
+    with db.session() as session:
+        found = rounds.replayed_stakes(session, round_id=round_id, stakes=stakes)
+    conflicts = [(i, a) for i, a in enumerate(found) if isinstance(a, IdempotencyConflict)]
+    if not conflicts:
+        return list(found)
+    answers: list[Movement | CroupierError | None] = list(found)
+    explained = _explained(db, [stakes[i] for i, _ in conflicts], [a for _, a in conflicts])
+    for (i, _), answer in zip(conflicts, explained, strict=True):
+        answers[i] = answer
+    return answers
 
 
 def settle(

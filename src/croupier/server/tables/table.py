@@ -36,13 +36,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Literal
 
 from croupier.deck import Shoe
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.server.db import Database
-from croupier.server.errors import PermissionDeniedError, error_frame
+from croupier.server.errors import PermissionDeniedError
 from croupier.server.tables import rounds, stakes
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig
@@ -51,7 +51,6 @@ from croupier.server.tables.connection import (
     Connect,
     Connection,
     Disconnect,
-    Frame,
     Request,
     Stop,
     Tick,
@@ -73,7 +72,20 @@ from croupier.server.tables.protocol import (
     SitOutMessage,
 )
 from croupier.server.tables.seats import SeatRules
-from croupier.server.tables.winners import biggest_winners
+from croupier.server.tables.staking import bet_ack, bet_message, bet_stake, decision_stake
+from croupier.server.tables.wire import (
+    Ack,
+    Closing,
+    DecisionsOpen,
+    Left,
+    Pong,
+    Result,
+    Reveal,
+    RoundOpened,
+    TableIdle,
+    error_frame,
+    round_closed,
+)
 
 __all__ = ["TALLY_SECONDS", "Connection", "Table"]
 
@@ -171,24 +183,23 @@ class Table(SeatRules):
                     group.append(after)
             i += len(group)
             try:
-                if len(group) == 1:
-                    await self._handle(command)
-                elif kind is BetMessage:
-                    await self._bet_group(group)  # type: ignore[arg-type]
-                else:
-                    await self._act_group(group)  # type: ignore[arg-type]
+                await self._handle_group(group)
             except Exception:  # pragma: no cover - a bug; keep the table alive
                 log.exception("table %s failed handling %r", self.config.name, group)
                 for item in group:
                     if isinstance(item, Request) and not item.done.done():
-                        item.conn.send(error_frame(code="internal", message="internal error"))
+                        item.conn.send(
+                            error_frame(
+                                code="internal", message="internal error", ref=item.message.id
+                            )
+                        )
                         item.done.set_result(None)
         self._tally()
         return False
 
-    def _answer(self, request: Request, result: Frame | None) -> None:
+    def _answer(self, request: Request, result: Result | None) -> None:
         if result is not None:
-            request.conn.send({"type": "ack", "ref": request.message.id, "result": result})
+            request.conn.send(Ack(ref=request.message.id, result=result))
             self.metrics.answered(table=self.config.name, kind=request.message.type, ok=True)
         if not request.done.done():
             request.done.set_result(None)
@@ -198,6 +209,15 @@ class Table(SeatRules):
         self.metrics.answered(table=self.config.name, kind=request.message.type, ok=False)
         if not request.done.done():
             request.done.set_result(None)
+
+    async def _handle_group(self, group: Sequence[Command]) -> None:
+        """One command, or requests of one kind taken together (bets, or decisions)."""
+        requests = [c for c in group if isinstance(c, Request)]
+        kind = type(requests[0].message) if requests else None
+        if kind is BetMessage or kind is ActMessage:
+            await (self._bets if kind is BetMessage else self._acts)(requests)
+        else:
+            await self._handle(group[0])
 
     async def _handle(self, command: Command) -> None:
         match command:
@@ -231,10 +251,10 @@ class Table(SeatRules):
                     if not done.done():
                         done.set_result(None)
 
-    async def _request(self, conn: Connection, message: ClientMessage) -> Frame | None:
+    async def _request(self, conn: Connection, message: ClientMessage) -> Result | None:
         match message:
             case PingMessage():
-                conn.send({"type": "pong", "ref": message.id, "seq": self.seq})
+                conn.send(Pong(ref=message.id, seq=self.seq))
                 return None
             case ResyncMessage(last_seq=last):
                 self._resync(conn, last)
@@ -246,23 +266,19 @@ class Table(SeatRules):
                 return frame
             case LeaveMessage():
                 return await self._leave_seat(conn, message)
-            case BetMessage():
-                return await self._bet(conn, message)
-            case ActMessage():
-                return await self._act(conn, message)
             case BuyInMessage() | SitOutMessage() | SitInMessage():
                 return await self._seat_request(conn, message)
         raise IllegalActionError(f"unhandled message {message.type!r}")  # pragma: no cover
 
     # -- seats -------------------------------------------------------------------------------
 
-    async def _leave_seat(self, conn: Connection, message: LeaveMessage) -> Frame:
+    async def _leave_seat(self, conn: Connection, message: LeaveMessage) -> Result:
         """Give a seat up (a cash-game table also cashes the stack out)."""
         return self._leave(conn)
 
     async def _seat_request(
         self, conn: Connection, message: BuyInMessage | SitOutMessage | SitInMessage
-    ) -> Frame | None:
+    ) -> Result | None:
         """Buy-in and sitting out or in: only cash-game tables (Hold'em) take them."""
         raise IllegalActionError(
             f"{message.type} is for cash-game tables; a {self.factory.game} table takes bets",
@@ -285,9 +301,7 @@ class Table(SeatRules):
                 continue
             del self._seats[seat]
             del self._seat_of[occupant.user_id]
-            self._announce(
-                occupant.user_id, {"kind": "left", "seat": seat, "username": occupant.username}
-            )
+            self._announce(occupant.user_id, Left(seat=seat, username=occupant.username))
 
     def _seat(self, conn: Connection) -> int:
         seat = self._seat_of.get(conn.user_id)
@@ -297,170 +311,184 @@ class Table(SeatRules):
 
     # -- betting -----------------------------------------------------------------------------
 
-    async def _bet(self, conn: Connection, message: BetMessage) -> Frame:
-        seat = self._seat(conn)
-        if self.status not in ("idle", "betting"):
-            raise IllegalActionError(
-                f"bets are closed: the table is {self.status}", reason="bets_closed"
+    async def _bets(self, requests: list[Request]) -> None:
+        """Bets, one path: a lone bet is a batch of one (a live table's inbox holds many).
+
+        The stakes are held in one transaction (with the round they open), each with its own
+        ledger transaction, idempotency record and answer. A resend from a seat that has bet
+        is answered from its record; a new bet from it goes on only where the game lets a seat
+        add to its bets (UTH: Trips, seed 001), else ``check_bets`` refuses it, nothing held.
+        A second bet from one seat in the batch is handled after it, as a batch of its own."""
+        later: list[Request] = []
+        seats: list[tuple[Request, int]] = []
+        for request in requests:
+            try:
+                seat = self._seat(request.conn)
+                if self.status not in ("idle", "betting"):
+                    raise IllegalActionError(
+                        f"bets are closed: the table is {self.status}", reason="bets_closed"
+                    )
+            except CroupierError as exc:
+                self._refuse(request, exc)
+                continue
+            if any(seat == taken for _, taken in seats):
+                later.append(request)
+            else:
+                seats.append((request, seat))
+        if seats:
+            opening = self._round is None
+            salt = new_salt() if opening else self._salt
+            game_round = (
+                self.factory.new_round(self._shoe_factory(), salt=salt) if opening else self._round
             )
-        bets = dict(message.bets)
-        opening = self._round is None
-        salt = new_salt() if opening else self._salt
-        game_round = (
-            self.factory.new_round(self._shoe_factory(), salt=salt) if opening else self._round
+            assert game_round is not None
+            fresh = await self._not_resent(game_round, seats)
+            held = self._checked_bets(game_round, fresh)
+            if held:
+                lone = len(requests) == 1
+                await self._hold_bets(game_round, held, salt=salt if opening else None, lone=lone)
+        if later:
+            await self._bets(later)
+
+    async def _not_resent(
+        self, game_round: GameRound, seats: list[tuple[Request, int]]
+    ) -> list[tuple[Request, int]]:
+        """The bets that are not resends: a resend (same key, same bet, from a seat that has
+        bet) is answered from its idempotency record, a key conflict refused."""
+        fresh: list[tuple[Request, int]] = []
+        resent: list[tuple[Request, int]] = []
+        for request, seat in seats:
+            has_bet = (
+                self._round is not None and self._round_users.get(seat) == request.conn.user_id
+            )
+            (resent if has_bet else fresh).append((request, seat))
+        if not resent:
+            return fresh
+        asked: list[tuple[Request, int]] = []
+        looked: list[rounds.Stake] = []
+        for request, seat in resent:
+            bets = dict(bet_message(request).bets)
+            try:
+                amount = game_round.bets_total(bets)
+            except CroupierError as exc:
+                self._refuse(request, exc)
+                continue
+            asked.append((request, seat))
+            looked.append(bet_stake(request, seat, amount, bets))
+        found = await self._db_call(
+            stakes.replayed_stakes, self._db, round_id=self._round_id, stakes=looked
         )
-        assert game_round is not None
-        details = {"bets": bets, "seat": seat}
-        if not opening and self._round_users.get(seat) == conn.user_id:
-            # A resend of a bet already taken is answered from its idempotency record; a new
-            # bet goes on only where the game lets a seat add to its bets (UTH: Trips after
-            # the Ante, seed 001), else check_bets refuses it and nothing is held.
-            move = await self._db_call(
-                stakes.replayed_stake,
-                self._db,
-                round_id=self._round_id,
-                user_id=conn.user_id,
-                amount=game_round.bets_total(bets),
-                key=message.key,
-                details=details,
-            )
-            if move is not None:
-                return self._bet_ack(move, seat)
-        total = game_round.check_bets(seat, bets)
-        one = rounds.Stake(
-            user_id=conn.user_id,
-            seat=seat,
-            amount=total,
-            idempotency_key=message.key,
-            details=details,
-        )
-        if opening:
-            deck = deck_text(game_round_shoe(game_round))
-            commitment = commit(salt=salt, deck=deck)
-            round_id, move = await self._db_call(
-                stakes.open_and_stake,
-                self._db,
-                table=self.config.name,
-                game=self.factory.game,
-                commitment=commitment,
-                salt=salt,
-                deck=deck,
-                first=one,
-            )
-            self._round, self._round_id = game_round, round_id
-            self._commitment, self._salt, self._deck = commitment, salt, deck
-            self._cursor = 0
-            self._round_users = {}
-            self.status = "betting"
-            self._arm(self.config.betting_seconds)
-            self._emit(
-                {
-                    "kind": "round_opened",
-                    "round_id": round_id,
-                    "commitment": commitment,
-                    "betting_seconds": self.config.betting_seconds,
-                }
-            )
+        for (request, seat), answer in zip(asked, found, strict=True):
+            if answer is None:
+                fresh.append((request, seat))
+            elif isinstance(answer, CroupierError):
+                self._refuse(request, answer)
+            else:
+                self._answer(request, bet_ack(answer, round_id=self._round_id, seat=seat))
+        return fresh
+
+    def _checked_bets(
+        self, game_round: GameRound, fresh: list[tuple[Request, int]]
+    ) -> list[tuple[Request, int, dict[str, int], rounds.Stake]]:
+        """The bets the game takes, each with its stake; the others refused."""
+        held = []
+        for request, seat in fresh:
+            bets = dict(bet_message(request).bets)
+            try:
+                total = game_round.check_bets(seat, bets)
+            except CroupierError as exc:
+                self._refuse(request, exc)
+                continue
+            held.append((request, seat, bets, bet_stake(request, seat, total, bets)))
+        return held
+
+    async def _hold_bets(
+        self,
+        game_round: GameRound,
+        held: list[tuple[Request, int, dict[str, int], rounds.Stake]],
+        *,
+        salt: str | None,
+        lone: bool,
+    ) -> None:
+        """Hold the stakes (opening the round with them when ``salt`` is given), place the
+        bets taken, answer each, and close betting once every seat has bet. A lone bet is
+        answered after what it set off (the deal); bets taken together first, each after its
+        seat's new state, so that no answer waits for the whole table's deal."""
+        batch = [stake for _, _, _, stake in held]
+        if salt is not None:
+            answers = await self._open_round(game_round, salt, batch)
         else:
-            move = await self._db_call(stakes.stake, self._db, round_id=self._round_id, one=one)
-            if move.replayed:
-                return self._bet_ack(move, seat)
-        game_round.place_bets(seat, bets)
-        self._round_users[seat] = conn.user_id
+            answers = await self._stake_many(batch)
+        acks: list[tuple[Request, Result]] = []
+        for (request, seat, bets, _), answer in zip(held, answers, strict=True):
+            if isinstance(answer, CroupierError):
+                self._refuse(request, answer)
+                continue
+            if answer.replayed:
+                self._answer(request, bet_ack(answer, round_id=self._round_id, seat=seat))
+                continue
+            try:
+                game_round.place_bets(seat, bets)
+            except Exception as exc:
+                # Checked above, so the engine is broken: money is held for a bet it
+                # refused. Void the round (every stake back) and say so.
+                log.exception("place_bets failed at %s", self.config.name)
+                await self._void(f"engine malfunction: {exc}")
+                voided = IllegalActionError("the round was voided: every bet returned")
+                for other, _, _, _ in held:
+                    if not other.done.done():
+                        self._refuse(other, voided)
+                return
+            self._round_users[seat] = request.conn.user_id
+            acks.append((request, bet_ack(answer, round_id=self._round_id, seat=seat)))
+        if self._round is None:
+            return  # every bet refused: no round was opened
         self._drain_engine()
-        if self._everyone_bet():
+        closing = self._everyone_bet()
+        if closing and lone:
             await self._close_betting()
-        else:
-            self._send_state_to(conn.user_id)
-        return self._bet_ack(move, seat)
+        for request, ack in acks:
+            if not (closing and lone):
+                self._send_state_to(request.conn.user_id)
+            self._answer(request, ack)
+        if closing and not lone:
+            await self._close_betting()
+
+    async def _open_round(
+        self, game_round: GameRound, salt: str, batch: list[rounds.Stake]
+    ) -> list[Any]:
+        """Open the round with its first stakes; each stake's answer (every one a refusal,
+        and no round opened, when none was taken)."""
+        deck = deck_text(game_round_shoe(game_round))
+        commitment = commit(salt=salt, deck=deck)
+        table, game = self.config.name, self.factory.game
+        opening = stakes.Opening(
+            table=table, game=game, commitment=commitment, salt=salt, deck=deck
+        )
+        round_id, answers = await self._db_call(
+            stakes.open_and_stake, self._db, opening=opening, stakes=batch
+        )
+        if round_id is None:
+            return list(answers)
+        self._round, self._round_id = game_round, round_id
+        self._commitment, self._salt, self._deck = commitment, salt, deck
+        self._cursor = 0
+        self._round_users = {}
+        self.status = "betting"
+        self._arm(self.config.betting_seconds)
+        self._emit(
+            RoundOpened(
+                round_id=round_id,
+                commitment=commitment,
+                betting_seconds=self.config.betting_seconds,
+            )
+        )
+        return list(answers)
 
     def _everyone_bet(self) -> bool:
         return len(self._round_users) >= len(self._seats) and all(
             seat in self._round_users for seat in self._seats
         )
-
-    async def _bet_group(self, group: list[Request]) -> None:
-        """Bets that waited in the inbox together, at a live table: staked in one transaction.
-
-        Each still gets its own acknowledgement (or error) and its own idempotency record; a
-        resend, or a second bet from one seat, is answered one by one afterwards."""
-        group = list(group)
-        while group and self._round is None:
-            await self._handle(group.pop(0))  # the first bet opens the round
-        game_round = self._round
-        if game_round is None or self.status != "betting":
-            for request in group:
-                await self._handle(request)
-            return
-        later: list[Request] = []
-        accepted: list[tuple[Request, int, dict[str, int]]] = []
-        taken: set[int] = set()
-        held: list[rounds.Stake] = []
-        for request in group:
-            conn, message = request.conn, request.message
-            assert isinstance(message, BetMessage)
-            try:
-                seat = self._seat(conn)
-                if self._round_users.get(seat) == conn.user_id or seat in taken:
-                    later.append(request)
-                    continue
-                bets = dict(message.bets)
-                total = game_round.check_bets(seat, bets)
-            except CroupierError as exc:
-                self._refuse(request, exc)
-                continue
-            accepted.append((request, seat, bets))
-            taken.add(seat)
-            held.append(
-                rounds.Stake(
-                    user_id=conn.user_id,
-                    seat=seat,
-                    amount=total,
-                    idempotency_key=message.key,
-                    details={"bets": bets, "seat": seat},
-                )
-            )
-        answers = await self._stake_many(held)
-        acks: list[tuple[Request, Frame]] = []
-        for (request, seat, bets), answer in zip(accepted, answers, strict=True):
-            if isinstance(answer, CroupierError):
-                self._refuse(request, answer)
-                continue
-            if not answer.replayed:
-                try:
-                    game_round.place_bets(seat, bets)
-                except Exception as exc:
-                    # Checked above, so the engine is broken: money is held for a bet it
-                    # refused. Void the round (every stake back) and say so.
-                    log.exception("place_bets failed at %s", self.config.name)
-                    await self._void(f"engine malfunction: {exc}")
-                    voided = IllegalActionError("the round was voided: every bet returned")
-                    for other, _, _ in accepted:
-                        if not other.done.done():
-                            self._refuse(other, voided)
-                    break
-                self._round_users[seat] = request.conn.user_id
-            acks.append((request, self._bet_ack(answer, seat)))
-        else:
-            self._drain_engine()
-            # The bets are held and placed: answer them (each seat's new state first, as for
-            # a lone bet) before dealing, so no acknowledgement waits for the whole table's.
-            for request, ack in acks:
-                self._send_state_to(request.conn.user_id)
-                self._answer(request, ack)
-            if self._everyone_bet():
-                await self._close_betting()
-        for request in later:
-            await self._handle(request)
-
-    def _bet_ack(self, move: Any, seat: int) -> Frame:
-        return {
-            "round_id": self._round_id,
-            "seat": seat,
-            "staked": int(move.amount),
-            "balance": int(move.balance),
-            "replayed": bool(move.replayed),
-        }
 
     async def _stake_many(self, batch: list[rounds.Stake]) -> list[Any]:
         if not batch:
@@ -505,51 +533,16 @@ class Table(SeatRules):
             )
         return seat, game_round, game_round.check_act(seat, message)
 
-    def _decision_stake(
-        self, game_round: GameRound, seat: int, message: ActMessage, extra: int
-    ) -> tuple[str, Frame]:
-        """The idempotency key and details of the stake a decision adds (a UTH Play bet)."""
-        key = f"round:{self._round_id}:seat:{seat}:{game_round.phase}:{message.action}"
-        return key, {"play": extra, "seat": seat, "phase": game_round.phase}
-
-    async def _act(self, conn: Connection, message: ActMessage) -> Frame:
-        seat, game_round, extra = self._check_act(conn, message)
-        balance = None
-        if extra:
-            key, details = self._decision_stake(game_round, seat, message, extra)
-            one = rounds.Stake(
-                user_id=conn.user_id, seat=seat, amount=extra, idempotency_key=key, details=details
-            )
-            move = await self._db_call(stakes.stake, self._db, round_id=self._round_id, one=one)
-            balance = int(move.balance)
-        before, pending = game_round.phase, game_round.pending_seats
-        try:
-            game_round.act(seat, message)
-        except CroupierError:
-            raise
-        except Exception as exc:
-            log.exception("engine failed at %s", self.config.name)
-            await self._void(f"engine malfunction: {exc}")
-            return {"seat": seat, "action": message.action, "voided": True}
-        self._drain_engine()
-        await self._after_engine(
-            phase_before=before, pending_before=pending, actors=(conn.user_id,)
-        )
-        result: Frame = {"seat": seat, "action": message.action, "staked": extra}
-        if balance is not None:
-            result["balance"] = balance
-        return result
-
-    async def _act_group(self, group: list[Request]) -> None:
-        """Decisions that waited in the inbox together, at a live table (whose seats decide
-        at the same time): the Play bets among them staked in one transaction, then every
-        decision applied in order. A second decision from one seat is answered afterwards."""
+    async def _acts(self, requests: list[Request]) -> None:
+        """Decisions, one path: a lone decision is a batch of one (at a live table seats
+        decide together). The Play bets among them are staked in one transaction, then each
+        decision applied in order and answered. A second decision from one seat is handled
+        after it, as a batch of its own."""
         later: list[Request] = []
         valid: list[tuple[Request, ActMessage, int, int]] = []
-        deciding: set[int] = set()
         plays: list[rounds.Stake] = []
         game_round = self._round
-        for request in group:
+        for request in requests:
             message = request.message
             assert isinstance(message, ActMessage)
             try:
@@ -557,60 +550,68 @@ class Table(SeatRules):
             except CroupierError as exc:
                 self._refuse(request, exc)
                 continue
-            if seat in deciding:
+            if any(seat == s for _, _, s, _ in valid):
                 later.append(request)
                 continue
-            deciding.add(seat)
             valid.append((request, message, seat, extra))
             if extra:
-                key, details = self._decision_stake(game_round, seat, message, extra)
+                phase, round_id = game_round.phase, self._round_id
                 plays.append(
-                    rounds.Stake(
-                        user_id=request.conn.user_id,
-                        seat=seat,
-                        amount=extra,
-                        idempotency_key=key,
-                        details=details,
-                    )
+                    decision_stake(request, round_id=round_id, phase=phase, seat=seat, extra=extra)
                 )
         if valid:
             assert game_round is not None
             answers = iter(await self._stake_many(plays))
-            before, pending = game_round.phase, game_round.pending_seats
-            done: list[tuple[Request, Frame]] = []
-            for request, message, seat, extra in valid:
-                result: Frame = {"seat": seat, "action": message.action, "staked": extra}
-                if extra:
-                    answer = next(answers)
-                    if isinstance(answer, CroupierError):
-                        self._refuse(request, answer)
-                        continue
-                    result["balance"] = int(answer.balance)
-                try:
-                    game_round.act(seat, message)
-                except Exception as exc:
-                    # Checked above, so the engine is broken (and may hold a Play bet for a
-                    # decision it refused): void the round, every stake back.
-                    log.exception("engine failed at %s", self.config.name)
-                    await self._void(f"engine malfunction: {exc}")
-                    for other, message_, seat_, _ in valid:
-                        if not other.done.done():
-                            self._answer(
-                                other, {"seat": seat_, "action": message_.action, "voided": True}
-                            )
-                    break
-                done.append((request, result))
-            else:
-                self._drain_engine()
-                # The decisions are applied: answer them (each seat's new state first, as for a
-                # lone decision) before what they set off: the next phase's state to every
-                # seat, or the settlement.
-                for request, result in done:
-                    self._send_state_to(request.conn.user_id)
-                    self._answer(request, result)
-                await self._after_engine(phase_before=before, pending_before=pending)
-        for request in later:
-            await self._handle(request)
+            await self._apply_acts(game_round, valid, answers, lone=len(requests) == 1)
+        if later:
+            await self._acts(later)
+
+    async def _apply_acts(
+        self,
+        game_round: GameRound,
+        valid: list[tuple[Request, ActMessage, int, int]],
+        answers: Iterator[Any],
+        *,
+        lone: bool,
+    ) -> None:
+        """Apply the checked decisions whose Play bets were held, answer them, and go on. A
+        lone decision is answered after what it set off (the next phase, the settlement);
+        decisions taken together first, each after its seat's new state."""
+        before, pending = game_round.phase, game_round.pending_seats
+        done: list[tuple[Request, Result]] = []
+        for request, message, seat, extra in valid:
+            result = Result(seat=seat, action=message.action, staked=extra)
+            if extra:
+                answer = next(answers)
+                if isinstance(answer, CroupierError):
+                    self._refuse(request, answer)
+                    continue
+                result.balance = int(answer.balance)
+            try:
+                game_round.act(seat, message)
+            except Exception as exc:
+                if isinstance(exc, CroupierError) and not extra:
+                    self._refuse(request, exc)  # the engine refused it: nothing changed
+                    continue
+                # Checked above, so the engine is broken (or holds a Play bet for a decision
+                # it refused): void the round, every stake back.
+                log.exception("engine failed at %s", self.config.name)
+                await self._void(f"engine malfunction: {exc}")
+                for other, message_, seat_, _ in valid:
+                    if not other.done.done():
+                        self._answer(other, Result(seat=seat_, action=message_.action, voided=True))
+                return
+            done.append((request, result))
+        self._drain_engine()
+        if lone:
+            actors = tuple(request.conn.user_id for request, _ in done)
+            await self._after_engine(phase_before=before, pending_before=pending, actors=actors)
+        for request, result in done:
+            if not lone:
+                self._send_state_to(request.conn.user_id)
+            self._answer(request, result)
+        if not lone:
+            await self._after_engine(phase_before=before, pending_before=pending)
 
     async def _on_timer(self) -> None:
         if self.status == "betting":
@@ -652,15 +653,13 @@ class Table(SeatRules):
             pending_before
         ):
             self._arm(self.config.decision_seconds)
-            opened: Frame = {
-                "kind": "decisions_open",
-                "phase": game_round.phase,
-                "decision_seconds": self.config.decision_seconds,
-            }
+            opened = DecisionsOpen(
+                phase=game_round.phase, decision_seconds=self.config.decision_seconds
+            )
             if self._crowd:
-                opened["pending"] = len(game_round.pending_seats)
+                opened.pending = len(game_round.pending_seats)
             else:
-                opened["pending_seats"] = list(game_round.pending_seats)
+                opened.pending_seats = list(game_round.pending_seats)
             self._emit(opened)
             self._broadcast_state()
         else:
@@ -709,22 +708,23 @@ class Table(SeatRules):
             log.exception("void of round %s failed; it will be voided at restart", round_id)
         self._close_round("voided", summary={"void": reason}, returns={})
 
-    def _close_round(self, status: str, *, summary: Frame, returns: dict[int, int]) -> None:
-        closed: Frame = {
-            "kind": "round_closed",
-            "round_id": self._round_id,
-            "status": status,
-            "summary": summary,
-            "returns": {str(seat): amount for seat, amount in sorted(returns.items())},
-            "reveal": {"commitment": self._commitment, "salt": self._salt, "deck": self._deck},
-        }
-        if self._crowd:
-            # Each seat had its own result as a seat_event; everyone gets the totals and
-            # the round's biggest winners (seed 001), in this one shared frame.
-            closed["summary"] = {k: v for k, v in summary.items() if k != "results"}
-            del closed["returns"]
-            names = {s: o.username for s, o in self._seats.items()}
-            closed["winners"] = biggest_winners(summary.get("results") or (), names)
+    def _close_round(
+        self,
+        status: Literal["settled", "voided"],
+        *,
+        summary: Mapping[str, Any],
+        returns: dict[int, int],
+    ) -> None:
+        reveal = Reveal(commitment=self._commitment, salt=self._salt, deck=self._deck)
+        closed = round_closed(
+            round_id=self._round_id,
+            status=status,
+            summary=summary,
+            reveal=reveal,
+            returns=returns,
+            crowd=self._crowd,
+            names={seat: occupant.username for seat, occupant in self._seats.items()},
+        )
         self._emit(closed)
         self.rounds_played += 1
         self._to_free = self._count_round(set(self._round_users))
@@ -744,7 +744,7 @@ class Table(SeatRules):
         self._deadline = None
         self._timer_generation += 1
         self.status = "idle"
-        self._emit({"kind": "table_idle"})
+        self._emit(TableIdle())
         self._free_ghost_seats()
         self._free_counted()
         self._broadcast_state()
@@ -757,6 +757,6 @@ class Table(SeatRules):
             if task is not None:
                 task.cancel()
         for conn in list(self._conns):
-            conn.send({"type": "closing", "reason": reason})
+            conn.send(Closing(reason=reason))
             conn.outbox.put_nowait(None)
         self._conns.clear()

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from croupier.server.accounts.service import get_user
 from croupier.server.audit import service as audit
 from croupier.server.deps import CurrentUser, OperatorUser, SessionDep, UserId
+from croupier.server.tables.wire import Balance
 from croupier.server.wallet import service
 from croupier.server.wallet.models import LedgerTransaction, Posting
 from croupier.server.wallet.schemas import (
@@ -87,7 +88,7 @@ def _audit_cage(
 def _notify(request: Request, user_id: int, balance: int) -> None:
     """The player's open table sockets get their new balance at once (docs/protocol.md
     ``balance``): a credit shows without reloading the page."""
-    request.app.state.live_sessions.notify_user(user_id, {"type": "balance", "balance": balance})
+    request.app.state.live_sessions.notify_user(user_id, Balance(balance=balance))
 
 
 def _movement(move: service.Movement) -> MovementPublic:

@@ -13,33 +13,42 @@ Money flows (issue 5, Wallet)::
     void    escrow  -> players (exactly what each held; spec/uth.md "Faults")
 
 None of these commit: the caller's ``with db.session()`` block does, so a settlement and the
-round record it belongs to are written in one transaction or not at all.
+round record it belongs to are written in one transaction or not at all. Every movement is
+posted by :mod:`croupier.server.wallet.ledger` and bound to its idempotency key by
+:mod:`croupier.server.wallet.idempotency`; stakes have one path, :func:`hold_many`, of which
+:func:`hold` is the batch of one.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, bindparam, func, or_, select, update
+from sqlalchemy import column, func, select, table
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from croupier.chips import Chips
-from croupier.errors import InsufficientFunds
+from croupier.errors import CroupierError, InsufficientFunds
 from croupier.server.errors import (
-    IdempotencyConflict,
     InvalidRequestError,
     LedgerInvariantError,
     NotFoundError,
 )
+from croupier.server.wallet.idempotency import (
+    Keyed,
+    check_idempotency_key,
+    find_replay,
+    find_replays,
+    idempotent,
+    record,
+    request_hash,
+)
+from croupier.server.wallet.ledger import Entry, post, post_many
 from croupier.server.wallet.models import (
     AccountKind,
-    IdempotencyKey,
     LedgerAccount,
     LedgerTransaction,
     Posting,
@@ -48,6 +57,8 @@ from croupier.server.wallet.models import (
 
 __all__ = [
     "MAX_AMOUNT",
+    "HoldRequest",
+    "Keyed",
     "Movement",
     "account_balance",
     "cashier_account",
@@ -59,8 +70,10 @@ __all__ = [
     "escrow_account",
     "existing_player_account",
     "find_replay",
+    "find_replays",
     "held_in_round",
     "hold",
+    "hold_many",
     "hold_request",
     "house_account",
     "idempotent",
@@ -75,8 +88,6 @@ __all__ = [
 
 MAX_AMOUNT = 10**12
 """The largest amount one request may move (ten billion in major units)."""
-
-_MAX_KEY = 128
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -133,20 +144,6 @@ def check_amount(amount: object, *, what: str = "amount") -> Chips:
             params={"amount": amount, "max": MAX_AMOUNT},
         )
     return Chips(amount)
-
-
-def check_idempotency_key(key: object) -> str:
-    """Return ``key`` if it is a usable idempotency key (1..128 printable ASCII characters)."""
-    if not isinstance(key, str) or not 1 <= len(key) <= _MAX_KEY:
-        raise InvalidRequestError(
-            f"idempotency key {key!r} must be 1 to {_MAX_KEY} characters",
-            reason="idempotency_key_invalid",
-        )
-    if not key.isascii() or not key.isprintable():
-        raise InvalidRequestError(
-            f"idempotency key {key!r} must be printable ascii", reason="idempotency_key_invalid"
-        )
-    return key
 
 
 # -- accounts ------------------------------------------------------------------------------
@@ -246,168 +243,6 @@ def player_balance(session: Session, *, user_id: int) -> Chips:
     return account_balance(session, account_id=player_account(session, user_id=user_id).id)
 
 
-# -- posting -------------------------------------------------------------------------------
-
-
-def post(
-    session: Session,
-    *,
-    kind: TransactionKind,
-    legs: Sequence[tuple[LedgerAccount, int]],
-    round_id: int | None = None,
-    user_id: int | None = None,
-    memo: str = "",
-) -> LedgerTransaction:
-    """Record one balanced transaction and update the cached balances.
-
-    Legs on the same account are merged and zero legs dropped. Balances are updated in
-    account-id order (so concurrent transactions lock in one order), each by a guarded
-    ``UPDATE`` that refuses to take an account without ``allow_negative`` below zero.
-
-    Raises:
-        LedgerInvariantError: the legs do not sum to zero (a bug in the caller).
-        InsufficientFunds: an account would go negative; nothing is written.
-    """
-    merged: dict[int, int] = defaultdict(int)
-    by_id: dict[int, LedgerAccount] = {}
-    for account, amount in legs:
-        merged[account.id] += int(amount)
-        by_id[account.id] = account
-    if sum(merged.values()) != 0:
-        raise LedgerInvariantError(f"unbalanced {kind.value} transaction: {dict(merged)}")
-    nonzero = {acc: amt for acc, amt in merged.items() if amt != 0}
-    if not nonzero:
-        raise LedgerInvariantError(f"empty {kind.value} transaction")
-    with session.begin_nested():
-        credits: list[dict[str, int]] = []
-        for account_id in sorted(nonzero):
-            delta = nonzero[account_id]
-            if delta > 0:
-                # Money in cannot overdraw: consecutive credits go in one statement (a
-                # settlement pays hundreds of players), still in account-id order.
-                credits.append({"account": account_id, "delta": delta})
-                continue
-            _credit(session, credits)
-            stmt = (
-                update(LedgerAccount)
-                .where(LedgerAccount.id == account_id)
-                .where(or_(LedgerAccount.allow_negative, LedgerAccount.balance + delta >= 0))
-                .values(balance=LedgerAccount.balance + delta)
-                .execution_options(synchronize_session=False)
-            )
-            if session.execute(stmt).rowcount != 1:  # type: ignore[attr-defined]
-                code = by_id[account_id].code
-                have = session.scalar(
-                    select(LedgerAccount.balance).where(LedgerAccount.id == account_id)
-                )
-                raise InsufficientFunds(
-                    f"{code} cannot pay {-delta}: balance is {have}",
-                    reason="insufficient_funds",
-                    params={"need": -delta, "balance": have},
-                )
-        _credit(session, credits)
-        txn = LedgerTransaction(kind=kind.value, round_id=round_id, user_id=user_id, memo=memo)
-        session.add(txn)
-        session.flush()
-        session.add_all(
-            Posting(transaction_id=txn.id, account_id=acc, amount=amt)
-            for acc, amt in sorted(nonzero.items())
-        )
-        session.flush()
-    for account in by_id.values():
-        session.expire(account, ["balance"])
-    return txn
-
-
-_ACCOUNTS = cast(Table, LedgerAccount.__table__)
-_CREDIT = (
-    update(_ACCOUNTS)
-    .where(_ACCOUNTS.c.id == bindparam("account"))
-    .values(balance=_ACCOUNTS.c.balance + bindparam("delta"))
-)
-
-
-def _credit(session: Session, credits: list[dict[str, int]]) -> None:
-    """Add each ``delta`` to its ``account`` (one executemany), and empty ``credits``."""
-    if credits:
-        session.execute(_CREDIT, credits)
-        credits.clear()
-
-
-# -- idempotency ---------------------------------------------------------------------------
-
-
-def request_hash(request: Mapping[str, Any]) -> str:
-    """The SHA-256 of a request's defining fields (what an idempotency key is bound to)."""
-    canonical = json.dumps(request, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def idempotent(
-    session: Session,
-    *,
-    scope: str,
-    key: str,
-    request: Mapping[str, Any],
-    apply: Callable[[], tuple[dict[str, Any], int | None]],
-) -> tuple[dict[str, Any], bool]:
-    """Apply ``apply`` once per ``(scope, key)``; return its response and whether it was a replay.
-
-    ``request`` is every field that defines the request: a replay with the same fields gets
-    the stored response; with other fields, :class:`IdempotencyConflict` and nothing applied.
-    A request that fails is not recorded (its transaction rolls back), so it may be retried.
-    """
-    key = check_idempotency_key(key)
-    digest = request_hash(request)
-
-    def replay(row: IdempotencyKey) -> tuple[dict[str, Any], bool]:
-        if row.request_hash != digest:
-            raise IdempotencyConflict(
-                f"idempotency key {key!r} was already used for a different request",
-                reason="idempotency_conflict",
-            )
-        return dict(row.response), True
-
-    query = select(IdempotencyKey).where(IdempotencyKey.scope == scope, IdempotencyKey.key == key)
-    existing = session.scalars(query).first()
-    if existing is not None:
-        return replay(existing)
-    row = IdempotencyKey(scope=scope, key=key, request_hash=digest, response={})
-    try:
-        with session.begin_nested():
-            session.add(row)
-    except IntegrityError:
-        # Another transaction applied the same key first (PostgreSQL waits for it to commit).
-        return replay(session.scalars(query).one())
-    response, transaction_id = apply()
-    row.response = response
-    row.transaction_id = transaction_id
-    session.flush()
-    return response, False
-
-
-def find_replay(
-    session: Session, *, scope: str, key: str, request: Mapping[str, Any]
-) -> dict[str, Any] | None:
-    """The stored response of ``key`` if it was applied to this same request, else ``None``.
-
-    Raises:
-        IdempotencyConflict: the key was applied to a different request.
-    """
-    key = check_idempotency_key(key)
-    row = session.scalars(
-        select(IdempotencyKey).where(IdempotencyKey.scope == scope, IdempotencyKey.key == key)
-    ).first()
-    if row is None:
-        return None
-    if row.request_hash != request_hash(request):
-        raise IdempotencyConflict(
-            f"idempotency key {key!r} was already used for a different request",
-            reason="idempotency_conflict",
-        )
-    return dict(row.response)
-
-
 # -- movements -----------------------------------------------------------------------------
 
 
@@ -469,16 +304,22 @@ def _cashier_move(
     def apply() -> tuple[dict[str, Any], int | None]:
         sign = 1 if kind is TransactionKind.CREDIT else -1
         legs = [(player, sign * chips), (cashier, -sign * chips)]
-        txn = post(session, kind=kind, legs=legs, user_id=user_id, memo=memo)
+        txn_id = post(session, kind=kind, legs=legs, user_id=user_id, memo=memo)
         balance = account_balance(session, account_id=player.id)
-        move = Movement(transaction_id=txn.id, kind=kind.value, amount=chips, balance=balance)
-        return move.to_json(), txn.id
+        move = Movement(transaction_id=txn_id, kind=kind.value, amount=chips, balance=balance)
+        return move.to_json(), txn_id
 
     request = {"op": kind.value, "user_id": user_id, "amount": int(chips), "memo": memo}
     response, replayed = idempotent(
         session, scope="cashier", key=idempotency_key, request=request, apply=apply
     )
     return Movement.from_json(response, replayed=replayed)
+
+
+_USERS = table("users", column("id"))
+"""The users table, as the accounts' foreign key names it: the wallet sits below
+:mod:`croupier.server.accounts` (whose service opens a wallet at registration) and knows a
+user only as a row there."""
 
 
 def existing_player_account(session: Session, *, user_id: int) -> LedgerAccount:
@@ -488,13 +329,174 @@ def existing_player_account(session: Session, *, user_id: int) -> LedgerAccount:
         InvalidRequestError: ``user_id`` is not an integer.
         NotFoundError: no such user.
     """
-    from croupier.server.accounts.models import User
-
     if isinstance(user_id, bool) or not isinstance(user_id, int):
         raise InvalidRequestError(f"user id {user_id!r} is not an integer")
-    if session.get(User, user_id) is None:
+    if session.scalar(select(_USERS.c.id).where(_USERS.c.id == user_id)) is None:
         raise NotFoundError(f"user {user_id} does not exist", reason="user_not_found")
     return player_account(session, user_id=user_id)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HoldRequest:
+    """One stake to hold (:func:`hold_many`): a player's money for an open round."""
+
+    user_id: int
+    amount: int
+    idempotency_key: str
+    details: Mapping[str, Any] | None = None
+    """What the stake is for (the spots bet, say): part of the request, so replaying the key
+    with other details is a conflict."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Hold:
+    """A hold request that passed its checks, waiting for its answer."""
+
+    index: int
+    user_id: int
+    chips: Chips
+    keyed: Keyed
+
+
+def hold_many(
+    session: Session, *, table: str, round_id: int, requests: Sequence[HoldRequest]
+) -> list[Movement | CroupierError]:
+    """Move stakes from players to the table's escrow for an open round, in the caller's one
+    transaction: one stake (a lone bet) or hundreds (a live table's inbox full of bets).
+
+    Each stake is its own ledger transaction with its own idempotency record; the stakes
+    share the reads and writes (:func:`~croupier.server.wallet.ledger.post_many`). The answer
+    for each request, in order, is its :class:`Movement` (a replay when the key was applied
+    before to the same request) or the error that refused it -- a bad amount or key, an
+    unknown user, :class:`IdempotencyConflict`, :class:`InsufficientFunds` -- and a refused
+    request writes nothing.
+
+    The players' accounts are read locked (``SELECT ... FOR UPDATE`` in account-id order on
+    PostgreSQL, the order :func:`post_many` updates them in; SQLite's ``BEGIN IMMEDIATE``
+    already holds the write lock) before their keys are looked up, so two requests of one
+    player never both pass; each balance is checked in Python, and the guarded update of
+    :func:`post_many` still refuses an overdraft. A user may appear once per call.
+
+    Raises:
+        InvalidRequestError: a user twice in ``requests`` (a bug in the caller).
+    """
+    users = [r.user_id for r in requests]
+    if len(set(users)) != len(users):
+        raise InvalidRequestError("a batch of holds names a user twice")
+    answers: list[Movement | CroupierError | None] = [None] * len(requests)
+    pending = _checked(requests, answers, table=table, round_id=round_id)
+    accounts = _locked_players(session, pending, answers)
+    pending = _not_replayed(session, pending, answers)
+    funded = _funded(pending, accounts, answers)
+    if funded:
+        escrow = escrow_account(session, table=table)
+        entries = [
+            Entry(
+                kind=TransactionKind.HOLD,
+                legs=[(accounts[h.user_id], -h.chips), (escrow, h.chips)],
+                round_id=round_id,
+                user_id=h.user_id,
+                memo=f"stake at {table}",
+            )
+            for h, _ in funded
+        ]
+        applied = []
+        for txn_id, (h, balance) in zip(post_many(session, entries), funded, strict=True):
+            move = Movement(transaction_id=txn_id, kind="hold", amount=h.chips, balance=balance)
+            answers[h.index] = move
+            applied.append((h.keyed, move.to_json(), txn_id))
+        record(session, applied)
+    done = [a for a in answers if a is not None]
+    if len(done) != len(requests):  # pragma: no cover - every step answers or passes on
+        raise LedgerInvariantError("a hold was left unanswered")
+    return done
+
+
+def _checked(
+    requests: Sequence[HoldRequest],
+    answers: list[Movement | CroupierError | None],
+    *,
+    table: str,
+    round_id: int,
+) -> list[_Hold]:
+    """The requests whose amount and key are well formed; the others answered refused."""
+    pending = []
+    for i, r in enumerate(requests):
+        try:
+            chips = check_amount(r.amount, what="stake")
+            key = check_idempotency_key(r.idempotency_key)
+        except CroupierError as exc:
+            answers[i] = exc
+            continue
+        request = hold_request(table=table, round_id=round_id, amount=chips, details=r.details)
+        pending.append(_Hold(i, r.user_id, chips, Keyed(f"user:{r.user_id}", key, request)))
+    return pending
+
+
+def _locked_players(
+    session: Session, pending: Sequence[_Hold], answers: list[Movement | CroupierError | None]
+) -> dict[int, LedgerAccount]:
+    """The players' wallet accounts, read locked in account-id order; a request of an
+    unknown user answered :class:`NotFoundError`."""
+    codes = [f"player:{h.user_id}" for h in pending]
+    accounts: dict[int, LedgerAccount] = {}
+    for start in range(0, len(codes), 1000):
+        query = (
+            select(LedgerAccount)
+            .where(LedgerAccount.code.in_(codes[start : start + 1000]))
+            .order_by(LedgerAccount.id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+        for account in session.scalars(query):
+            assert account.user_id is not None
+            accounts[account.user_id] = account
+    for h in pending:
+        if h.user_id not in accounts:
+            try:
+                accounts[h.user_id] = existing_player_account(session, user_id=h.user_id)
+            except CroupierError as exc:
+                answers[h.index] = exc
+    return accounts
+
+
+def _not_replayed(
+    session: Session, pending: Sequence[_Hold], answers: list[Movement | CroupierError | None]
+) -> list[_Hold]:
+    """The requests never applied; the others answered with their replay or conflict."""
+    pending = [h for h in pending if answers[h.index] is None]
+    fresh = []
+    for h, found in zip(pending, find_replays(session, [h.keyed for h in pending]), strict=True):
+        if found is None:
+            fresh.append(h)
+        elif isinstance(found, CroupierError):
+            answers[h.index] = found
+        else:
+            answers[h.index] = Movement.from_json(found, replayed=True)
+    return fresh
+
+
+def _funded(
+    pending: Sequence[_Hold],
+    accounts: Mapping[int, LedgerAccount],
+    answers: list[Movement | CroupierError | None],
+) -> list[tuple[_Hold, Chips]]:
+    """The requests the players' balances cover, each with the balance after it; the others
+    answered :class:`InsufficientFunds` (the guard of :func:`post_many`: a player account
+    never goes below zero)."""
+    funded = []
+    for h in pending:
+        account = accounts[h.user_id]
+        have = int(account.balance)
+        if have < h.chips:
+            answers[h.index] = InsufficientFunds(
+                f"{account.code} cannot pay {int(h.chips)}: balance is {have}",
+                reason="insufficient_funds",
+                params={"need": int(h.chips), "balance": have},
+            )
+            continue
+        funded.append((h, Chips(have - h.chips)))
+    return funded
 
 
 def hold(
@@ -507,36 +509,19 @@ def hold(
     idempotency_key: str,
     details: Mapping[str, Any] | None = None,
 ) -> Movement:
-    """Move a stake from the player to the table's escrow for an open round.
-
-    ``details`` (the spots bet, say) is part of the request: replaying the key with other
-    details is a conflict.
+    """Move one stake from the player to the table's escrow: :func:`hold_many` of one.
 
     Raises:
         InsufficientFunds: the player has less than ``amount``; nothing is moved.
+        IdempotencyConflict: the key was applied to another request.
     """
-    chips = check_amount(amount, what="stake")
-    player = existing_player_account(session, user_id=user_id)
-    escrow = escrow_account(session, table=table)
-
-    def apply() -> tuple[dict[str, Any], int | None]:
-        txn = post(
-            session,
-            kind=TransactionKind.HOLD,
-            legs=[(player, -chips), (escrow, chips)],
-            round_id=round_id,
-            user_id=user_id,
-            memo=f"stake at {table}",
-        )
-        balance = account_balance(session, account_id=player.id)
-        move = Movement(transaction_id=txn.id, kind="hold", amount=chips, balance=balance)
-        return move.to_json(), txn.id
-
-    request = hold_request(table=table, round_id=round_id, amount=chips, details=details)
-    response, replayed = idempotent(
-        session, scope=f"user:{user_id}", key=idempotency_key, request=request, apply=apply
+    request = HoldRequest(
+        user_id=user_id, amount=amount, idempotency_key=idempotency_key, details=details
     )
-    return Movement.from_json(response, replayed=replayed)
+    (answer,) = hold_many(session, table=table, round_id=round_id, requests=[request])
+    if isinstance(answer, CroupierError):
+        raise answer
+    return answer
 
 
 def hold_request(
@@ -575,12 +560,12 @@ def settle(
     round_id: int,
     returns: Mapping[int, int],
     rake: int = 0,
-) -> LedgerTransaction | None:
+) -> int | None:
     """Pay a round out of escrow: each user gets ``returns[user]`` (stake included), the rake
     account ``rake``, and the house the difference (negative when players won).
 
-    The caller marks the round settled in the same transaction. Returns ``None`` when nobody
-    staked anything.
+    The caller marks the round settled in the same transaction. Returns the transaction's id,
+    or ``None`` when nobody staked anything.
 
     Raises:
         LedgerInvariantError: a return for a user who staked nothing, or a negative amount.
@@ -614,10 +599,10 @@ def settle(
     )
 
 
-def void(session: Session, *, table: str, round_id: int, reason: str) -> LedgerTransaction | None:
+def void(session: Session, *, table: str, round_id: int, reason: str) -> int | None:
     """Return every stake of a round from escrow (spec/uth.md "Faults": every bet returned).
 
-    Returns ``None`` when nobody staked anything.
+    Returns the transaction's id, or ``None`` when nobody staked anything.
     """
     held = held_in_round(session, round_id=round_id)
     total = sum(held.values())

@@ -1,0 +1,58 @@
+"""What a table's requests stake: the :class:`rounds.Stake` of a bet or of a decision, and the
+answer to a bet. Pure helpers of :class:`croupier.server.tables.table.Table`'s one staking
+path (``_bets`` / ``_acts``: a lone request is a batch of one)."""
+
+from __future__ import annotations
+
+from croupier.server.tables import rounds
+from croupier.server.tables.connection import Request
+from croupier.server.tables.wire import ActMessage, BetMessage, Result
+from croupier.server.wallet.service import Movement
+
+__all__ = ["bet_ack", "bet_message", "bet_stake", "decision_stake"]
+
+
+def bet_message(request: Request) -> BetMessage:
+    """The request's bet (the caller routed only bets here)."""
+    message = request.message
+    assert isinstance(message, BetMessage)
+    return message
+
+
+def bet_stake(request: Request, seat: int, amount: int, bets: dict[str, int]) -> rounds.Stake:
+    """The stake of a bet, under the client's idempotency key; the spots are part of the
+    request (the same key with other bets is a conflict)."""
+    return rounds.Stake(
+        user_id=request.conn.user_id,
+        seat=seat,
+        amount=amount,
+        idempotency_key=bet_message(request).key,
+        details={"bets": bets, "seat": seat},
+    )
+
+
+def decision_stake(
+    request: Request, *, round_id: int | None, phase: str, seat: int, extra: int
+) -> rounds.Stake:
+    """The stake a decision adds (a UTH Play bet), under a key naming the round, the seat,
+    the phase and the action: a decision resent is held once."""
+    message = request.message
+    assert isinstance(message, ActMessage)
+    return rounds.Stake(
+        user_id=request.conn.user_id,
+        seat=seat,
+        amount=extra,
+        idempotency_key=f"round:{round_id}:seat:{seat}:{phase}:{message.action}",
+        details={"play": extra, "seat": seat, "phase": phase},
+    )
+
+
+def bet_ack(move: Movement, *, round_id: int | None, seat: int) -> Result:
+    """The answer to a bet held (or replayed)."""
+    return Result(
+        round_id=round_id,
+        seat=seat,
+        staked=int(move.amount),
+        balance=int(move.balance),
+        replayed=bool(move.replayed),
+    )

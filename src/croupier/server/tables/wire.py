@@ -1,0 +1,825 @@
+"""The table WebSocket protocol as typed schemas: every client message, server frame and table
+event (version 1, ``docs/protocol.md``; ``docs/protocol.schema.json`` is generated from here).
+
+Client messages are parsed once, by a union discriminated on ``type``
+(:func:`parse_client_message`): unknown fields, wrong types, floats, strings or booleans where
+an integer is expected are refused with an :class:`InvalidRequestError` naming the field; a
+frame above :data:`MAX_FRAME_BYTES` or nested too deeply is refused before any work.
+
+Server frames are :class:`msgspec.Struct` values encoded by one encoder (:func:`encode`); a
+frame many connections receive is wrapped in :class:`Shared` and encoded once for all of them.
+A field that a frame carries only sometimes is ``UNSET`` when absent (and then not sent).
+Table events (``seated``, ``round_opened``, ``round_closed``...) are typed here too; a game
+event inside an ``event`` frame is still the game adapter's mapping (``kind`` + fields).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Annotated, Any, Final, Literal
+
+import msgspec
+from msgspec import UNSET, Meta, Struct, UnsetType
+
+from croupier.errors import CroupierError
+from croupier.server.errors import InvalidRequestError
+from croupier.server.errors import error_frame as _error_fields
+from croupier.server.tables.winners import biggest_winners
+
+__all__ = [
+    "CASH_EVENTS",
+    "CLIENT_MESSAGES",
+    "MAX_FRAME_BYTES",
+    "PROTOCOL_VERSION",
+    "SERVER_FRAMES",
+    "TABLE_EVENTS",
+    "UNSET",
+    "Ack",
+    "ActMessage",
+    "AuthMessage",
+    "Balance",
+    "BetMessage",
+    "BoughtIn",
+    "BuyInLimits",
+    "BuyInMessage",
+    "CardsOpened",
+    "ClientMessage",
+    "Closing",
+    "DecisionsOpen",
+    "ErrorFrame",
+    "EventFrame",
+    "HandStarting",
+    "InvalidRequestError",
+    "JoinMessage",
+    "LeaveMessage",
+    "Left",
+    "LobbyEntry",
+    "PingMessage",
+    "Pong",
+    "Result",
+    "ResyncMessage",
+    "Reveal",
+    "RoundClosed",
+    "RoundOpened",
+    "SatIn",
+    "SatOut",
+    "SeatEntry",
+    "SeatEventFrame",
+    "Seated",
+    "ServerFrame",
+    "Shared",
+    "SitInMessage",
+    "SitOutMessage",
+    "State",
+    "TableEvent",
+    "TableIdle",
+    "TableState",
+    "Tally",
+    "TimedOut",
+    "Timers",
+    "Turn",
+    "UserRef",
+    "Welcome",
+    "as_json",
+    "encode",
+    "error_frame",
+    "parse_auth_message",
+    "parse_client_message",
+    "ref_of",
+    "round_closed",
+]
+
+PROTOCOL_VERSION: Final = 1
+MAX_FRAME_BYTES: Final = 16_384
+
+
+def _invalid(message: str) -> InvalidRequestError:
+    """A malformed frame's refusal (``reason`` ``message_invalid``: the client words it)."""
+    return InvalidRequestError(message, reason="message_invalid")
+
+
+def _doc(text: str) -> Meta:
+    return Meta(description=text)
+
+
+# -- client messages ---------------------------------------------------------------------------
+
+Ref = str | int | None
+Stake = Annotated[int, Meta(ge=0, le=10**12, description="minor units (cents)")]
+
+
+class _Client(Struct, tag_field="type", forbid_unknown_fields=True, frozen=True, kw_only=True):
+    v: Annotated[Literal[1], _doc("protocol version (only 1)")] = 1
+    id: Annotated[Ref, _doc("quoted back as ``ref`` in the answer")] = None
+
+    @property
+    def type(self) -> str:
+        """The message's ``type`` (its tag)."""
+        tag: str = self.__struct_config__.tag  # type: ignore[assignment]
+        return tag
+
+
+class AuthMessage(_Client, tag="auth", frozen=True, kw_only=True):
+    """The first frame of every socket: the session token from ``POST /api/auth/login``."""
+
+    token: Annotated[str, Meta(min_length=1, max_length=256)]
+
+
+class JoinMessage(_Client, tag="join", frozen=True, kw_only=True):
+    """Take a seat: the given box on a casino table, else the lowest free one; on a live table seats
+    are unlimited. Joining again returns the seat you have (one seat per account and table). At
+    a table with a seat limit the wallet must hold the table's least bet (UTH: 2 × minimum
+    Ante; Russian: the minimum Ante; Hold'em: the minimum buy-in), else `insufficient_funds`. A
+    seat that lets `idle_rounds` rounds pass without playing (a table setting, default 3; while
+    no round is played, each `betting_seconds` window counts; Hold'em: a hand not dealt in or
+    timed out) is freed (`left` with `reason: "idle"`), and `join` is refused
+    (`illegal_action`) for one `betting_seconds` window after."""
+
+    seat: Annotated[int, Meta(ge=0, le=100_000)] | None = None
+
+
+class LeaveMessage(_Client, tag="leave", frozen=True, kw_only=True):
+    """Give the seat up; refused while the seat has bets in a round being played. At a cash
+    table `after_hand: true` while dealt in marks the seat to leave when the hand ends (`false`
+    unmarks it); the mark is kept by the server, so it holds if the tab is closed. Ack `{"seat",
+    "leaving"}`. A seat whose user has no connection left is freed the same way (at once, or when
+    the round it has bets in ends)."""
+
+    after_hand: bool | None = None
+
+
+class BetMessage(_Client, tag="bet", frozen=True, kw_only=True):
+    """The round's opening bets, all at once. UTH: `{"ante": A, "trips": T}` (Trips optional; the
+    Blind equals the Ante and is placed with it; a `"blind"` spot may be sent but must equal
+    the Ante). The first bet at an idle table opens a round. UTH, once your Ante is accepted: a
+    second `bet` `{"trips": T}` (new key) adds Trips in the same betting window (seed 001),
+    within the limits the round opened with; `staked` is `T`."""
+
+    key: Annotated[str, Meta(min_length=1, max_length=128)]
+    bets: Annotated[
+        dict[Annotated[str, Meta(pattern=r"^[a-z_]{1,16}$")], Stake], Meta(max_length=8)
+    ]
+
+
+class ActMessage(_Client, tag="act", frozen=True, kw_only=True):
+    """A decision. UTH: `check`, `fold`, `play` with `multiple` 4/3 (pre-flop), 2 (flop), 1 (river),
+    or the action `"4x"`, `"3x"`, `"2x"`, `"1x"` (a table with other `play_multiples`,
+    docs/rules.md, takes its own, up to `"10x"`). A `seat` other than yours is refused. A Play
+    bet first moves `multiple × Ante` from your wallet to the table's escrow."""
+
+    action: Annotated[str, Meta(pattern=r"^[a-z0-9_]{1,16}$")]
+    multiple: Annotated[int, Meta(ge=1, le=10)] | None = None
+    amount: Stake | None = None
+    seat: Annotated[int, Meta(ge=0, description="your own seat; any other is refused")] | None = (
+        None
+    )
+    cards: (
+        Annotated[
+            list[Annotated[str, Meta(pattern=r"^[2-9TJQKA][cdhs]$")]],
+            Meta(min_length=1, max_length=5, description="Russian exchange: the discards"),
+        ]
+        | None
+    ) = None
+
+
+class BuyInMessage(_Client, tag="buy_in", frozen=True, kw_only=True):
+    """Cash tables (Hold'em) only: move `amount` from your wallet to your seat's stack. Between hands
+    only (refused while your seat is dealt in the hand in play). The first buy-in must be
+    within the table's `min_buy_in`..`max_buy_in`; a top-up may not take the stack above
+    `max_buy_in`. `key` is an idempotency key like `bet.key`: resent while its chips are at the
+    table, it is acknowledged with `replayed: true` and the stack and balance as they are now."""
+
+    key: Annotated[str, Meta(min_length=1, max_length=128)]
+    amount: Annotated[int, Meta(gt=0, le=10**12)]
+
+
+class SitOutMessage(_Client, tag="sit_out", frozen=True, kw_only=True):
+    """Cash tables: you are not dealt the hands that start from now on; seat and chips are kept. When
+    you sit out already, acknowledged and broadcast to nobody."""
+
+
+class SitInMessage(_Client, tag="sit_in", frozen=True, kw_only=True):
+    """Cash tables: you are dealt in again from the next hand (the same when already in)."""
+
+
+class ResyncMessage(_Client, tag="resync", frozen=True, kw_only=True):
+    """After a reconnect: the events after `last_seq` (when the server still has them) and a fresh
+    `state`."""
+
+    last_seq: Annotated[int, Meta(ge=0)] = 0
+
+
+class PingMessage(_Client, tag="ping", frozen=True, kw_only=True):
+    """Answered with `pong`."""
+
+
+ClientMessage = (
+    JoinMessage
+    | LeaveMessage
+    | BetMessage
+    | ActMessage
+    | ResyncMessage
+    | PingMessage
+    | BuyInMessage
+    | SitOutMessage
+    | SitInMessage
+)
+CLIENT_MESSAGES: Final[tuple[type[_Client], ...]] = (
+    AuthMessage,
+    JoinMessage,
+    LeaveMessage,
+    BetMessage,
+    ActMessage,
+    BuyInMessage,
+    SitOutMessage,
+    SitInMessage,
+    ResyncMessage,
+    PingMessage,
+)
+_TYPES = ("join", "leave", "bet", "act", "resync", "ping", "buy_in", "sit_out", "sit_in")
+_DECODER = msgspec.json.Decoder(ClientMessage)
+_AUTH_DECODER = msgspec.json.Decoder(AuthMessage)
+
+
+def _checked_size(raw: str | bytes) -> None:
+    if len(raw) > MAX_FRAME_BYTES:
+        raise _invalid(f"frame of {len(raw)} bytes is above {MAX_FRAME_BYTES}")
+
+
+def _loaded(raw: str | bytes) -> dict[str, Any]:
+    """The frame as a plain JSON object (only to explain a refusal), or refused saying why."""
+    try:
+        data: Any = msgspec.json.decode(raw)
+    except RecursionError:
+        raise _invalid("frame is nested too deeply") from None
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        raise _invalid("frame is not valid json") from None
+    if not isinstance(data, dict):
+        raise _invalid("frame is not a json object")
+    if data.get("v", PROTOCOL_VERSION) != PROTOCOL_VERSION:
+        raise _invalid(
+            f"protocol version {data.get('v')!r} is not supported; this server speaks "
+            f"{PROTOCOL_VERSION}"
+        )
+    return data
+
+
+_WORDING: Final = (
+    (re.compile(r"^Expected `int` >= (\S+)$"), r"input should be greater than or equal to \1"),
+    (re.compile(r"^Expected `int` > (\S+)$"), r"input should be greater than \1"),
+    (re.compile(r"^Expected `int` <= (\S+)$"), r"input should be less than or equal to \1"),
+    (
+        re.compile(r"^Expected `int( \| null)?`, got `(\w+)`$"),
+        r"input should be a valid integer, not \2",
+    ),
+    (
+        re.compile(r"^Expected `str( \| null)?`, got `(\w+)`$"),
+        r"input should be a valid string, not \2",
+    ),
+    (re.compile(r"^Expected `str` matching regex (.+)$"), r"string should match pattern \1"),
+    (
+        re.compile(r"^Object contains unknown field `(.+)`$"),
+        r"extra inputs are not permitted: unknown field \1",
+    ),
+    (re.compile(r"^Object missing required field `(.+)`$"), r"field \1 is required"),
+)
+_WHERE = re.compile(r" - at (?:`key` in )?`\$(.*)`$")
+
+
+def _refusal(
+    kind: str, exc: msgspec.ValidationError, data: Mapping[str, Any] | None = None
+) -> InvalidRequestError:
+    """``exc`` worded as ``"<type>.<field>: <what is wrong>"`` (a bet's spot named)."""
+    text = str(exc)
+    found = _WHERE.search(text)
+    path = ""
+    if found is not None:
+        text = text[: found.start()]
+        path = found.group(1)
+        if path == ".bets[...]" and data is not None:
+            path = f".bets.{_bad_spot(data.get('bets'))}"
+        path = path.replace("[", ".").replace("]", "")
+    for pattern, wording in _WORDING:
+        if pattern.match(text):
+            text = pattern.sub(wording, text)
+            break
+    text = text[:1].lower() + text[1:]
+    return _invalid(f"{kind}{path}: {text}")
+
+
+def _bad_spot(bets: object) -> str:
+    """The first spot of ``bets`` whose amount is refused (to name it in the refusal)."""
+    if isinstance(bets, dict):
+        for spot, amount in bets.items():
+            try:
+                msgspec.convert(amount, Stake)
+            except msgspec.ValidationError:
+                return str(spot)
+    return "..."
+
+
+def parse_client_message(raw: str | bytes) -> ClientMessage:
+    """Parse one client frame (after ``auth``): decoded and checked in one pass.
+
+    Raises:
+        InvalidRequestError: too large, not JSON, nested too deeply, not an object, an
+            unknown ``type``, an unsupported ``v``, unknown fields or fields of the wrong type;
+            the message says which.
+    """
+    _checked_size(raw)
+    try:
+        message: ClientMessage = _DECODER.decode(raw)
+        return message
+    except RecursionError:
+        raise _invalid("frame is nested too deeply") from None
+    except msgspec.ValidationError as exc:  # (a DecodeError: caught first)
+        data = _loaded(raw)
+        kind = data.get("type")
+        if kind not in _TYPES:
+            raise _invalid(f"unknown message type {kind!r}; expected one of {_TYPES}") from None
+        raise _refusal(str(kind), exc, data) from None
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        raise _invalid("frame is not valid json") from None
+
+
+def parse_auth_message(raw: str | bytes) -> AuthMessage:
+    """Parse a socket's first frame, which must be ``{"type": "auth", "token": ...}``.
+
+    Raises:
+        InvalidRequestError: anything else (the message says what was expected).
+    """
+    _checked_size(raw)
+    try:
+        return _AUTH_DECODER.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, UnicodeDecodeError):
+        pass
+    data = _loaded(raw)
+    if data.get("type") != "auth":
+        raise _invalid(
+            f"the first frame must be {{'type': 'auth', 'token': ...}}, not type "
+            f"{data.get('type')!r}"
+        )
+    try:
+        return msgspec.convert(data, AuthMessage)
+    except msgspec.ValidationError as exc:
+        raise _refusal("auth", exc) from None
+
+
+def ref_of(raw: str | bytes) -> str | int | None:
+    """The ``id`` of a frame that failed to parse, when it can still be read cheaply (never
+    for a frame above :data:`MAX_FRAME_BYTES` or one nested too deeply)."""
+    if len(raw) > MAX_FRAME_BYTES:
+        return None
+    try:
+        data = msgspec.json.decode(raw)
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        return None
+    ref = data.get("id") if isinstance(data, dict) else None
+    return ref if isinstance(ref, str | int) and not isinstance(ref, bool) else None
+
+
+# -- table events (inside ``event`` / ``seat_event`` frames) ------------------------------------
+
+Chips = Annotated[int, Meta(description="minor units (cents)")]
+BySeat = Annotated[dict[str, int], Meta(description="seat (as a string) -> minor units")]
+
+
+class _Event(Struct, tag_field="kind", kw_only=True):
+    pass
+
+
+class Seated(_Event, tag="seated"):
+    """A seat taken (at a live table: to that player only)."""
+
+    seat: int
+    username: str
+
+
+class Left(_Event, tag="left"):
+    """A seat given up or freed; ``reason: "idle"`` when freed for not playing; a cash table
+    says what went back to the wallet."""
+
+    seat: int
+    username: str
+    cashed_out: Chips | UnsetType = UNSET
+    reason: str | UnsetType = UNSET
+
+
+class RoundOpened(_Event, tag="round_opened"):
+    """A round opened: the deck's ``commitment`` before any card is dealt. Casino tables give
+    ``betting_seconds``; a cash table the ``button``, the ``seats`` dealt in (small blind first,
+    button last) and their ``stacks``."""
+
+    round_id: int
+    commitment: str
+    betting_seconds: float | UnsetType = UNSET
+    button: int | UnsetType = UNSET
+    seats: list[int] | UnsetType = UNSET
+    stacks: BySeat | UnsetType = UNSET
+
+
+class DecisionsOpen(_Event, tag="decisions_open"):
+    """A decision phase opened: ``pending_seats`` (casino tables) or ``pending`` (a count, at
+    a live table) have ``decision_seconds`` to decide."""
+
+    phase: str
+    decision_seconds: float
+    pending_seats: list[int] | UnsetType = UNSET
+    pending: int | UnsetType = UNSET
+
+
+class Reveal(Struct, kw_only=True):
+    """What proves the deal: the whole deck and its salt (banked games), or the card
+    commitment's ``leaves`` and the ``openings`` of the cards everyone saw (Hold'em)."""
+
+    commitment: str | None
+    salt: str | UnsetType = UNSET
+    deck: str | UnsetType = UNSET
+    leaves: list[str] | UnsetType = UNSET
+    openings: dict[str, list[str]] | UnsetType = UNSET
+
+
+class Winner(Struct, kw_only=True):
+    """One of a live round's biggest winners (seed 001: the winners are announced)."""
+
+    name: str
+    net: int
+
+
+class RoundClosed(_Event, tag="round_closed"):
+    """A round settled or voided. ``returns``: seat -> everything paid back (casino tables,
+    not live ones); ``stacks``: seat -> chips after the hand (cash tables); ``winners``: a
+    live table's biggest winners, largest first (at most five)."""
+
+    round_id: int | None
+    status: Literal["settled", "voided"]
+    summary: dict[str, Any]
+    reveal: Reveal
+    returns: BySeat | UnsetType = UNSET
+    stacks: BySeat | UnsetType = UNSET
+    winners: list[Winner] | UnsetType = UNSET
+
+
+class TableIdle(_Event, tag="table_idle"):
+    """No round in play."""
+
+
+class Tally(_Event, tag="tally"):
+    """A live table's counts, when they change (at most every 0.5 s)."""
+
+    seats_taken: int
+    boxes_in_play: int
+    pending: int
+
+
+class BoughtIn(_Event, tag="bought_in"):
+    """Cash tables: chips bought in; ``stack`` is the seat's chips now."""
+
+    seat: int
+    amount: Chips
+    stack: Chips
+
+
+class SatOut(_Event, tag="sat_out"):
+    """Cash tables: a seat sits out."""
+
+    seat: int
+
+
+class SatIn(_Event, tag="sat_in"):
+    """Cash tables: a seat is dealt in again."""
+
+    seat: int
+
+
+class HandStarting(_Event, tag="hand_starting"):
+    """Cash tables: the next hand is dealt in ``in_seconds``."""
+
+    in_seconds: float
+
+
+class Turn(_Event, tag="turn"):
+    """Cash tables: ``seat`` is to act."""
+
+    seat: int | None
+    phase: str
+    decision_seconds: float
+
+
+class TimedOut(_Event, tag="timed_out"):
+    """Cash tables: ``seat`` did not act in time (it checks, or folds)."""
+
+    seat: int
+
+
+class CardsOpened(_Event, tag="cards_opened"):
+    """Cash tables, to one player (a ``seat_event``): the openings of their own hole cards."""
+
+    round_id: int | None
+    seat: int
+    openings: dict[str, list[str]]
+
+
+TableEvent = (
+    Seated
+    | Left
+    | RoundOpened
+    | DecisionsOpen
+    | RoundClosed
+    | TableIdle
+    | Tally
+    | BoughtIn
+    | SatOut
+    | SatIn
+    | HandStarting
+    | Turn
+    | TimedOut
+    | CardsOpened
+)
+TABLE_EVENTS: Final[tuple[type[_Event], ...]] = (
+    Seated,
+    Left,
+    RoundOpened,
+    DecisionsOpen,
+    RoundClosed,
+    TableIdle,
+    Tally,
+)
+CASH_EVENTS: Final[tuple[type[_Event], ...]] = (
+    BoughtIn,
+    SatOut,
+    SatIn,
+    HandStarting,
+    Turn,
+    TimedOut,
+    CardsOpened,
+)
+
+
+def round_closed(
+    *,
+    round_id: int | None,
+    status: Literal["settled", "voided"],
+    summary: Mapping[str, Any],
+    reveal: Reveal,
+    returns: Mapping[int, int] | None = None,
+    stacks: Mapping[int, int] | None = None,
+    crowd: bool = False,
+    names: Mapping[int, str] | None = None,
+) -> RoundClosed:
+    """The one ``round_closed`` event. At a live table (``crowd``) each seat had its own
+    result as a ``seat_event``: everyone gets the totals and the round's biggest winners
+    (``names``: seat -> display name), no ``returns`` and no per-seat ``results`` in the
+    summary."""
+    winners: list[Winner] | UnsetType = UNSET
+    if crowd:
+        top = biggest_winners(summary.get("results") or (), names or {})
+        winners = [Winner(name=w["name"], net=w["net"]) for w in top]
+    return RoundClosed(
+        round_id=round_id,
+        status=status,
+        summary={k: v for k, v in summary.items() if not (crowd and k == "results")},
+        reveal=reveal,
+        returns=UNSET if returns is None or crowd else _by_seat(returns),
+        stacks=UNSET if stacks is None else _by_seat(stacks),
+        winners=winners,
+    )
+
+
+def _by_seat(amounts: Mapping[int, int]) -> dict[str, int]:
+    return {str(seat): int(amount) for seat, amount in sorted(amounts.items())}
+
+
+# -- server frames -----------------------------------------------------------------------------
+
+
+class _Frame(Struct, tag_field="type", kw_only=True):
+    pass
+
+
+class Timers(Struct, kw_only=True):
+    betting_seconds: float
+    decision_seconds: float
+    pause_seconds: float
+
+
+class LobbyEntry(Struct, kw_only=True):
+    """A table as the lobby lists it."""
+
+    name: str
+    title: str
+    game: str
+    status: str
+    max_seats: int | None
+    seats_taken: int
+    rules: Annotated[dict[str, Any], _doc("the game's rules and limits")]
+    timers: Timers
+    round_id: int | None
+
+
+class UserRef(Struct, kw_only=True):
+    id: int
+    username: str
+
+
+class Welcome(_Frame, tag="welcome", kw_only=True):
+    """The first frame after ``auth``: the table, who you are, your seat, the ``seq``."""
+
+    v: int = PROTOCOL_VERSION
+    table: LobbyEntry
+    user: UserRef
+    seat: int | None
+    seq: int
+
+
+class SeatEntry(Struct, kw_only=True):
+    """A seat and who sits in it; a cash table adds the stack, whether the seat sits out or
+    is dealt in the hand in play, and whether it leaves when the hand ends."""
+
+    seat: int
+    username: str
+    stack: Chips | UnsetType = UNSET
+    sitting_out: bool | UnsetType = UNSET
+    in_hand: bool | UnsetType = UNSET
+    leaving: bool | UnsetType = UNSET
+
+
+class BuyInLimits(Struct, kw_only=True):
+    min: Chips
+    max: Chips
+
+
+class TableState(Struct, kw_only=True):
+    """The table now: ``status`` (``idle``, ``betting``, ``playing``, ``pause``), the round,
+    seconds to the deadline; casino and cash tables list the ``seats``."""
+
+    name: str
+    status: str
+    round_id: int | None
+    commitment: str | None
+    deadline_in: float | None
+    seats_taken: int
+    your_seat: int | None
+    seats: list[SeatEntry] | UnsetType = UNSET
+    button: int | UnsetType | None = UNSET
+    buy_in: BuyInLimits | UnsetType = UNSET
+
+
+class State(_Frame, tag="state"):
+    """A snapshot: the table and ``view``, what your seat may see; after a ``resync`` also
+    ``resynced`` and ``complete`` (false when events were skipped)."""
+
+    seq: int
+    table: TableState
+    view: Annotated[dict[str, Any] | None, _doc("the game's projection for your seat")]
+    resynced: bool | UnsetType = UNSET
+    complete: bool | UnsetType = UNSET
+
+
+class EventFrame(_Frame, tag="event"):
+    """A table event, numbered by ``seq`` (one counter per table)."""
+
+    seq: int
+    table: str
+    event: Annotated[Any, _doc("a table event, or a game event (``kind`` + fields)")]
+
+
+class SeatEventFrame(_Frame, tag="seat_event"):
+    """An event for you alone (a live table's events about your seat; Hold'em
+    ``cards_opened``): no ``seq``, not replayed by ``resync``."""
+
+    table: str
+    event: Annotated[Any, _doc("a table event, or a game event (``kind`` + fields)")]
+
+
+class Result(Struct, kw_only=True):
+    """What a request did. ``join``: ``seat``; ``leave``: ``seat`` null (cash tables add
+    ``cashed_out``, ``balance``); ``bet``: ``round_id``, ``seat``, ``staked``, ``balance``,
+    ``replayed``; ``act``: ``seat``, ``action``, ``staked`` and ``balance`` when money was held,
+    ``voided`` when the engine failed; ``buy_in``: ``seat``, ``amount``, ``stack``,
+    ``balance``, ``replayed``; ``sit_out``/``sit_in``: ``seat``, ``sitting_out``; ``leave``
+    with ``after_hand``: ``seat``, ``leaving``."""
+
+    seat: int | UnsetType | None = UNSET
+    round_id: int | UnsetType | None = UNSET
+    action: str | UnsetType = UNSET
+    amount: Chips | UnsetType = UNSET
+    staked: Chips | UnsetType = UNSET
+    stack: Chips | UnsetType = UNSET
+    cashed_out: Chips | UnsetType = UNSET
+    balance: Chips | UnsetType = UNSET
+    replayed: bool | UnsetType = UNSET
+    sitting_out: bool | UnsetType = UNSET
+    leaving: bool | UnsetType = UNSET
+    voided: bool | UnsetType = UNSET
+
+
+class Ack(_Frame, tag="ack"):
+    """A request done: ``ref`` quotes its ``id``."""
+
+    ref: Ref
+    result: Result
+
+
+class ErrorFrame(_Frame, tag="error"):
+    """A request refused (nothing changed), or the reason a socket is closed."""
+
+    code: str
+    message: str
+    ref: Ref
+    details: dict[str, Any] | UnsetType = UNSET
+    reason: str | UnsetType = UNSET
+    params: dict[str, Any] | UnsetType = UNSET
+    retry_after: float | UnsetType = UNSET
+
+
+class Pong(_Frame, tag="pong"):
+    """The answer to ``ping``."""
+
+    ref: Ref
+    seq: int
+
+
+class Balance(_Frame, tag="balance"):
+    """Your wallet now, in minor units: sent to all your table sockets when a cashier's credit
+    or debit changes it (an operator's credit or debit, an approved deposit, a demo credit)."""
+
+    balance: Chips
+
+
+class Closing(_Frame, tag="closing"):
+    """The server is shutting down (rounds in play were voided)."""
+
+    reason: str
+
+
+ServerFrame = (
+    Welcome | State | EventFrame | SeatEventFrame | Ack | ErrorFrame | Balance | Pong | Closing
+)
+SERVER_FRAMES: Final[tuple[type[_Frame], ...]] = (
+    Welcome,
+    State,
+    EventFrame,
+    SeatEventFrame,
+    Ack,
+    ErrorFrame,
+    Balance,
+    Pong,
+    Closing,
+)
+
+
+def error_frame(
+    exc: CroupierError | None = None,
+    *,
+    code: str | None = None,
+    message: str | None = None,
+    ref: Ref = None,
+    retry_after: float | None = None,
+) -> ErrorFrame:
+    """The error frame for ``exc`` (or an explicit code and message): code, details and
+    reason as :func:`croupier.server.errors.error_frame` maps them."""
+    fields = _error_fields(exc, code=code, message=message, ref=ref)
+    fields.pop("type")
+    frame = ErrorFrame(**fields)
+    if retry_after is not None:
+        frame.retry_after = round(retry_after, 3)
+    return frame
+
+
+# -- encoding ----------------------------------------------------------------------------------
+
+_ENCODER = msgspec.json.Encoder()
+
+
+def encode(frame: ServerFrame) -> str:
+    """The frame as compact JSON text."""
+    return _ENCODER.encode(frame).decode()
+
+
+class Shared:
+    """A frame many connections receive (a table event): encoded once, not once per player.
+    It must not be changed once sent."""
+
+    __slots__ = ("_text", "frame")
+
+    def __init__(self, frame: ServerFrame) -> None:
+        self.frame = frame
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The frame as compact JSON."""
+        if self._text is None:
+            self._text = encode(self.frame)
+        return self._text
+
+
+def as_json(frame: object) -> dict[str, Any]:
+    """A frame (or any schema value) as a client reads it, a plain JSON object: for the
+    HTTP lobby, tests and tools."""
+    if isinstance(frame, Shared):
+        frame = frame.frame
+    data: dict[str, Any] = msgspec.json.decode(_ENCODER.encode(frame))
+    return data
