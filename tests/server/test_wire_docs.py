@@ -57,6 +57,7 @@ def test_the_schema_names_every_message_and_frame_by_its_tag() -> None:
         "seat_event",
         "ack",
         "error",
+        "balance",
         "pong",
         "closing",
     }
@@ -94,13 +95,14 @@ def test_a_shared_frame_is_encoded_once_and_reads_as_sent() -> None:
 
 def test_round_closed_has_one_shape_for_every_table() -> None:
     reveal = wire.Reveal(commitment="c", salt="s", deck="As Kd")
+    results = [{"seat": 2, "net": 5}]
     casino = wire.round_closed(
-        round_id=1, status="settled", summary={"results": [1]}, reveal=reveal, returns={2: 5}
+        round_id=1, status="settled", summary={"results": results}, reveal=reveal, returns={2: 5}
     )
     live = wire.round_closed(
         round_id=1,
         status="settled",
-        summary={"results": [1], "boxes": 9},
+        summary={"results": results, "boxes": 9},
         reveal=reveal,
         returns={2: 5},
         crowd=True,

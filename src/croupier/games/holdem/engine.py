@@ -23,7 +23,7 @@ optional=False, per=None, cap=None))]
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from croupier.chips import Chips
 from croupier.errors import IllegalActionError
@@ -38,12 +38,10 @@ from croupier.games.holdem.events import (
     Raised,
     RoundVoided,
 )
+from croupier.games.holdem.hand import HandState
 from croupier.games.holdem.phase import Phase
 from croupier.games.holdem.views import HandView, view_for
 from croupier.games.protocol import Amount, Legal, refused, succeeds
-
-if TYPE_CHECKING:
-    from croupier.games.holdem.state import CashHand
 
 __all__ = ["HandEngine", "all_in"]
 
@@ -116,16 +114,16 @@ class HandEngine:
         return _turn_reason(_hand(self), seat)
 
 
-def _hand(engine: HandEngine) -> CashHand:
+def _hand(engine: HandEngine) -> HandState:
     """The hand a :class:`HandEngine` method runs on (``CashHand`` is its only subclass)."""
-    return cast("CashHand", engine)
+    return cast("HandState", engine)
 
 
-def _finished(hand: CashHand) -> bool:
+def _finished(hand: HandState) -> bool:
     return hand.phase in (Phase.SETTLED, Phase.VOIDED)
 
 
-def _legal_actions(hand: CashHand, seat: int | None) -> tuple[Legal, ...]:
+def _legal_actions(hand: HandState, seat: int | None) -> tuple[Legal, ...]:
     if seat is None or hand.phase is Phase.VOIDED or not 0 <= seat < hand.players:
         return ()
     if hand.phase in (Phase.SHOWDOWN, Phase.SETTLED):
@@ -144,7 +142,7 @@ def _legal_actions(hand: CashHand, seat: int | None) -> tuple[Legal, ...]:
     return tuple(legal)
 
 
-def _verify(hand: CashHand, action: HoldemAction) -> None:
+def _verify(hand: HandState, action: HoldemAction) -> None:
     if hand.phase is Phase.VOIDED:
         raise refused("the hand was voided", "hand_over")
     match action:
@@ -164,11 +162,11 @@ def _verify(hand: CashHand, action: HoldemAction) -> None:
             raise _unknown(action)
 
 
-def _can(hand: CashHand, action: HoldemAction) -> bool:
+def _can(hand: HandState, action: HoldemAction) -> bool:
     return succeeds(hand.verify, action)
 
 
-def _apply(hand: CashHand, action: HoldemAction) -> tuple[HoldemEvent, ...]:
+def _apply(hand: HandState, action: HoldemAction) -> tuple[HoldemEvent, ...]:
     hand.verify(action)
     start = len(hand.events)
     match action:
@@ -187,17 +185,17 @@ def _apply(hand: CashHand, action: HoldemAction) -> tuple[HoldemEvent, ...]:
     return hand.events[start:]
 
 
-def _default_action(hand: CashHand, seat: int) -> Check | Fold | None:
+def _default_action(hand: HandState, seat: int) -> Check | Fold | None:
     if hand.phase is Phase.VOIDED or hand.actor != seat:
         return None
     return Check(seat=seat, timeout=True) if hand.can_check(seat) else Fold(seat=seat, timeout=True)
 
 
-def _view(hand: CashHand, seat: int | None) -> HandView:
+def _view(hand: HandState, seat: int | None) -> HandView:
     return view_for(hand, seat)
 
 
-def _verify_void(hand: CashHand) -> None:
+def _verify_void(hand: HandState) -> None:
     if hand.finished:
         raise refused(
             f"a hand in phase {hand.phase} cannot be voided",
@@ -206,11 +204,11 @@ def _verify_void(hand: CashHand) -> None:
         )
 
 
-def _can_void(hand: CashHand) -> bool:
+def _can_void(hand: HandState) -> bool:
     return not hand.finished
 
 
-def _void(hand: CashHand, reason: str) -> RoundVoided:
+def _void(hand: HandState, reason: str) -> RoundVoided:
     hand.verify_void()
     n = hand.players
     returned = tuple((p, Chips(hand.starting_stacks[p] - hand.stacks[p])) for p in range(n))
@@ -228,7 +226,7 @@ def _void(hand: CashHand, reason: str) -> RoundVoided:
     return event
 
 
-def _staked(hand: CashHand) -> dict[int, Chips]:
+def _staked(hand: HandState) -> dict[int, Chips]:
     out = dict.fromkeys(range(hand.players), 0)
     for event in hand.events:
         match event:
@@ -241,7 +239,7 @@ def _staked(hand: CashHand) -> dict[int, Chips]:
     return {seat: Chips(amount) for seat, amount in out.items()}
 
 
-def _returns(hand: CashHand) -> dict[int, Chips]:
+def _returns(hand: HandState) -> dict[int, Chips]:
     if hand.phase is Phase.VOIDED:
         voided = next(e for e in hand.events if isinstance(e, RoundVoided))
         return {seat: Chips(amount) for seat, amount in voided.returned}
@@ -255,7 +253,7 @@ def _returns(hand: CashHand) -> dict[int, Chips]:
     return {seat: Chips(amount) for seat, amount in out.items()}
 
 
-def _turn_reason(hand: CashHand, seat: int) -> dict[str, Any]:
+def _turn_reason(hand: HandState, seat: int) -> dict[str, Any]:
     if hand.phase in (Phase.SETTLED, Phase.VOIDED):
         return {"reason": "hand_over"}
     if not 0 <= seat < hand.players:
@@ -267,7 +265,7 @@ def _turn_reason(hand: CashHand, seat: int) -> dict[str, Any]:
     return {"reason": "not_your_turn", "params": {"seat": seat, "to_act": hand.actor}}
 
 
-def all_in(hand: CashHand, seat: int) -> Raise | Call | Check:
+def all_in(hand: HandState, seat: int) -> Raise | Call | Check:
     """The action that puts ``seat``'s whole stack in: a raise all-in when a raise to it is
     allowed, else a call (all-in for less when short), else a check."""
     bounds = hand.raise_bounds()

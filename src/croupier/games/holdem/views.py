@@ -13,14 +13,11 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from croupier.cards import Card
 from croupier.games.holdem.betting import Options
+from croupier.games.holdem.hand import HandState
 from croupier.games.holdem.phase import Phase
-
-if TYPE_CHECKING:
-    from croupier.games.holdem.state import CashHand
 
 __all__ = ["HandView", "Options", "options_for", "view_for"]
 
@@ -44,12 +41,12 @@ class HandView:
     """Set when ``seat`` is the player to act."""
 
 
-def options_for(hand: CashHand) -> Options | None:
+def options_for(hand: HandState) -> Options | None:
     """The actor's choices, or ``None`` when no one is to act in the betting."""
     return None if hand.phase is Phase.VOIDED else hand.options()
 
 
-def view_for(hand: CashHand, seat: int | None) -> HandView:
+def view_for(hand: HandState, seat: int | None) -> HandView:
     """The projection of ``hand`` that ``seat`` may see (``CashHand.view``)."""
     holes = tuple(
         hand.hole_cards(other) if other == seat or hand.shown(other) else None

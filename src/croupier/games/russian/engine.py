@@ -8,9 +8,10 @@ so a refused action changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
+from croupier.cards import Card
 from croupier.chips import Chips
 from croupier.errors import IllegalActionError
 from croupier.games.protocol import Among, Amount, Legal, Subset, refused
@@ -26,16 +27,82 @@ from croupier.games.russian.actions import (
     SixthCard,
 )
 from croupier.games.russian.box import BoxStatus
+from croupier.games.russian.config import RussianConfig
 from croupier.games.russian.phase import Phase
 from croupier.games.russian.rules import blind_insurance_multiples
 
-if TYPE_CHECKING:
-    from croupier.games.russian.state import RussianRound
+__all__ = [
+    "RoundCommands",
+    "apply_action",
+    "default_action",
+    "legal_actions",
+    "seat_totals",
+    "verify_action",
+]
 
-__all__ = ["apply_action", "default_action", "legal_actions", "seat_totals", "verify_action"]
+
+class RoundCommands(Protocol):
+    """What this module asks of a round: the public queries and verify / do commands of
+    :class:`croupier.games.russian.state.RussianRound` (a protocol, so that the state module,
+    which delegates here, is not imported back)."""
+
+    @property
+    def config(self) -> RussianConfig: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def boxes(self) -> tuple[int, ...]: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def stub_available(self) -> int: ...
+    def cards(self, box: int) -> tuple[Card, ...]: ...
+    def seat_of(self, box: int) -> int: ...
+    def status(self, box: int) -> BoxStatus: ...
+    def open_boxes(self, seat: int) -> tuple[int, ...]: ...
+    def has_room(self, seat: int, *, blind: bool) -> bool: ...
+    def insurance_limits(self, box: int) -> tuple[int, int] | None: ...
+    def can_deal(self) -> bool: ...
+    def can_buy_game(self, seat: int, *, box: int) -> bool: ...
+    def verify_place_box(
+        self,
+        seat: int,
+        *,
+        box: int,
+        ante: int,
+        bonus: int = 0,
+        blind: bool = False,
+        insurance: int = 0,
+        sixth_card: bool = False,
+    ) -> None: ...
+    def place_box(
+        self,
+        seat: int,
+        *,
+        box: int,
+        ante: int,
+        bonus: int = 0,
+        blind: bool = False,
+        insurance: int = 0,
+        sixth_card: bool = False,
+    ) -> object: ...
+    def verify_deal(self) -> None: ...
+    def deal(self) -> object: ...
+    def verify_exchange(self, seat: int, *, box: int, discard: Sequence[Card]) -> None: ...
+    def exchange(self, seat: int, *, box: int, discard: Sequence[Card]) -> object: ...
+    def verify_sixth_card(self, seat: int, *, box: int) -> None: ...
+    def sixth_card(self, seat: int, *, box: int) -> object: ...
+    def verify_bet(self, seat: int, *, box: int, insurance: int = 0) -> None: ...
+    def bet(self, seat: int, *, box: int, insurance: int = 0) -> object: ...
+    def verify_fold(self, seat: int, *, box: int) -> None: ...
+    def fold(self, seat: int, *, box: int) -> object: ...
+    def verify_buy_game(self, seat: int, *, box: int) -> None: ...
+    def buy_game(self, seat: int, *, box: int) -> object: ...
+    def verify_decline_buy(self, seat: int, *, box: int) -> None: ...
+    def decline_buy(self, seat: int, *, box: int) -> object: ...
 
 
-def legal_actions(game: RussianRound, seat: int | None) -> tuple[Legal, ...]:
+def legal_actions(game: RoundCommands, seat: int | None) -> tuple[Legal, ...]:
     """What ``seat`` may do now in ``game`` (``None``: the house), with every bound."""
     if seat is None:
         return (Legal(Deal()),) if game.can_deal() else ()
@@ -52,7 +119,7 @@ def legal_actions(game: RussianRound, seat: int | None) -> tuple[Legal, ...]:
     return _legal_decisions(game, seat, box)
 
 
-def _legal_boxes(game: RussianRound, seat: int) -> tuple[Legal, ...]:
+def _legal_boxes(game: RoundCommands, seat: int) -> tuple[Legal, ...]:
     c = game.config
     if not 0 <= seat < c.max_players:
         return ()
@@ -79,7 +146,7 @@ def _legal_boxes(game: RussianRound, seat: int) -> tuple[Legal, ...]:
     return tuple(legal)
 
 
-def _legal_decisions(game: RussianRound, seat: int, box: int) -> tuple[Legal, ...]:
+def _legal_decisions(game: RoundCommands, seat: int, box: int) -> tuple[Legal, ...]:
     c = game.config
     legal = []
     if game.status(box) is BoxStatus.WAITING:
@@ -100,7 +167,7 @@ def _legal_decisions(game: RussianRound, seat: int, box: int) -> tuple[Legal, ..
     return tuple(legal)
 
 
-def verify_action(game: RussianRound, action: RussianAction) -> None:
+def verify_action(game: RoundCommands, action: RussianAction) -> None:
     """Raise unless ``game`` accepts ``action`` now; nothing changes either way."""
     match action:
         case PlaceBox():
@@ -131,7 +198,7 @@ def verify_action(game: RussianRound, action: RussianAction) -> None:
             raise _unknown(action)
 
 
-def apply_action(game: RussianRound, action: RussianAction) -> None:
+def apply_action(game: RoundCommands, action: RussianAction) -> None:
     """Take ``action`` through ``game``'s command (each verifies before it changes anything)."""
     match action:
         case PlaceBox():
@@ -162,7 +229,7 @@ def apply_action(game: RussianRound, action: RussianAction) -> None:
             raise _unknown(action)
 
 
-def default_action(game: RussianRound, seat: int) -> Fold | DeclineBuy | None:
+def default_action(game: RoundCommands, seat: int) -> Fold | DeclineBuy | None:
     """What ``seat`` does when its box's time runs out (see ``RussianRound.default_action``)."""
     box = game.to_act
     if box is None or game.seat_of(box) != seat:
@@ -172,7 +239,7 @@ def default_action(game: RussianRound, seat: int) -> Fold | DeclineBuy | None:
     return Fold(seat=seat, box=box, timeout=True)
 
 
-def seat_totals(game: RussianRound, per_box: Callable[[int], int]) -> dict[int, Chips]:
+def seat_totals(game: RoundCommands, per_box: Callable[[int], int]) -> dict[int, Chips]:
     """``per_box`` summed over each seat's boxes, seats in order."""
     out: dict[int, int] = {}
     for box in game.boxes:

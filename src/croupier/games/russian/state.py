@@ -28,17 +28,11 @@ from croupier.cards import Card
 from croupier.chips import Chips
 from croupier.deck import Reshuffler, Shoe
 from croupier.games.protocol import HOUSE, Legal, refused, succeeds
+from croupier.games.russian import engine
 from croupier.games.russian.actions import DeclineBuy, Fold, RussianAction
 from croupier.games.russian.betting import open_boxes, verify_box, verify_room, verify_seat, whole
 from croupier.games.russian.box import Box, BoxStatus, BoxView
 from croupier.games.russian.config import RussianConfig
-from croupier.games.russian.engine import (
-    apply_action,
-    default_action,
-    legal_actions,
-    seat_totals,
-    verify_action,
-)
 from croupier.games.russian.events import (
     BetPlaced,
     BoxPlaced,
@@ -675,11 +669,11 @@ class RussianRound:
     def legal_actions(self, seat: int | None) -> tuple[Legal, ...]:
         """What ``seat`` may do now, with the bounds of every amount and the boxes it may
         take; ``None``: the house (:class:`Deal` once the boxes can be dealt)."""
-        return legal_actions(self, seat)
+        return engine.legal_actions(self, seat)
 
     def verify(self, action: RussianAction) -> None:
         """Raise unless :meth:`apply` accepts ``action``; nothing changes either way."""
-        verify_action(self, action)
+        engine.verify_action(self, action)
 
     def can(self, action: RussianAction) -> bool:
         """Whether :meth:`apply` would accept ``action``."""
@@ -688,20 +682,20 @@ class RussianRound:
     def apply(self, action: RussianAction) -> tuple[RussianEvent, ...]:
         """Take ``action`` (validated whole first: a refused action changes nothing); the
         events it caused, in order (the dealer shown and the settlement that follow)."""
-        verify_action(self, action)
+        engine.verify_action(self, action)
         start = len(self._events)
-        apply_action(self, action)
+        engine.apply_action(self, action)
         return tuple(self._events[start:])
 
     def default_action(self, seat: int) -> Fold | DeclineBuy | None:
         """What ``seat`` does when its box's time runs out: fold (the spec sets no default
         and folding moves no money), or decline to buy the dealer's game; ``None`` when no
         box of the seat is to decide."""
-        return default_action(self, seat)
+        return engine.default_action(self, seat)
 
     def staked(self) -> dict[int, Chips]:
         """Each seat's money on the table now, over all its boxes (fees included)."""
-        return seat_totals(self, self.stake)
+        return engine.seat_totals(self, self.stake)
 
     def returns(self) -> dict[int, Chips]:
         """Everything paid back to each seat over its boxes, stakes included, once the round
@@ -710,7 +704,7 @@ class RussianRound:
             return self.staked()
         if self._phase is not Phase.SETTLED:
             return {}
-        return seat_totals(self, lambda box: self.settlement(box).returned)
+        return engine.seat_totals(self, lambda box: self.settlement(box).returned)
 
     # -- faults ----------------------------------------------------------------------------
 
