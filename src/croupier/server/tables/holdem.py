@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from croupier.errors import ConfigError, IllegalActionError
 from croupier.games.holdem import CashHand, HoldemTableConfig, Raise, all_in
@@ -40,7 +40,6 @@ from croupier.server.tables.protocol import ActMessage
 
 if TYPE_CHECKING:
     from croupier.deck import Shoe
-    from croupier.server.tables.cash import CashGameTable
 
 __all__ = ["ACTIONS", "HoldemFactory", "HoldemHand"]
 
@@ -56,6 +55,7 @@ class HoldemFactory:
     """Hands for one Hold'em cash table; the table itself is a cash-game table."""
 
     game = "holdem"
+    kind: Literal["cash"] = "cash"
 
     def __init__(self, table: TableConfig) -> None:
         self.rules = _rules(table.rules)
@@ -74,21 +74,12 @@ class HoldemFactory:
         self.rules = new
 
     @property
-    def table_class(self) -> type[CashGameTable]:
-        from croupier.server.tables.cash import CashGameTable
-
-        return CashGameTable
-
-    @property
     def min_buy_in(self) -> int:
         return self.rules.min_buy_in
 
     @property
     def max_buy_in(self) -> int:
         return self.rules.max_buy_in
-
-    def new_round(self, shoe: Shoe, *, salt: str = "") -> HoldemHand:  # pragma: no cover
-        raise IllegalActionError("a hold'em hand needs its seats and stacks (new_hand)")
 
     def new_hand(
         self,
@@ -319,32 +310,6 @@ class HoldemHand:
             if self.engine.can_void():
                 self.engine.void(reason)
 
-    # -- the GameRound protocol's betting half: a cash hand has no opening bets ------------
-
-    def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        raise IllegalActionError(
-            "a hold'em table takes no bets: buy in and act", reason="no_bets_cash_game"
-        )
-
-    def bets_total(self, bets: Mapping[str, int]) -> int:
-        raise IllegalActionError(
-            "a hold'em table takes no bets: buy in and act", reason="no_bets_cash_game"
-        )
-
-    def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
-        raise IllegalActionError(
-            "a hold'em table takes no bets: buy in and act", reason="no_bets_cash_game"
-        )
-
-    def can_close_betting(self) -> bool:
-        return False
-
-    def close_betting(self) -> None:
-        raise IllegalActionError("a hold'em hand is dealt when it starts")
-
-    def returns(self) -> dict[int, int]:
-        return self.final_stacks()
-
     # -- what each seat sees -------------------------------------------------------------
 
     def events_since(self, index: int) -> tuple[HoldemEvent, ...]:
@@ -455,13 +420,14 @@ class HoldemHand:
         }
 
 
-def recall_view(round_: Mapping[str, Any], *, seat: int | None) -> dict[str, Any]:
-    """A finished hand as a player in ``seat`` may recall it: no salt and no deck (they would
+def recall_view(round_: Mapping[str, Any], seats: Sequence[int]) -> dict[str, Any]:
+    """A finished hand as a player dealt in ``seats`` (one seat, or none) may recall it: no salt and no deck (they would
     show the cards of those who folded); instead the card commitment's leaves with the
     openings of the cards everyone saw (the board and burns dealt, the hands shown) and of
     the player's own hole cards -- never the stub, whose cards would give away the folded
     hands -- and the PHH with the others' hidden hole cards written ``????``. An operator's
     recall keeps everything."""
+    seat = seats[0] if seats else None
     data = dict(round_)
     record = dict(data.get("record") or {})
     salt, deck = data.get("salt"), data.get("deck")

@@ -13,7 +13,8 @@ from croupier.server.errors import NotFoundError
 from croupier.server.rng import live_shoe
 from croupier.server.tables.clock import Clock, MonotonicClock
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import FactoryBuilder, available_games
+from croupier.server.tables.games import FactoryBuilder
+from croupier.server.tables.registry import available_games
 from croupier.server.tables.table import Table
 
 __all__ = ["TableManager"]
@@ -57,9 +58,8 @@ class TableManager:
                 factory = builder(config)
             except ConfigError as exc:
                 raise ConfigError(f"table {config.name!r}: {exc}") from None
-            # A game may bring its own kind of table (Hold'em: a cash game with stacks).
-            table_class: type[Table] = getattr(factory, "table_class", Table)
-            self.tables[config.name] = table_class(
+            # The table's driver follows the game's kind (Hold'em: a cash game with stacks).
+            self.tables[config.name] = Table(
                 config, factory, db=db, clock=self.clock, shoe_factory=shoe_factory
             )
 

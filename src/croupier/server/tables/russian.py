@@ -29,9 +29,9 @@ folding moves no money); when offered to buy the dealer's game it declines (the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from croupier.cards import Card, parse_cards
 from croupier.deck import keyed_reshuffler
@@ -48,7 +48,7 @@ from croupier.server.tables.protocol import ActMessage
 if TYPE_CHECKING:
     from croupier.deck import Shoe
 
-__all__ = ["RussianFactory", "RussianTableRound"]
+__all__ = ["RussianFactory", "RussianTableRound", "recall_view"]
 
 _SPOTS = frozenset(
     {
@@ -68,6 +68,7 @@ class RussianFactory:
     """Rounds for one Russian Poker table; ``rules`` go to :class:`RussianConfig`."""
 
     game = "russian"
+    kind: Literal["banked"] = "banked"
 
     def __init__(self, table: TableConfig) -> None:
         self.name = str(table.rules.get("name", "Russian Poker"))
@@ -432,3 +433,10 @@ class RussianTableRound:
             "players_net": sum(b.get("net", 0) for b in boxes),
             "void": self._void,
         }
+
+
+def recall_view(round_: Mapping[str, Any], seats: Sequence[int]) -> dict[str, Any]:
+    """A closed Russian Poker round as a player recalls it: all of it, as before (a casino
+    table of at most ``max_players`` boxes, every box turned over at the settlement, the deck
+    revealed against the commitment); the player rows are already cut to their own."""
+    return dict(round_)

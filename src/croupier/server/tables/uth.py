@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from croupier.deck import Shoe
 from croupier.errors import ConfigError, IllegalActionError
@@ -34,6 +34,7 @@ class UthFactory:
     """Rounds for one UTH table; ``rules`` in the table config go to :class:`UthConfig`."""
 
     game = "uth"
+    kind: Literal["banked"] = "banked"
 
     def __init__(self, table: TableConfig) -> None:
         self.config = _config(table.rules)
@@ -255,7 +256,7 @@ class UthTableRound:
         }
 
 
-def recall_view(round_: Mapping[str, Any], *, seats: Collection[int]) -> dict[str, Any]:
+def recall_view(round_: Mapping[str, Any], seats: Collection[int]) -> dict[str, Any]:
     """A finished live round as a player with ``seats`` recalls it: the record and the
     summary's results cut to their own boxes (a thousand-box round is otherwise over a
     megabyte a recall); the cut record still replays (``croupier uth replay``). A casino
