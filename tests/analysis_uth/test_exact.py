@@ -23,9 +23,13 @@ HALF_TABLE = {
     HandCategory.FOUR_OF_A_KIND: (5, 4),
     HandCategory.FULL_HOUSE: (3, 2),
 }
+# The largest pay the 64-bit counting allows with whole ratios: 6 + 99,994 = 100,000 units.
+NEAR_BOUND = {**DEFAULT_BLIND, HandCategory.ROYAL_FLUSH: (99_994, 1), HandCategory.FLUSH: (3, 1)}
 
 
-@pytest.mark.parametrize("blind", [DEFAULT_BLIND, HALF_TABLE], ids=["spec", "quarter-units"])
+@pytest.mark.parametrize(
+    "blind", [DEFAULT_BLIND, HALF_TABLE, NEAR_BOUND], ids=["spec", "quarter-units", "near-bound"]
+)
 def test_small_deck_matches_brute_force(
     blind: dict[HandCategory, tuple[int, int]], brute: Any
 ) -> None:
@@ -58,6 +62,28 @@ def test_bad_inputs() -> None:
         analyze_exact(deck=[0, 1, 2, 3, 4, 5, 6, 7, 8])  # not whole ranks... 8 is a new rank
     with pytest.raises(ConfigError):
         analyze_exact(blind={HandCategory.FLUSH: (3, 0)})
+
+
+def test_a_blind_table_beyond_64_bits_is_refused() -> None:
+    """A Blind line of 10^15:1 overflowed the analysis' 64-bit sums (its two passes then
+    disagreed); such tables are refused before any work, naming the bound."""
+    from croupier.analysis.uth.moments import blind_key
+    from croupier.analysis.uth.paytables import EXACT_UNITS_MAX
+
+    huge = {**DEFAULT_BLIND, HandCategory.ROYAL_FLUSH: (10**15, 1)}
+    with pytest.raises(ConfigError, match="64-bit"):
+        analyze_exact(deck=THREE_RANKS, blind=huge)
+    with pytest.raises(ConfigError, match=str(EXACT_UNITS_MAX)):
+        blind_key(huge)
+    # denominators whose least common multiple is large are refused the same way
+    odd = {HandCategory.FLUSH: (3, 7), HandCategory.STRAIGHT: (2, 11), HandCategory.FULL_HOUSE: (5, 13),
+           HandCategory.FOUR_OF_A_KIND: (7, 17), HandCategory.STRAIGHT_FLUSH: (11, 19)}  # fmt: skip
+    with pytest.raises(ConfigError, match="lcm"):
+        blind_key(odd)
+    over = {**NEAR_BOUND, HandCategory.ROYAL_FLUSH: (99_995, 1)}
+    with pytest.raises(ConfigError):
+        blind_key(over)
+    blind_key(NEAR_BOUND)
 
 
 def test_trips_from_seven_card_counts() -> None:

@@ -227,6 +227,8 @@ def test_account_changes_are_recorded(server: Server) -> None:
     boss = OPERATOR[0]
     assert _actions(server) == [
         ("system", "account.register", "user:1"),  # the operator ensured at start
+        ("system", "table.seed", "table:casino"),  # tables.toml seeds the empty database
+        ("system", "table.seed", "table:live"),
         ("alice", "account.register", f"user:{user_id}"),
         (boss, "account.credit", f"user:{user_id}"),
         (boss, "account.debit", f"user:{user_id}"),
@@ -243,16 +245,17 @@ def test_account_changes_are_recorded(server: Server) -> None:
 def test_audit_pages_and_verify_endpoint(server: Server) -> None:
     for name in ("pat", "sam", "lou", "max"):
         server.player(name)
-    first = _log(server, limit=2)
+    # the operator ensured at start, the two seeded tables, four registrations
+    first = _log(server, limit=3)
     entries = first["entries"]
-    assert isinstance(entries, list) and [e["seq"] for e in entries] == [5, 4]
-    second = _log(server, limit=2, before=first["next"])
-    assert [e["seq"] for e in second["entries"]] == [3, 2]
-    last = _log(server, limit=2, before=second["next"])
+    assert isinstance(entries, list) and [e["seq"] for e in entries] == [7, 6, 5]
+    second = _log(server, limit=3, before=first["next"])
+    assert [e["seq"] for e in second["entries"]] == [4, 3, 2]
+    last = _log(server, limit=3, before=second["next"])
     assert [e["seq"] for e in last["entries"]] == [1] and last["next"] is None
     headers = _auth(server.operator_token())
     ok = server.client.get("/api/operator/audit/verify", headers=headers).json()
-    assert ok["ok"] and ok["entries"] == 5 and ok["broken"] is None
+    assert ok["ok"] and ok["entries"] == 7 and ok["broken"] is None
     with server.app.state.db.session() as session:
         session.execute(text("UPDATE audit_log SET subject = 'user:99' WHERE seq = 2"))
     bad = server.client.get("/api/operator/audit/verify", headers=headers).json()

@@ -116,3 +116,25 @@ def test_a_dealt_round_is_read_as_revealed(server: Server) -> None:
         sample = read_decks(session)
     assert sample.rounds == 1
     assert format_cards(cards_from_ids(sample.decks[0].tolist()), " ") == closed["reveal"]["deck"]
+
+
+def test_the_console_runs_the_battery_over_http(server: Server) -> None:
+    db: Database = server.app.state.db
+    _store(db, _naive_decks(1500, seed=4), table="broken")
+    headers = {"Authorization": f"Bearer {server.operator_token()}"}
+    everything = server.client.get("/api/operator/reports/rng", headers=headers).json()
+    assert everything["decks"] == 1500 and everything["passed"] is False
+    assert {t["name"] for t in everything["tests"] if t["passed"] is False}
+    none = server.client.get(
+        "/api/operator/reports/rng", params={"table": "casino"}, headers=headers
+    ).json()
+    assert none["decks"] == 0 and none["passed"] is None
+    bad = server.client.get(
+        "/api/operator/reports/rng", params={"since": "yesterday"}, headers=headers
+    )
+    assert bad.status_code == 422 and "since" in bad.json()["error"]["message"]
+    _, token = server.player("alice")
+    player = server.client.get(
+        "/api/operator/reports/rng", headers={"Authorization": f"Bearer {token}"}
+    )
+    assert player.status_code == 403

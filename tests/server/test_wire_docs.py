@@ -95,7 +95,7 @@ def test_a_shared_frame_is_encoded_once_and_reads_as_sent() -> None:
 
 def test_round_closed_has_one_shape_for_every_table() -> None:
     reveal = wire.Reveal(commitment="c", salt="s", deck="As Kd")
-    results = [{"seat": 2, "net": 5}]
+    results = [{"seat": 2, "net": 5}, {"seat": 3, "net": -10}]
     casino = wire.round_closed(
         round_id=1, status="settled", summary={"results": results}, reveal=reveal, returns={2: 5}
     )
@@ -106,7 +106,10 @@ def test_round_closed_has_one_shape_for_every_table() -> None:
         reveal=reveal,
         returns={2: 5},
         crowd=True,
+        names={2: "ann", 3: "bob"},
     )
     assert wire.as_json(casino)["returns"] == {"2": 5}
     assert "returns" not in wire.as_json(live) and wire.as_json(live)["summary"] == {"boxes": 9}
+    assert wire.as_json(live)["winners"] == [{"name": "ann", "net": 5}]
+    assert "winners" not in wire.as_json(casino)
     assert type(casino) is type(live) is wire.RoundClosed

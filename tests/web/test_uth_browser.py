@@ -299,6 +299,7 @@ def test_operator_page_figures(tab: Tab, web_server: WebServer, make_bot: Any) -
 
     tab.login(*OPERATOR)
     tab.page.click("[data-testid=nav-operator]")
+    tab.page.click("[data-testid=op-nav-reports]")
     row = tab.page.wait_for_selector("[data-testid=stats-tables] tr[data-key=casino-ops]")
     cells = [c.inner_text() for c in row.query_selector_all("td")]
     assert cells[0] == "1"  # rounds
@@ -306,7 +307,7 @@ def test_operator_page_figures(tab: Tab, web_server: WebServer, make_bot: Any) -
     assert cells[2] == _euros(staked)
     assert cells[3] == _euros(staked - returned)
     assert tab.page.query_selector("[data-testid=convergence-plot] path.actual")
-    assert "balanced" in tab.page.inner_text("[data-testid=ledger]")
+    assert "balances" in tab.page.inner_text("[data-testid=ledger]")
     tab.shot("operator")
 
 

@@ -122,6 +122,28 @@ def tables_toml() -> str:
 
 _EXTRA = """
 [[tables]]
+name = "op-edit"
+game = "uth"
+title = "Console edit"
+[tables.rules]
+max_seats = 6
+ante_max = 1000
+
+[[tables]]
+name = "op-play"
+game = "uth"
+title = "Console play"
+decision_seconds = 60
+pause_seconds = 0.3
+[tables.rules]
+max_seats = 6
+
+[[tables]]
+name = "op-russian"
+game = "russian"
+title = "Console Russian"
+
+[[tables]]
 name = "russian-bugs"
 game = "russian"
 title = "Russian Poker bugs"

@@ -38,33 +38,11 @@ def _day(value: str | None, option: str) -> dt.datetime | None:
     return dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC)
 
 
-def _number(value: float) -> float | None:
-    return None if math.isnan(value) else value
-
-
 def report_json(report: AuditReport, sample: DeckSample) -> dict[str, Any]:
-    """The audit as JSON-ready data."""
-    return {
-        "decks": report.decks,
-        "rounds": sample.rounds,
-        "skipped": sample.skipped,
-        "first_round": sample.first_round,
-        "last_round": sample.last_round,
-        "confidence": report.confidence,
-        "passed": report.passed,
-        "false_alarm_rate": report.false_alarm_rate,
-        "tests": [
-            {
-                "name": t.name,
-                "statistic": _number(t.statistic),
-                "df": t.df,
-                "p_value": t.p_value,
-                "passed": t.passed,
-                "note": t.note,
-            }
-            for t in report.tests
-        ],
-    }
+    """The audit as JSON-ready data (the server's own form: the console shows the same)."""
+    from croupier.server.reports.rng import report_json as as_json
+
+    return as_json(report, sample)
 
 
 def _plot(report: AuditReport, path: Path) -> None:

@@ -9,9 +9,11 @@ rounds still in play) and closes the database.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 
@@ -26,6 +28,9 @@ from croupier.server.logs import install_redaction
 from croupier.server.settings import Settings
 from croupier.server.tables.clock import Clock
 from croupier.server.tables.config import TableConfig, load_tables
+
+if TYPE_CHECKING:
+    from croupier.server.floor.store import StoredTable
 
 __all__ = ["create_app"]
 
@@ -45,8 +50,9 @@ def create_app(
     Args:
         settings: everything configurable; ``Settings()`` (the environment) by default.
         static_dir: a directory of static files served at ``/`` (the browser client).
-        tables: table configs; by default read from ``settings.tables_config`` or the
-            package's ``default_tables.toml``.
+        tables: the table configs that seed an empty database (afterwards the database holds
+            the tables as operators left them); by default read from
+            ``settings.tables_config`` or the package's ``default_tables.toml``.
         clock: the tables' clock (tests pass a :class:`ManualClock`).
         shoe_factory: where shoes come from (the OS CSPRNG by default; tests may stack one).
     """
@@ -83,6 +89,7 @@ def _lifespan(
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """Start-up and shut-down: the database, crash recovery, the operator, the tables."""
     from croupier.server.reports.router import start_theory
+    from croupier.server.responsible.admission import ResponsibleAdmission
     from croupier.server.rng import live_shoe
     from croupier.server.tables.manager import TableManager
 
@@ -92,9 +99,17 @@ def _lifespan(
         install_redaction()
         db = Database(settings.database_url)
         db.migrate()
-        _recover(db, settings)
-        manager = TableManager(configs, db=db, clock=clock, shoe_factory=shoe_factory or live_shoe)
-        app.state.theory, app.state.table_configs = start_theory(configs), configs
+        seeded = _recover(db, settings, configs)
+        stored = [table.config for table in seeded]
+        manager = TableManager(
+            stored,
+            db=db,
+            clock=clock,
+            shoe_factory=shoe_factory or live_shoe,
+            closed={t.config.name for t in seeded if t.closed},
+            admission=ResponsibleAdmission(),
+        )
+        app.state.theory, app.state.table_configs = start_theory(stored), stored
         for table in manager.tables.values():
             table.metrics = app.state.metrics
         app.state.db = db
@@ -111,10 +126,13 @@ def _lifespan(
     return lifespan
 
 
-def _recover(db: Database, settings: Settings) -> None:
-    """Void the rounds a crash left open (spec/uth.md "Faults") and ensure the operator."""
+def _recover(db: Database, settings: Settings, seed: list[TableConfig]) -> list[StoredTable]:
+    """Void the rounds a crash left open (spec/uth.md "Faults"), ensure the operator, and
+    answer the tables: the database is the truth about them; ``seed`` (the TOML file) fills
+    an empty one only."""
     from croupier.server.accounts.service import ensure_operator
     from croupier.server.audit.service import audit_recovery
+    from croupier.server.floor.store import load_or_seed
     from croupier.server.tables.rounds import recover_open_rounds
 
     with db.session() as session:
@@ -129,6 +147,7 @@ def _recover(db: Database, settings: Settings) -> None:
                 username=settings.operator_username,
                 password=settings.operator_password.get_secret_value(),
             )
+        return load_or_seed(session, seed)
 
 
 def _set_state(app: FastAPI, settings: Settings) -> None:
@@ -150,15 +169,19 @@ def _set_state(app: FastAPI, settings: Settings) -> None:
         max_seconds=settings.login_max_backoff_seconds,
     )
     app.state.register_throttle = LoginThrottle(free_per_address=settings.login_free_per_address)
+    app.state.floor_lock = threading.Lock()
 
 
 def _include_routers(app: FastAPI) -> None:
     from croupier.server.accounts.router import operator_router as account_admin_router
     from croupier.server.accounts.router import router as accounts_router
     from croupier.server.audit.router import router as audit_router
+    from croupier.server.cage.router import router as cage_router
     from croupier.server.cashier.router import router as cashier_router
+    from croupier.server.floor.router import router as floor_router
     from croupier.server.ops import router as ops_router
     from croupier.server.reports.router import router as reports_router
+    from croupier.server.responsible.router import router as responsible_router
     from croupier.server.tables.advice import router as advice_router
     from croupier.server.tables.router import router as tables_router
     from croupier.server.wallet.router import router as wallet_router
@@ -171,6 +194,9 @@ def _include_routers(app: FastAPI) -> None:
         advice_router,
         audit_router,
         reports_router,
+        floor_router,
+        cage_router,
+        responsible_router,
         ops_router,
         cashier_router,
     ):

@@ -6,6 +6,8 @@ from croupier.server.accounts.models import AuthToken, User
 from croupier.server.audit.models import AuditEntry
 from croupier.server.base import Base
 from croupier.server.cashier.models import DepositRequest
+from croupier.server.floor.models import TableRow
+from croupier.server.responsible.models import PlayerLimit, RealityCheck, SelfExclusion
 from croupier.server.tables.models import Round, RoundPlayer, RoundVoid
 from croupier.server.wallet.models import (
     IdempotencyKey,
@@ -22,9 +24,13 @@ __all__ = [
     "IdempotencyKey",
     "LedgerAccount",
     "LedgerTransaction",
+    "PlayerLimit",
     "Posting",
+    "RealityCheck",
     "Round",
     "RoundPlayer",
     "RoundVoid",
+    "SelfExclusion",
+    "TableRow",
     "User",
 ]

@@ -39,6 +39,7 @@ from croupier.analysis.uth.paytables import (
     DEFAULT_BLIND,
     DEFAULT_TRIPS,
     PayTable,
+    check_exact_blind,
     check_paytable,
     ratio,
     units,
@@ -291,7 +292,7 @@ def analyze_exact(
     Raises:
         ConfigError: a malformed pay table or deck.
     """
-    check_paytable(blind, name="blind")
+    check_exact_blind(blind)
     check_paytable(trips, name="trips")
     run = _prepare(blind, multiples, deck)
     nboards = len(run.args[0])

@@ -26,7 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from croupier.analysis.uth.exact import FULL_DECK, ExactResult, analyze_exact
-from croupier.analysis.uth.paytables import DEFAULT_BLIND, PayTable, check_paytable, ratio
+from croupier.analysis.uth.paytables import (
+    DEFAULT_BLIND,
+    PayTable,
+    check_exact_blind,
+    check_paytable,
+    ratio,
+)
 from croupier.evaluator import HandCategory
 
 __all__ = [
@@ -47,9 +53,9 @@ def blind_key(table: PayTable) -> BlindKey:
     """The key of a Blind pay table (for caches).
 
     Raises:
-        ConfigError: a malformed pay table.
+        ConfigError: a malformed pay table, or one the exact analysis cannot count.
     """
-    check_paytable(table, name="blind")
+    check_exact_blind(table)
     return tuple(sorted((int(c), n, d) for c, (n, d) in table.items()))
 
 

@@ -18,7 +18,9 @@ from croupier.games.paytables import PayTable as EnginePayTable
 __all__ = [
     "DEFAULT_BLIND",
     "DEFAULT_TRIPS",
+    "EXACT_UNITS_MAX",
     "PayTable",
+    "check_exact_blind",
     "check_paytable",
     "from_engine",
     "ratio",
@@ -65,6 +67,37 @@ def check_paytable(table: PayTable, *, name: str) -> None:
             raise ConfigError(
                 f"{name} pay for {category.label} must be (numerator, denominator) >= 0, not {entry!r}"
             )
+
+
+EXACT_UNITS_MAX = 100_000
+"""The most one deal may move in the exact analysis, in units of 1/``scale`` Ante (``scale``
+the least common multiple of the Blind's denominators): its 64-bit sums run over all
+2.78 x 10^13 deals, so a deal's worst value (Ante, Blind, a 4x Play and the best Blind pay)
+must stay below 9.2 x 10^18 / 2.78 x 10^13 = 331,000 units; this bound keeps a factor three
+in hand. The spec's table needs 1,012 (3:2 gives scale 2; 500:1 is 1,000 units)."""
+
+
+def check_exact_blind(table: PayTable) -> None:
+    """Raise :class:`ConfigError` unless the exact analysis can count ``table`` in 64-bit
+    integers (:data:`EXACT_UNITS_MAX`): a Blind line paying 10^15:1, or denominators whose
+    least common multiple is huge, would overflow its sums.
+
+    >>> check_exact_blind(DEFAULT_BLIND)
+    >>> check_exact_blind({HandCategory.ROYAL_FLUSH: (10**6, 1)})
+    Traceback (most recent call last):
+    ...
+    croupier.errors.ConfigError: the exact analysis cannot count this blind pay table in 64-bit integers: it needs 1000006 units per deal (lcm of the denominators 1, best line 1000000:1), at most 100000
+    """
+    check_paytable(table, name="blind")
+    scale, pays = units(table)
+    need = 6 * scale + max(pays, default=0)
+    if need > EXACT_UNITS_MAX:
+        best = max(table.values(), key=lambda e: Fraction(*e), default=(0, 1))
+        raise ConfigError(
+            "the exact analysis cannot count this blind pay table in 64-bit integers: it "
+            f"needs {need} units per deal (lcm of the denominators {scale}, best line "
+            f"{best[0]}:{best[1]}), at most {EXACT_UNITS_MAX}"
+        )
 
 
 def ratio(table: PayTable, category: HandCategory) -> Fraction:

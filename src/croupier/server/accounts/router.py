@@ -29,6 +29,7 @@ from croupier.server.deps import (
     UserId,
 )
 from croupier.server.errors import PermissionDeniedError
+from croupier.server.responsible.service import exclusion_public
 
 __all__ = ["operator_router", "router"]
 
@@ -111,6 +112,7 @@ async def login(
                     access_token=issued.token,
                     expires_at=issued.expires_at,
                     user=UserPublic.model_validate(user),
+                    self_exclusion=exclusion_public(session, user_id=user.id),
                 )
 
         return await asyncio.to_thread(issue)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -46,6 +47,9 @@ class TokenPublic(BaseModel):
     token_type: str = "bearer"
     expires_at: dt.datetime
     user: UserPublic
+    self_exclusion: dict[str, Any] | None = None
+    """The player's self-exclusion in force (``until``, ``permanent``): they may log in, but
+    not bet, sit or deposit until then."""
 
 
 class AccountStatus(BaseModel):

@@ -27,6 +27,7 @@ from croupier.server.errors import (
     PermissionDeniedError,
     TooManyRequests,
 )
+from croupier.server.responsible import limits
 from croupier.server.settings import Settings
 from croupier.server.wallet import service as wallet
 
@@ -140,6 +141,8 @@ def create_deposit(
         PermissionDeniedError: in demo mode (take demo credit instead).
         InvalidRequestError: the amount is outside ``deposit_min``..``deposit_max``.
         ConflictError: the player has ``deposit_pending_max`` requests waiting already.
+        PermissionDeniedError: the player is self-excluded (``self_excluded``).
+        IllegalActionError: the amount would pass a deposit limit (``deposit_limit``).
     """
     if settings.demo:
         raise PermissionDeniedError(
@@ -164,6 +167,8 @@ def create_deposit(
             reason="deposit_pending_limit",
             params={"max": settings.deposit_pending_max},
         )
+    # Responsible gaming (issue 16): no request while self-excluded or past a deposit limit.
+    limits.check_deposit(session, user_id=user.id, amount=amount)
     row = DepositRequest(user_id=user.id, amount=amount, status=DepositStatus.PENDING.value)
     session.add(row)
     session.flush()
@@ -247,6 +252,10 @@ def approve(
         idempotency_key=f"deposit:{row.id}",
         memo=f"deposit request {row.id}",
     )
+    if not move.replayed:
+        # The player's deposit limits and self-exclusion as they stand now (issue 16): a
+        # refusal rolls the approval back and the request stays pending.
+        limits.check_deposit(session, user_id=row.user_id, amount=int(move.amount), counted=True)
     row.transaction_id = move.transaction_id
     _audit_decision(session, operator=operator, row=row)
     session.flush()

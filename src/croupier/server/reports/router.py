@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
@@ -13,7 +14,7 @@ from croupier.errors import CroupierError
 from croupier.games.uth import UthConfig
 from croupier.server.base import utcnow
 from croupier.server.deps import OperatorUser, SessionDep
-from croupier.server.reports import daily
+from croupier.server.reports import daily, rng
 from croupier.server.reports.theory import TheoryBook
 from croupier.server.tables.config import TableConfig
 
@@ -56,3 +57,33 @@ def daily_report(
             headers={"Content-Disposition": f'attachment; filename="daily-{day}.csv"'},
         )
     return daily.to_json(rows, day=day)
+
+
+@router.get("/rng")
+def rng_audit(
+    operator: OperatorUser,
+    session: SessionDep,
+    since: Annotated[str | None, Query(description="Rounds from this UTC day.")] = None,
+    until: Annotated[str | None, Query(description="Rounds before this UTC day.")] = None,
+    table: Annotated[str | None, Query(max_length=64)] = None,
+    game: Annotated[str | None, Query(max_length=16)] = None,
+) -> dict[str, Any]:
+    """The RNG battery over the closed rounds' decks, as ``croupier rng audit --json``."""
+    today = utcnow().date()
+
+    def moment(value: str | None, name: str) -> dt.datetime | None:
+        if value is None:
+            return None
+        try:
+            day = daily.parse_day(value, today=today + dt.timedelta(days=1))
+        except CroupierError as exc:
+            raise type(exc)(f"{name}: {exc}") from None
+        return dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC)
+
+    return rng.audit_json(
+        session,
+        since=moment(since, "since"),
+        until=moment(until, "until"),
+        table=table,
+        game=game,
+    )

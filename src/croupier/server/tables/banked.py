@@ -270,6 +270,7 @@ class BankedDriver:
             core.db,
             opening=opening,
             stakes=batch,
+            check=core.admission.check_stakes,
         )
         if round_id is None:
             return list(answers)
@@ -304,6 +305,7 @@ class BankedDriver:
                 core.db,
                 round_id=core.round_id,
                 stakes=batch,
+                check=core.admission.check_stakes,
             )
         )
 

@@ -123,6 +123,7 @@ class Broadcaster:
             title=core.config.title,
             game=core.factory.game,
             status=core.status,
+            closed=core.closed,
             max_seats=core.factory.max_seats(),
             seats_taken=len(core.seats),
             rules=dict(core.factory.describe()),
@@ -252,6 +253,7 @@ class Broadcaster:
         table = TableState(
             name=core.config.name,
             status=core.status,
+            closed=core.closed,
             round_id=core.round_id,
             commitment=core.commitment,
             deadline_in=remaining,

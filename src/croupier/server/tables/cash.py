@@ -34,6 +34,8 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from msgspec import UNSET
+
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.server.errors import PermissionDeniedError, RoundVoided
 from croupier.server.tables import rounds
@@ -65,6 +67,7 @@ from croupier.server.tables.wire import (
     HandStarting,
     LeaveMessage,
     Left,
+    NotDealtIn,
     Result,
     Reveal,
     RoundOpened,
@@ -319,6 +322,8 @@ class CashDriver:
             self.out.emit(HandStarting(in_seconds=core.config.pause_seconds))
             self.out.broadcast_state()
             return
+        if not await self._admitted(self._ready()):
+            return
         ready = self._ready()
         prev = self._button
         # spec/holdem.md "Table": the button moves one seat clockwise after every hand.
@@ -373,6 +378,34 @@ class CashDriver:
         )
         self.out.drain_engine()
         await self._next_turn()
+
+    async def _admitted(self, ready: list[int]) -> bool:
+        """Before a hand: sit out the players who may not play it (a wager limit used up: they
+        stay seated) and cash out those who excluded themselves (issue 16: self-exclusion
+        stops a seated player at the next hand). Whether two players are still ready."""
+        core = self.core
+        users = {core.seats[s].user_id: s for s in ready}
+        refused = await core.db_call(core.admission.blocked, core.db, list(users))
+        for user, why in sorted(refused.items()):
+            seat = users[user]
+            occupant = core.seats[seat]
+            if why.reason == "self_excluded":
+                await self._cash_out(seat, user, occupant.username, reason="self_excluded")
+            else:
+                self._out.add(seat)
+                self.out.emit(SatOut(seat=seat, reason=why.reason or UNSET))
+                self.out.to_user(
+                    user,
+                    NotDealtIn(
+                        seat=seat,
+                        reason=why.reason or "",
+                        params=dict(why.params or {}),
+                        message=str(why),
+                    ),
+                )
+        if refused:
+            self.out.broadcast_state()
+        return len(self._ready()) >= 2
 
     async def _next_turn(self) -> None:
         hand = self._hand

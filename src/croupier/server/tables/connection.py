@@ -9,7 +9,9 @@ request, a connect or disconnect, a timer -- is one command in its inbox
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from croupier.server.tables.wire import ClientMessage, ServerFrame, Shared
 
@@ -19,6 +21,7 @@ __all__ = [
     "Connection",
     "Disconnect",
     "Frame",
+    "Reconfigure",
     "Request",
     "Shared",
     "Stop",
@@ -100,4 +103,16 @@ class Tick:
     """Time to send a live table's delayed ``tally``."""
 
 
-Command = Request | Connect | Disconnect | Timer | Tick | Stop
+@dataclass(frozen=True, slots=True)
+class Reconfigure:
+    """An operator changed the table (issue 16): new settings from the next round on, or
+    open/closed; ``done`` is set once the table has applied them."""
+
+    config: Any
+    """The new :class:`croupier.server.tables.config.TableConfig`."""
+    closed: bool
+    changed: Mapping[str, Any]
+    done: asyncio.Future[None]
+
+
+Command = Request | Connect | Disconnect | Timer | Tick | Stop | Reconfigure

@@ -1,6 +1,6 @@
 """Texas Hold'em cash games at a server table: the factory and the adapter of one ``CashHand``.
 
-The table (:class:`croupier.server.tables.cash.CashGameTable`) owns seats, stacks and the
+The table's cash-game driver (:class:`croupier.server.tables.cash.CashDriver`) owns stacks and the
 button; each hand it builds a :class:`HoldemHand` over the seats dealt in. The engine counts
 players by position (0 = small blind ... last = button, spec/phh.md section 2); everything
 this adapter sends out names physical seats instead.

@@ -98,7 +98,11 @@ class Stake:
 
 
 def stake_many(
-    session: Session, *, round_id: int, stakes: Sequence[Stake]
+    session: Session,
+    *,
+    round_id: int,
+    stakes: Sequence[Stake],
+    check: wallet.StakeCheck | None = None,
 ) -> list[wallet.Movement | CroupierError]:
     """Hold stakes in the table's escrow for an open round, in the caller's one transaction,
     and count them as each player's stake in the round: one stake (a lone bet) or many (a
@@ -123,6 +127,7 @@ def stake_many(
             )
             for s in stakes
         ],
+        check=check,
     )
     taken = {
         s.user_id: (s.seat, int(a.amount))

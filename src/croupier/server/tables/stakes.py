@@ -23,7 +23,7 @@ from croupier.errors import CroupierError
 from croupier.server.db import Database
 from croupier.server.errors import IdempotencyConflict
 from croupier.server.tables import rounds
-from croupier.server.wallet.service import Movement
+from croupier.server.wallet.service import Movement, StakeCheck
 
 __all__ = [
     "Opening",
@@ -73,23 +73,31 @@ def _explained(db: Database, stakes: Sequence[rounds.Stake], answers: list[Answe
         ]
 
 
-def _held(db: Database, round_id: int, stakes: Sequence[rounds.Stake]) -> list[Answer]:
+def _held(
+    db: Database, round_id: int, stakes: Sequence[rounds.Stake], check: StakeCheck | None
+) -> list[Answer]:
     """The stakes held in one transaction (no fallback)."""
     with db.session() as session:
-        answers = rounds.stake_many(session, round_id=round_id, stakes=stakes)
+        answers = rounds.stake_many(session, round_id=round_id, stakes=stakes, check=check)
     return _explained(db, stakes, answers)
 
 
-def stake_many(db: Database, *, round_id: int, stakes: Sequence[rounds.Stake]) -> list[Answer]:
+def stake_many(
+    db: Database,
+    *,
+    round_id: int,
+    stakes: Sequence[rounds.Stake],
+    check: StakeCheck | None = None,
+) -> list[Answer]:
     """Hold stakes for an open round in one transaction; each answer, in order, is its
-    movement or its refusal.
+    movement or its refusal (``check``: the players' limits, see :func:`wallet.hold_many`).
 
     A batch that fails as a whole rolled back: its stakes are then held one by one, each in
     its own transaction (a single stake is tried once more so)."""
     if not stakes:
         return []
     try:
-        return _held(db, round_id, stakes)
+        return _held(db, round_id, stakes, check)
     except CroupierError:
         raise
     except Exception:
@@ -97,7 +105,7 @@ def stake_many(db: Database, *, round_id: int, stakes: Sequence[rounds.Stake]) -
     answers: list[Answer] = []
     for one in stakes:
         try:
-            answers.extend(_held(db, round_id, [one]))
+            answers.extend(_held(db, round_id, [one], check))
         except CroupierError as exc:
             answers.append(exc)
     return answers
@@ -116,7 +124,11 @@ def stake(db: Database, *, round_id: int, one: rounds.Stake) -> Movement:
 
 
 def open_and_stake(
-    db: Database, *, opening: Opening, stakes: Sequence[rounds.Stake]
+    db: Database,
+    *,
+    opening: Opening,
+    stakes: Sequence[rounds.Stake],
+    check: StakeCheck | None = None,
 ) -> tuple[int | None, list[Answer]]:
     """Open a round with the stakes that open it, in one transaction: the round's id (``None``
     when every stake was refused: then no round was opened) and each stake's answer.
@@ -125,7 +137,7 @@ def open_and_stake(
     until one opens the round; the rest are then held by :func:`stake_many`.
     """
     try:
-        return _opened(db, opening, stakes)
+        return _opened(db, opening, stakes, check)
     except CroupierError:
         raise
     except Exception:
@@ -134,15 +146,16 @@ def open_and_stake(
         log.warning("stakes opening a round failed together; one by one", exc_info=True)
     answers: list[Answer] = []
     for i, one in enumerate(stakes):
-        round_id, first = _opened(db, opening, [one])
+        round_id, first = _opened(db, opening, [one], check)
         answers.extend(first)
         if round_id is not None:
-            return round_id, answers + stake_many(db, round_id=round_id, stakes=stakes[i + 1 :])
+            rest = stake_many(db, round_id=round_id, stakes=stakes[i + 1 :], check=check)
+            return round_id, answers + rest
     return None, answers
 
 
 def _opened(
-    db: Database, opening: Opening, stakes: Sequence[rounds.Stake]
+    db: Database, opening: Opening, stakes: Sequence[rounds.Stake], check: StakeCheck | None
 ) -> tuple[int | None, list[Answer]]:
     """A round opened and ``stakes`` held, in one transaction rolled back (no round) unless
     one stake at least is taken."""
@@ -157,7 +170,7 @@ def _opened(
                 salt=opening.salt,
                 deck=opening.deck,
             )
-            answers = rounds.stake_many(session, round_id=row.id, stakes=stakes)
+            answers = rounds.stake_many(session, round_id=row.id, stakes=stakes, check=check)
             if not any(isinstance(a, Movement) for a in answers):
                 raise _NothingTaken(answers)
             round_id: int | None = row.id

@@ -41,6 +41,7 @@ from croupier.server.tables.connection import (
     Connect,
     Connection,
     Disconnect,
+    Reconfigure,
     Request,
     Stop,
     Tick,
@@ -65,6 +66,7 @@ from croupier.server.tables.wire import (
     ResyncMessage,
     SitInMessage,
     SitOutMessage,
+    TableChanged,
     error_frame,
 )
 
@@ -189,6 +191,19 @@ class Table:
         await self.core.inbox.put(Request(conn, message, done))
         await done
 
+    async def reconfigure(
+        self, config: TableConfig, *, closed: bool, changed: Mapping[str, Any]
+    ) -> None:
+        """Apply an operator's change on the table's task (between two commands, never in the
+        middle of one); return once applied. A table whose task is not running (stopped, or
+        not started yet) takes it at once."""
+        if not self.running:
+            await self._apply_settings(config, closed=closed, changed=changed)
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self.core.inbox.put(Reconfigure(config, closed, changed, done))
+        await done
+
     # -- the task --------------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -269,6 +284,14 @@ class Table:
                     await self.driver.on_timer()
             case Tick():
                 self.out.tally_task = None
+            case Reconfigure():
+                try:
+                    await self._apply_settings(
+                        command.config, closed=command.closed, changed=command.changed
+                    )
+                finally:
+                    if not command.done.done():
+                        command.done.set_result(None)
             case Request(conn, message, done):
                 try:
                     result = await self._request(conn, message)
@@ -298,6 +321,29 @@ class Table:
             case BuyInMessage() | SitOutMessage() | SitInMessage():
                 return await self.driver.seat_request(conn, message)
         raise IllegalActionError(f"unhandled message {message.type!r}")  # pragma: no cover
+
+    async def _apply_settings(
+        self, config: TableConfig, *, closed: bool, changed: Mapping[str, Any]
+    ) -> None:
+        """New settings for the rounds opened from now on (seed 003: management may change a
+        table's limits during play; the round in play keeps what it opened with), or the table
+        opened or closed; everyone at the table gets a ``table_changed`` event."""
+        core = self.core
+        reconfigure = getattr(core.factory, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(config.rules)
+        core.config = config
+        core.closed = closed
+        self.out.emit(
+            TableChanged(
+                closed=closed,
+                rules=dict(core.factory.describe()),
+                changed=dict(changed),
+                in_play=core.round_id,
+            )
+        )
+        self.out.broadcast_state()
+        await self.driver.reconfigured()
 
     async def _shutdown(self, reason: str) -> None:
         await self.driver.shutdown(reason)

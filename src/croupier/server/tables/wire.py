@@ -34,17 +34,20 @@ from croupier.server.tables.wire_events import (
     DecisionsOpen,
     HandStarting,
     Left,
+    NotDealtIn,
     Reveal,
     RoundClosed,
     RoundOpened,
     SatIn,
     SatOut,
     Seated,
+    TableChanged,
     TableEvent,
     TableIdle,
     Tally,
     TimedOut,
     Turn,
+    Winner,
     round_closed,
 )
 
@@ -76,6 +79,7 @@ __all__ = [
     "LeaveMessage",
     "Left",
     "LobbyEntry",
+    "NotDealtIn",
     "PingMessage",
     "Pong",
     "Result",
@@ -93,6 +97,7 @@ __all__ = [
     "SitInMessage",
     "SitOutMessage",
     "State",
+    "TableChanged",
     "TableEvent",
     "TableIdle",
     "TableState",
@@ -102,6 +107,7 @@ __all__ = [
     "Turn",
     "UserRef",
     "Welcome",
+    "Winner",
     "as_json",
     "encode",
     "error_frame",
@@ -420,6 +426,7 @@ class LobbyEntry(Struct, kw_only=True):
     title: str
     game: str
     status: str
+    closed: Annotated[bool, _doc("an operator closed the table: no new bets, seats or buy-ins")]
     max_seats: int | None
     seats_taken: int
     rules: Annotated[dict[str, Any], _doc("the game's rules and limits")]
@@ -465,6 +472,7 @@ class TableState(Struct, kw_only=True):
 
     name: str
     status: str
+    closed: Annotated[bool, _doc("an operator closed the table")]
     round_id: int | None
     commitment: str | None
     deadline_in: float | None

@@ -24,12 +24,14 @@ __all__ = [
     "DecisionsOpen",
     "HandStarting",
     "Left",
+    "NotDealtIn",
     "Reveal",
     "RoundClosed",
     "RoundOpened",
     "SatIn",
     "SatOut",
     "Seated",
+    "TableChanged",
     "TableEvent",
     "TableIdle",
     "Tally",
@@ -56,8 +58,9 @@ class Seated(_Event, tag="seated"):
 
 
 class Left(_Event, tag="left"):
-    """A seat given up or freed; ``reason: "idle"`` when freed for not playing; a cash table
-    says what went back to the wallet."""
+    """A seat given up or freed; ``reason``: ``idle`` when freed for not playing,
+    ``self_excluded`` when a cash table cashed out a player who excluded themselves (before the
+    next hand); a cash table says what went back to the wallet."""
 
     seat: int
     username: str
@@ -141,9 +144,32 @@ class BoughtIn(_Event, tag="bought_in"):
 
 
 class SatOut(_Event, tag="sat_out"):
-    """Cash tables: a seat sits out."""
+    """Cash tables: a seat sits out; ``reason`` when the server sat it out (a responsible-
+    gaming limit used up: ``wager_limit``, ``loss_limit``)."""
 
     seat: int
+    reason: str | UnsetType = UNSET
+
+
+class NotDealtIn(_Event, tag="not_dealt_in"):
+    """Cash tables, to one player (a ``seat_event``): why their seat was not dealt the next
+    hand (a responsible-gaming limit), with the error's ``reason``, ``params`` and text."""
+
+    seat: int
+    reason: str
+    params: dict[str, Any]
+    message: str
+
+
+class TableChanged(_Event, tag="table_changed"):
+    """An operator changed the table: ``closed`` (no new bets, seats or buy-ins), ``rules``
+    from the next round on (as in the lobby), ``changed`` (field -> ``{"from", "to"}``),
+    ``in_play`` (the round in play, which keeps the limits it opened with)."""
+
+    closed: bool
+    rules: dict[str, Any]
+    changed: dict[str, Any]
+    in_play: int | None
 
 
 class SatIn(_Event, tag="sat_in"):
@@ -195,6 +221,8 @@ TableEvent = (
     | Turn
     | TimedOut
     | CardsOpened
+    | NotDealtIn
+    | TableChanged
 )
 TABLE_EVENTS: Final[tuple[type[_Event], ...]] = (
     Seated,
@@ -204,6 +232,7 @@ TABLE_EVENTS: Final[tuple[type[_Event], ...]] = (
     RoundClosed,
     TableIdle,
     Tally,
+    TableChanged,
 )
 CASH_EVENTS: Final[tuple[type[_Event], ...]] = (
     BoughtIn,
@@ -213,6 +242,7 @@ CASH_EVENTS: Final[tuple[type[_Event], ...]] = (
     Turn,
     TimedOut,
     CardsOpened,
+    NotDealtIn,
 )
 
 

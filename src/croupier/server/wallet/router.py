@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from croupier.server.accounts.service import get_user
 from croupier.server.audit import service as audit
 from croupier.server.deps import CurrentUser, OperatorUser, SessionDep, UserId
+from croupier.server.responsible import limits
 from croupier.server.tables.wire import Balance
 from croupier.server.wallet import service
 from croupier.server.wallet.models import LedgerTransaction, Posting
@@ -118,6 +119,9 @@ def credit(
         idempotency_key=idempotency_key,
         memo=body.memo,
     )
+    if not move.replayed:
+        # A deposit: refused (and rolled back) past a deposit limit or while self-excluded.
+        limits.check_deposit(session, user_id=user_id, amount=int(move.amount), counted=True)
     _audit_cage(session, operator=operator.username, user_id=user_id, move=move, memo=body.memo)
     session.commit()
     _notify(request, user_id, int(move.balance))

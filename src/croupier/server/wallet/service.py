@@ -22,7 +22,7 @@ posted by :mod:`croupier.server.wallet.ledger` and bound to its idempotency key 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,6 +85,10 @@ __all__ = [
     "settle",
     "void",
 ]
+
+StakeCheck = Callable[[Session, Sequence[tuple[int, int]]], list[CroupierError | None]]
+"""Asked, in the staking transaction, about each new (user id, amount) stake: its refusal or
+``None`` (see :class:`croupier.server.tables.admission.Admission`)."""
 
 MAX_AMOUNT = 10**12
 """The largest amount one request may move (ten billion in major units)."""
@@ -359,7 +363,12 @@ class _Hold:
 
 
 def hold_many(
-    session: Session, *, table: str, round_id: int, requests: Sequence[HoldRequest]
+    session: Session,
+    *,
+    table: str,
+    round_id: int,
+    requests: Sequence[HoldRequest],
+    check: StakeCheck | None = None,
 ) -> list[Movement | CroupierError]:
     """Move stakes from players to the table's escrow for an open round, in the caller's one
     transaction: one stake (a lone bet) or hundreds (a live table's inbox full of bets).
@@ -377,6 +386,10 @@ def hold_many(
     player never both pass; each balance is checked in Python, and the guarded update of
     :func:`post_many` still refuses an overdraft. A user may appear once per call.
 
+    ``check`` (a responsible-gaming limit, issue 16) is asked about the new stakes once the
+    accounts are locked, replays excluded (a stake answered before is answered the same);
+    what it refuses is answered with its error and writes nothing.
+
     Raises:
         InvalidRequestError: a user twice in ``requests`` (a bug in the caller).
     """
@@ -387,6 +400,8 @@ def hold_many(
     pending = _checked(requests, answers, table=table, round_id=round_id)
     accounts = _locked_players(session, pending, answers)
     pending = _not_replayed(session, pending, answers)
+    if check is not None and pending:
+        pending = _allowed(session, pending, answers, check)
     funded = _funded(pending, accounts, answers)
     if funded:
         escrow = escrow_account(session, table=table)
@@ -474,6 +489,23 @@ def _not_replayed(
         else:
             answers[h.index] = Movement.from_json(found, replayed=True)
     return fresh
+
+
+def _allowed(
+    session: Session,
+    pending: Sequence[_Hold],
+    answers: list[Movement | CroupierError | None],
+    check: StakeCheck,
+) -> list[_Hold]:
+    """The requests ``check`` lets through; the others answered with its refusal."""
+    refusals = check(session, [(h.user_id, int(h.chips)) for h in pending])
+    allowed = []
+    for h, refusal in zip(pending, refusals, strict=True):
+        if refusal is None:
+            allowed.append(h)
+        else:
+            answers[h.index] = refusal
+    return allowed
 
 
 def _funded(

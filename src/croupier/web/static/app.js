@@ -7,9 +7,10 @@ import { CashierPage } from "./cashier.js";
 import { wordError } from "./errors.js";
 import { HistoryPage } from "./history.js";
 import { HoldemTable } from "./holdem.js";
-import { currentLanguage, LANGUAGES, money, setLanguage, t } from "./i18n.js";
+import { currentLanguage, dateTime, LANGUAGES, money, setLanguage, t } from "./i18n.js";
 import { toast } from "./notify.js";
 import { OperatorPage } from "./operator.js";
+import { LimitsPage, RealityCheck } from "./responsible.js";
 import { RussianTable } from "./russian.js";
 import { setSession, setSetting, store, token, useStore } from "./store.js";
 import { GenericTable } from "./table.js";
@@ -18,7 +19,7 @@ import { html, render, useEffect, useRef, useState } from "./ui.js";
 import { UthTable } from "./uth.js";
 
 const GAME_PAGES = { uth: UthTable, holdem: HoldemTable, russian: RussianTable };
-const NEEDS_LOGIN = new Set(["table", "history", "operator", "cashier"]);
+const NEEDS_LOGIN = new Set(["table", "history", "operator", "cashier", "limits"]);
 
 async function refreshCashier() {
   try {
@@ -57,6 +58,7 @@ function Settings() {
           ${Object.entries(LANGUAGES).map(([code, l]) => html`<option value=${code} lang=${code} key=${code}>${l.name}</option>`)}
         </select>
       </label>
+      ${s.session ? html`<a href="#/limits" data-testid="settings-limits">${t("rg.title")}</a>` : null}
       <label class="check"><input type="checkbox" data-testid="sound" checked=${s.settings.sound} onChange=${(e) => setSetting("sound", e.target.checked)} /> ${t("settings.sound")}</label>
       <label>${t("settings.pace")}
         <select data-testid="pace" value=${s.settings.pace} onChange=${(e) => setSetting("pace", e.target.value)}>
@@ -111,6 +113,8 @@ function LoginPage({ route }) {
       if (mode === "register") await api("/api/auth/register", { method: "POST", body: { username, password } });
       const data = await api("/api/auth/login", { method: "POST", body: { username, password } });
       setSession({ token: data.access_token, user: data.user });
+      const ex = data.self_exclusion;
+      if (ex) toast(ex.permanent ? t("rg.excluded_forever") : t("rg.excluded_until", { until: dateTime(ex.until) }), "error");
       await Promise.all([refreshBalance(), refreshCashier()]);
       location.hash = next.startsWith("#/") && !next.startsWith("#/login") ? next : "#/lobby";
     } catch (err) {
@@ -233,9 +237,10 @@ function App() {
   else if (route.page === "table") page = html`<${TablePage} name=${route.arg} />`;
   else if (route.page === "history") page = html`<${HistoryPage} />`;
   else if (route.page === "cashier") page = html`<${CashierPage} />`;
-  else if (route.page === "operator") page = html`<${OperatorPage} />`;
+  else if (route.page === "operator") page = html`<${OperatorPage} section=${route.arg} />`;
+  else if (route.page === "limits") page = html`<${LimitsPage} />`;
   else page = html`<${LobbyPage} />`;
-  return html`<${Header} route=${route} /><main id="view" class=${`page-${route.page}`}>${page}</main>`;
+  return html`<${Header} route=${route} /><main id="view" class=${`page-${route.page}`}>${page}</main><${RealityCheck} />`;
 }
 
 if (token()) refreshCashier();

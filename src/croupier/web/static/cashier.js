@@ -100,6 +100,7 @@ export function CashierPage() {
           </div>`
       : null}
     <p class="form-error" role="alert" data-testid="cashier-error">${error}</p>
+    <p><a href="#/limits" data-testid="cashier-limits">${t("rg.title")}</a></p>
   </section>`;
 }
 

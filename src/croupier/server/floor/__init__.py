@@ -1,0 +1,1 @@
+"""The casino floor at run time: tables opened, changed and closed by operators (issue 16)."""

@@ -1,0 +1,256 @@
+"""An operator's change to a table (``PATCH /api/operator/tables/{name}``), checked whole.
+
+The request speaks the same words for every game (``min_bet``, ``max_bet``, ``trips_min``,
+``trips_max``, ``max_payout``, ``paytables``, ``status``; Russian Poker adds ``bonus_min`` and
+``bonus_max``); :data:`FIELDS` maps them to each game's own rules. A change is checked by
+building the game's configuration from the new rules, as the table will, so a change the
+table would refuse is refused here and nothing is stored. A UTH Blind table must also be one
+the exact analysis can count (:func:`croupier.analysis.uth.paytables.check_exact_blind`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+from croupier.analysis.uth.moments import blind_key
+from croupier.analysis.uth.paytables import check_paytable, from_engine
+from croupier.errors import ConfigError, IllegalActionError
+from croupier.evaluator import HandCategory
+from croupier.games.paytables import PayTable
+from croupier.games.russian import RussianConfig
+from croupier.games.uth import UthConfig
+from croupier.server.errors import InvalidRequestError
+from croupier.server.floor.models import TableStatus
+from croupier.server.tables.config import TableConfig
+from croupier.server.tables.registry import available_games
+from croupier.server.wallet.service import MAX_AMOUNT
+
+__all__ = ["FIELDS", "PAYTABLES", "Patched", "TablePatch", "build", "limits", "patched"]
+
+FIELDS: Mapping[str, Mapping[str, str]] = {
+    "uth": {
+        "min_bet": "ante_min",
+        "max_bet": "ante_max",
+        "trips_min": "trips_min",
+        "trips_max": "trips_max",
+        "max_payout": "max_payout",
+    },
+    "russian": {
+        "min_bet": "ante_min",
+        "max_bet": "ante_max",
+        "bonus_min": "bonus_min",
+        "bonus_max": "bonus_max",
+        "max_payout": "max_payout",
+    },
+    # A cash game's bets are the players' own: its limits are the buy-in's.
+    "holdem": {"min_bet": "min_buy_in", "max_bet": "max_buy_in"},
+}
+"""Request field -> the game's rule, per game."""
+PAYTABLES: Mapping[str, Mapping[str, str]] = {
+    "uth": {"blind": "blind_paytable", "trips": "trips_paytable"},
+    "russian": {"bet": "bet_paytable", "bonus": "bonus_paytable"},
+}
+_PAIRS = (("min_bet", "max_bet"), ("trips_min", "trips_max"), ("bonus_min", "bonus_max"))
+
+Limit = Annotated[int, Field(strict=True, ge=1, le=MAX_AMOUNT)]
+Payout = Annotated[int, Field(strict=True, ge=0, le=MAX_AMOUNT)]
+Line = StrictStr | StrictInt | None
+
+
+class TablePatch(BaseModel):
+    """What an operator may change at run time (minor units; any subset)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    min_bet: Limit | None = None
+    max_bet: Limit | None = None
+    trips_min: Limit | None = None
+    trips_max: Limit | None = None
+    bonus_min: Limit | None = None
+    bonus_max: Limit | None = None
+    max_payout: Payout | None = None
+    """``0`` or ``null``: no cap."""
+    paytables: dict[str, dict[str, Line]] | None = None
+    """Lines to change: ``{"trips": {"flush": "6:1", "straight": 5}}`` (UTH odds as ``"n:d"``
+    or a whole number to 1; ``null`` removes a UTH line); Russian Poker ``bet`` / ``bonus``
+    lines take whole numbers to 1."""
+    status: Literal["open", "closed"] | None = None
+
+
+def build(config: TableConfig) -> Any:
+    """The game's factory for ``config`` (what the table manager builds), with the exact
+    analysis' own check of a UTH table's pay tables.
+
+    Raises:
+        InvalidRequestError: no engine for the game.
+        ConfigError: rules the game refuses, or a UTH pay table the analysis cannot count.
+    """
+    builders = available_games()
+    builder = builders.get(config.game)
+    if builder is None:
+        raise InvalidRequestError(
+            f"game: {config.game!r} has no engine; the games are {sorted(builders)}",
+            reason="game_unknown",
+            params={"game": config.game, "games": sorted(builders)},
+        )
+    factory = builder(config)
+    uth = getattr(factory, "config", None)
+    if isinstance(uth, UthConfig):
+        try:
+            blind_key(from_engine(uth.blind_paytable))
+            check_paytable(from_engine(uth.trips_paytable), name="trips")
+        except ConfigError as exc:
+            raise ConfigError(
+                f"paytables.blind: {exc}",
+                reason="paytable_not_analysable",
+                params={"paytable": "blind"},
+            ) from None
+    return factory
+
+
+def limits(game: str, described: Mapping[str, Any]) -> dict[str, Any]:
+    """A table's limits under the request's names (``described``: the factory's
+    ``describe()``)."""
+    return {field: described.get(rule) for field, rule in FIELDS.get(game, {}).items()}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Patched:
+    """A change, checked: the new configuration and status, and what changed."""
+
+    config: TableConfig
+    status: TableStatus
+    changed: dict[str, Any]
+    """Each field given: ``{"from": old, "to": new}`` (pay tables: the lines)."""
+
+
+def _merge_paytable(
+    game: str, name: str, current: Mapping[str, Any], lines: Mapping[str, Any]
+) -> dict[str, Any]:
+    known = {c.name.lower() for c in HandCategory} if game == "uth" else set(current)
+    table = dict(current)
+    for line, value in lines.items():
+        key = line.strip().lower().replace(" ", "_").replace("-", "_")
+        if key not in known:
+            raise InvalidRequestError(
+                f"paytables.{name}.{line}: not a line of the {name} pay table; the lines are "
+                f"{sorted(known)}",
+                reason="paytable_unknown_line",
+                params={"paytable": name, "line": line},
+            )
+        if value is None:
+            if game != "uth":
+                raise InvalidRequestError(
+                    f"paytables.{name}.{line}: every line of this pay table stays; pay 0 instead",
+                    reason="paytable_line_required",
+                    params={"paytable": name, "line": line},
+                )
+            table.pop(key, None)
+        elif game != "uth" and not isinstance(value, int):
+            raise InvalidRequestError(
+                f"paytables.{name}.{line}: {value!r} is not a whole number of odds to 1",
+                reason="paytable_bad_odds",
+                params={"paytable": name, "line": line},
+            )
+        else:
+            table[key] = value
+    return table
+
+
+def _check_order(game: str, merged: Mapping[str, Any]) -> None:
+    for low, high in _PAIRS:
+        a, b = merged.get(low), merged.get(high)
+        if isinstance(a, int) and isinstance(b, int) and a > b:
+            raise InvalidRequestError(
+                f"{low}: {a} is above {high} {b}",
+                reason="limit_order",
+                params={"field": low, "amount": a, "other": high, "other_amount": b},
+            )
+
+
+def patched(
+    config: TableConfig, patch: TablePatch, *, status: TableStatus, described: Mapping[str, Any]
+) -> Patched:
+    """``config`` with ``patch`` applied, checked as the table will check it.
+
+    ``described`` is the running factory's ``describe()`` (every rule, defaults included).
+
+    Raises:
+        InvalidRequestError: nothing to change, a field the game does not have, an unknown
+            pay-table line, a minimum above its maximum.
+        IllegalActionError: a change to a closed table that does not reopen it
+            (``reason`` ``table_closed``).
+        ConfigError: rules the game refuses, or a pay table the exact analysis cannot count.
+    """
+    given = patch.model_fields_set
+    if not given:
+        raise InvalidRequestError("nothing to change: give a limit, paytables or status")
+    new_status = TableStatus(patch.status) if patch.status is not None else status
+    if status is TableStatus.CLOSED and new_status is TableStatus.CLOSED and given != {"status"}:
+        raise IllegalActionError(
+            f"table {config.name!r} is closed: reopen it (status: open) to change it",
+            reason="table_closed",
+            params={"table": config.name},
+        )
+    game, fields = config.game, FIELDS.get(config.game, {})
+    rules = dict(config.rules)
+    current = limits(game, described)
+    merged = dict(current)
+    changed: dict[str, Any] = {}
+    for field in sorted(given - {"status", "paytables"}):
+        if field not in fields:
+            raise InvalidRequestError(
+                f"{field}: not a setting of a {game} table; it has {sorted(fields) or 'none'}",
+                reason="field_not_for_game",
+                params={"field": field, "game": game},
+            )
+        value = getattr(patch, field)
+        if field == "max_payout" and value == 0:
+            value = None
+        merged[field] = rules[fields[field]] = value
+        changed[field] = {"from": current.get(field), "to": value}
+    _check_order(game, merged)
+    for name, lines in (patch.paytables or {}).items():
+        rule = PAYTABLES.get(game, {}).get(name)
+        if rule is None:
+            raise InvalidRequestError(
+                f"paytables.{name}: a {game} table has no such pay table; it has "
+                f"{sorted(PAYTABLES.get(game, {})) or 'none'}",
+                reason="paytable_unknown",
+                params={"paytable": name, "game": game},
+            )
+        before = dict(described.get(rule) or {})
+        rules[rule] = _merge_paytable(game, name, before, lines)
+        _check_paytable(game, name, rule, rules[rule])
+        changed[f"paytables.{name}"] = {"from": before, "to": rules[rule]}
+    if new_status is not status:
+        changed["status"] = {"from": status.value, "to": new_status.value}
+    new = config.model_copy(update={"rules": rules})
+    named = ", ".join(sorted(given - {"status"})) or "status"
+    try:
+        build(new)
+    except ConfigError as exc:
+        if exc.reason is not None:
+            raise
+        raise ConfigError(
+            f"{named}: {exc}", reason="table_rules", params={"fields": named}
+        ) from None
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{named}: {exc}") from None
+    return Patched(config=new, status=new_status, changed=changed)
+
+
+def _check_paytable(game: str, name: str, rule: str, table: Mapping[str, Any]) -> None:
+    try:
+        if game == "uth":
+            PayTable.from_mapping(name, table)
+        else:
+            RussianConfig.from_dict({rule: table})
+    except ConfigError as exc:
+        raise ConfigError(
+            f"paytables.{name}: {exc}", reason="paytable_invalid", params={"paytable": name}
+        ) from None

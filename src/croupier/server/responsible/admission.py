@@ -1,0 +1,44 @@
+"""The tables' side of responsible gaming: who may sit, buy in and be dealt in (see
+:class:`croupier.server.tables.admission.Admission`). Bets are checked where they are staked."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy.orm import Session
+
+from croupier.errors import CroupierError
+from croupier.server.base import utcnow
+from croupier.server.db import Database
+from croupier.server.responsible import limits
+from croupier.server.responsible.models import LimitKind
+
+__all__ = ["ResponsibleAdmission"]
+
+
+class ResponsibleAdmission:
+    """A self-excluded player gets no seat, stake or hand; a stake must fit the loss and
+    wager limits, a buy-in the loss limits (the chips at a table count as at risk); a player
+    whose wager limit is used up, or whose loss limit was lowered below what they have at
+    risk, sits out."""
+
+    def check_seat(self, db: Database, user_id: int) -> None:
+        with db.session() as session:
+            found = limits.active_exclusion(session, [user_id], now=utcnow()).get(user_id)
+        if found is not None:
+            raise limits.exclusion_error(found)
+
+    def check_buy_in(self, session: Session, user_id: int, amount: int) -> None:
+        limits.check_stake(
+            session, user_id=user_id, amount=amount, counted=True, kinds=(LimitKind.LOSS,)
+        )
+
+    def check_stakes(
+        self, session: Session, stakes: Sequence[tuple[int, int]]
+    ) -> list[CroupierError | None]:
+        found = limits.allowances(session, [user for user, _ in stakes])
+        return [found[user].refusal(amount) if user in found else None for user, amount in stakes]
+
+    def blocked(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
+        with db.session() as session:
+            return limits.blocked(session, user_ids)
