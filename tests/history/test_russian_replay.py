@@ -25,12 +25,13 @@ from croupier.cards import parse_cards
 from croupier.deck import Shoe, seeded_source, shuffled
 from croupier.errors import RecordError
 from croupier.games.russian import Phase, RussianConfig, RussianRound
-from croupier.history.records import (
-    replay_russian,
-    russian_differences,
-    russian_record,
-    verify_russian,
-)
+from croupier.history import russian as russian_history
+
+
+def replayed_record(record: dict[str, Any]) -> dict[str, Any]:
+    """The record of ``record`` replayed through the engine."""
+    return russian_history.record(russian_history.replay(record), round_id=record.get("round_id"))
+
 
 CROUPIER = [sys.executable, "-m", "croupier.cli.__main__"]
 CONFIG = RussianConfig()
@@ -96,8 +97,8 @@ def as_stored(record: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.fixture
 def record() -> dict[str, Any]:
-    rnd, shoe = scenario_round()
-    return as_stored(russian_record(rnd, shoe=shoe, round_id=42))
+    rnd, _shoe = scenario_round()
+    return as_stored(russian_history.record(rnd, round_id=42))
 
 
 def event_index(record: dict[str, Any], kind: str, box: int | None = None) -> int:
@@ -122,14 +123,15 @@ def swapped(deck: str, first: str, second: str) -> str:
 def test_the_hand_built_round_replays_to_the_nets_the_spec_gives(record: dict[str, Any]) -> None:
     assert record["results"] == EXPECTED
     assert record["players_net"] == 500 and record["house_net"] == -500
-    replayed = replay_russian(record)
+    replayed = replayed_record(record)
     assert replayed == record
-    assert verify_russian(record) == []
+    assert russian_history.verify(record) == []
     # the decisions are in the record in the order they were taken
     decisions = [
         (e["kind"], e["box"])
         for e in record["events"]
-        if e["kind"] not in ("box_placed", "cards_dealt", "dealer_revealed", "box_settled")
+        if e["kind"]
+        not in ("box_placed", "cards_dealt", "dealer_revealed", "box_shown", "box_settled")
     ]
     assert decisions == [
         ("bet_placed", 0),
@@ -186,10 +188,10 @@ def _random_round(seed: int) -> tuple[RussianRound, Shoe]:
 def test_seeded_rounds_with_every_kind_of_decision_replay_exactly() -> None:
     kinds: Counter[str] = Counter()
     for seed in range(400):
-        rnd, shoe = _random_round(seed)
-        record = as_stored(russian_record(rnd, shoe=shoe, round_id=seed))
-        assert replay_russian(record) == record, seed
-        assert verify_russian(record) == [], seed
+        rnd, _shoe = _random_round(seed)
+        record = as_stored(russian_history.record(rnd, round_id=seed))
+        assert replayed_record(record) == record, seed
+        assert russian_history.verify(record) == [], seed
         for event in record["events"]:
             kinds[event["kind"]] += 1
             if event["kind"] == "bet_placed" and event["insurance"]:
@@ -219,12 +221,12 @@ def test_a_voided_round_and_an_unfinished_one_replay() -> None:
     rnd.place_box(0, box=0, ante=100, bonus=100)
     rnd.deal()
     rnd.exchange(0, box=0, discard=parse_cards("7c 2h"))
-    unfinished = as_stored(russian_record(rnd, shoe=shoe))
-    assert verify_russian(unfinished) == [] and unfinished["phase"] == "deciding"
+    unfinished = as_stored(russian_history.record(rnd))
+    assert russian_history.verify(unfinished) == [] and unfinished["phase"] == "deciding"
     rnd.void("shuffler fault")
-    record = as_stored(russian_record(rnd, shoe=shoe))
+    record = as_stored(russian_history.record(rnd))
     assert record["void"] == "shuffler fault" and record["results"] == []
-    assert replay_russian(record) == record
+    assert replayed_record(record) == record
     voided = record["events"][-1]
     assert voided["kind"] == "round_voided" and voided["returned"] == [[0, 300]]  # fee too
 
@@ -235,17 +237,17 @@ def test_a_voided_round_and_an_unfinished_one_replay() -> None:
 def test_a_changed_net_is_reported(record: dict[str, Any]) -> None:
     tampered = copy.deepcopy(record)
     tampered["results"][3]["net"] = 0
-    assert verify_russian(tampered) == [
+    assert russian_history.verify(tampered) == [
         "results: box 3 (seat 2) settles to net -100 on replay, the record says 0"
     ]
     tampered = copy.deepcopy(record)
     settled = event_index(tampered, "box_settled", 0)
     tampered["events"][settled]["settlement"]["outcomes"][0]["net"] += 100
-    assert verify_russian(tampered) == [
+    assert russian_history.verify(tampered) == [
         f"box 0 (seat 0) settles to net 700 on replay, the record says 800 (events[{settled}])"
     ]
     tampered["players_net"] = 600
-    assert verify_russian(tampered)[-1] == "players_net: 500 on replay, the record says 600"
+    assert russian_history.verify(tampered)[-1] == "players_net: 500 on replay, the record says 600"
 
 
 def test_a_changed_card_is_reported(record: dict[str, Any]) -> None:
@@ -253,14 +255,14 @@ def test_a_changed_card_is_reported(record: dict[str, Any]) -> None:
     tampered = copy.deepcopy(record)
     dealt = event_index(tampered, "cards_dealt")
     tampered["events"][dealt]["hands"][1][1][4] = "3c"  # the blind box's 2c
-    assert verify_russian(tampered) == [
+    assert russian_history.verify(tampered) == [
         f'events[{dealt}].hands[1][1][4] (cards_dealt): "2c" on replay, the record says "3c"'
     ]
     # the deck itself changed: box 0's buy now draws 3c where 5d was, and the dealer's
     # Q-9-5-4-3 does not qualify: Ante 1:1, Bet pushed (100 + 300 - 100 - 100 = 200)
     tampered = record | {"deck": swapped(record["deck"], "5d", "3c")}
     bought, settled = event_index(record, "game_bought", 0), event_index(record, "box_settled", 0)
-    assert verify_russian(tampered) == [
+    assert russian_history.verify(tampered) == [
         f'events[{bought}].drawn[1] (game_bought): "3c" on replay, the record says "5d"',
         f"box 0 (seat 0) settles to net 200 on replay, the record says 700 (events[{settled}])",
         "results: box 0 (seat 0) settles to net 200 on replay, the record says 700",
@@ -274,11 +276,11 @@ def test_a_changed_decision_is_reported_or_refused(record: dict[str, Any]) -> No
     tampered = copy.deepcopy(record)
     tampered["events"][event_index(tampered, "bet_placed", 0)]["insurance"] = 700
     with pytest.raises(RecordError, match=r"does not replay: events\[\d+\] \(bet_placed\)"):
-        verify_russian(tampered)
+        russian_history.verify(tampered)
     # less insurance on box 0: it wins 200, not 300
     tampered = copy.deepcopy(record)
     tampered["events"][event_index(tampered, "bet_placed", 0)]["insurance"] = 200
-    differences = verify_russian(tampered)
+    differences = russian_history.verify(tampered)
     settled = event_index(record, "box_settled", 0)
     assert differences[0] == (
         f"box 0 (seat 0) settles to net 600 on replay, the record says 700 (events[{settled}])"
@@ -287,7 +289,7 @@ def test_a_changed_decision_is_reported_or_refused(record: dict[str, Any]) -> No
     tampered = copy.deepcopy(record)
     folded = event_index(tampered, "folded", 4)
     tampered["events"][folded] = {"kind": "bet_placed", "box": 4, "bet": 200, "insurance": 0}
-    differences = verify_russian(tampered)
+    differences = russian_history.verify(tampered)
     first_settled = event_index(record, "box_settled")
     assert differences[0] == (
         f"the record has {len(record['events'])} events, the replay {first_settled}: "
@@ -297,7 +299,7 @@ def test_a_changed_decision_is_reported_or_refused(record: dict[str, Any]) -> No
     # a decision dropped: the round stops where the record does, and says so
     tampered = copy.deepcopy(record)
     del tampered["events"][folded:]
-    differences = verify_russian(tampered)
+    differences = russian_history.verify(tampered)
     assert 'phase: "deciding" on replay, the record says "settled"' in differences
 
 
@@ -320,7 +322,7 @@ def test_malformed_records_raise_record_error(
     record: dict[str, Any], change: dict[str, Any], message: str
 ) -> None:
     with pytest.raises(RecordError, match=message):
-        verify_russian(record | change)
+        russian_history.verify(record | change)
 
 
 # -- the server's table ----------------------------------------------------------------------
@@ -363,8 +365,8 @@ def test_a_record_written_by_the_server_table_replays() -> None:
     table = _table_round()
     record = as_stored(table.record(7))
     assert record["results"] == EXPECTED and record["round_id"] == 7
-    assert verify_russian(record) == []
-    assert replay_russian(record) == record
+    assert russian_history.verify(record) == []
+    assert replayed_record(record) == record
     # the events and rules are in the form the server stored before records held the deck,
     # so those older records replay too (with the deck GET /api/rounds/{id} reveals)
     engine = table.engine
@@ -414,8 +416,8 @@ def replay_cli(*paths: Path) -> tuple[int, list[str]]:
 
 @pytest.fixture
 def files(tmp_path: Path, record: dict[str, Any]) -> Iterator[Path]:
-    rnd, shoe = _random_round(3)
-    other = as_stored(russian_record(rnd, shoe=shoe, round_id=3))
+    rnd, _shoe = _random_round(3)
+    other = as_stored(russian_history.record(rnd, round_id=3))
     (tmp_path / "record.json").write_text(json.dumps(record, indent=2))
     legacy = {k: record[k] for k in ("game", "round_id", "rules", "events", "phase", "void")}
     (tmp_path / "recalled.json").write_text(json.dumps(_recalled(legacy, deck=record["deck"])))
@@ -529,12 +531,12 @@ def test_the_installed_command_exits_by_the_result(files: Path, record: dict[str
 def test_differences_compare_only_what_the_record_stores(record: dict[str, Any]) -> None:
     # as the server wrote them before: no version, results or nets (and the deck added)
     legacy = {k: record[k] for k in ("game", "round_id", "rules", "deck", "events", "void")}
-    assert verify_russian(legacy) == []
-    replayed = replay_russian(legacy)
+    assert russian_history.verify(legacy) == []
+    replayed = replayed_record(legacy)
     assert replayed["results"] == EXPECTED and replayed["phase"] == "settled"
-    assert russian_differences(replayed, legacy | {"phase": "buying"}) == [
-        'phase: "settled" on replay, the record says "buying"'
-    ]
+    assert russian_history.differences(
+        russian_history.replay(legacy), legacy | {"phase": "buying"}
+    ) == ['phase: "settled" on replay, the record says "buying"']
 
 
 @pytest.mark.timeout(60)
@@ -588,7 +590,7 @@ def test_a_round_played_on_the_server_replays_as_recalled_over_http(tmp_path: Pa
         {"box": 0, "seat": 0, "net": 600},
         {"box": 1, "seat": 0, "net": 0},
     ]
-    assert verify_russian(record) == []
+    assert russian_history.verify(record) == []
     path = tmp_path / "recalled.json"
     path.write_text(json.dumps(recalled))
     code, lines = replay_cli(path)

@@ -11,7 +11,7 @@ import pytest
 from croupier.deck import Shoe, seeded_source, shuffled
 from croupier.errors import RecordError
 from croupier.games.uth import UthConfig, UthRound
-from croupier.history.records import uth_record, uth_record_for_seats, verify_uth
+from croupier.history import uth as uth_history
 
 
 def _played(config: UthConfig, seed: int, boxes: int) -> UthRound:
@@ -22,7 +22,7 @@ def _played(config: UthConfig, seed: int, boxes: int) -> UthRound:
     rnd.close_betting()
     while rnd.pending_seats:
         for seat in rnd.pending_seats:
-            action = rng.choice(rnd.legal_actions(seat))
+            action = rng.choice(rnd.legal_words(seat))
             if action == "check":
                 rnd.check(seat)
             elif action == "fold":
@@ -34,17 +34,18 @@ def _played(config: UthConfig, seed: int, boxes: int) -> UthRound:
 
 @pytest.mark.parametrize("seed", range(20))
 def test_a_cut_record_replays_to_the_same_results(seed: int) -> None:
-    record = uth_record(_played(UthConfig.live(), seed, boxes=40))
+    record = uth_history.record(_played(UthConfig.live(), seed, boxes=40))
     keep = set(random.Random(seed).sample(range(40), k=1 + seed % 5))
-    cut = uth_record_for_seats(record, keep)
+    cut = uth_history.record_for_seats(record, keep)
     assert {b["seat"] for b in cut["bets"]} == keep and cut["boxes_in_play"] == 40
-    replayed = verify_uth(cut)
+    assert uth_history.verify(cut) == []
+    replayed = uth_history.replay(cut)
     assert set(replayed.results) == keep
     assert cut["results"] == [r for r in record["results"] if r["seat"] in keep]
     assert cut["players_net"] == sum(r["net"] for r in cut["results"]) == -cut["house_net"]
 
 
 def test_a_casino_record_is_not_cut() -> None:
-    record = uth_record(_played(UthConfig.casino(), 1, boxes=3))
+    record = uth_history.record(_played(UthConfig.casino(), 1, boxes=3))
     with pytest.raises(RecordError, match="shared-hand"):
-        uth_record_for_seats(record, {0})
+        uth_history.record_for_seats(record, {0})

@@ -11,7 +11,7 @@ from croupier.errors import ConfigError, IllegalActionError
 from croupier.games.russian import BetKind, Draw, Outcome, RussianConfig, RussianRound, audit_box
 from croupier.games.russian.events import SixthCardBought
 from croupier.games.russian.state import Phase
-from croupier.history.records import russian_record, verify_russian
+from croupier.history import russian as russian_history
 
 
 def stacked(text: str) -> Shoe:
@@ -60,12 +60,12 @@ def test_two_open_boxes_decide_one_after_the_other() -> None:
         game.place_box(0, box=2, ante=100)
     game.deal()
     # the second open box stays face down for its player until the first has decided
-    view = game.view_for(0)
+    view = game.view(0)
     assert view.boxes[0].cards is not None and view.boxes[1].cards is None
     game.exchange(0, box=0, discard=parse_cards("7c 2h"))
-    assert game.view_for(0).boxes[1].cards is None
+    assert game.view(0).boxes[1].cards is None
     game.bet(0, box=0)
-    assert game.view_for(0).boxes[1].cards == parse_cards("Kh Kd 8c 5s 3h")
+    assert game.view(0).boxes[1].cards == parse_cards("Kh Kd 8c 5s 3h")
     game.fold(0, box=1)
     assert game.phase in (Phase.BUYING, Phase.SETTLED)
     with pytest.raises(IllegalActionError, match="already has an open box"):
@@ -117,7 +117,7 @@ def test_blind_insurance_returns_unless_the_hand_allows_it() -> None:
     assert kings.outcome is Outcome.WON and kings.net == 600 and kings.stake == 30_000
     pair = next(o for o in game.settlement(2).outcomes if o.kind is BetKind.INSURANCE)
     assert pair.outcome is Outcome.PUSH and pair.net == 0
-    assert verify_russian(russian_record(game, shoe=game.shoe)) == []
+    assert russian_history.verify(russian_history.record(game)) == []
 
 
 def test_blind_choices_need_the_option_and_a_blind_box() -> None:
@@ -151,7 +151,7 @@ def test_blind_sixth_card_is_dealt_after_the_deal() -> None:
     # four kings against a dealer who does not qualify: Ante 1:1, the Bet pushes
     assert settled.net_of(BetKind.ANTE) == 100 and settled.payout is not None
     assert settled.payout.multiple == 20
-    assert verify_russian(russian_record(game, shoe=game.shoe)) == []
+    assert russian_history.verify(russian_history.record(game)) == []
 
 
 def test_options_are_validated() -> None:

@@ -16,11 +16,7 @@ from croupier.games.russian.events import (
     SixthCardBought,
 )
 from croupier.games.russian.state import Phase
-from croupier.history.records import (
-    russian_record,
-    russian_reshuffle_differences,
-    verify_russian,
-)
+from croupier.history import russian as russian_history
 
 # 6 boxes x 5 cards, then a dealer who does not qualify (Q-J-9-8-7 offsuit), so every box that
 # stood may buy the dealer's game; the rest of the deck follows in id order.
@@ -82,10 +78,10 @@ def test_four_players_six_boxes_exchange_five_then_buy_the_dealers_game() -> Non
         assert bought.drawn[-1].id not in {c.id for c in game.dealer}
     assert game.phase is Phase.SETTLED
     assert len(game.boxes) == 6 and all(game.settlement(b) for b in game.boxes)
-    record = russian_record(game, shoe=game.shoe)
-    assert verify_russian(record) == []
+    record = russian_history.record(game)
+    assert russian_history.verify(record) == []
     key = format_cards(game.shoe.order, " ")
-    assert russian_reshuffle_differences(record, key=key) == []
+    assert russian_history.reshuffle_differences(record, key=key) == []
 
 
 def test_every_open_box_buys_a_sixth_card_and_the_dealers_game() -> None:
@@ -113,7 +109,7 @@ def test_two_open_boxes_each_exchange_five_and_buy() -> None:
     assert game.phase is Phase.SETTLED
     reshuffles = [e for e in game.events if isinstance(e, DiscardsReshuffled)]
     assert len(reshuffles) >= 2
-    assert verify_russian(russian_record(game, shoe=game.shoe)) == []
+    assert russian_history.verify(russian_history.record(game)) == []
 
 
 def test_reshuffle_order_comes_from_the_key() -> None:
@@ -130,9 +126,9 @@ def test_reshuffle_order_comes_from_the_key() -> None:
         game.bet(box, box=box)
     (event,) = [e for e in game.events if isinstance(e, DiscardsReshuffled)]
     assert event.cards == tuple(reshuffle(0, event.discards))
-    record = russian_record(game, shoe=game.shoe)
-    assert russian_reshuffle_differences(record, key=key) == []
-    assert russian_reshuffle_differences(record, key="another salt") != []
+    record = russian_history.record(game)
+    assert russian_history.reshuffle_differences(record, key=key) == []
+    assert russian_history.reshuffle_differences(record, key="another salt") != []
     # the fourth box got the stub's last two cards, then the reshuffle's first three
     exchanged = [e for e in game.events if isinstance(e, CardsExchanged)][3]
     assert exchanged.received[2:] == event.cards[:3]

@@ -46,8 +46,8 @@ def snapshot(game: RussianRound) -> object:
         game.phase,
         game.to_act,
         tuple(game.cards(b) for b in game.boxes),
-        game.view_for(0),
-        game.view_for(1),
+        game.view(0),
+        game.view(1),
     )
 
 
@@ -91,7 +91,7 @@ def test_sixth_card() -> None:
     game.sixth_card(0, box=0)
     assert len(game.cards(0)) == 6
     game.fold(0, box=0)
-    assert game.view_for(0).boxes[0].status is BoxStatus.FOLDED
+    assert game.view(0).boxes[0].status is BoxStatus.FOLDED
     game.fold(1, box=2)
     assert game.phase is Phase.SETTLED  # the dealer does not qualify but nobody stood
     # fee, ante and the Bonus (trips, below a straight) lost
@@ -100,18 +100,18 @@ def test_sixth_card() -> None:
 
 def test_views_hide_other_cards_and_the_dealer() -> None:
     game = round_with()
-    mine = game.view_for(0)
+    mine = game.view(0)
     assert mine.boxes[0].cards is not None and mine.boxes[1].cards is None  # blind
     assert mine.boxes[2].cards is None  # another seat's box
     assert mine.dealer == (None,) * 5
-    theirs = game.view_for(1)
+    theirs = game.view(1)
     assert theirs.boxes[0].cards is None and theirs.boxes[2].cards is not None
     game.bet(0, box=0)
     game.bet(1, box=2)
-    assert game.view_for(1).dealer == parse_cards("Qd Jc 9c 5s 3h")
+    assert game.view(1).dealer == parse_cards("Qd Jc 9c 5s 3h")
     game.decline_buy(0, box=0)
     game.decline_buy(1, box=2)
-    final = game.view_for(0)
+    final = game.view(0)
     assert final.boxes[1].cards is not None  # own blind box after the showdown
     assert final.boxes[2].cards is None and final.boxes[2].net is None
     assert final.boxes[0].net is not None
@@ -119,7 +119,7 @@ def test_views_hide_other_cards_and_the_dealer() -> None:
 
 def test_dealer_upcard_option() -> None:
     game = round_with(config=RussianConfig(dealer_upcard=True))
-    dealer = game.view_for(0).dealer
+    dealer = game.view(0).dealer
     assert dealer[:4] == (None,) * 4 and str(dealer[4]) == "3h"
 
 
@@ -252,7 +252,7 @@ def test_box_rules_before_the_deal() -> None:
     assert game.can_deal()
     game.deal()
     assert game.to_act == 1
-    assert game.view_for(0).boxes[0].status is BoxStatus.BLIND
+    assert game.view(0).boxes[0].status is BoxStatus.BLIND
 
 
 def test_random_rounds_conserve_cards_and_settle() -> None:

@@ -34,16 +34,16 @@ def _shoe(holes: list[str], board: str) -> Shoe:
 
 
 def test_the_seed_showdown_is_the_default_and_options_are_settings() -> None:
-    assert _factory().rules.config(3).showdown is ShowdownRule.SEED
+    assert _factory().rules.hand_config(3).showdown is ShowdownRule.SEED
     factory = _factory(showdown="any-muck", odd_chip="suit", small_blind=1, big_blind=3)
-    config = factory.rules.config(3)
+    config = factory.rules.hand_config(3)
     assert (config.showdown, config.odd_chip) == (ShowdownRule.ANY_MUCK, OddChip.SUIT)
     assert factory.describe()["showdown"] == "any-muck"
     assert factory.describe()["odd_chip"] == "suit"
     (table,) = parse_tables(
         '[[tables]]\nname = "nl"\ngame = "holdem"\n[tables.rules]\nodd_chip = "suit"\n'
     )
-    assert HoldemFactory(table).rules.config(2).odd_chip is OddChip.SUIT
+    assert HoldemFactory(table).rules.hand_config(2).odd_chip is OddChip.SUIT
     for rules, message in (
         ({"showdown": "show-all"}, "showdown 'show-all' is not one of"),
         ({"odd_chip": "oldest"}, "odd_chip 'oldest' is not one of"),

@@ -19,7 +19,7 @@ from croupier.cli.report import app as report_app
 from croupier.deck import Shoe, seeded_source, shuffled
 from croupier.evaluator import HandCategory
 from croupier.games.russian import RussianConfig, RussianRound
-from croupier.history.records import russian_record
+from croupier.history import russian as russian_history
 from croupier.server.base import utcnow
 from croupier.server.db import Database
 from croupier.server.reports.daily import daily_report, to_json
@@ -156,7 +156,7 @@ def _russian_record(seed: int) -> dict[str, Any]:
             game.bet(0, box=0)
         elif game.can_decline_buy(0, box=0):
             game.decline_buy(0, box=0)
-    return russian_record(game, shoe=shoe, round_id=seed)
+    return russian_history.record(game, round_id=seed)
 
 
 def test_russian_and_holdem_rows(db: Database, make_user: Any) -> None:

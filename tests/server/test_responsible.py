@@ -21,7 +21,7 @@ from croupier.server.db import Database
 from croupier.server.responsible import limits
 from croupier.server.responsible.models import LimitKind, Period, PlayerLimit
 from croupier.server.tables import rounds
-from croupier.server.tables.cash import stack_account
+from croupier.server.tables.cash_ledger import stack_account
 from croupier.server.tables.clock import ManualClock
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.models import Round

@@ -17,7 +17,7 @@ import pytest
 from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings, table_ws
 
 from croupier.errors import ConfigError
-from croupier.history.records import russian_reshuffle_differences, verify_russian
+from croupier.history import russian as russian_history
 from croupier.server.app import create_app
 from croupier.server.tables.clock import ManualClock
 from croupier.server.tables.config import TableConfig, parse_tables
@@ -115,10 +115,10 @@ def test_full_table_exchanges_five_and_buys_to_the_end(make_server: Any) -> None
     ).json()
     record = operator["record"]
     assert [e["kind"] for e in record["events"]].count("discards_reshuffled") == 1
-    assert verify_russian(record) == []
+    assert russian_history.verify(record) == []
     # the reshuffle is the one the committed salt fixed before the first card was dealt
-    assert russian_reshuffle_differences(record, key=reveal["salt"]) == []
-    assert russian_reshuffle_differences(record, key="0" * 32) != []
+    assert russian_history.reshuffle_differences(record, key=reveal["salt"]) == []
+    assert russian_history.reshuffle_differences(record, key="0" * 32) != []
     ledger = server.ledger()
     assert ledger["escrow"] == 0 and sum(ledger.values()) == 0
 

@@ -14,8 +14,8 @@ from croupier.errors import ConfigError, IllegalActionError
 from croupier.evaluator import evaluate
 from croupier.games.uth import Bet, Outcome, Phase, UthConfig, UthRound, settle_seat
 from croupier.games.uth.config import PlayMultiples
-from croupier.games.uth.events import CardBurnt, SeatSettled, TripsPlaced
-from croupier.history.records import uth_record, verify_uth
+from croupier.games.uth.events import CardBurned, SeatSettled, TripsPlaced
+from croupier.history import uth as uth_history
 
 # -- Trips after the Ante (seed 001) -----------------------------------------------------------
 
@@ -40,9 +40,10 @@ def test_trips_after_the_ante_in_the_same_betting_window() -> None:
     while rnd.pending_seats:
         for seat in rnd.pending_seats:
             rnd.apply_timeout(seat)
-    record = uth_record(rnd)
+    record = uth_history.record(rnd)
     assert {b["seat"]: b["trips"] for b in record["bets"]} == {7: 500, 8: 0}
-    assert verify_uth(record).results == rnd.results
+    assert uth_history.verify(record) == []
+    assert uth_history.replay(record).results == rnd.results
 
 
 # -- the dealing order, card by card (seeds 003 and 000) --------------------------------------
@@ -89,11 +90,12 @@ def test_dealing_order_card_by_card(dealing: str, boxes: int) -> None:
         for seat in range(boxes):
             rnd.check(seat)
     assert list(rnd.board) == expected["board"]
-    burns = [e.card for e in rnd.events if isinstance(e, CardBurnt)]
+    burns = [e.card for e in rnd.events if isinstance(e, CardBurned)]
     assert burns == ([] if expected["burn"] is None else [expected["burn"]])
-    record = uth_record(rnd)
+    record = uth_history.record(rnd)
     assert record["config"]["dealing"] == dealing
-    assert verify_uth(record).results == rnd.results
+    assert uth_history.verify(record) == []
+    assert uth_history.replay(record).results == rnd.results
 
 
 def test_a_live_tables_shared_hand_follows_the_dealing_order() -> None:
@@ -118,7 +120,7 @@ def test_boxes_are_settled_right_to_left() -> None:
     settled = [e.result.seat for e in rnd.events if isinstance(e, SeatSettled)]
     assert settled == [5, 2, 0]
     assert list(rnd.results) == [5, 2, 0]
-    assert [r["seat"] for r in uth_record(rnd)["results"]] == [5, 2, 0]
+    assert [r["seat"] for r in uth_history.record(rnd)["results"]] == [5, 2, 0]
 
 
 # -- Play multiples -----------------------------------------------------------------------------
@@ -130,12 +132,12 @@ def test_play_multiples_are_a_table_setting() -> None:
     rnd.place_bets(0, ante=100)
     rnd.place_bets(1, ante=100)
     rnd.close_betting()
-    assert rnd.legal_actions(0) == ("check", "3x")
+    assert rnd.legal_words(0) == ("check", "3x")
     with pytest.raises(IllegalActionError, match="Play 4x is not allowed pre-flop: 3x"):
         rnd.bet_play(0, 4)
     rnd.check(0)
     rnd.check(1)
-    assert rnd.legal_actions(0) == ("check", "2x", "1x")
+    assert rnd.legal_words(0) == ("check", "2x", "1x")
     rnd.bet_play(0, 1)
     assert rnd.box(0).play == 100
     config = UthConfig.from_dict({"play_multiples": {"preflop": [5, 3]}})
@@ -236,7 +238,8 @@ def test_every_option_round_trips_through_a_record() -> None:
     rnd.close_betting()
     rnd.bet_play(0, 4)
     assert rnd.phase is Phase.SETTLED
-    assert verify_uth(uth_record(rnd)).results == rnd.results
+    assert uth_history.verify(uth_history.record(rnd)) == []
+    assert uth_history.replay(uth_history.record(rnd)).results == rnd.results
 
 
 def test_the_settlement_audit_honours_the_options() -> None:

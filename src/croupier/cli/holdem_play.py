@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from croupier.cli.rules import ConfigFile, Rules, build_config, read_rules
 from croupier.cli.session import Leave, Way, replay_line, run_session, session_seed, speak
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.games.holdem.config import SplitPolicy
@@ -17,56 +19,47 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from croupier.deck import NumpySource
+    from croupier.games.holdem import HoldemTableConfig
     from croupier.games.holdem.betting import Options
     from croupier.games.holdem.state import CashHand
     from croupier.games.holdem.table import CashTable
 
-__all__ = ["make_bot", "play", "stakes"]
+__all__ = ["make_bot", "play", "stakes_rules", "table_config"]
 
 
-def stakes(
-    players: int,
-    *,
-    small_blind: int,
-    big_blind: int,
-    ante: int,
-    structure: str,
-    split: SplitPolicy = SplitPolicy.LIVE,
-) -> Any:
-    """``config_for(players)`` for a table; amounts in whole chips, scaled to engine units
-    (``EXACT_SCALE`` per chip under the exact split policy).
+def table_config(
+    config: Path | None, rule: list[str] | None, *, base: dict[str, Any] | None = None
+) -> HoldemTableConfig:
+    """The table of ``base`` (a command's own options), then ``--config``, then ``--rule``:
+    every setting of :class:`~croupier.games.holdem.HoldemTableConfig`, amounts in chips
+    (``EXACT_SCALE`` engine units per chip under the ``exact`` split policy)."""
+    from croupier.games.holdem import HoldemTableConfig
+
+    data = read_rules(config, rule, game="holdem", base=base)
+    return build_config(HoldemTableConfig.from_dict, data)
+
+
+def stakes_rules(
+    *, small_blind: int, big_blind: int, ante: int, structure: str, split: SplitPolicy
+) -> dict[str, Any]:
+    """The table settings the stakes options give (structure ``nl``, ``pl`` or ``fl``).
 
     Raises:
         typer.BadParameter: a structure that is not nl, pl or fl, or blinds out of order.
     """
-    from croupier.games.holdem import BettingStructure, HoldemConfig
-
-    kind = {"nl": BettingStructure.NO_LIMIT, "pl": BettingStructure.POT_LIMIT}.get(
-        structure.lower(), BettingStructure.FIXED_LIMIT
-    )
     if structure.lower() not in ("nl", "pl", "fl"):
         raise typer.BadParameter(f"structure {structure!r} is not nl, pl or fl")
     if small_blind > big_blind:
         raise typer.BadParameter(
             f"the small blind {small_blind} is more than the big blind {big_blind}"
         )
-    unit = split.unit
-
-    def config_for(count: int) -> HoldemConfig:
-        return HoldemConfig.cash(
-            players=count,
-            small_blind=small_blind * unit,
-            big_blind=big_blind * unit,
-            ante=ante * unit,
-            structure=kind,
-            split=split,
-        )
-
-    try:
-        config_for(players)  # validate now
-    except CroupierError as exc:
-        raise typer.BadParameter(str(exc)) from None
-    return config_for
+    return {
+        "small_blind": small_blind,
+        "big_blind": big_blind,
+        "ante": ante,
+        "structure": structure.lower(),
+        "split": split.value,
+    }
 
 
 def make_bot(kind: str, source: Any) -> Any:
@@ -145,20 +138,28 @@ def play(
     small_blind: Annotated[int, typer.Option(min=0)] = 1,
     big_blind: Annotated[int, typer.Option(min=1)] = 2,
     structure: Annotated[str, typer.Option(help="nl, pl or fl")] = "nl",
+    config: ConfigFile = None,
+    rule: Rules = None,
 ) -> None:
     """Play a cash game at the terminal against bots (tight-aggressive and random).
 
     Leave with q, Ctrl-D or Ctrl-C: the hand in play is folded and the session summary
-    printed. Enter checks when checking is free and never puts chips in.
+    printed. Enter checks when checking is free and never puts chips in. The table's other
+    settings come from --config and --rule (--rule odd_chip=suit --rule rake_percent=5).
     """
     from rich.console import Console
 
     from croupier.deck import seeded_source
     from croupier.games.holdem.table import CashTable
 
-    config_for = stakes(
-        players, small_blind=small_blind, big_blind=big_blind, ante=0, structure=structure
+    base = stakes_rules(
+        small_blind=small_blind,
+        big_blind=big_blind,
+        ante=0,
+        structure=structure,
+        split=SplitPolicy.LIVE,
     )
+    config_for = table_config(config, rule, base=base).hand_config
     seed = session_seed(seed)
     source = seeded_source(seed)
     session = _Session(

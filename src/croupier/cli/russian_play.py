@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from croupier.cards import Card, parse_cards
-from croupier.chips import Chips
+from croupier.cli.rules import ConfigFile, Rules, build_config, read_rules
 from croupier.cli.session import Leave, Way, replay_line, run_session, session_seed
 from croupier.errors import CroupierError, NotationError
 from croupier.games.russian import BetKind, RussianConfig
@@ -81,24 +81,39 @@ def play(
         typer.Option(help="Shuffle seed (default: a new one from the OS, shown at the end)."),
     ] = None,
     dealer_upcard: Annotated[bool, typer.Option(help="Show the dealer's last card.")] = False,
+    config_file: ConfigFile = None,
+    rule: Rules = None,
 ) -> None:
     """Play Russian Poker at the terminal against the dealer.
 
     Leave with n at "Another round?", q, Ctrl-D or Ctrl-C: a round in play is folded (or
-    the dealer's game not bought) and the session summary printed.
+    the dealer's game not bought) and the session summary printed. The table's options come
+    from --config and --rule (--rule ante_pays_on_win=true); its limits fit --ante and
+    --bonus unless they set them.
     """
     from rich.console import Console
 
     from croupier.deck import seeded_source
 
-    config = RussianConfig(
-        ante_min=Chips(1),
-        ante_max=Chips(ante),
-        bonus_min=Chips(1),
-        bonus_max=Chips(max(bonus, 1)),
-        max_payout=None,
-        dealer_upcard=dealer_upcard,
+    base = {
+        "ante_min": 1,
+        "ante_max": ante,
+        "bonus_min": 1,
+        "bonus_max": max(bonus, 1),
+        "max_payout": "none",
+        "dealer_upcard": dealer_upcard,
+    }
+    config = build_config(
+        RussianConfig.from_dict, read_rules(config_file, rule, game="russian", base=base)
     )
+    if not config.ante_min <= ante <= config.ante_max:
+        raise typer.BadParameter(
+            f"--ante {ante} is outside the table's {config.ante_min}..{config.ante_max}"
+        )
+    if bonus and not config.bonus_min <= bonus <= config.bonus_max:
+        raise typer.BadParameter(
+            f"--bonus {bonus} is outside the table's {config.bonus_min}..{config.bonus_max}"
+        )
     seed = session_seed(seed)
     s = _Session(
         console=Console(highlight=False),
@@ -135,7 +150,7 @@ def _play_rounds(s: _Session) -> None:
             )
             return
         s.rounds += 1
-        game = RussianRound(config=s.config, shoe=Shoe(shuffled(s.source)))
+        game = RussianRound(s.config, Shoe(shuffled(s.source)))
         game.place_box(0, box=0, ante=s.ante, bonus=s.bonus)
         for box in range(1, s.boxes):
             game.place_box(0, box=box, ante=s.ante, blind=True)
@@ -221,18 +236,25 @@ def _ask_discards(s: _Session, hand: tuple[Card, ...]) -> tuple[Card, ...] | Non
         if len(set(picked)) != len(picked):
             s.console.print("[yellow]a card is named twice[/yellow]")
             continue
+        low, high = s.config.exchange_min, s.config.exchange_max
+        if not low <= len(picked) <= high:
+            s.console.print(f"[yellow]exchange from {low} to {high} cards at this table[/yellow]")
+            continue
         return picked
 
 
 def _decide(s: _Session, game: RussianRound) -> None:
     """The open box's decisions: draw or not, then bet (with insurance) or fold."""
-    view = game.view_for(0)
+    view = game.view(0)
     if s.config.dealer_upcard and view.dealer:
         s.console.print(f"Dealer shows {_show_cards(c for c in view.dealer if c is not None)}")
     s.console.print(f"Your hand: {_hand_line(s, game.cards(0))}")
     fee = s.ante * s.config.draw_fee_multiple
     bet = s.ante * s.config.bet_multiple
-    s.console.print(f"The Bet is {bet}; an exchange (1 to 5 cards) or a sixth card costs {fee}.")
+    low, high = s.config.exchange_min, s.config.exchange_max
+    s.console.print(
+        f"The Bet is {bet}; an exchange ({low} to {high} cards) or a sixth card costs {fee}."
+    )
     while True:
         choice = _ask(
             s,
@@ -258,7 +280,7 @@ def _decide(s: _Session, game: RussianRound) -> None:
 
 def _committed(game: RussianRound) -> int:
     """Every chip the player has on the table in this round so far."""
-    return sum(b.ante + b.bonus + b.bet + b.fee + b.insurance for b in game.view_for(0).boxes)
+    return sum(b.ante + b.bonus + b.bet + b.fee + b.insurance for b in game.view(0).boxes)
 
 
 def _ask_insurance(s: _Session, game: RussianRound) -> int:

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
 from croupier.chips import format_money
-from croupier.cli.uth_play import play
-from croupier.errors import CroupierError
-from croupier.games.uth import Phase
-from croupier.games.uth.audit import audit_line, settle_mapping
-from croupier.history.records import verify_uth
+from croupier.cli.lines import Replayer, replay_files, settle_lines
+from croupier.cli.rules import ConfigFile, Rules, build_config, read_rules
+from croupier.cli.uth_play import play, table_config
+from croupier.games.uth import Phase, UthConfig, UthRound, settle_line
+from croupier.history import uth as uth_history
 
-__all__ = ["app", "play"]
+__all__ = ["app", "play", "table_config"]
 
 app = typer.Typer(
     help="Ultimate Texas Hold'em: play at the terminal, audit settlement, replay rounds.",
@@ -26,50 +24,64 @@ app = typer.Typer(
 
 
 @app.command("settle")
-def settle() -> None:
+def settle(config: ConfigFile = None, rule: Rules = None) -> None:
     """Settle known hands: JSON lines on stdin, one JSON line per hand on stdout.
 
     In: {"player": "AsKd", "dealer": "7c7d", "board": "2h3h4h5s9c", "ante": 1000,
-    "trips": 500, "action": "4x"} (action 4x/3x pre-flop, 2x flop, 1x river, or fold;
-    amounts in minor units; default pay tables). Out: the player's net per bet,
-    {"ante": ..., "blind": ..., "play": ..., "trips": ..., "total": ...}, or {"error": "..."}.
+    "trips": 500, "action": "4x"} (action 4x/3x pre-flop, 2x flop, 1x river, or fold, or
+    the table's play_multiples; amounts in minor units). The table's pay tables and options
+    come from --config and --rule (--rule trips_needs_win=true). Out: the player's net per
+    bet, {"ante": ..., "blind": ..., "play": ..., "trips": ..., "total": ...}, or
+    {"error": "..."}.
     """
+    table = table_config(config, rule)
     out = sys.stdout
-    for raw in sys.stdin:
-        line = raw.strip()
-        if not line:
-            continue
-        try:
-            data = json.loads(line)
-            if not isinstance(data, dict):
-                raise CroupierError("each line must be a JSON object")
-            result: dict[str, Any] = dict(audit_line(settle_mapping(data)))
-        except json.JSONDecodeError as exc:
-            result = {"error": f"not JSON: {exc.msg} at column {exc.colno}"}
-        except CroupierError as exc:
-            result = {"error": str(exc)}
-        out.write(json.dumps(result) + "\n")
+    for line in settle_lines(sys.stdin, lambda data: settle_line(data, table)):
+        out.write(line + "\n")
     out.flush()
 
 
+def _confirmations(rnd: UthRound) -> list[str]:
+    if rnd.phase is Phase.VOIDED:
+        return ["void round confirmed, every stake returned"]
+    lines = [
+        f"seat {seat} net {format_money(result.net)} confirmed"
+        for seat, result in sorted(rnd.results.items())
+    ]
+    house = -sum(r.net for r in rnd.results.values())
+    return [*lines, f"settlement confirmed (house net {format_money(house)})"]
+
+
 @app.command("replay")
-def replay(record: Path = typer.Argument(..., help="A round record (JSON).")) -> None:
-    """Re-run a recorded round through the engine and confirm its settlement."""
-    console = Console()
-    try:
-        data = json.loads(record.read_text())
-        rnd = verify_uth(data)
-    except (OSError, json.JSONDecodeError, CroupierError) as exc:
-        console.print(f"[red]{record}: {exc}[/red]")
-        raise typer.Exit(1) from exc
-    if rnd.phase is Phase.VOID:
-        console.print(f"{record}: void round confirmed, every stake returned")
-        return
-    for seat, result in sorted(rnd.results.items()):
-        console.print(f"{record}: seat {seat} net {format_money(result.net)} confirmed")
-    console.print(
-        f"[green]{record}: settlement confirmed[/green] (house net {format_money(-sum(r.net for r in rnd.results.values()))})"
-    )
+def replay(
+    records: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="FILE",
+            help="Round records (JSON): as stored, or as GET /api/rounds/{id} returns them; "
+            "a JSON list or JSON lines of them.",
+        ),
+    ],
+    config: ConfigFile = None,
+    rule: Rules = None,
+) -> None:
+    """Re-run recorded rounds through the engine and confirm each settles as recorded.
+
+    With --config or --rule the rounds are replayed under the record's table changed by
+    those settings (what would these rounds have paid at that table?). Exit 0 when every
+    record reproduces, 1 when one differs or cannot be read.
+    """
+    changes = read_rules(config, rule, game="uth")
+
+    def replayed(data: Any) -> UthRound:
+        if changes and isinstance(data.get("config"), dict):
+            merged = read_rules(config, rule, game="uth", base=data["config"])
+            data = {**data, "config": build_config(UthConfig.from_dict, merged).to_dict()}
+        return uth_history.replay(data)
+
+    game = Replayer(replayed, uth_history.differences, _confirmations)
+    if not replay_files(records, game):
+        raise typer.Exit(1)
 
 
 app.command("play")(play)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import time
-import tomllib
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -22,6 +21,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from croupier.cli.rules import Rules
+from croupier.cli.uth_play import table_config
 from croupier.evaluator import HandCategory
 from croupier.games.uth.config import PlayMultiples, UthConfig
 
@@ -168,32 +169,30 @@ _CONFIG_OPTION = typer.Option(
 )
 
 
-def _table(config: Path | None) -> UthConfig:
-    from croupier.errors import ConfigError
-
-    if config is None:
-        return UthConfig()
-    try:
-        data = tomllib.loads(config.read_text(encoding="utf-8"))
-        return UthConfig.from_dict(data.get("uth", data))
-    except (OSError, tomllib.TOMLDecodeError, ConfigError) as exc:
-        raise typer.BadParameter(str(exc), param_hint="--config") from exc
+def _table(config: Path | None, rule: list[str] | None = None) -> UthConfig:
+    return table_config(config, rule)
 
 
-def _tables(config: Path | None) -> tuple[dict[HandCategory, tuple[int, int]], ...]:
+def _tables(
+    config: Path | None, rule: list[str] | None = None
+) -> tuple[dict[HandCategory, tuple[int, int]], ...]:
     from croupier.analysis.uth import DEFAULT_BLIND, DEFAULT_TRIPS, from_engine
 
-    if config is None:
+    if config is None and not rule:
         return dict(DEFAULT_BLIND), dict(DEFAULT_TRIPS)
-    table = _table(config)
+    table = _table(config, rule)
     return from_engine(table.blind_paytable), from_engine(table.trips_paytable)
 
 
-def _run_exact(config: Path | None, on_progress: Callable[[int, int], None] | None) -> ExactResult:
+def _run_exact(
+    config: Path | None,
+    on_progress: Callable[[int, int], None] | None,
+    rule: list[str] | None = None,
+) -> ExactResult:
     from croupier.analysis.uth import analyze_exact
 
-    blind, trips = _tables(config)
-    multiples = _table(config).play_multiples
+    blind, trips = _tables(config, rule)
+    multiples = _table(config, rule).play_multiples
     return analyze_exact(blind=blind, trips=trips, multiples=multiples, on_progress=on_progress)
 
 
@@ -208,12 +207,13 @@ def analyze(
         Path | None, typer.Option("--plot", help="Write a 13x13 PNG of EV(4x) - EV(check).")
     ] = None,
     config: Annotated[Path | None, _CONFIG_OPTION] = None,
+    rule: Rules = None,
 ) -> None:
     """Exact return, house edge, element of risk and optimal strategy.
 
     Every player hand, board and dealer hand (2.78e13 deals) is counted in integer arithmetic,
-    with backward induction of the river, flop and pre-flop decisions. Pay tables: the spec's,
-    or those of --config.
+    with backward induction of the river, flop and pre-flop decisions. Pay tables and Play
+    multiples: the spec's, or those of --config and --rule (--rule play_multiples.preflop=[3]).
     """
     if not exact:
         _console.print(
@@ -227,7 +227,7 @@ def analyze(
         def on_progress(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        result = _run_exact(config, on_progress)
+        result = _run_exact(config, on_progress, rule)
     seconds = time.perf_counter() - start
     _console.print(_summary_table(result, seconds))
     _console.print(_outcome_table(result))

@@ -23,18 +23,25 @@ from rich.text import Text
 
 from croupier.cards import Card
 from croupier.chips import format_money, parse_money
+from croupier.cli.rules import ConfigFile, Rules, build_config, read_rules
 from croupier.cli.session import Leave, Way, replay_line, run_session, session_seed
 from croupier.errors import CroupierError, NotationError
+from croupier.games.paytables import PayTable
 from croupier.games.uth import Comparison, Outcome, Phase, SeatResult, UthConfig, UthRound
 
 if TYPE_CHECKING:
     from croupier.deck import NumpySource
 
-__all__ = ["card_text", "cards_text", "play"]
+__all__ = ["card_text", "cards_text", "play", "table_config"]
 
 _SUIT_STYLE = {0: "green", 1: "blue", 2: "red", 3: "white"}  # four-colour deck
-_WORST_CASE_ANTES = 6
-"""Ante, Blind and a 4x Play: the most a round costs besides Trips (spec/uth.md "Betting")."""
+
+
+def _worst_case_antes(config: UthConfig) -> int:
+    """Ante, Blind and the largest Play (4x at the spec's table): the most a round costs
+    besides Trips, in Antes (spec/uth.md "Betting")."""
+    m = config.play_multiples
+    return 2 + max(*m.preflop, *m.flop, *m.river)
 
 
 def card_text(card: Card) -> Text:
@@ -94,6 +101,11 @@ def _eur(amount: int) -> str:
     return f"{sign}€{format_money(abs(amount))}"
 
 
+def table_config(config: Path | None, rule: list[str] | None) -> UthConfig:
+    """The table of ``--config`` and ``--rule``: every setting of :class:`UthConfig`."""
+    return build_config(UthConfig.from_dict, read_rules(config, rule, game="uth"))
+
+
 def _limit_refusal(name: str, amount: int, low: int, high: int) -> str | None:
     """Why ``amount`` is outside the table limits ``low..high``, in euros; or ``None``."""
     if amount < low:
@@ -114,20 +126,23 @@ def play(
     records: Path | None = typer.Option(
         None, help="Write each round's JSON record into this folder."
     ),
+    config: ConfigFile = None,
+    rule: Rules = None,
 ) -> None:
     """Play Ultimate Texas Hold'em against the house at the terminal.
 
     Leave with q, Ctrl-D or Ctrl-C: a round in play is finished as a seat that runs out of
-    time (check, then fold on the river) and the session summary printed.
+    time (check, then fold on the river) and the session summary printed. The table is the
+    spec's casino table, or the one --config and --rule set (--rule dealing=seed000).
     """
-    config = UthConfig.casino()
+    table = table_config(config, rule)
     balance = _euros("--bankroll", bankroll)
     if balance <= 0:
         raise typer.BadParameter(f"--bankroll {bankroll!r} must be more than 0")
     default_ante, default_trips = _euros("--ante", ante), _euros("--trips", trips)
-    refusal = _limit_refusal("--ante", default_ante, config.ante_min, config.ante_max)
+    refusal = _limit_refusal("--ante", default_ante, table.ante_min, table.ante_max)
     if refusal is None and default_trips:
-        refusal = _limit_refusal("--trips", default_trips, config.trips_min, config.trips_max)
+        refusal = _limit_refusal("--trips", default_trips, table.trips_min, table.trips_max)
     if refusal is not None:
         raise typer.BadParameter(refusal)
     seed = session_seed(seed)
@@ -135,7 +150,7 @@ def play(
 
     s = _Session(
         console=Console(highlight=False),
-        config=config,
+        config=table,
         source=seeded_source(seed),
         seed=seed,
         bankroll=balance,
@@ -144,18 +159,29 @@ def play(
         trips=default_trips,
         records=records,
     )
-    s.console.print(_rules_panel(config))
+    s.console.print(_rules_panel(table))
     run_session(lambda: _play_rounds(s, hands), lambda way: _leave(s, way))
+
+
+_SHORT = {"Royal flush": "Royal", "Four of a kind": "Quads", "Three of a kind": "Trips"}
+
+
+def _pays(table: PayTable) -> str:
+    """``"Royal 500:1, Straight flush 50:1, ..."``: a pay table, best hand first."""
+    lines = sorted(table.lines, key=lambda line: line.category, reverse=True)
+    return ", ".join(
+        f"{_SHORT.get(line.category.label, line.category.label)} "
+        f"{line.numerator}:{line.denominator}"
+        for line in lines
+    )
 
 
 def _rules_panel(config: UthConfig) -> Panel:
     return Panel.fit(
-        f"[bold]Ultimate Texas Hold'em[/bold]  Ante {_eur(config.ante_min)} to "
+        f"[bold]{escape(config.name)}[/bold]  Ante {_eur(config.ante_min)} to "
         f"{_eur(config.ante_max)}, Trips {_eur(config.trips_min)} to {_eur(config.trips_max)}\n"
-        "Blind pays: Royal 500:1, Straight flush 50:1, Quads 10:1, Full house 3:1, Flush 3:2, "
-        "Straight 1:1\n"
-        "Trips pays: Royal 50:1, Straight flush 40:1, Quads 30:1, Full house 8:1, Flush 7:1, "
-        "Straight 4:1, Trips 3:1",
+        f"Blind pays: {_pays(config.blind_paytable)}\n"
+        f"Trips pays: {_pays(config.trips_paytable)}",
         title="croupier",
     )
 
@@ -170,7 +196,7 @@ def _ask(s: _Session, prompt: str) -> str:
 def _play_rounds(s: _Session, hands: int) -> None:
     from croupier.deck import Shoe, shuffled
 
-    smallest = _WORST_CASE_ANTES * s.config.ante_min
+    smallest = _worst_case_antes(s.config) * s.config.ante_min
     while hands == 0 or s.played < hands:
         if s.balance < smallest:
             s.console.print(
@@ -209,10 +235,11 @@ def _ask_ante(s: _Session) -> int:
         prompt = f"Ante (Enter for {_eur(s.ante)}, q to quit)"
         stake = _ask_amount(s, prompt, s.ante)
         refusal = _limit_refusal("Ante", stake, config.ante_min, config.ante_max)
-        if refusal is None and _WORST_CASE_ANTES * stake > s.balance:
+        if refusal is None and _worst_case_antes(s.config) * stake > s.balance:
             refusal = (
-                f"Ante {_eur(stake)} with its Blind and a 4x Play needs "
-                f"{_eur(_WORST_CASE_ANTES * stake)}; you have {_eur(s.balance)}"
+                f"Ante {_eur(stake)} with its Blind and a "
+                f"{_worst_case_antes(config) - 2}x Play needs "
+                f"{_eur(_worst_case_antes(s.config) * stake)}; you have {_eur(s.balance)}"
             )
         if refusal is None:
             return stake
@@ -222,7 +249,7 @@ def _ask_ante(s: _Session) -> int:
 def _ask_trips(s: _Session, stake: int) -> int:
     """The Trips bet (0 for none), within its limits and what the bankroll leaves."""
     config = s.config
-    free = s.balance - _WORST_CASE_ANTES * stake
+    free = s.balance - _worst_case_antes(s.config) * stake
     while True:
         side = _ask_amount(s, f"Trips (Enter for {_eur(s.trips)}, 0 for none)", s.trips)
         refusal = None
@@ -231,7 +258,7 @@ def _ask_trips(s: _Session, stake: int) -> int:
         if refusal is None and side > free:
             refusal = (
                 f"Trips {_eur(side)} is more than the {_eur(free)} left after "
-                f"the Ante, the Blind and a 4x Play"
+                f"the Ante, the Blind and a {_worst_case_antes(config) - 2}x Play"
             )
         if refusal is None:
             return side
@@ -323,11 +350,11 @@ def _show_result(s: _Session, rnd: UthRound) -> None:
     s.won += result.net
     s.round = None
     if s.records is not None:
-        from croupier.history.records import uth_record
+        from croupier.history import uth as uth_history
 
         s.records.mkdir(parents=True, exist_ok=True)
         (s.records / f"uth-{s.played:05d}.json").write_text(
-            json.dumps(uth_record(rnd, round_id=f"{s.played}"), indent=2)
+            json.dumps(uth_history.record(rnd, round_id=f"{s.played}"), indent=2)
         )
 
 

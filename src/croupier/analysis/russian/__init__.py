@@ -32,7 +32,12 @@ from math import comb, sqrt
 import numpy as np
 import numpy.typing as npt
 
-from croupier.analysis.russian.summary import StrategyRow, describe_play, strategy_summary
+from croupier.analysis.russian.summary import (
+    ClassTable,
+    StrategyRow,
+    describe_play,
+    strategy_summary,
+)
 from croupier.errors import ConfigError
 from croupier.evaluator import CATEGORY_COUNTS_5, HandCategory, evaluate_ids, lookup_tables
 from croupier.games.russian.config import DuplicateRankStraights, RussianConfig
@@ -221,27 +226,6 @@ def build_model(
         nq_sets=np.array(sets, dtype=np.int64),
         max_multiple=max_multiple,
     )
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ClassTable:
-    """Every suit-isomorphic class of five cards with the EV of each option (model)."""
-
-    codes: npt.NDArray[np.int64]
-    cards: npt.NDArray[np.int64]
-    """(C, 5) card ids of each class's representative, sorted."""
-    weights: npt.NDArray[np.int64]
-    """How many of the 2,598,960 hands each class holds."""
-    evs: npt.NDArray[np.float64]
-    """(C, 34) EV in Antes (fees included, Bonus excluded); columns :data:`OPTIONS`."""
-    decisions: npt.NDArray[np.int64]
-    """The best column for each class (ties go to the lower column: fold, stand, sixth...)."""
-
-    @property
-    def expected_value(self) -> float:
-        """The model's EV per Ante of the whole strategy."""
-        best = self.evs[np.arange(len(self.codes)), self.decisions]
-        return float((best * self.weights).sum() / self.weights.sum())
 
 
 def _allowed(config: RussianConfig) -> npt.NDArray[np.bool_]:

@@ -4,15 +4,35 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
 
 from croupier.cards import Rank
 from croupier.evaluator import HandCategory, category_of, evaluate_ids
 
-if TYPE_CHECKING:
-    from croupier.analysis.russian import ClassTable
+__all__ = ["ClassTable", "StrategyRow", "describe_play", "strategy_summary"]
 
-__all__ = ["StrategyRow", "describe_play", "strategy_summary"]
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassTable:
+    """Every suit-isomorphic class of five cards with the EV of each option (model)."""
+
+    codes: npt.NDArray[np.int64]
+    cards: npt.NDArray[np.int64]
+    """(C, 5) card ids of each class's representative, sorted."""
+    weights: npt.NDArray[np.int64]
+    """How many of the 2,598,960 hands each class holds."""
+    evs: npt.NDArray[np.float64]
+    """(C, 34) EV in Antes (fees included, Bonus excluded); columns :data:`croupier.analysis.russian.OPTIONS`."""
+    decisions: npt.NDArray[np.int64]
+    """The best column for each class (ties go to the lower column: fold, stand, sixth...)."""
+
+    @property
+    def expected_value(self) -> float:
+        """The model's EV per Ante of the whole strategy."""
+        best = self.evs[np.arange(len(self.codes)), self.decisions]
+        return float((best * self.weights).sum() / self.weights.sum())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

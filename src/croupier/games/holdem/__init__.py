@@ -9,34 +9,49 @@
 
 from __future__ import annotations
 
+from croupier.games.holdem.actions import Call, Check, Fold, HoldemAction, Muck, Raise, Show
+from croupier.games.holdem.audit import settle_line
 from croupier.games.holdem.betting import Options
 from croupier.games.holdem.config import (
     EXACT_SCALE,
     BettingStructure,
     HoldemConfig,
+    HoldemTableConfig,
     OddChip,
     Rake,
     ReopenRule,
     ShowdownRule,
     SplitPolicy,
 )
-from croupier.games.holdem.state import CashHand, Phase
+from croupier.games.holdem.engine import all_in
+from croupier.games.holdem.phase import Phase
+from croupier.games.holdem.state import CashHand
 from croupier.games.holdem.table import CashTable
 from croupier.games.holdem.views import HandView, view_for
 
 __all__ = [
     "EXACT_SCALE",
     "BettingStructure",
+    "Call",
     "CashHand",
     "CashTable",
+    "Check",
+    "Fold",
     "HandView",
+    "HoldemAction",
     "HoldemConfig",
+    "HoldemTableConfig",
+    "Muck",
     "OddChip",
     "Options",
     "Phase",
+    "Raise",
     "Rake",
     "ReopenRule",
+    "Show",
     "ShowdownRule",
     "SplitPolicy",
+    "all_in",
+    "settle_line",
     "view_for",
 ]

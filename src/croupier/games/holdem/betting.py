@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from croupier.chips import Chips
 from croupier.errors import IllegalActionError
 from croupier.games.holdem.config import BettingStructure, HoldemConfig, ReopenRule
 from croupier.games.holdem.events import AntePosted, BetReturned, BlindPosted, HoldemEvent
@@ -137,14 +138,23 @@ def verify_raise_to(
     """
     if to > stack + bet:
         raise IllegalActionError(
-            f"raise to {to} is more than player {seat + 1} has ({stack + bet})"
+            f"raise to {to} is more than player {seat + 1} has ({stack + bet})",
+            reason="raise_above_stack",
+            params={"to": to, "stack": stack + bet},
         )
     if to % unit:
-        raise IllegalActionError(f"raise to {to} is not in whole chips of {unit} units")
-    if to < low:
-        raise IllegalActionError(f"raise to {to} is below the minimum raise to {low}")
-    if to > high:
-        raise IllegalActionError(f"raise to {to} is above the maximum raise to {high}")
+        raise IllegalActionError(
+            f"raise to {to} is not in whole chips of {unit} units",
+            reason="raise_not_whole_chips",
+            params={"to": to, "step": unit},
+        )
+    if not low <= to <= high:
+        side = "below the minimum" if to < low else "above the maximum"
+        raise IllegalActionError(
+            f"raise to {to} is {side} raise to {low if to < low else high}",
+            reason="raise_out_of_bounds",
+            params={"to": to, "min": low, "max": high},
+        )
 
 
 class Reopening(NamedTuple):
@@ -215,14 +225,14 @@ def post_forced_bets(
             ante = min(ante_of[seat], stacks[seat])
             if ante:
                 antes[seat] = ante
-                events.append(AntePosted(seat, ante))
+                events.append(AntePosted(seat, Chips(ante)))
     for seat in range(n):
         blind = blind_of[seat]
         if blind:
             blind = min(blind, stacks[seat] - antes[seat])
             if blind:
                 blinds[seat] = blind
-                events.append(BlindPosted(seat, blind))
+                events.append(BlindPosted(seat, Chips(blind)))
     if config.ante_trimming and any(antes):
         # PHH ante_trimming_status: antes are trimmed like bets, an ante above the second
         # largest goes back once the blinds are posted (as PokerKit; a lone big-blind ante is
@@ -232,7 +242,7 @@ def post_forced_bets(
             over = antes[seat] - cutoff
             if over > 0:
                 antes[seat] = cutoff
-                events.append(BetReturned(seat, over))
+                events.append(BetReturned(seat, Chips(over)))
     return antes, blinds, events
 
 

@@ -150,7 +150,7 @@ class TightAggressiveBot:
         self._call_points = call_points
 
     def decide(self, view: HandView, options: Options) -> Decision:
-        hole = view.hole_cards[view.seat]
+        hole = None if view.seat is None else view.hole_cards[view.seat]
         if hole is None:
             return Decision(Move.CHECK_CALL if options.can_check else Move.FOLD)
         passive = Decision(Move.CHECK_CALL if options.can_check else Move.FOLD)

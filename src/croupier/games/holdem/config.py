@@ -13,11 +13,14 @@ written the same way and applied reversed (spec/phh.md section 2): the button po
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from fractions import Fraction
+from typing import Any, TypeVar
 
+from croupier.chips import Chips
 from croupier.errors import ConfigError
 
 __all__ = [
@@ -26,6 +29,7 @@ __all__ = [
     "MIN_PLAYERS",
     "BettingStructure",
     "HoldemConfig",
+    "HoldemTableConfig",
     "OddChip",
     "Rake",
     "ReopenRule",
@@ -294,3 +298,213 @@ class HoldemConfig:
             showdown=showdown,
             odd_chip=odd_chip,
         )
+
+
+_STRUCTURES = {
+    "no-limit": BettingStructure.NO_LIMIT,
+    "pot-limit": BettingStructure.POT_LIMIT,
+    "fixed-limit": BettingStructure.FIXED_LIMIT,
+    "nl": BettingStructure.NO_LIMIT,
+    "pl": BettingStructure.POT_LIMIT,
+    "fl": BettingStructure.FIXED_LIMIT,
+}
+_STRUCTURE_NAMES = {
+    BettingStructure.NO_LIMIT: "no-limit",
+    BettingStructure.POT_LIMIT: "pot-limit",
+    BettingStructure.FIXED_LIMIT: "fixed-limit",
+}
+
+
+def _whole(name: str, value: object, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ConfigError(f"{name} {value!r} must be a whole number >= {low}")
+    return value
+
+
+def _percent(value: object) -> Fraction:
+    """A percentage given as a number or text (``5``, ``"2.5"``, ``"5/2"``) as a fraction."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
+        raise ConfigError(f"rake_percent {value!r} is not a number")
+    try:
+        return Fraction(Decimal(str(value))) / 100
+    except (InvalidOperation, ValueError):
+        pass
+    try:
+        return Fraction(str(value)) / 100
+    except (ValueError, ZeroDivisionError):
+        raise ConfigError(f"rake_percent {value!r} is not a number") from None
+
+
+def _percent_text(share: Fraction) -> str:
+    """A share as the percentage a table writes: ``"5"``, ``"2.5"`` (``"p/q"`` when it has
+    no finite decimal form)."""
+    percent = share * 100
+    if percent.denominator == 1:
+        return str(percent.numerator)
+    text = format(Decimal(percent.numerator) / Decimal(percent.denominator), "f")
+    return text if Fraction(Decimal(text)) == percent else str(percent)
+
+
+_T = TypeVar("_T", ShowdownRule, OddChip, SplitPolicy)
+
+
+def _choice(name: str, value: Any, kind: type[_T]) -> _T:
+    try:
+        return kind(value)
+    except ValueError:
+        raise ConfigError(f"{name} {value!r} is not one of {[m.value for m in kind]}") from None
+
+
+_ZERO, _HUNDRED = Chips(0), Chips(100)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HoldemTableConfig:
+    """A cash table's rules: stakes, structure, seats, buy-ins, rake and the showdown
+    options (docs/rules.md); each hand is played under :meth:`hand_config`.
+
+    Amounts are in the table's units (minor units at a server table, chips at the
+    terminal); under the ``exact`` split policy the engine counts ``EXACT_SCALE`` engine
+    units per table unit (:meth:`hand_config` scales them). ``big_blind`` defaults to twice
+    the small blind, the buy-ins to 40 and 100 big blinds.
+
+    >>> config = HoldemTableConfig.from_dict({"small_blind": 50, "rake_percent": "2.5"})
+    >>> config.big_blind, config.min_buy_in, config.rake.percent
+    (100, 4000, Fraction(1, 40))
+    >>> HoldemTableConfig.from_dict(config.to_dict()) == config
+    True
+
+    Raises:
+        ConfigError: a wrong type, or amounts that do not fit together.
+    """
+
+    name: str = "Texas Hold'em"
+    small_blind: Chips = _HUNDRED
+    big_blind: Chips = _ZERO
+    """0: twice the small blind."""
+    ante: Chips = _ZERO
+    structure: BettingStructure = BettingStructure.NO_LIMIT
+    max_seats: int = 6
+    min_buy_in: Chips = _ZERO
+    """0: 40 big blinds."""
+    max_buy_in: Chips = _ZERO
+    """0: 100 big blinds."""
+    rake: Rake = field(default=NO_RAKE)
+    """spec/holdem.md "House": a percentage of each pot up to a cap, none without a flop."""
+    showdown: ShowdownRule = ShowdownRule.SEED
+    odd_chip: OddChip = OddChip.POSITION
+    split: SplitPolicy = SplitPolicy.LIVE
+
+    def __post_init__(self) -> None:
+        _whole("small_blind", self.small_blind, 1)
+        if self.big_blind == 0:
+            object.__setattr__(self, "big_blind", 2 * self.small_blind)
+        big = _whole("big_blind", self.big_blind, 1)
+        if big < self.small_blind:
+            raise ConfigError(f"big blind {big} is below the small blind")
+        _whole("ante", self.ante, 0)
+        seats = _whole("max_seats", self.max_seats, MIN_PLAYERS)
+        if seats > MAX_PLAYERS:
+            raise ConfigError(f"max_seats {seats} is above {MAX_PLAYERS}")
+        for name, blinds in (("min_buy_in", 40), ("max_buy_in", 100)):
+            if getattr(self, name) == 0:
+                object.__setattr__(self, name, blinds * big)
+            _whole(name, getattr(self, name), 1)
+        if self.min_buy_in > self.max_buy_in:
+            raise ConfigError(f"min_buy_in {self.min_buy_in} is above max_buy_in")
+        if self.min_buy_in < big + self.ante:
+            raise ConfigError(f"min_buy_in {self.min_buy_in} does not cover the forced bets")
+        object.__setattr__(self, "showdown", _choice("showdown", self.showdown, ShowdownRule))
+        object.__setattr__(self, "odd_chip", _choice("odd_chip", self.odd_chip, OddChip))
+        object.__setattr__(self, "split", _choice("split", self.split, SplitPolicy))
+        if not isinstance(self.structure, BettingStructure) or not isinstance(self.rake, Rake):
+            raise ConfigError("structure and rake must be a BettingStructure and a Rake")
+
+    def hand_config(self, players: int) -> HoldemConfig:
+        """The engine's rules for a hand of ``players`` (amounts in engine units)."""
+        unit = self.split.unit
+        cap = self.rake.cap
+        return HoldemConfig.cash(
+            players=players,
+            small_blind=self.small_blind * unit,
+            big_blind=self.big_blind * unit,
+            ante=self.ante * unit,
+            structure=self.structure,
+            split=self.split,
+            rake=self.rake if unit == 1 or cap is None else replace(self.rake, cap=cap * unit),
+            showdown=self.showdown,
+            odd_chip=self.odd_chip,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rules as JSON-ready data, in the keys of a tables TOML (``split`` only when
+        not the default)."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "structure": _STRUCTURE_NAMES[self.structure],
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "ante": self.ante,
+            "max_seats": self.max_seats,
+            "min_buy_in": self.min_buy_in,
+            "max_buy_in": self.max_buy_in,
+            "rake_percent": _percent_text(self.rake.percent),
+            "rake_cap": self.rake.cap,
+            "no_flop_no_drop": self.rake.no_flop_no_drop,
+            "showdown": self.showdown.value,
+            "odd_chip": self.odd_chip.value,
+        }
+        if self.split is not SplitPolicy.LIVE:
+            out["split"] = self.split.value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HoldemTableConfig:
+        """Build from :meth:`to_dict` output or a TOML table; every key is optional.
+
+        Raises:
+            ConfigError: an unknown key, or a value that is not valid.
+        """
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"hold'em rules must be a table, not {data!r}")
+        unknown = sorted(set(data) - _TABLE_KEYS)
+        if unknown:
+            raise ConfigError(
+                f"unknown hold'em rules {unknown}; the settings are {sorted(_TABLE_KEYS)}"
+            )
+        options = {k: v for k, v in data.items() if k in _PLAIN_KEYS}
+        if "name" in options:
+            options["name"] = str(options["name"])
+        if "structure" in data:
+            structure = data["structure"]
+            if structure not in _STRUCTURES:
+                names = sorted(set(_STRUCTURE_NAMES.values()))
+                raise ConfigError(f"structure {structure!r} is not one of {names}")
+            options["structure"] = _STRUCTURES[structure]
+        cap = data.get("rake_cap")
+        no_flop = data.get("no_flop_no_drop", True)
+        if not isinstance(no_flop, bool):
+            raise ConfigError(f"no_flop_no_drop {no_flop!r} must be true or false")
+        options["rake"] = Rake(
+            percent=_percent(data.get("rake_percent", 0)),
+            cap=None if cap is None else _whole("rake_cap", cap, 0),
+            no_flop_no_drop=no_flop,
+        )
+        return cls(**options)
+
+
+_PLAIN_KEYS = frozenset(
+    {
+        "name",
+        "small_blind",
+        "big_blind",
+        "ante",
+        "max_seats",
+        "min_buy_in",
+        "max_buy_in",
+        "showdown",
+        "odd_chip",
+        "split",
+    }
+)
+_TABLE_KEYS = _PLAIN_KEYS | {"structure", "rake_percent", "rake_cap", "no_flop_no_drop"}

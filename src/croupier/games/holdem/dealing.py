@@ -104,5 +104,7 @@ def verify_shown_cards(
         _verify_new(cards, board=board, holes=holes)
     elif set(hole) != set(cards):
         raise IllegalActionError(
-            f"player {seat + 1} holds {''.join(map(str, hole))}, not {''.join(map(str, cards))}"
+            f"player {seat + 1} holds {''.join(map(str, hole))}, not {''.join(map(str, cards))}",
+            reason="cards_mismatch",
+            params={"seat": seat},
         )

@@ -10,7 +10,8 @@ STREET_NAMES = ("pre-flop", "flop", "turn", "river")
 
 
 class Phase(StrEnum):
-    """Where the hand stands."""
+    """Where the hand stands (the names every engine gives the same moments:
+    :mod:`croupier.games.protocol`)."""
 
     HOLE = "hole"
     """Waiting for hole cards (only when no shoe was handed in)."""
@@ -19,4 +20,9 @@ class Phase(StrEnum):
     """Waiting for the next street's board cards (no shoe)."""
     SHOWDOWN = "showdown"
     """Betting is over; players show or muck, remaining board cards may still come."""
-    COMPLETE = "complete"
+    SETTLED = "settled"
+    """The pots are paid."""
+    COMPLETE = "settled"
+    """The engine's internal name for :attr:`SETTLED` (the same member)."""
+    VOIDED = "voided"
+    """Voided for a fault: every player's chips back where the hand found them."""

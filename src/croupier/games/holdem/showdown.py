@@ -7,16 +7,26 @@ applies the result.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from croupier.cards import Card
+from croupier.chips import Chips
+from croupier.errors import IllegalActionError
 from croupier.evaluator import evaluate_ids, evaluate_on_board
 from croupier.games.holdem import _build as build
 from croupier.games.holdem.config import HoldemConfig
 from croupier.games.holdem.events import PotAwarded
 from croupier.games.holdem.pots import Pot, build_pots, split_pot, take_rake
+from croupier.games.protocol import refused
 
-__all__ = ["can_win", "muck_refusal", "order_of_showing", "settle", "uncontested"]
+__all__ = [
+    "can_win",
+    "muck_refusal",
+    "order_of_showing",
+    "seed_muck_refusal",
+    "settle",
+    "uncontested",
+]
 
 
 def order_of_showing(first: int, pending: Sequence[bool]) -> tuple[int, ...]:
@@ -79,6 +89,29 @@ def muck_refusal(
     pots = build_pots(put_in, antes, others, ante_trimming=ante_trimming)
     if any(seat in pot.seats and not any(others[s] for s in pot.seats) for pot in pots):
         return f"player {seat + 1} alone contests a side pot and takes it without showing"
+    return None
+
+
+def seed_muck_refusal(
+    seat: int, *, first: int | None, known: bool, can_win: Callable[[int], bool]
+) -> IllegalActionError | None:
+    """Why ``seat`` may not muck under seed 002's showdown rule, or ``None``: the first to
+    show -- the last bettor or raiser -- may not muck, and another player only when a hand
+    already shown beats theirs (``can_win``; cards not ``known``, as in a replayed record
+    that hides them, cannot be checked and are let through)."""
+    if seat == first:
+        return refused(
+            f"player {seat + 1} bet or raised last and shows first: no muck (seed 002)",
+            "must_show_first",
+            seat=seat,
+        )
+    if known and can_win(seat):
+        return refused(
+            f"player {seat + 1} may concede only to a hand shown that beats theirs"
+            " (seed 002): show",
+            "must_show",
+            seat=seat,
+        )
     return None
 
 
@@ -179,10 +212,10 @@ def _award(
     holes: Sequence[tuple[Card, ...] | None],
 ) -> PotAwarded:
     if len(pot.seats) == 1:
-        return PotAwarded(index, pot.seats, (pot.amount,), 0)
+        return PotAwarded(index, pot.seats, (Chips(pot.amount),), 0)
     best = max(values[s] for s in pot.seats)
     winners = [s for s in pot.seats if values[s] == best]
     seats, shares = split_pot(
         pot.amount, winners, config.split, odd_chip=config.odd_chip, holes=holes
     )
-    return PotAwarded(index, seats, shares, best)
+    return PotAwarded(index, seats, tuple(Chips(share) for share in shares), best)

@@ -23,11 +23,12 @@ Raised(seat=2, to=6, amount=6, all_in=False, full=True)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from croupier.cards import Card
-from croupier.errors import IllegalActionError, InvalidCardsError, RecordError
+from croupier.chips import Chips
+from croupier.errors import IllegalActionError, RecordError
 from croupier.games.holdem import _build
 from croupier.games.holdem._rules import rules_of
 from croupier.games.holdem.betting import (
@@ -49,6 +50,7 @@ from croupier.games.holdem.dealing import (
     verify_hole_cards,
     verify_shown_cards,
 )
+from croupier.games.holdem.engine import HandEngine
 from croupier.games.holdem.events import (
     BoardDealt,
     Called,
@@ -66,9 +68,11 @@ from croupier.games.holdem.showdown import (
     can_win,
     muck_refusal,
     order_of_showing,
+    seed_muck_refusal,
     settle,
     uncontested,
 )
+from croupier.games.protocol import refused, succeeds
 
 if TYPE_CHECKING:
     from croupier.deck import Shoe
@@ -76,23 +80,15 @@ if TYPE_CHECKING:
 __all__ = ["STREET_NAMES", "CashHand", "Phase"]
 
 
-def _succeeds(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
-    """Whether ``verify`` accepts the arguments (the ``can_x`` half of verify/can/do)."""
-    try:
-        verify(*args, **kwargs)
-    except (IllegalActionError, InvalidCardsError):
-        return False
-    return True
-
-
-class CashHand:
-    """A hand of hold'em from the forced bets to the pots paid.
+class CashHand(HandEngine):
+    """A hand of hold'em from the forced bets to the pots paid (the engine protocol of
+    :mod:`croupier.games.protocol` from :class:`HandEngine`).
 
     Args:
         config: the table's rules for this hand.
-        stacks: each player's chips at the start, in position order (table stakes).
         shoe: deal from this ordered deck (burning before each street); without it, cards
             come through :meth:`deal_hole` and :meth:`deal_board` (replaying a record).
+        stacks: each player's chips at the start, in position order (table stakes).
         auto_showdown: at showdown every player still in shows (no mucking decisions).
 
     Raises:
@@ -135,9 +131,9 @@ class CashHand:
     def __init__(
         self,
         config: HoldemConfig,
+        shoe: Shoe | None = None,
         *,
         stacks: Sequence[int],
-        shoe: Shoe | None = None,
         auto_showdown: bool = False,
     ) -> None:
         rules = rules_of(config)
@@ -318,17 +314,17 @@ class CashHand:
     def verify_deal_hole(self, seat: int, cards: Sequence[Card] | None) -> None:
         """Check that ``cards`` (``None`` = unknown) may be dealt to ``seat`` now."""
         if self._shoe is not None:
-            raise IllegalActionError("cards come from the shoe in this hand")
+            raise refused("cards come from the shoe in this hand", "shoe_deals")
         if self._phase is not Phase.HOLE:
-            raise IllegalActionError("hole cards are dealt only before the betting")
+            raise refused("hole cards are dealt only before the betting", "not_dealing_now")
         self._check_seat(seat)
         if self._dealt[seat]:
-            raise IllegalActionError(f"player {seat + 1} already has hole cards")
+            raise refused(f"player {seat + 1} has hole cards", "already_dealt", seat=seat)
         if cards is not None:
             verify_hole_cards(cards, board=self._board, holes=self._holes)
 
     def can_deal_hole(self, seat: int, cards: Sequence[Card] | None) -> bool:
-        return _succeeds(self.verify_deal_hole, seat, cards)
+        return succeeds(self.verify_deal_hole, seat, cards)
 
     def deal_hole(self, seat: int, cards: Sequence[Card] | None) -> HoleDealt:
         """Deal ``seat`` their hole cards; betting starts when everyone has theirs."""
@@ -341,16 +337,16 @@ class CashHand:
     def verify_deal_board(self, cards: Sequence[Card]) -> None:
         """Check that ``cards`` are the next street's board cards (3, then 1, then 1)."""
         if self._shoe is not None:
-            raise IllegalActionError("cards come from the shoe in this hand")
+            raise refused("cards come from the shoe in this hand", "shoe_deals")
         waiting = self._phase is Phase.BOARD or (
             self._phase is Phase.SHOWDOWN and len(self._board) < 5
         )
         if not waiting:
-            raise IllegalActionError("no board cards are due now")
+            raise refused("no board cards are due now", "not_dealing_now")
         verify_board_cards(cards, board=self._board, holes=self._holes)
 
     def can_deal_board(self, cards: Sequence[Card]) -> bool:
-        return _succeeds(self.verify_deal_board, cards)
+        return succeeds(self.verify_deal_board, cards)
 
     def deal_board(self, cards: Sequence[Card]) -> BoardDealt:
         """Turn the next street's board cards."""
@@ -385,7 +381,9 @@ class CashHand:
         self._check_turn(seat)
         owed = max(self._bets) - self._bets[seat]
         if owed:
-            raise IllegalActionError(f"player {seat + 1} cannot check facing a bet of {owed}")
+            to_call = min(owed, self._stacks[seat])
+            raise refused(f"player {seat + 1} cannot check facing a bet of {owed}",
+                          "check_facing_bet", seat=seat, to_call=to_call)  # fmt: skip
 
     def can_check(self, seat: int) -> bool:
         return self._turn_refusal(seat) is None and self._bets[seat] == max(self._bets)
@@ -399,7 +397,7 @@ class CashHand:
     def verify_call(self, seat: int) -> None:
         self._check_turn(seat)
         if self._bets[seat] == max(self._bets):
-            raise IllegalActionError(f"player {seat + 1} has nothing to call")
+            raise refused(f"player {seat + 1} has nothing to call", "nothing_to_call", seat=seat)
 
     def can_call(self, seat: int) -> bool:
         return self._turn_refusal(seat) is None and self._bets[seat] < max(self._bets)
@@ -426,15 +424,17 @@ class CashHand:
     def verify_raise(self, seat: int, *, to: int) -> None:
         """Check a bet or raise to a street total of ``to`` (PHH ``cbr``)."""
         self._check_turn(seat)
+        if isinstance(to, bool) or not isinstance(to, int):
+            raise refused(f"raise to {to!r} is not a whole amount", "amount_not_whole", spot="to")
         refusal = self._raise_refusal(seat)
         if refusal is not None:
-            raise IllegalActionError(refusal)
+            raise refused(refusal, "raise_not_allowed", seat=seat)
         low, high = self._bounds(seat)
         stack, bet = self._stacks[seat], self._bets[seat]
         verify_raise_to(to, seat=seat, stack=stack, bet=bet, low=low, high=high, unit=self._unit)
 
     def can_raise(self, seat: int, *, to: int) -> bool:
-        return _succeeds(self.verify_raise, seat, to=to)
+        return succeeds(self.verify_raise, seat, to=to)
 
     def raise_to(self, seat: int, to: int) -> Raised:
         """Bet or raise to a street total of ``to``; returns the :class:`Raised` event."""
@@ -491,16 +491,16 @@ class CashHand:
         if self._phase is Phase.COMPLETE:
             self._check_seat(seat)
             if self._shown[seat]:
-                raise IllegalActionError(f"player {seat + 1} has shown already")
+                raise refused(f"player {seat + 1} has shown already", "already_shown", seat=seat)
             if self._holes[seat] is None and cards is None:
-                raise IllegalActionError(f"the cards of player {seat + 1} are not known")
+                raise refused(f"player {seat + 1}'s cards are unknown", "cards_unknown", seat=seat)
         else:
             self._check_showdown(seat)
         if cards is not None:
             verify_shown_cards(seat, cards, board=self._board, holes=self._holes)
 
     def can_show(self, seat: int, cards: Sequence[Card] | None = None) -> bool:
-        return _succeeds(self.verify_show, seat, cards)
+        return succeeds(self.verify_show, seat, cards)
 
     def show(self, seat: int, cards: Sequence[Card] | None = None) -> Shown:
         """Table ``seat``'s hole cards (cards speak; a player may table out of turn)."""
@@ -531,20 +531,15 @@ class CashHand:
             ante_trimming=self._cfg.ante_trimming,
         )
         if refusal is not None:
-            raise IllegalActionError(refusal)
+            raise refused(refusal, "muck_not_allowed", seat=seat)
         if self._cfg.showdown is ShowdownRule.SEED:
-            if seat == self._first:
-                raise IllegalActionError(
-                    f"player {seat + 1} bet or raised last and shows first: no muck (seed 002)"
-                )
-            if self._holes[seat] is not None and self.can_win(seat):
-                raise IllegalActionError(
-                    f"player {seat + 1} may concede only to a hand shown that beats theirs"
-                    " (seed 002): show"
-                )
+            seed = seed_muck_refusal(seat, first=self._first, known=self._holes[seat] is not None,
+                                     can_win=self.can_win)  # fmt: skip
+            if seed is not None:
+                raise seed
 
     def can_muck(self, seat: int) -> bool:
-        return _succeeds(self.verify_muck, seat)
+        return succeeds(self.verify_muck, seat)
 
     def muck(self, seat: int) -> Mucked:
         self.verify_muck(seat)
@@ -559,9 +554,9 @@ class CashHand:
         """Check that the showdown can be settled now: the board is complete and every
         player still in has known cards."""
         if self._phase is not Phase.SHOWDOWN:
-            raise IllegalActionError(f"no showdown to finish in phase {self._phase}")
+            raise refused(f"no showdown now ({self._phase})", "not_showdown", phase=self._phase)
         if len(self._board) < 5:
-            raise IllegalActionError("the board is not complete")
+            raise refused("the board is not complete", "board_incomplete")
         if sum(self._in) > 1:
             for seat in range(self._n):
                 if self._in[seat] and self._holes[seat] is None:
@@ -595,7 +590,8 @@ class CashHand:
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < self._n:
-            raise IllegalActionError(f"there is no player {seat + 1} in a hand of {self._n}")
+            raise refused(f"there is no player {seat + 1} in a hand of {self._n}",
+                          "seat_does_not_exist", seat=seat, seats=self._n)  # fmt: skip
 
     def _turn_refusal(self, seat: int) -> str | None:
         if self._phase is Phase.COMPLETE:
@@ -614,7 +610,7 @@ class CashHand:
     def _check_turn(self, seat: int) -> None:
         refusal = self._turn_refusal(seat)
         if refusal is not None:
-            raise IllegalActionError(refusal)
+            raise IllegalActionError(refusal, **self.turn_reason(seat))
 
     def _raise_refusal(self, seat: int) -> str | None:
         """Why the actor ``seat`` may not bet or raise at all, or ``None``."""
@@ -752,13 +748,14 @@ class CashHand:
         return event
 
     def _check_showdown(self, seat: int) -> None:
-        if self._phase is Phase.COMPLETE:
-            raise IllegalActionError("the hand is over")
+        if self._phase in (Phase.COMPLETE, Phase.VOIDED):
+            raise refused("the hand is over", "hand_over")
         self._check_seat(seat)
         if self._phase is not Phase.SHOWDOWN:
-            raise IllegalActionError("cards are shown only once the betting is over")
+            raise refused("cards are shown once the betting is over", "not_showdown",
+                          phase=self._phase)  # fmt: skip
         if not self._in[seat]:
-            raise IllegalActionError(f"player {seat + 1} is out of the hand")
+            raise refused(f"player {seat + 1} is out of the hand", "not_in_hand", seat=seat)
 
     def _settle(self) -> None:
         awards = None
@@ -779,7 +776,7 @@ class CashHand:
             )
         if rake:
             self._rake = rake
-            self._events.append(Raked(rake))
+            self._events.append(Raked(Chips(rake)))
         for award in awards:
             for seat, share in zip(award.seats, award.amounts, strict=True):
                 self._stacks[seat] += share

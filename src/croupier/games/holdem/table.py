@@ -76,7 +76,9 @@ class CashTable:
     def set_stack(self, seat: int, amount: int) -> None:
         """Change a seat's stack between hands (buy-in, rebuy, leaving)."""
         if self._hand is not None:
-            raise IllegalActionError("stacks change only between hands")
+            raise IllegalActionError(
+                "stacks change only between hands", reason="stacks_during_hand"
+            )
         if amount < 0:
             raise ConfigError(f"stack {amount} is negative")
         self._stacks[seat] = amount
@@ -84,10 +86,10 @@ class CashTable:
     def start_hand(self, *, shoe: Shoe | None = None, auto_showdown: bool = False) -> CashHand:
         """Deal a hand to the seats with chips."""
         if self._hand is not None:
-            raise IllegalActionError("a hand is already in play")
+            raise IllegalActionError("a hand is already in play", reason="hand_in_play")
         positions = self.positions()
         if len(positions) < 2:
-            raise IllegalActionError("fewer than two players have chips")
+            raise IllegalActionError("fewer than two players have chips", reason="too_few_players")
         config = self._config_for(len(positions))
         hand = CashHand(
             config,
@@ -106,9 +108,11 @@ class CashTable:
     def end_hand(self, hand: CashHand) -> None:
         """Take the finished hand's stacks back and move the button one seat clockwise."""
         if hand is not self._hand:
-            raise IllegalActionError("this hand is not the one in play at this table")
+            raise IllegalActionError(
+                "this hand is not the one in play at this table", reason="not_this_hand"
+            )
         if not hand.is_over:
-            raise IllegalActionError("the hand is not over")
+            raise IllegalActionError("the hand is not over", reason="hand_not_over")
         for position, stack in enumerate(hand.stacks):
             self._stacks[self._positions[position]] = stack
         self._button = (self._button + 1) % len(self._stacks)

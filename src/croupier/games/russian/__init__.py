@@ -1,5 +1,18 @@
 """Russian Poker (spec/russian.md): table settings, rules and the round state machine."""
 
+from croupier.games.russian.actions import (
+    BuyGame,
+    Deal,
+    DeclineBuy,
+    Exchange,
+    Fold,
+    PlaceBet,
+    PlaceBox,
+    RussianAction,
+    SixthCard,
+)
+from croupier.games.russian.audit import settle_line
+from croupier.games.russian.box import BoxStatus, BoxView
 from croupier.games.russian.config import (
     BetPaytable,
     BonusPaytable,
@@ -7,6 +20,7 @@ from croupier.games.russian.config import (
     DuplicateRankStraights,
     RussianConfig,
 )
+from croupier.games.russian.phase import Phase
 from croupier.games.russian.rules import (
     BetKind,
     BetOutcome,
@@ -19,7 +33,8 @@ from croupier.games.russian.rules import (
     settle_box,
     two_combination_pay,
 )
-from croupier.games.russian.state import BoxStatus, BoxView, Phase, RussianRound, RussianView
+from croupier.games.russian.state import RussianRound
+from croupier.games.russian.views import RussianView
 
 __all__ = [
     "BetKind",
@@ -29,17 +44,27 @@ __all__ = [
     "BoxSettlement",
     "BoxStatus",
     "BoxView",
+    "BuyGame",
     "Combination",
+    "Deal",
+    "DeclineBuy",
     "Draw",
     "DuplicateRankStraights",
+    "Exchange",
+    "Fold",
     "Outcome",
     "Payout",
     "Phase",
+    "PlaceBet",
+    "PlaceBox",
+    "RussianAction",
     "RussianConfig",
     "RussianRound",
     "RussianView",
+    "SixthCard",
     "audit_box",
     "dealer_qualifies",
     "settle_box",
+    "settle_line",
     "two_combination_pay",
 ]

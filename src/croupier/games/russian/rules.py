@@ -18,8 +18,9 @@ from itertools import accumulate, combinations
 
 from croupier.cards import Card, check_distinct
 from croupier.chips import Chips, pay_ratio
-from croupier.errors import IllegalActionError, InvalidCardsError
+from croupier.errors import InvalidCardsError
 from croupier.evaluator import CATEGORY_COUNTS_5, HandCategory, evaluate_ids
+from croupier.games.protocol import refused
 from croupier.games.russian.config import (
     BetPaytable,
     Combination,
@@ -35,6 +36,7 @@ __all__ = [
     "Outcome",
     "Payout",
     "audit_box",
+    "blind_insurance_multiples",
     "bonus_pays",
     "buy_dealer_game",
     "check_draw",
@@ -123,6 +125,11 @@ class BoxSettlement:
     def net(self) -> int:
         """The player's net over all bets of the box."""
         return sum(o.net for o in self.outcomes)
+
+    @property
+    def returned(self) -> int:
+        """Everything paid back to the player: stakes kept plus wins."""
+        return sum(o.stake + o.net for o in self.outcomes)
 
     def net_of(self, kind: BetKind) -> int:
         """The player's net on one kind of bet (0 when the box did not place it)."""
@@ -385,22 +392,43 @@ def verify_blind_choices(
     """
     c = config
     if insurance < 0:
-        raise IllegalActionError(f"insurance {insurance} is negative")
+        raise refused(
+            f"insurance {insurance} is negative",
+            "amount_negative",
+            spot="insurance",
+            amount=insurance,
+        )
     if (insurance or sixth_card) and not blind:
-        raise IllegalActionError("only a blind box chooses insurance or a sixth card with its Ante")
+        raise refused(
+            "only a blind box chooses insurance or a sixth card with its Ante",
+            "blind_choice_on_open_box",
+        )
     if insurance:
         if not c.blind_insurance:
-            raise IllegalActionError("this table takes no insurance on blind boxes")
-        low = ante * c.insurance_min_multiple
-        high = ante * c.bet_multiple * 2 * c.bet_paytable.royal_flush
+            raise refused("this table takes no insurance on blind boxes", "no_blind_insurance")
+        low, high = blind_insurance_multiples(c)
+        low, high = ante * low, ante * high
         if c.max_payout is not None:
             high = min(high, c.max_payout)
         if not low <= insurance <= max(low, high):
-            raise IllegalActionError(
-                f"blind insurance {insurance} is outside {low}..{max(low, high)}"
+            raise refused(
+                f"blind insurance {insurance} is outside {low}..{max(low, high)}",
+                "bet_out_of_limits",
+                spot="blind_insurance",
+                amount=insurance,
+                min=low,
+                max=max(low, high),
             )
     if sixth_card and not c.blind_sixth_card:
-        raise IllegalActionError("this table sells no sixth card in advance to blind boxes")
+        raise refused(
+            "this table sells no sixth card in advance to blind boxes", "no_blind_sixth_card"
+        )
+
+
+def blind_insurance_multiples(config: RussianConfig) -> tuple[int, int]:
+    """The least and the most insurance a blind box may place, in Antes: the table's
+    minimum, and the largest win a box can have (two royal flushes on the Bet)."""
+    return config.insurance_min_multiple, config.bet_multiple * 2 * config.bet_paytable.royal_flush
 
 
 def check_draw(initial: Sequence[Card], final: Sequence[Card], draw: Draw) -> None:
@@ -459,23 +487,16 @@ def settle_box(
     """
     outcomes: list[BetOutcome] = []
     if bonus:
-        odds, category = bonus_pays(initial, config)
-        if odds:
-            bonus_win, rest = pay_ratio(bonus, odds, 1)
-            outcomes.append(
-                _won(BetKind.BONUS, bonus, bonus_win, f"{category.label} {odds}:1", rest)
-            )
-        else:
-            outcomes.append(_lost(BetKind.BONUS, bonus, f"{category.label} loses"))
+        outcomes.append(_bonus(bonus, initial, config))
     fee = ante * config.draw_fee_multiple if draw is not Draw.NONE else 0
     if fee:
         outcomes.append(_lost(BetKind.FEE, fee, f"{draw.value} fee"))
     qualified = dealer_qualifies(dealer)
     if folded:
         if insurance:
-            raise IllegalActionError("insurance cannot be placed on a folded box")
+            raise refused("insurance cannot be placed on a folded box", "insurance_on_fold")
         if buy:
-            raise IllegalActionError("a folded box cannot buy the dealer's game")
+            raise refused("a folded box cannot buy the dealer's game", "buy_on_fold")
         outcomes.append(_lost(BetKind.ANTE, ante, "fold"))
         return BoxSettlement(
             outcomes=tuple(outcomes),
@@ -483,7 +504,6 @@ def settle_box(
             dealer_hand=tuple(dealer),
             payout=None,
         )
-    bet = ante * config.bet_multiple
     payout = two_combination_pay(
         final,
         paytable=config.bet_paytable,
@@ -502,37 +522,60 @@ def settle_box(
     compare = qualified
     if buy:
         if qualified:
-            raise IllegalActionError(
-                "the dealer's game can be bought only when it does not qualify"
+            raise refused(
+                "the dealer's game can be bought only when it does not qualify",
+                "buy_dealer_qualifies",
             )
         buy_fee = ante * config.buy_fee_multiple
         outcomes.append(_lost(BetKind.BUY, buy_fee, "bought the dealer's game"))
         hand, _ = buy_dealer_game(dealer, dealer_draws, rebuy_same_rank=config.rebuy_same_rank)
         compare = dealer_qualifies(hand)
-    if not compare:
-        outcomes.append(_won(BetKind.ANTE, ante, ante, "dealer does not qualify 1:1"))
-        outcomes.append(_push(BetKind.BET, bet, "dealer does not qualify"))
-    else:
-        mine = evaluate_ids([c.id for c in final])
-        theirs = evaluate_ids([c.id for c in hand])
-        if mine > theirs:
-            win, over = _capped(bet * payout.multiple, config)
-            line = f"{payout.line} {payout.multiple}:1" + (" (max payout)" if over else "")
-            if config.ante_pays_on_win:
-                # docs/rules.md option ante_pays_on_win (Royal Casino Riga)
-                outcomes.append(_won(BetKind.ANTE, ante, ante, "player wins: Ante 1:1"))
-            else:
-                outcomes.append(_push(BetKind.ANTE, ante, "player wins: Ante returned"))
-            outcomes.append(_won(BetKind.BET, bet, win, line))
-        elif mine < theirs:
-            outcomes.append(_lost(BetKind.ANTE, ante, "dealer wins"))
-            outcomes.append(_lost(BetKind.BET, bet, "dealer wins"))
-        else:
-            outcomes.append(_push(BetKind.ANTE, ante, "tie"))
-            outcomes.append(_push(BetKind.BET, bet, "tie"))
+    outcomes.extend(_ante_and_bet(config, ante, payout, final, hand, compare=compare))
     return BoxSettlement(
         outcomes=tuple(outcomes), dealer_qualified=qualified, dealer_hand=hand, payout=payout
     )
+
+
+def _bonus(bonus: int, initial: Sequence[Card], config: RussianConfig) -> BetOutcome:
+    """The Bonus, on the first five cards (spec "Bonus")."""
+    odds, category = bonus_pays(initial, config)
+    if odds:
+        win, rest = pay_ratio(bonus, odds, 1)
+        return _won(BetKind.BONUS, bonus, win, f"{category.label} {odds}:1", rest)
+    return _lost(BetKind.BONUS, bonus, f"{category.label} loses")
+
+
+def _ante_and_bet(
+    config: RussianConfig,
+    ante: int,
+    payout: Payout,
+    final: Sequence[Card],
+    hand: tuple[Card, ...],
+    *,
+    compare: bool,
+) -> tuple[BetOutcome, BetOutcome]:
+    """The Ante and the Bet of a box that stood, against the dealer's ``hand`` (spec "Dealer
+    and settlement"); ``compare``: the hand qualifies."""
+    bet = ante * config.bet_multiple
+    if not compare:
+        return (
+            _won(BetKind.ANTE, ante, ante, "dealer does not qualify 1:1"),
+            _push(BetKind.BET, bet, "dealer does not qualify"),
+        )
+    mine = evaluate_ids([c.id for c in final])
+    theirs = evaluate_ids([c.id for c in hand])
+    if mine > theirs:
+        win, over = _capped(bet * payout.multiple, config)
+        line = f"{payout.line} {payout.multiple}:1" + (" (max payout)" if over else "")
+        if config.ante_pays_on_win:
+            # docs/rules.md option ante_pays_on_win (Royal Casino Riga)
+            paid = _won(BetKind.ANTE, ante, ante, "player wins: Ante 1:1")
+        else:
+            paid = _push(BetKind.ANTE, ante, "player wins: Ante returned")
+        return paid, _won(BetKind.BET, bet, win, line)
+    if mine < theirs:
+        return _lost(BetKind.ANTE, ante, "dealer wins"), _lost(BetKind.BET, bet, "dealer wins")
+    return _push(BetKind.ANTE, ante, "tie"), _push(BetKind.BET, bet, "tie")
 
 
 def _insurance(
@@ -544,14 +587,27 @@ def _insurance(
         if blind:
             # docs/rules.md option blind_insurance (Corona): not eligible, returned
             return _push(BetKind.INSURANCE, insurance, "below three of a kind: returned")
-        raise IllegalActionError("insurance needs three of a kind or better")
+        raise refused("insurance needs three of a kind or better", "insurance_needs_trips")
     low, high = limits
     if blind:
         if insurance < low:
-            raise IllegalActionError(f"insurance {insurance} is below the minimum {low}")
+            raise refused(
+                f"insurance {insurance} is below the minimum {low}",
+                "bet_out_of_limits",
+                spot="insurance",
+                amount=insurance,
+                min=low,
+            )
         insured = min(insurance, high)
     elif not low <= insurance <= high:
-        raise IllegalActionError(f"insurance {insurance} is outside {low}..{high} for this hand")
+        raise refused(
+            f"insurance {insurance} is outside {low}..{high} for this hand",
+            "bet_out_of_limits",
+            spot="insurance",
+            amount=insurance,
+            min=low,
+            max=high,
+        )
     else:
         insured = insurance
     above = f" ({insurance - insured} above the limit returned)" if insured < insurance else ""
@@ -613,19 +669,27 @@ def audit_box(
     """
     for name, amount in (("ante", ante), ("bonus", bonus), ("insurance", insurance)):
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-            raise IllegalActionError(f"{name} {amount!r} is not a whole amount >= 0")
+            raise refused(
+                f"{name} {amount!r} is not a whole amount >= 0", "amount_not_whole", spot=name
+            )
     if ante <= 0:
-        raise IllegalActionError(f"ante {ante} must be positive")
+        raise refused(
+            f"ante {ante} must be positive", "amount_not_positive", spot="ante", amount=ante
+        )
     check_draw(initial, final, draw)
     if draw is Draw.EXCHANGE:
         replaced = len({c.id for c in initial} - {c.id for c in final})
         if not config.exchange_min <= replaced <= config.exchange_max:
-            raise IllegalActionError(
+            raise refused(
                 f"an exchange of {replaced} cards is outside the table's "
-                f"{config.exchange_min}..{config.exchange_max}"
+                f"{config.exchange_min}..{config.exchange_max}",
+                "exchange_count",
+                count=replaced,
+                min=config.exchange_min,
+                max=config.exchange_max,
             )
     if blind_insurance and not config.blind_insurance:
-        raise IllegalActionError("this table takes no insurance on blind boxes")
+        raise refused("this table takes no insurance on blind boxes", "no_blind_insurance")
     if len(dealer) != 5:
         raise InvalidCardsError(f"the dealer has 5 cards, not {len(dealer)}")
     seen = {c.id for c in final}

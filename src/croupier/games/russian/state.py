@@ -2,34 +2,42 @@
 
 Every command validates everything before it changes anything, so a refused action leaves the
 round as it was; a command returns the frozen event it appended to :attr:`RussianRound.events`.
+The round implements :class:`croupier.games.protocol.Engine`: :meth:`RussianRound.apply` takes
+the typed actions of :mod:`croupier.games.russian.actions`.
 
 >>> from croupier.cards import parse_cards
 >>> from croupier.deck import Shoe
+>>> from croupier.games.russian.actions import Deal, PlaceBet, PlaceBox
 >>> shoe = Shoe(parse_cards("Ah As Ad 7c 2h  Kd Qd 9c 5s 5h") + parse_cards("4c 4d"))
->>> game = RussianRound(config=RussianConfig(), shoe=shoe)
->>> _ = game.place_box(0, box=0, ante=Chips(100))
->>> _ = game.deal()
->>> _ = game.bet(0, box=0, insurance=Chips(100))
->>> game.phase, game.settlement(0).net
-(<Phase.SETTLED: 'settled'>, 500)
+>>> game = RussianRound(RussianConfig(), shoe)
+>>> _ = game.apply(PlaceBox(seat=0, box=0, ante=100))
+>>> _ = game.apply(Deal())
+>>> [legal.kind for legal in game.legal_actions(0)]
+['exchange', 'sixth_card', 'bet', 'fold']
+>>> _ = game.apply(PlaceBet(seat=0, box=0, insurance=100))
+>>> game.phase, game.settlement(0).net, game.returns()
+(<Phase.SETTLED: 'settled'>, 500, {0: 900})
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import TypeVar
 
 from croupier.cards import Card
 from croupier.chips import Chips
 from croupier.deck import Reshuffler, Shoe
-from croupier.errors import IllegalActionError
+from croupier.games.protocol import HOUSE, Legal, refused, succeeds
+from croupier.games.russian import engine
+from croupier.games.russian.actions import DeclineBuy, Fold, RussianAction
+from croupier.games.russian.betting import open_boxes, verify_box, verify_room, verify_seat, whole
+from croupier.games.russian.box import Box, BoxStatus, BoxView
 from croupier.games.russian.config import RussianConfig
 from croupier.games.russian.events import (
     BetPlaced,
     BoxPlaced,
     BoxSettled,
+    BoxShown,
     BuyDeclined,
     CardsDealt,
     CardsExchanged,
@@ -41,122 +49,20 @@ from croupier.games.russian.events import (
     RussianEvent,
     SixthCardBought,
 )
+from croupier.games.russian.phase import Phase
 from croupier.games.russian.rules import (
     BoxSettlement,
     Draw,
     dealer_qualifies,
     insurance_limits,
     settle_box,
-    verify_blind_choices,
 )
 from croupier.games.russian.stub import Stub
+from croupier.games.russian.views import RussianView, round_view, waits_for_earlier_box
 
 _E = TypeVar("_E", bound=RussianEvent)
 
 __all__ = ["BoxStatus", "BoxView", "Phase", "RussianRound", "RussianView"]
-
-
-class Phase(StrEnum):
-    """Where the round stands."""
-
-    BETTING = "betting"
-    DECIDING = "deciding"
-    BUYING = "buying"
-    SETTLED = "settled"
-    VOIDED = "voided"
-
-
-class BoxStatus(StrEnum):
-    """Where one box stands."""
-
-    WAITING = "waiting"
-    """Dealt; may exchange, buy a sixth card, bet or fold."""
-    DREW = "drew"
-    """Exchanged or bought a sixth card; must bet or fold."""
-    STOOD = "stood"
-    FOLDED = "folded"
-    BLIND = "blind"
-    SETTLED = "settled"
-
-
-class _Box:
-    __slots__ = (
-        "advance_insurance",
-        "advance_sixth",
-        "ante",
-        "bet",
-        "blind",
-        "bonus",
-        "bought",
-        "buy_decided",
-        "buy_draws",
-        "cards",
-        "draw",
-        "fee",
-        "initial",
-        "insurance",
-        "seat",
-        "settlement",
-        "status",
-    )
-
-    def __init__(self, *, seat: int, ante: int, bonus: int, blind: bool, bet: int) -> None:
-        self.seat = seat
-        self.ante = ante
-        self.bonus = bonus
-        self.blind = blind
-        self.bet = bet
-        self.fee = 0
-        self.insurance = 0
-        self.initial: tuple[Card, ...] = ()
-        self.cards: tuple[Card, ...] = ()
-        self.draw = Draw.NONE
-        self.status = BoxStatus.BLIND if blind else BoxStatus.WAITING
-        self.bought = False
-        self.buy_decided = blind
-        self.buy_draws: tuple[Card, ...] = ()
-        self.settlement: BoxSettlement | None = None
-        self.advance_insurance = False
-        self.advance_sixth = False
-
-    @property
-    def undecided(self) -> bool:
-        return self.status in (BoxStatus.WAITING, BoxStatus.DREW)
-
-    @property
-    def staked(self) -> int:
-        return self.ante + self.bonus + self.bet + self.fee + self.insurance
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BoxView:
-    """One box as a seat sees it: cards only for the seat's own open box (own blind boxes
-    after the showdown)."""
-
-    box: int
-    seat: int
-    blind: bool
-    ante: Chips
-    bonus: Chips
-    bet: Chips
-    fee: Chips
-    insurance: Chips
-    status: BoxStatus
-    cards: tuple[Card, ...] | None
-    net: int | None
-    """The player's net once settled (only for the seat's own boxes)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RussianView:
-    """What one seat may see of the round."""
-
-    seat: int
-    phase: Phase
-    boxes: tuple[BoxView, ...]
-    dealer: tuple[Card | None, ...]
-    """The dealer's five cards, ``None`` for a card face down."""
-    to_act: int | None
 
 
 class RussianRound:
@@ -170,15 +76,17 @@ class RussianRound:
     """
 
     def __init__(
-        self, *, config: RussianConfig, shoe: Shoe, reshuffle: Reshuffler | None = None
+        self, config: RussianConfig, shoe: Shoe, *, reshuffle: Reshuffler | None = None
     ) -> None:
         self._config = config
         self._shoe = shoe
         self._stub = Stub(shoe, reshuffle=reshuffle)
         self._phase = Phase.BETTING
-        self._boxes: dict[int, _Box] = {}
+        self._boxes: dict[int, Box] = {}
         self._dealer: tuple[Card, ...] = ()
         self._qualifies = False
+        self._hidden: set[int] = set()
+        """Open boxes not shown to their owner yet (their first open box is deciding)."""
         self._events: list[RussianEvent] = []
 
     # -- read-only state -------------------------------------------------------------------
@@ -194,6 +102,11 @@ class RussianRound:
         return self._phase
 
     @property
+    def finished(self) -> bool:
+        """Settled or voided."""
+        return self._phase in (Phase.SETTLED, Phase.VOIDED)
+
+    @property
     def shoe(self) -> Shoe:
         """The round's shoe (its whole order is the record's deck)."""
         return self._shoe
@@ -203,10 +116,19 @@ class RussianRound:
         """Every event so far, oldest first."""
         return tuple(self._events)
 
+    def events_since(self, index: int) -> tuple[RussianEvent, ...]:
+        """The events from position ``index`` on."""
+        return tuple(self._events[index:])
+
     @property
     def boxes(self) -> tuple[int, ...]:
         """The boxes in play, in order."""
         return tuple(sorted(self._boxes))
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats with boxes in play, in order."""
+        return tuple(sorted({b.seat for b in self._boxes.values()}))
 
     def cards(self, box: int) -> tuple[Card, ...]:
         """The house's view of a box's current cards."""
@@ -220,11 +142,31 @@ class RussianRound:
         """Whether ``box`` is blind."""
         return self._box(box).blind
 
+    def status(self, box: int) -> BoxStatus:
+        """Where ``box`` stands."""
+        return self._box(box).status
+
+    def ante(self, box: int) -> Chips:
+        """The Ante on ``box``."""
+        return Chips(self._box(box).ante)
+
+    def stake(self, box: int) -> Chips:
+        """Everything on ``box`` now: Ante, Bonus, Bet, fees, insurance."""
+        return Chips(self._box(box).staked)
+
+    def open_boxes(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s open boxes, in order."""
+        return open_boxes(self._boxes, seat)
+
+    def has_room(self, seat: int, *, blind: bool) -> bool:
+        """Whether a box of ``seat`` leaves a free box for every seat's missing open box."""
+        return succeeds(verify_room, self._config, self._boxes, seat, blind=blind)
+
     def settlement(self, box: int) -> BoxSettlement:
         """The settlement of a box once the round is settled."""
         settled = self._box(box).settlement
         if settled is None:
-            raise IllegalActionError(f"box {box} is not settled yet")
+            raise refused(f"box {box} is not settled yet", "box_not_settled", box=box)
         return settled
 
     @property
@@ -233,11 +175,16 @@ class RussianRound:
         return self._dealer
 
     @property
+    def stub_available(self) -> int:
+        """Cards that can still be dealt (the shoe's, then the discards')."""
+        return self._stub.available
+
+    @property
     def to_act(self) -> int | None:
         """The box whose decision is awaited, or ``None``."""
         if self._phase is Phase.DECIDING:
             for index in sorted(self._boxes):
-                if self._boxes[index].status in (BoxStatus.WAITING, BoxStatus.DREW):
+                if self._boxes[index].undecided:
                     return index
         if self._phase is Phase.BUYING:
             for index in sorted(self._boxes):
@@ -245,11 +192,21 @@ class RussianRound:
                     return index
         return None
 
-    def _box(self, box: int) -> _Box:
+    @property
+    def pending_seats(self) -> tuple[int, ...]:
+        """The seat whose box is to decide (boxes decide one at a time), or none."""
+        box = self.to_act
+        return () if box is None else (self._boxes[box].seat,)
+
+    def _box(self, box: int) -> Box:
         try:
             return self._boxes[box]
-        except KeyError:
-            raise IllegalActionError(f"box {box} has no bets") from None
+        except (KeyError, TypeError):
+            raise refused(
+                f"box {box} has no bets",
+                "box_has_no_bets",
+                box=box if isinstance(box, int) else None,
+            ) from None
 
     # -- betting ---------------------------------------------------------------------------
 
@@ -272,38 +229,23 @@ class RussianRound:
                 more than the table allows a player, a bet outside the table limits, an
                 advance choice the table does not offer.
         """
-        c = self._config
         if self._phase is not Phase.BETTING:
-            raise IllegalActionError(
-                f"boxes are placed before the deal, not in phase {self._phase}"
+            raise refused(
+                f"boxes are placed before the deal, not in phase {self._phase}",
+                "bets_closed",
+                phase=self._phase.value,
             )
-        if not 0 <= seat < c.max_players:
-            raise IllegalActionError(
-                f"seat {seat} is not a seat at this table (0..{c.max_players - 1})"
-            )
-        if not 0 <= box < c.boxes:
-            raise IllegalActionError(f"box {box} is not on the layout (0..{c.boxes - 1})")
-        if box in self._boxes:
-            raise IllegalActionError(f"box {box} is taken")
-        if not c.ante_min <= ante <= c.ante_max:
-            raise IllegalActionError(
-                f"ante {ante} is outside the table limits {c.ante_min}..{c.ante_max}"
-            )
-        if bonus and not c.bonus_min <= bonus <= c.bonus_max:
-            raise IllegalActionError(
-                f"bonus {bonus} is outside the table limits {c.bonus_min}..{c.bonus_max}"
-            )
-        if bonus < 0:
-            raise IllegalActionError(f"bonus {bonus} is negative")
-        mine = [b for b in self._boxes.values() if b.seat == seat]
-        opens = c.open_boxes_per_player
-        if not blind and sum(not b.blind for b in mine) >= opens:
-            # spec "Table": one open box per player (option open_boxes_per_player: two)
-            raise IllegalActionError(
-                f"seat {seat} already has {'an' if opens == 1 else opens} open "
-                f"box{'es' if opens > 1 else ''}; further boxes are blind"
-            )
-        verify_blind_choices(c, ante=ante, blind=blind, insurance=insurance, sixth_card=sixth_card)
+        verify_box(
+            self._config,
+            self._boxes,
+            seat,
+            box=box,
+            ante=ante,
+            bonus=bonus,
+            blind=blind,
+            insurance=insurance,
+            sixth_card=sixth_card,
+        )
 
     def can_place_box(
         self,
@@ -317,19 +259,16 @@ class RussianRound:
         sixth_card: bool = False,
     ) -> bool:
         """Whether :meth:`place_box` would succeed."""
-        try:
-            self.verify_place_box(
-                seat,
-                box=box,
-                ante=ante,
-                bonus=bonus,
-                blind=blind,
-                insurance=insurance,
-                sixth_card=sixth_card,
-            )
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(
+            self.verify_place_box,
+            seat,
+            box=box,
+            ante=ante,
+            bonus=bonus,
+            blind=blind,
+            insurance=insurance,
+            sixth_card=sixth_card,
+        )
 
     def place_box(
         self,
@@ -355,7 +294,7 @@ class RussianRound:
         )
         config = self._config
         bet = ante * config.bet_multiple if blind else 0
-        target = _Box(seat=seat, ante=ante, bonus=bonus, blind=blind, bet=bet)
+        target = Box(seat=seat, ante=ante, bonus=bonus, blind=blind, bet=bet)
         target.insurance = insurance
         target.advance_insurance = bool(insurance)
         target.advance_sixth = sixth_card
@@ -383,39 +322,60 @@ class RussianRound:
             IllegalActionError: wrong phase, no box, a seat with blind boxes only, too few cards.
         """
         if self._phase is not Phase.BETTING:
-            raise IllegalActionError(f"the cards are dealt once, not in phase {self._phase}")
+            raise refused(
+                f"the cards are dealt once, not in phase {self._phase}",
+                "bets_closed",
+                phase=self._phase.value,
+            )
         if not self._boxes:
-            raise IllegalActionError("no box has an Ante")
+            raise refused("no box has an Ante", "no_bets")
         for seat in {b.seat for b in self._boxes.values()}:
-            if all(b.blind for b in self._boxes.values() if b.seat == seat):
-                raise IllegalActionError(f"seat {seat} has blind boxes but no open box")
+            if not self.open_boxes(seat):
+                raise refused(
+                    f"seat {seat} has blind boxes but no open box",
+                    "blind_boxes_need_open_box",
+                    seat=seat,
+                )
         needed = 5 * (len(self._boxes) + 1) + sum(b.advance_sixth for b in self._boxes.values())
         if self._shoe.remaining < needed:
-            raise IllegalActionError(
-                f"the shoe has {self._shoe.remaining} cards, {needed} are needed"
+            raise refused(
+                f"the shoe has {self._shoe.remaining} cards, {needed} are needed",
+                "shoe_short",
+                cards=self._shoe.remaining,
+                needed=needed,
             )
 
     def can_deal(self) -> bool:
         """Whether :meth:`deal` would succeed."""
-        try:
-            self.verify_deal()
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_deal)
 
     def deal(self) -> CardsDealt:
         """Five cards to every box in order, then five to the dealer (spec "Bets and deal")."""
         self.verify_deal()
         hands = []
+        audiences = []
+        first_open: dict[int, int] = {}
         for index in sorted(self._boxes):
             box = self._boxes[index]
             box.initial = box.cards = self._shoe.draw(5)
             hands.append((index, box.cards))
+            # a player sees a second open box only once the first has decided (docs/rules.md)
+            sees = not box.blind and first_open.setdefault(box.seat, index) == index
+            audiences.append(box.seat if sees else HOUSE)
+            if not box.blind and not sees:
+                self._hidden.add(index)
         self._dealer = self._shoe.draw(5)
         self._qualifies = dealer_qualifies(self._dealer)
         self._phase = Phase.DECIDING
         upcard = self._dealer[-1] if self._config.dealer_upcard else None
-        event = self._log(CardsDealt(hands=tuple(hands), dealer=self._dealer, upcard=upcard))
+        event = self._log(
+            CardsDealt(
+                hands=tuple(hands),
+                dealer=self._dealer,
+                upcard=upcard,
+                audiences=tuple(audiences),
+            )
+        )
         for index in sorted(self._boxes):
             box = self._boxes[index]
             if box.advance_sixth:
@@ -423,7 +383,11 @@ class RussianRound:
                 card = self._draw(1)[0]
                 box.cards = (*box.cards, card)
                 box.draw = Draw.SIXTH
-                self._log(SixthCardBought(box=index, card=card, fee=Chips(box.fee)))
+                self._log(
+                    SixthCardBought(
+                        box=index, card=card, fee=Chips(box.fee), seat=box.seat, blind=True
+                    )
+                )
         self._advance()
         return event
 
@@ -439,20 +403,42 @@ class RussianRound:
 
     def _verify_turn(
         self, seat: int, box: int, action: str, *, phase: Phase = Phase.DECIDING
-    ) -> _Box:
+    ) -> Box:
         """The open box ``box`` of ``seat``, if it is its turn in ``phase``."""
         if self._phase is not phase:
-            raise IllegalActionError(f"cannot {action} in phase {self._phase}")
-        if not 0 <= seat < self._config.max_players:
-            raise IllegalActionError(f"seat {seat} is not a seat at this table")
+            raise refused(
+                f"cannot {action} in phase {self._phase}",
+                "no_decisions_now",
+                phase=self._phase.value,
+            )
+        verify_seat(self._config, seat)
         target = self._box(box)
         if target.seat != seat:
-            raise IllegalActionError(f"box {box} belongs to seat {target.seat}, not seat {seat}")
+            raise refused(
+                f"box {box} belongs to seat {target.seat}, not seat {seat}",
+                "not_your_box",
+                box=box,
+                seat=seat,
+            )
         if target.blind:
-            raise IllegalActionError(f"box {box} is blind and takes no decisions")
+            raise refused(f"box {box} is blind and takes no decisions", "box_is_blind", box=box)
         if self.to_act != box:
-            raise IllegalActionError(f"it is box {self.to_act}'s turn, not box {box}'s")
+            raise refused(
+                f"it is box {self.to_act}'s turn, not box {box}'s",
+                "not_your_turn",
+                box=box,
+                to_act=self.to_act,
+            )
         return target
+
+    def _verify_waiting(self, box: int, target: Box) -> None:
+        if target.status is not BoxStatus.WAITING:
+            raise refused(
+                f"box {box} has already drawn ({target.draw}); bet or fold",
+                "already_drawn",
+                box=box,
+                draw=target.draw.value,
+            )
 
     def verify_exchange(self, seat: int, *, box: int, discard: Sequence[Card]) -> None:
         """Raise unless ``box`` may exchange the cards ``discard`` (1 to 5 of its own).
@@ -461,26 +447,34 @@ class RussianRound:
             IllegalActionError: not the box's turn, a second draw, cards not in the hand.
         """
         target = self._verify_turn(seat, box, "exchange")
-        if target.status is not BoxStatus.WAITING:
-            raise IllegalActionError(f"box {box} has already drawn ({target.draw}); bet or fold")
+        self._verify_waiting(box, target)
+        if not all(isinstance(c, Card) for c in discard):
+            raise refused("an exchange names cards", "exchange_not_cards")
         ids = {c.id for c in discard}
         low, high = self._config.exchange_min, self._config.exchange_max
         if len(ids) != len(discard) or not low <= len(ids) <= high:
-            raise IllegalActionError(
-                f"an exchange is of {low} to {high} different cards, not {len(discard)}"
+            raise refused(
+                f"an exchange is of {low} to {high} different cards, not {len(discard)}",
+                "exchange_count",
+                count=len(discard),
+                min=low,
+                max=high,
             )
         if not ids <= {c.id for c in target.cards}:
-            raise IllegalActionError("an exchange discards cards from the box's own hand")
+            raise refused(
+                "an exchange discards cards from the box's own hand", "exchange_not_in_hand"
+            )
         if self._stub.available < len(ids):  # pragma: no cover - the config rules it out
-            raise IllegalActionError(f"only {self._stub.available} cards are left to deal")
+            raise refused(
+                f"only {self._stub.available} cards are left to deal",
+                "shoe_short",
+                cards=self._stub.available,
+                needed=len(ids),
+            )
 
     def can_exchange(self, seat: int, *, box: int, discard: Sequence[Card]) -> bool:
         """Whether :meth:`exchange` would succeed."""
-        try:
-            self.verify_exchange(seat, box=box, discard=discard)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_exchange, seat, box=box, discard=discard)
 
     def exchange(self, seat: int, *, box: int, discard: Sequence[Card]) -> CardsExchanged:
         """Pay the fee (1x Ante) and exchange ``discard`` for as many new cards."""
@@ -495,7 +489,13 @@ class RussianRound:
         kept_order = tuple(c for c in target.initial if c.id in gone)
         self._stub.discard(kept_order)
         return self._log(
-            CardsExchanged(box=box, discarded=kept_order, received=received, fee=Chips(target.fee))
+            CardsExchanged(
+                box=box,
+                discarded=kept_order,
+                received=received,
+                fee=Chips(target.fee),
+                seat=seat,
+            )
         )
 
     def verify_sixth_card(self, seat: int, *, box: int) -> None:
@@ -505,18 +505,13 @@ class RussianRound:
             IllegalActionError: not the box's turn or the box has drawn already.
         """
         target = self._verify_turn(seat, box, "buy a sixth card")
-        if target.status is not BoxStatus.WAITING:
-            raise IllegalActionError(f"box {box} has already drawn ({target.draw}); bet or fold")
+        self._verify_waiting(box, target)
         if self._stub.available < 1:  # pragma: no cover - the config rules it out
-            raise IllegalActionError("no card is left to deal")
+            raise refused("no card is left to deal", "shoe_short", cards=0, needed=1)
 
     def can_sixth_card(self, seat: int, *, box: int) -> bool:
         """Whether :meth:`sixth_card` would succeed."""
-        try:
-            self.verify_sixth_card(seat, box=box)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_sixth_card, seat, box=box)
 
     def sixth_card(self, seat: int, *, box: int) -> SixthCardBought:
         """Pay the fee (1x Ante) for a sixth card."""
@@ -527,7 +522,7 @@ class RussianRound:
         target.fee = target.ante * self._config.draw_fee_multiple
         target.draw = Draw.SIXTH
         target.status = BoxStatus.DREW
-        return self._log(SixthCardBought(box=box, card=card, fee=Chips(target.fee)))
+        return self._log(SixthCardBought(box=box, card=card, fee=Chips(target.fee), seat=seat))
 
     def insurance_limits(self, box: int) -> tuple[int, int] | None:
         """The insurance the box's current hand allows, or ``None`` below three of a kind."""
@@ -542,24 +537,31 @@ class RussianRound:
                 outside 1x Ante .. the box's potential win.
         """
         target = self._verify_turn(seat, box, "bet")
+        whole("insurance", insurance)
         if insurance < 0:
-            raise IllegalActionError(f"insurance {insurance} is negative")
+            raise refused(
+                f"insurance {insurance} is negative",
+                "amount_negative",
+                spot="insurance",
+                amount=insurance,
+            )
         if insurance:
             limits = insurance_limits(target.cards, ante=target.ante, config=self._config)
             if limits is None:
-                raise IllegalActionError("insurance needs three of a kind or better")
+                raise refused("insurance needs three of a kind or better", "insurance_needs_trips")
             if not limits[0] <= insurance <= limits[1]:
-                raise IllegalActionError(
-                    f"insurance {insurance} is outside {limits[0]}..{limits[1]} for this hand"
+                raise refused(
+                    f"insurance {insurance} is outside {limits[0]}..{limits[1]} for this hand",
+                    "bet_out_of_limits",
+                    spot="insurance",
+                    amount=insurance,
+                    min=limits[0],
+                    max=limits[1],
                 )
 
     def can_bet(self, seat: int, *, box: int, insurance: int = 0) -> bool:
         """Whether :meth:`bet` would succeed."""
-        try:
-            self.verify_bet(seat, box=box, insurance=insurance)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_bet, seat, box=box, insurance=insurance)
 
     def bet(self, seat: int, *, box: int, insurance: int = 0) -> BetPlaced:
         """Place the Bet (2x Ante) and stand, with optional insurance (spec decision 3)."""
@@ -582,11 +584,7 @@ class RussianRound:
 
     def can_fold(self, seat: int, *, box: int) -> bool:
         """Whether :meth:`fold` would succeed."""
-        try:
-            self.verify_fold(seat, box=box)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_fold, seat, box=box)
 
     def fold(self, seat: int, *, box: int) -> Folded:
         """Give up the box's bets (the Bonus still stands, spec "Bonus")."""
@@ -600,7 +598,7 @@ class RussianRound:
 
     # -- buying the dealer's game ----------------------------------------------------------
 
-    def _verify_buy_turn(self, seat: int, box: int, action: str) -> _Box:
+    def _verify_buy_turn(self, seat: int, box: int, action: str) -> Box:
         return self._verify_turn(seat, box, action, phase=Phase.BUYING)
 
     def verify_buy_game(self, seat: int, *, box: int) -> None:
@@ -611,15 +609,11 @@ class RussianRound:
         """
         self._verify_buy_turn(seat, box, "buy the dealer's game")
         if self._stub.available < 1:  # pragma: no cover - the config rules it out
-            raise IllegalActionError("no card is left to deal")
+            raise refused("no card is left to deal", "shoe_short", cards=0, needed=1)
 
     def can_buy_game(self, seat: int, *, box: int) -> bool:
         """Whether :meth:`buy_game` would succeed."""
-        try:
-            self.verify_buy_game(seat, box=box)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_buy_game, seat, box=box)
 
     def buy_game(self, seat: int, *, box: int) -> GameBought:
         """Pay 1x Ante to replace the dealer's highest card, for this box only."""
@@ -636,7 +630,7 @@ class RussianRound:
         target.buy_draws = tuple(drawn)
         target.bought = True
         target.buy_decided = True
-        fee = target.ante * self._config.buy_fee_multiple
+        fee = target.buy_fee = target.ante * self._config.buy_fee_multiple
         event = self._log(
             GameBought(
                 box=box,
@@ -660,11 +654,7 @@ class RussianRound:
 
     def can_decline_buy(self, seat: int, *, box: int) -> bool:
         """Whether :meth:`decline_buy` would succeed."""
-        try:
-            self.verify_decline_buy(seat, box=box)
-        except IllegalActionError:
-            return False
-        return True
+        return succeeds(self.verify_decline_buy, seat, box=box)
 
     def decline_buy(self, seat: int, *, box: int) -> BuyDeclined:
         """Take the Ante paid 1:1 instead of buying the dealer's game."""
@@ -674,6 +664,48 @@ class RussianRound:
         self._advance()
         return event
 
+    # -- the engine protocol (croupier.games.protocol) -------------------------------------
+
+    def legal_actions(self, seat: int | None) -> tuple[Legal, ...]:
+        """What ``seat`` may do now, with the bounds of every amount and the boxes it may
+        take; ``None``: the house (:class:`Deal` once the boxes can be dealt)."""
+        return engine.legal_actions(self, seat)
+
+    def verify(self, action: RussianAction) -> None:
+        """Raise unless :meth:`apply` accepts ``action``; nothing changes either way."""
+        engine.verify_action(self, action)
+
+    def can(self, action: RussianAction) -> bool:
+        """Whether :meth:`apply` would accept ``action``."""
+        return succeeds(self.verify, action)
+
+    def apply(self, action: RussianAction) -> tuple[RussianEvent, ...]:
+        """Take ``action`` (validated whole first: a refused action changes nothing); the
+        events it caused, in order (the dealer shown and the settlement that follow)."""
+        engine.verify_action(self, action)
+        start = len(self._events)
+        engine.apply_action(self, action)
+        return tuple(self._events[start:])
+
+    def default_action(self, seat: int) -> Fold | DeclineBuy | None:
+        """What ``seat`` does when its box's time runs out: fold (the spec sets no default
+        and folding moves no money), or decline to buy the dealer's game; ``None`` when no
+        box of the seat is to decide."""
+        return engine.default_action(self, seat)
+
+    def staked(self) -> dict[int, Chips]:
+        """Each seat's money on the table now, over all its boxes (fees included)."""
+        return engine.seat_totals(self, self.stake)
+
+    def returns(self) -> dict[int, Chips]:
+        """Everything paid back to each seat over its boxes, stakes included, once the round
+        is settled; every stake once it is voided; empty before."""
+        if self._phase is Phase.VOIDED:
+            return self.staked()
+        if self._phase is not Phase.SETTLED:
+            return {}
+        return engine.seat_totals(self, lambda box: self.settlement(box).returned)
+
     # -- faults ----------------------------------------------------------------------------
 
     def verify_void(self) -> None:
@@ -682,12 +714,16 @@ class RussianRound:
         Raises:
             IllegalActionError: the round is over.
         """
-        if self._phase in (Phase.SETTLED, Phase.VOIDED):
-            raise IllegalActionError(f"a round in phase {self._phase} cannot be voided")
+        if self.finished:
+            raise refused(
+                f"a round in phase {self._phase} cannot be voided",
+                "round_over",
+                phase=self._phase.value,
+            )
 
     def can_void(self) -> bool:
         """Whether :meth:`void` would succeed."""
-        return self._phase not in (Phase.SETTLED, Phase.VOIDED)
+        return not self.finished
 
     def void(self, reason: str) -> RoundVoided:
         """Void the round for a misdeal or malfunction; every stake, fees included, goes back."""
@@ -698,56 +734,17 @@ class RussianRound:
 
     # -- views -----------------------------------------------------------------------------
 
-    def view_for(self, seat: int) -> RussianView:
-        """What ``seat`` may see: its own open box's cards, its blind boxes after the
-        showdown, the dealer once shown (or the upcard), and no other seat's cards."""
-        if not 0 <= seat < self._config.max_players:
-            raise IllegalActionError(f"seat {seat} is not a seat at this table")
-        shown = self._phase in (Phase.BUYING, Phase.SETTLED)
-        boxes = []
-        for index in sorted(self._boxes):
-            b = self._boxes[index]
-            own = b.seat == seat
-            visible = (
-                own
-                and b.cards
-                and (not b.blind or self._phase is Phase.SETTLED)
-                and not self._waits_for_earlier_box(index)
-            )
-            boxes.append(
-                BoxView(
-                    box=index,
-                    seat=b.seat,
-                    blind=b.blind,
-                    ante=Chips(b.ante),
-                    bonus=Chips(b.bonus),
-                    bet=Chips(b.bet),
-                    fee=Chips(b.fee),
-                    insurance=Chips(b.insurance),
-                    status=b.status,
-                    cards=b.cards if visible else None,
-                    net=b.settlement.net if own and b.settlement is not None else None,
-                )
-            )
-        if not self._dealer:
-            dealer: tuple[Card | None, ...] = ()
-        elif shown:
-            dealer = self._dealer
-        elif self._config.dealer_upcard:
-            dealer = (None, None, None, None, self._dealer[-1])
-        else:
-            dealer = (None,) * 5
-        return RussianView(
-            seat=seat, phase=self._phase, boxes=tuple(boxes), dealer=dealer, to_act=self.to_act
-        )
-
-    def _waits_for_earlier_box(self, box: int) -> bool:
-        """Whether an earlier open box of the same seat is still deciding: a player looks at
-        a second open box only after deciding the first (docs/rules.md, Aragon, Corona)."""
-        target = self._boxes[box]
-        return not target.blind and any(
-            index < box and b.seat == target.seat and not b.blind and b.undecided
-            for index, b in self._boxes.items()
+    def view(self, seat: int | None) -> RussianView:
+        """What ``seat`` may see (``None``: a spectator): its own open box's cards, its blind
+        boxes after the showdown, the dealer once shown (or the upcard), and no other seat's
+        cards."""
+        return round_view(
+            seat,
+            phase=self._phase,
+            boxes=self._boxes,
+            dealer=self._dealer,
+            upcard=self._config.dealer_upcard,
+            to_act=self.to_act,
         )
 
     # -- internals -------------------------------------------------------------------------
@@ -757,7 +754,13 @@ class RussianRound:
         return event
 
     def _advance(self) -> None:
-        """Move on when nobody has a decision left: show the dealer, offer buys, settle."""
+        """Move on when nobody has a decision left: show the dealer, offer buys, settle.
+        A second open box whose first has decided is shown to its owner."""
+        for index in sorted(self._hidden):
+            if not waits_for_earlier_box(self._boxes, index):
+                self._hidden.discard(index)
+                box = self._boxes[index]
+                self._log(BoxShown(box=index, seat=box.seat, cards=box.cards, public=False))
         if self._phase is Phase.DECIDING and self.to_act is None:
             self._log(DealerRevealed(cards=self._dealer, qualifies=self._qualifies))
             for b in self._boxes.values():
@@ -771,6 +774,8 @@ class RussianRound:
     def _settle(self) -> None:
         for index in sorted(self._boxes):
             b = self._boxes[index]
+            if b.blind:  # turned face up at the showdown
+                self._log(BoxShown(box=index, seat=b.seat, cards=b.cards, public=True))
             b.settlement = settle_box(
                 config=self._config,
                 ante=b.ante,

@@ -1,9 +1,16 @@
 """Settle one known hand, for test labs auditing settlement (``croupier uth settle``).
 
+:func:`settle_line` is the game's audit function, with the same signature in every game
+(``croupier.games.russian.audit``, ``croupier.games.holdem.audit``): one decoded JSON line
+and the table's config in, the player's net per bet and in total out.
+
 >>> result = settle_hand(player="AsKd", dealer="7c7d", board="AhKh4c5s9c", ante=1000,
 ...                      trips=500, action="4x")
 >>> audit_line(result)
 {'ante': 1000, 'blind': 0, 'play': 4000, 'trips': -500, 'total': 4500}
+>>> settle_line({"player": "AsKd", "dealer": "7c7d", "board": "AhKh4c5s9c", "ante": 1000,
+...              "action": "fold"}, UthConfig())["total"]
+-2000
 """
 
 from __future__ import annotations
@@ -12,12 +19,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from croupier.cards import Card, check_distinct, parse_cards
-from croupier.errors import IllegalActionError, InvalidCardsError, NotationError
+from croupier.errors import InvalidCardsError, NotationError
 from croupier.evaluator import evaluate_ids
+from croupier.games.protocol import refused
 from croupier.games.uth.config import UthConfig
 from croupier.games.uth.rules import Bet, SeatResult, settle_seat
 
-__all__ = ["ACTIONS", "audit_line", "settle_hand", "settle_mapping"]
+__all__ = ["ACTIONS", "FIELDS", "audit_line", "settle_hand", "settle_line", "settle_mapping"]
 
 ACTIONS = {"4x": 4, "3x": 3, "2x": 2, "1x": 1, "fold": 0}
 """The Play decision of a hand: the multiple bet, or 0 for a fold on the river."""
@@ -39,9 +47,16 @@ def _cards(name: str, text: object, count: int) -> tuple[Card, ...]:
 
 def _amount(name: str, value: object, *, allow_zero: bool) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalActionError(f"{name} {value!r} is not a whole number of minor units")
+        raise refused(
+            f"{name} {value!r} is not a whole number of minor units", "amount_not_whole", spot=name
+        )
     if value < 0 or (value == 0 and not allow_zero):
-        raise IllegalActionError(f"{name} {value} must be {'0 or ' if allow_zero else ''}positive")
+        raise refused(
+            f"{name} {value} must be {'0 or ' if allow_zero else ''}positive",
+            "amount_not_positive",
+            spot=name,
+            amount=value,
+        )
     return value
 
 
@@ -76,7 +91,11 @@ def settle_hand(
     side = _amount("trips", trips, allow_zero=True)
     actions = _actions(config)
     if not isinstance(action, str) or action.strip().lower() not in actions:
-        raise IllegalActionError(f"action {action!r} is not one of {', '.join(actions)}")
+        raise refused(
+            f"action {action!r} is not one of {', '.join(actions)}",
+            "unknown_action",
+            action=action if isinstance(action, str) else None,
+        )
     multiple = actions[action.strip().lower()]
     board_ids = [c.id for c in board_cards]
     return settle_seat(
@@ -91,15 +110,19 @@ def settle_hand(
     )
 
 
+FIELDS = frozenset({"player", "dealer", "board", "ante", "trips", "action"})
+"""The fields of an audit line (``trips`` optional)."""
+
+
 def settle_mapping(line: Mapping[str, Any], config: UthConfig = _DEFAULT) -> SeatResult:
     """:func:`settle_hand` from a decoded JSON object; unknown keys are refused."""
-    known = {"player", "dealer", "board", "ante", "trips", "action"}
-    unknown = set(line) - known
+    unknown = set(line) - FIELDS
     if unknown:
-        raise IllegalActionError(f"unknown field {sorted(unknown)[0]!r}")
-    missing = sorted({"player", "dealer", "board", "ante", "action"} - set(line))
+        name = sorted(unknown)[0]
+        raise refused(f"unknown field {name!r}", "unknown_field", field=name)
+    missing = sorted(FIELDS - {"trips"} - set(line))
     if missing:
-        raise IllegalActionError(f"missing field {missing[0]!r}")
+        raise refused(f"missing field {missing[0]!r}", "missing_field", field=missing[0])
     trips = 0 if line.get("trips") is None else line["trips"]
     return settle_hand(
         player=line["player"],
@@ -110,6 +133,18 @@ def settle_mapping(line: Mapping[str, Any], config: UthConfig = _DEFAULT) -> Sea
         action=line["action"],
         config=config,
     )
+
+
+def settle_line(line: Mapping[str, Any], config: UthConfig = _DEFAULT) -> dict[str, int]:
+    """Settle one audit line (a decoded JSON object) under ``config``: the player's net per
+    bet and in total, as ``croupier uth settle`` writes it.
+
+    Raises:
+        CroupierError: a field that is missing, unknown or not valid, or a rule refused.
+    """
+    if not isinstance(line, Mapping):
+        raise refused("each line must be a JSON object", "line_not_object")
+    return audit_line(settle_mapping(line, config))
 
 
 def audit_line(result: SeatResult) -> dict[str, int]:

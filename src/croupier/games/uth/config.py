@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from croupier.chips import Chips
 from croupier.errors import ConfigError
 from croupier.games.paytables import PayTable
 
@@ -134,6 +135,11 @@ class PlayMultiples:
         return {"preflop": list(self.preflop), "flop": list(self.flop), "river": list(self.river)}
 
 
+_ANTE_MIN, _ANTE_MAX = Chips(100), Chips(100_000)
+_TRIPS_MIN, _TRIPS_MAX = Chips(100), Chips(50_000)
+_CHIP = Chips(100)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UthConfig:
     """Limits and pay tables of one table; amounts in minor units.
@@ -151,19 +157,19 @@ class UthConfig:
     name: str = "Ultimate Texas Hold'em"
     max_seats: int | None = 6
     shared_hand: bool = False
-    ante_min: int = 100
-    ante_max: int = 100_000
-    trips_min: int = 100
-    trips_max: int = 50_000
+    ante_min: Chips = _ANTE_MIN
+    ante_max: Chips = _ANTE_MAX
+    trips_min: Chips = _TRIPS_MIN
+    trips_max: Chips = _TRIPS_MAX
     blind_paytable: PayTable = field(default=DEFAULT_BLIND)
     trips_paytable: PayTable = field(default=DEFAULT_TRIPS)
-    max_payout: int | None = None
+    max_payout: Chips | None = None
     play_multiples: PlayMultiples = field(default_factory=PlayMultiples)
     trips_needs_win: bool = False
     """Trips pays only when the player's hand beats the dealer's, and pushes otherwise (Isle
     Casino Pompano Park); off: whatever the dealer has (seeds 000, 001, 003)."""
     blind_rounding: BlindRounding = BlindRounding.DOWN
-    chip: int = 100
+    chip: Chips = _CHIP
     """The smallest chip, in minor units (``blind_rounding = "chip"``)."""
     dealing: Dealing = Dealing.SEED003
 
@@ -258,12 +264,29 @@ class UthConfig:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> UthConfig:
-        """Build from :meth:`to_dict` output or a TOML table; unknown keys are refused."""
+        """Build from :meth:`to_dict` output or a TOML table; unknown keys are refused.
+
+        TOML has no null: a shared-hand (live) table without ``max_seats``, or with
+        ``max_seats`` 0 or ``"unlimited"``, seats any number of players (spec/uth.md
+        "Table").
+
+        >>> UthConfig.from_dict({"shared_hand": True}).max_seats is None
+        True
+        """
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"UTH table settings must be a table, not {data!r}")
         known = set(cls.__dataclass_fields__)
         unknown = set(data) - known
         if unknown:
             raise ConfigError(f"unknown UTH table settings: {', '.join(sorted(unknown))}")
         kwargs = dict(data)
+        seats = kwargs.get("max_seats")
+        if (
+            (type(seats) is int and seats == 0)
+            or seats == "unlimited"
+            or (kwargs.get("shared_hand") and "max_seats" not in kwargs)
+        ):
+            kwargs["max_seats"] = None
         for key, default in (("blind_paytable", "blind"), ("trips_paytable", "trips")):
             if key in kwargs and not isinstance(kwargs[key], PayTable):
                 kwargs[key] = PayTable.from_mapping(default, kwargs[key])

@@ -1,8 +1,10 @@
 """Frozen records of everything that happens in a UTH round, in the order it happens.
 
-Events that carry hidden cards (hole cards, the dealer's cards, burns) say so with
-``private_to``: the seat that may see them, or :data:`HOUSE` for cards no player may see
-before showdown. Views and the server filter on it.
+Each has its wire name in ``kind``. Events that carry hidden cards (hole cards, the dealer's
+cards, burns) say so with their ``audience`` (:mod:`croupier.games.protocol`): the seat that
+may see them, or :data:`HOUSE` for cards no player may see before the showdown; ``seen_by``
+is the event as one seat sees it. On a live table the one shared player hand is dealt face
+up: its ``HoleCardsDealt`` (seat :data:`SHARED_SEAT`) is public.
 """
 
 from __future__ import annotations
@@ -10,20 +12,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from croupier.cards import Card
+from croupier.chips import Chips
+from croupier.games.protocol import HOUSE, PUBLIC, Event
 from croupier.games.uth.rules import SeatResult
 
 __all__ = [
     "HOUSE",
     "PUBLIC",
+    "SHARED_SEAT",
     "BetsPlaced",
     "BetsWithdrawn",
     "BettingClosed",
     "BoardDealt",
-    "CardBurnt",
+    "CardBurned",
     "Checked",
     "DealerCardsDealt",
     "DealerRevealed",
-    "Event",
     "Folded",
     "HoleCardsDealt",
     "PhaseChanged",
@@ -32,133 +36,157 @@ __all__ = [
     "RoundVoided",
     "SeatSettled",
     "TripsPlaced",
+    "UthEvent",
 ]
 
-PUBLIC = -1
-"""``private_to`` of an event every seat may see."""
-HOUSE = -2
-"""``private_to`` of an event no seat may see until showdown (dealer cards, burns)."""
+SHARED_SEAT = -1
+"""The seat number of the one player hand of a shared-hand (live) table, in events."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Event:
+class UthEvent(Event):
     """Base of every UTH event."""
 
-    @property
-    def private_to(self) -> int:
-        """Who may see this event: :data:`PUBLIC`, :data:`HOUSE` or a seat number."""
-        return PUBLIC
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BetsPlaced(Event):
+class BetsPlaced(UthEvent):
     """A seat placed (or replaced) its Ante, Blind and Trips."""
 
+    kind = "bets_placed"
+
     seat: int
-    ante: int
-    blind: int
-    trips: int
+    ante: Chips
+    blind: Chips
+    trips: Chips
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TripsPlaced(Event):
+class TripsPlaced(UthEvent):
     """A seat added Trips after its Ante, in the same betting window (seed 001)."""
 
+    kind = "trips_placed"
+
     seat: int
-    trips: int
+    trips: Chips
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BetsWithdrawn(Event):
+class BetsWithdrawn(UthEvent):
     """A seat took its bets back before betting closed."""
 
+    kind = "bets_withdrawn"
+
     seat: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BettingClosed(Event):
+class BettingClosed(UthEvent):
     """No more bets: the seats in play, in dealing order."""
+
+    kind = "betting_closed"
 
     seats: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class HoleCardsDealt(Event):
+class HoleCardsDealt(UthEvent):
     """A seat's two hole cards."""
+
+    kind = "hole_cards_dealt"
+    secret = ("cards",)
 
     seat: int
     cards: tuple[Card, ...]
 
     @property
-    def private_to(self) -> int:
-        return self.seat
+    def audience(self) -> int:
+        return PUBLIC if self.seat == SHARED_SEAT else self.seat
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DealerCardsDealt(Event):
+class DealerCardsDealt(UthEvent):
     """The dealer's two hole cards, face down."""
+
+    kind = "dealer_cards_dealt"
+    secret = ("cards",)
 
     cards: tuple[Card, ...]
 
     @property
-    def private_to(self) -> int:
+    def audience(self) -> int:
         return HOUSE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CardBurnt(Event):
-    """A card discarded face down."""
+class CardBurned(UthEvent):
+    """A card discarded face down (the same class as Hold'em's burn; this wire name is
+    protocol version 1's, which the UTH client knows)."""
+
+    kind = "card_burnt"
+    secret = ("card",)
 
     card: Card
 
     @property
-    def private_to(self) -> int:
+    def audience(self) -> int:
         return HOUSE
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PhaseChanged(Event):
+class PhaseChanged(UthEvent):
     """The round moved to a new phase."""
+
+    kind = "phase_changed"
 
     phase: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BoardDealt(Event):
+class BoardDealt(UthEvent):
     """Community cards turned face up: the flop (3), or the turn and river (2)."""
+
+    kind = "board_dealt"
 
     cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PlayBet(Event):
+class PlayBet(UthEvent):
     """A seat bet Play = ``multiple`` x Ante."""
+
+    kind = "play_bet"
 
     seat: int
     multiple: int
-    amount: int
+    amount: Chips
     timeout: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Checked(Event):
+class Checked(UthEvent):
     """A seat checked (pre-flop or on the flop)."""
 
+    kind = "checked"
+
     seat: int
     timeout: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Folded(Event):
+class Folded(UthEvent):
     """A seat folded on the river."""
 
+    kind = "folded"
+
     seat: int
     timeout: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DealerRevealed(Event):
+class DealerRevealed(UthEvent):
     """The dealer's hole cards turned up at showdown."""
+
+    kind = "dealer_revealed"
 
     cards: tuple[Card, ...]
     value: int
@@ -166,24 +194,30 @@ class DealerRevealed(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SeatSettled(Event):
+class SeatSettled(UthEvent):
     """One seat's bets settled."""
+
+    kind = "seat_settled"
 
     result: SeatResult
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class RoundSettled(Event):
+class RoundSettled(UthEvent):
     """Every seat settled: the players' total net and the house's (their sum is zero)."""
 
-    players_net: int
-    house_net: int
+    kind = "round_settled"
+
+    players_net: Chips
+    house_net: Chips
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class RoundVoided(Event):
+class RoundVoided(UthEvent):
     """A misdeal or malfunction: every bet returned, nothing paid (spec/uth.md "Faults")."""
 
+    kind = "round_voided"
+
     reason: str
-    refunds: tuple[tuple[int, int], ...]
+    refunds: tuple[tuple[int, Chips], ...]
     """(seat, amount returned) for every seat with money on the table."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 
-from croupier.chips import pay_ratio
+from croupier.chips import Chips, pay_ratio
 from croupier.evaluator import HandCategory, category_of
 from croupier.games.paytables import PayLine
 from croupier.games.uth.config import BlindRounding, UthConfig
@@ -29,6 +29,7 @@ __all__ = [
     "Outcome",
     "SeatResult",
     "dealer_qualifies",
+    "opening_stake",
     "settle_seat",
 ]
 
@@ -64,7 +65,7 @@ class BetResult:
     """The settlement of one bet."""
 
     bet: Bet
-    stake: int
+    stake: Chips
     outcome: Outcome
     net: int
     """The player's result: the win if positive, 0 for a push, minus the stake if lost."""
@@ -113,6 +114,16 @@ class SeatResult:
         return next((b for b in self.bets if b.bet is bet), None)
 
 
+def opening_stake(*, ante: int, trips: int = 0) -> Chips:
+    """The money a box's opening bets put on the table: the Ante, the Blind equal to it
+    (spec/uth.md "Betting") and Trips. The one place this sum is written.
+
+    >>> opening_stake(ante=1000, trips=500)
+    2500
+    """
+    return Chips(2 * ante + trips)
+
+
 def dealer_qualifies(dealer: int) -> bool:
     """The dealer qualifies with a pair or better (spec/uth.md "Showdown")."""
     return category_of(dealer) >= HandCategory.PAIR
@@ -135,20 +146,20 @@ def _paid(
     away = exact - win
     text = None if away == 0 else f"{away.numerator}/{away.denominator}"
     return BetResult(
-        bet=bet, stake=stake, outcome=Outcome.WON, net=win, line=line.label, rounding=text
+        bet=bet, stake=Chips(stake), outcome=Outcome.WON, net=win, line=line.label, rounding=text
     )
 
 
 def _even(bet: Bet, stake: int) -> BetResult:
-    return BetResult(bet=bet, stake=stake, outcome=Outcome.WON, net=stake, line="1:1")
+    return BetResult(bet=bet, stake=Chips(stake), outcome=Outcome.WON, net=stake, line="1:1")
 
 
 def _push(bet: Bet, stake: int, why: str) -> BetResult:
-    return BetResult(bet=bet, stake=stake, outcome=Outcome.PUSH, net=0, line=why)
+    return BetResult(bet=bet, stake=Chips(stake), outcome=Outcome.PUSH, net=0, line=why)
 
 
 def _lost(bet: Bet, stake: int, why: str) -> BetResult:
-    return BetResult(bet=bet, stake=stake, outcome=Outcome.LOST, net=-stake, line=why)
+    return BetResult(bet=bet, stake=Chips(stake), outcome=Outcome.LOST, net=-stake, line=why)
 
 
 def settle_seat(

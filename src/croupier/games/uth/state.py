@@ -6,40 +6,56 @@ has a ``verify_*`` that raises :class:`IllegalActionError` without changing anyt
 it appended to :attr:`UthRound.events`. When the last seat of a phase has decided, the
 round deals the next cards by itself; after the river it reveals the dealer and settles.
 
+It implements :class:`croupier.games.protocol.Engine`: :meth:`UthRound.apply` takes the typed
+actions of :mod:`croupier.games.uth.actions` and calls the command behind each.
+
 >>> from croupier.deck import Shoe, seeded_source, shuffled
+>>> from croupier.games.uth.actions import Deal, PlaceBets, Play
 >>> rnd = UthRound(UthConfig(), Shoe(shuffled(seeded_source(1))))
->>> _ = rnd.place_bets(0, ante=1000, trips=500)
->>> _ = rnd.close_betting()
->>> rnd.phase, rnd.pending_seats
-(<Phase.PREFLOP: 'pre-flop'>, (0,))
->>> _ = rnd.bet_play(0, 4)
->>> rnd.phase
-<Phase.SETTLED: 'settled'>
+>>> _ = rnd.apply(PlaceBets(seat=0, ante=1000, trips=500))
+>>> _ = rnd.apply(Deal())
+>>> rnd.phase, rnd.pending_seats, [legal.kind for legal in rnd.legal_actions(0)]
+(<Phase.PREFLOP: 'pre-flop'>, (0,), ['check', 'play', 'play'])
+>>> [type(e).__name__ for e in rnd.apply(Play(seat=0, multiple=4))][-1]
+'RoundSettled'
+>>> rnd.phase, rnd.returns() == {0: rnd.results[0].returned}
+(<Phase.SETTLED: 'settled'>, True)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from croupier.cards import Card
+from croupier.chips import Chips
 from croupier.deck import Shoe
 from croupier.errors import IllegalActionError
 from croupier.evaluator import evaluate_ids
+from croupier.games.protocol import Amount, Legal, refused, succeeds
+from croupier.games.uth.actions import (
+    AddTrips,
+    Check,
+    Deal,
+    Fold,
+    PlaceBets,
+    Play,
+    UthAction,
+    WithdrawBets,
+)
 from croupier.games.uth.config import UthConfig
 from croupier.games.uth.dealing import DealPlan, deal_plan
 from croupier.games.uth.events import (
+    SHARED_SEAT,
     BetsPlaced,
     BetsWithdrawn,
     BettingClosed,
     BoardDealt,
-    CardBurnt,
+    CardBurned,
     Checked,
     DealerCardsDealt,
     DealerRevealed,
-    Event,
     Folded,
     HoleCardsDealt,
     PhaseChanged,
@@ -48,15 +64,13 @@ from croupier.games.uth.events import (
     RoundVoided,
     SeatSettled,
     TripsPlaced,
+    UthEvent,
 )
-from croupier.games.uth.rules import SeatResult, dealer_qualifies, settle_seat
+from croupier.games.uth.rules import SeatResult, dealer_qualifies, opening_stake, settle_seat
 
 __all__ = ["SHARED_SEAT", "BoxView", "Phase", "SeatView", "UthRound"]
 
-_E = TypeVar("_E", bound=Event)
-
-SHARED_SEAT = -1
-"""The seat number of the one player hand of a shared-hand (live) table, in events."""
+_E = TypeVar("_E", bound=UthEvent)
 
 
 class Phase(StrEnum):
@@ -68,7 +82,7 @@ class Phase(StrEnum):
     RIVER = "river"
     SHOWDOWN = "showdown"
     SETTLED = "settled"
-    VOID = "void"
+    VOIDED = "voided"
 
 
 _DECISION_PHASES = (Phase.PREFLOP, Phase.FLOP, Phase.RIVER)
@@ -79,10 +93,10 @@ class BoxView:
     """The public state of one seat's box."""
 
     seat: int
-    ante: int
-    blind: int
-    trips: int
-    play: int
+    ante: Chips
+    blind: Chips
+    trips: Chips
+    play: Chips
     play_multiple: int
     folded: bool
     decided: bool
@@ -91,9 +105,10 @@ class BoxView:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatView:
-    """What one seat may see: its own cards, the board so far, the dealer's after showdown."""
+    """What one seat may see: its own cards, the board so far, the dealer's after showdown
+    (``seat`` ``None``: a spectator, who sees what a seat without a box sees)."""
 
-    seat: int
+    seat: int | None
     phase: Phase
     hole: tuple[Card, ...]
     board: tuple[Card, ...]
@@ -122,15 +137,15 @@ class _Box:
 
     @property
     def staked(self) -> int:
-        return 2 * self.ante + self.trips + self.play
+        return opening_stake(ante=self.ante, trips=self.trips) + self.play
 
     def view(self) -> BoxView:
         return BoxView(
             seat=self.seat,
-            ante=self.ante,
-            blind=self.ante,
-            trips=self.trips,
-            play=self.play,
+            ante=Chips(self.ante),
+            blind=Chips(self.ante),
+            trips=Chips(self.trips),
+            play=Chips(self.play),
             play_multiple=self.multiple,
             folded=self.folded,
             decided=self.decided,
@@ -145,7 +160,7 @@ class UthRound:
         self._shoe = shoe
         self._phase = Phase.BETTING
         self._boxes: dict[int, _Box] = {}
-        self._events: list[Event] = []
+        self._events: list[UthEvent] = []
         self._board: tuple[Card, ...] = ()
         self._dealer: tuple[Card, ...] = ()
         self._shared: tuple[Card, ...] = ()
@@ -168,11 +183,16 @@ class UthRound:
         return self._phase
 
     @property
-    def events(self) -> tuple[Event, ...]:
+    def events(self) -> tuple[UthEvent, ...]:
         """Everything that happened, in order."""
         return tuple(self._events)
 
-    def events_since(self, index: int) -> tuple[Event, ...]:
+    @property
+    def finished(self) -> bool:
+        """Settled or voided."""
+        return self._phase in (Phase.SETTLED, Phase.VOIDED)
+
+    def events_since(self, index: int) -> tuple[UthEvent, ...]:
         """The events from position ``index`` on (what a table has not yet sent)."""
         return tuple(self._events[index:])
 
@@ -233,55 +253,75 @@ class UthRound:
 
     # -- betting -----------------------------------------------------------------------------
 
+    def _verify_betting(self) -> None:
+        if self._phase is not Phase.BETTING:
+            raise refused(
+                f"bets are closed: the round is in the {self._phase} phase",
+                "bets_closed",
+                phase=self._phase.value,
+            )
+
     def verify_place_bets(self, seat: int, *, ante: int, trips: int = 0) -> None:
         """Raise unless ``seat`` may place Ante (and the equal Blind) and Trips now."""
         config = self._config
-        if self._phase is not Phase.BETTING:
-            raise IllegalActionError(f"bets are closed: the round is in the {self._phase} phase")
+        self._verify_betting()
         _check_seat_number(seat, config)
         full = config.max_seats is not None and len(self._boxes) >= config.max_seats
         if seat not in self._boxes and full:
-            raise IllegalActionError(f"the table is full ({config.max_seats} seats)")
+            raise refused(
+                f"the table is full ({config.max_seats} seats)",
+                "table_full",
+                seats=config.max_seats,
+            )
         _check_amount("ante", ante, config.ante_min, config.ante_max)
         if trips != 0:
             _check_amount("trips", trips, config.trips_min, config.trips_max)
 
     def can_place_bets(self, seat: int, *, ante: int, trips: int = 0) -> bool:
         """Whether :meth:`place_bets` would succeed."""
-        return _can(self.verify_place_bets, seat, ante=ante, trips=trips)
+        return succeeds(self.verify_place_bets, seat, ante=ante, trips=trips)
 
     def place_bets(self, seat: int, *, ante: int, trips: int = 0) -> BetsPlaced:
         """Place (or replace) ``seat``'s Ante, the equal Blind and an optional Trips."""
         self.verify_place_bets(seat, ante=ante, trips=trips)
         self._boxes[seat] = _Box(seat, ante, trips)
-        return self._log(BetsPlaced(seat=seat, ante=ante, blind=ante, trips=trips))
+        return self._log(
+            BetsPlaced(seat=seat, ante=Chips(ante), blind=Chips(ante), trips=Chips(trips))
+        )
 
     def verify_place_trips(self, seat: int, *, trips: int) -> None:
         """Raise unless ``seat``, whose Ante is placed, may add Trips now (spec/uth.md
         "Betting", seed 001: the Trips spot opens once the Ante is accepted, in the same
         betting window)."""
-        if self._phase is not Phase.BETTING:
-            raise IllegalActionError(f"bets are closed: the round is in the {self._phase} phase")
+        self._verify_betting()
         box = self._box(seat)
         if box.trips:
-            raise IllegalActionError(f"seat {seat} has Trips {box.trips} already")
+            raise refused(
+                f"seat {seat} has Trips {box.trips} already",
+                "trips_already_placed",
+                seat=seat,
+                trips=box.trips,
+            )
         _check_amount("trips", trips, self._config.trips_min, self._config.trips_max)
 
     def can_place_trips(self, seat: int, *, trips: int) -> bool:
         """Whether :meth:`place_trips` would succeed."""
-        return _can(self.verify_place_trips, seat, trips=trips)
+        return succeeds(self.verify_place_trips, seat, trips=trips)
 
     def place_trips(self, seat: int, *, trips: int) -> TripsPlaced:
         """Add Trips to ``seat``'s box after its Ante (the round's own limits apply)."""
         self.verify_place_trips(seat, trips=trips)
         self._boxes[seat].trips = trips
-        return self._log(TripsPlaced(seat=seat, trips=trips))
+        return self._log(TripsPlaced(seat=seat, trips=Chips(trips)))
 
     def verify_withdraw_bets(self, seat: int) -> None:
         """Raise unless ``seat`` has bets it may still take back."""
-        if self._phase is not Phase.BETTING:
-            raise IllegalActionError(f"bets are closed: the round is in the {self._phase} phase")
+        self._verify_betting()
         self._box(seat)
+
+    def can_withdraw_bets(self, seat: int) -> bool:
+        """Whether :meth:`withdraw_bets` would succeed."""
+        return succeeds(self.verify_withdraw_bets, seat)
 
     def withdraw_bets(self, seat: int) -> BetsWithdrawn:
         """Take ``seat``'s bets back before betting closes."""
@@ -292,20 +332,25 @@ class UthRound:
     def verify_close_betting(self) -> None:
         """Raise unless betting can close: the betting phase, with at least one box."""
         if self._phase is not Phase.BETTING:
-            raise IllegalActionError(
-                f"betting already closed: the round is in the {self._phase} phase"
+            raise refused(
+                f"betting already closed: the round is in the {self._phase} phase",
+                "bets_closed",
+                phase=self._phase.value,
             )
         if not self._boxes:
-            raise IllegalActionError("no bets: a round needs at least one box with an Ante")
+            raise refused("no bets: a round needs at least one box with an Ante", "no_bets")
         needed = self._plan().size
         if self._shoe.remaining < needed:
-            raise IllegalActionError(
-                f"the shoe has {self._shoe.remaining} cards, the round needs {needed}"
+            raise refused(
+                f"the shoe has {self._shoe.remaining} cards, the round needs {needed}",
+                "shoe_short",
+                cards=self._shoe.remaining,
+                needed=needed,
             )
 
     def can_close_betting(self) -> bool:
         """Whether :meth:`close_betting` would succeed."""
-        return _can(self.verify_close_betting)
+        return succeeds(self.verify_close_betting)
 
     def _plan(self) -> DealPlan:
         hands = 1 if self._config.shared_hand else len(self._boxes)
@@ -339,8 +384,9 @@ class UthRound:
 
     # -- decisions ---------------------------------------------------------------------------
 
-    def legal_actions(self, seat: int) -> tuple[str, ...]:
-        """What ``seat`` may do now (empty if nothing)."""
+    def legal_words(self, seat: int) -> tuple[str, ...]:
+        """``seat``'s decisions now as words: ``"check"``, ``"4x"``... ``"fold"`` (empty if
+        none); the client's hints (:attr:`SeatView.legal`)."""
         box = self._boxes.get(seat)
         if box is None or box.decided or self._phase not in _DECISION_PHASES:
             return ()
@@ -349,12 +395,26 @@ class UthRound:
 
     def _verify_turn(self, seat: int) -> _Box:
         if self._phase not in _DECISION_PHASES:
-            raise IllegalActionError(f"no decisions are taken in the {self._phase} phase")
+            raise refused(
+                f"no decisions are taken in the {self._phase} phase",
+                "no_decisions_now",
+                phase=self._phase.value,
+            )
         box = self._box(seat)
         if box.multiple:
-            raise IllegalActionError(f"seat {seat} has already bet Play ({box.multiple}x)")
+            raise refused(
+                f"seat {seat} has already bet Play ({box.multiple}x)",
+                "already_played",
+                seat=seat,
+                multiple=box.multiple,
+            )
         if box.decided:
-            raise IllegalActionError(f"seat {seat} has already acted in the {self._phase} phase")
+            raise refused(
+                f"seat {seat} has already acted in the {self._phase} phase",
+                "already_acted",
+                seat=seat,
+                phase=self._phase.value,
+            )
         return box
 
     def verify_bet_play(self, seat: int, multiple: int) -> None:
@@ -363,13 +423,17 @@ class UthRound:
         allowed = self._config.multiples(self._phase)
         if multiple not in allowed:
             options = " or ".join(f"{m}x" for m in allowed)
-            raise IllegalActionError(
-                f"Play {multiple}x is not allowed {self._phase_name()}: {options}"
+            raise refused(
+                f"Play {multiple}x is not allowed {self._phase_name()}: {options}",
+                "play_multiple_not_allowed",
+                multiple=multiple if isinstance(multiple, int) else None,
+                phase=self._phase.value,
+                allowed=list(allowed),
             )
 
     def can_bet_play(self, seat: int, multiple: int) -> bool:
         """Whether :meth:`bet_play` would succeed."""
-        return _can(self.verify_bet_play, seat, multiple)
+        return succeeds(self.verify_bet_play, seat, multiple)
 
     def bet_play(self, seat: int, multiple: int, *, timeout: bool = False) -> PlayBet:
         """Bet Play = ``multiple`` x Ante: 4 or 3 pre-flop, 2 on the flop, 1 on the river, or
@@ -379,7 +443,9 @@ class UthRound:
         box.multiple = multiple
         box.decided = True
         self._undecided -= 1
-        event = self._log(PlayBet(seat=seat, multiple=multiple, amount=box.play, timeout=timeout))
+        event = self._log(
+            PlayBet(seat=seat, multiple=multiple, amount=Chips(box.play), timeout=timeout)
+        )
         self._advance()
         return event
 
@@ -387,11 +453,11 @@ class UthRound:
         """Raise unless ``seat`` may check now (pre-flop or on the flop)."""
         self._verify_turn(seat)
         if self._phase is Phase.RIVER:
-            raise IllegalActionError("no check on the river: bet Play 1x or fold")
+            raise refused("no check on the river: bet Play 1x or fold", "no_check_on_river")
 
     def can_check(self, seat: int) -> bool:
         """Whether :meth:`check` would succeed."""
-        return _can(self.verify_check, seat)
+        return succeeds(self.verify_check, seat)
 
     def check(self, seat: int, *, timeout: bool = False) -> Checked:
         """Check: no Play bet now."""
@@ -406,13 +472,15 @@ class UthRound:
         """Raise unless ``seat`` may fold now (only on the river)."""
         self._verify_turn(seat)
         if self._phase is not Phase.RIVER:
-            raise IllegalActionError(
-                f"folding is only on the river, not {self._phase_name()}: check instead"
+            raise refused(
+                f"folding is only on the river, not {self._phase_name()}: check instead",
+                "fold_only_on_river",
+                phase=self._phase.value,
             )
 
     def can_fold(self, seat: int) -> bool:
         """Whether :meth:`fold` would succeed."""
-        return _can(self.verify_fold, seat)
+        return succeeds(self.verify_fold, seat)
 
     def fold(self, seat: int, *, timeout: bool = False) -> Folded:
         """Fold on the river, losing Ante and Blind (Trips stays in play)."""
@@ -425,35 +493,147 @@ class UthRound:
         self._advance()
         return event
 
-    def apply_timeout(self, seat: int) -> Event:
-        """The default for a seat that did not act in time: check, or fold on the river.
-
-        spec/uth.md "Dealing and decisions", Decision.
-        """
+    def default_action(self, seat: int) -> Check | Fold | None:
+        """What ``seat`` does when its time runs out: check, or fold on the river
+        (spec/uth.md "Dealing and decisions", Decision); ``None`` when it has nothing to
+        decide."""
+        box = self._boxes.get(seat)
+        if box is None or box.decided or self._phase not in _DECISION_PHASES:
+            return None
         if self._phase is Phase.RIVER:
-            return self.fold(seat, timeout=True)
-        return self.check(seat, timeout=True)
+            return Fold(seat=seat, timeout=True)
+        return Check(seat=seat, timeout=True)
+
+    def apply_timeout(self, seat: int) -> UthEvent:
+        """Apply :meth:`default_action` for ``seat``; the decision's event."""
+        action = self.default_action(seat)
+        if action is None:
+            self._verify_turn(seat)  # raises: the seat has nothing to decide
+            raise AssertionError("unreachable")  # pragma: no cover
+        return self.apply(action)[0]
+
+    # -- the engine protocol (croupier.games.protocol) -----------------------------------------
+
+    def legal_actions(self, seat: int | None) -> tuple[Legal, ...]:
+        """What ``seat`` may do now, with the bounds of every amount; ``None``: the house
+        (:class:`Deal` once betting may close)."""
+        if seat is None:
+            return (Legal(Deal()),) if self.can_close_betting() else ()
+        if self._phase is Phase.BETTING:
+            return self._legal_bets(seat)
+        legal: list[Legal] = []
+        for word in self.legal_words(seat):
+            if word == "check":
+                legal.append(Legal(Check(seat=seat)))
+            elif word == "fold":
+                legal.append(Legal(Fold(seat=seat)))
+            else:
+                legal.append(Legal(Play(seat=seat, multiple=int(word[:-1]))))
+        return tuple(legal)
+
+    def _legal_bets(self, seat: int) -> tuple[Legal, ...]:
+        c = self._config
+        if not succeeds(_check_seat_number, seat, c):
+            return ()
+        trips = Amount("trips", c.trips_min, c.trips_max)
+        legal: list[Legal] = []
+        box = self._boxes.get(seat)
+        if box is not None or c.max_seats is None or len(self._boxes) < c.max_seats:
+            bets = PlaceBets(seat=seat, ante=Chips(c.ante_min))
+            ante = Amount("ante", c.ante_min, c.ante_max)
+            optional = Amount("trips", c.trips_min, c.trips_max, optional=True)
+            legal.append(Legal(bets, free=(ante, optional)))
+        if box is not None:
+            legal.append(Legal(WithdrawBets(seat=seat)))
+            if not box.trips:
+                legal.append(Legal(AddTrips(seat=seat, trips=Chips(c.trips_min)), free=(trips,)))
+        return tuple(legal)
+
+    def verify(self, action: UthAction) -> None:
+        """Raise unless :meth:`apply` accepts ``action``; nothing changes either way."""
+        match action:
+            case PlaceBets(seat=seat, ante=ante, trips=trips):
+                self.verify_place_bets(seat, ante=ante, trips=trips)
+            case AddTrips(seat=seat, trips=trips):
+                self.verify_place_trips(seat, trips=trips)
+            case WithdrawBets(seat=seat):
+                self.verify_withdraw_bets(seat)
+            case Deal():
+                self.verify_close_betting()
+            case Check(seat=seat):
+                self.verify_check(seat)
+            case Play(seat=seat, multiple=multiple):
+                self.verify_bet_play(seat, multiple)
+            case Fold(seat=seat):
+                self.verify_fold(seat)
+            case _:
+                raise _unknown(action)
+
+    def can(self, action: UthAction) -> bool:
+        """Whether :meth:`apply` would accept ``action``."""
+        return succeeds(self.verify, action)
+
+    def apply(self, action: UthAction) -> tuple[UthEvent, ...]:
+        """Take ``action`` (validated whole first: a refused action changes nothing); the
+        events it caused, in order (the deal and a settlement that follow included)."""
+        start = len(self._events)
+        match action:
+            case PlaceBets(seat=seat, ante=ante, trips=trips):
+                self.place_bets(seat, ante=ante, trips=trips)
+            case AddTrips(seat=seat, trips=trips):
+                self.place_trips(seat, trips=trips)
+            case WithdrawBets(seat=seat):
+                self.withdraw_bets(seat)
+            case Deal():
+                self.close_betting()
+            case Check(seat=seat, timeout=timeout):
+                self.check(seat, timeout=timeout)
+            case Play(seat=seat, multiple=multiple, timeout=timeout):
+                self.bet_play(seat, multiple, timeout=timeout)
+            case Fold(seat=seat, timeout=timeout):
+                self.fold(seat, timeout=timeout)
+            case _:
+                raise _unknown(action)
+        return tuple(self._events[start:])
+
+    def staked(self) -> dict[int, Chips]:
+        """Each seat's money on the table now (Ante, Blind, Trips, Play)."""
+        return {seat: Chips(box.staked) for seat, box in sorted(self._boxes.items())}
+
+    def returns(self) -> dict[int, Chips]:
+        """Everything paid back to each seat, stakes included, once the round is settled;
+        every stake once it is voided; empty before."""
+        if self._phase is Phase.VOIDED:
+            return self.staked()
+        return {seat: Chips(result.returned) for seat, result in sorted(self._results.items())}
 
     # -- faults ------------------------------------------------------------------------------
 
     def verify_void(self) -> None:
         """Raise unless the round can still be voided (not settled or voided already)."""
-        if self._phase in (Phase.SETTLED, Phase.VOID):
-            raise IllegalActionError(f"a {self._phase} round cannot be voided")
+        if self.finished:
+            raise refused(
+                f"a {self._phase} round cannot be voided", "round_over", phase=self._phase.value
+            )
+
+    def can_void(self) -> bool:
+        """Whether :meth:`void` would succeed."""
+        return not self.finished
 
     def void(self, reason: str) -> RoundVoided:
         """Void the round: every bet returned, nothing paid (spec/uth.md "Faults")."""
         self.verify_void()
-        refunds = tuple((seat, box.staked) for seat, box in sorted(self._boxes.items()))
-        self._phase = Phase.VOID
-        self._log(PhaseChanged(phase=Phase.VOID.value))
+        refunds = tuple((seat, Chips(box.staked)) for seat, box in sorted(self._boxes.items()))
+        self._phase = Phase.VOIDED
+        self._log(PhaseChanged(phase=Phase.VOIDED.value))
         return self._log(RoundVoided(reason=reason, refunds=refunds))
 
     # -- views -------------------------------------------------------------------------------
 
-    def view(self, seat: int) -> SeatView:
-        """What ``seat`` may see now; the dealer's hole cards only after showdown."""
-        box = self._boxes.get(seat)
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may see now (``None``: a spectator); the dealer's hole cards only
+        after the showdown."""
+        box = None if seat is None else self._boxes.get(seat)
         shown = self._phase in (Phase.SHOWDOWN, Phase.SETTLED)
         hole = self._shared if self._config.shared_hand else (box.hole if box else ())
         return SeatView(
@@ -463,8 +643,8 @@ class UthRound:
             board=self._board,
             dealer=self._dealer if shown else None,
             box=box.view() if box else None,
-            legal=self.legal_actions(seat),
-            result=self._results.get(seat),
+            legal=() if seat is None else self.legal_words(seat),
+            result=None if seat is None else self._results.get(seat),
         )
 
     # -- internals ---------------------------------------------------------------------------
@@ -472,7 +652,11 @@ class UthRound:
     def _box(self, seat: int) -> _Box:
         box = self._boxes.get(seat)
         if box is None:
-            raise IllegalActionError(f"seat {seat!r} has no box in this round")
+            raise refused(
+                f"seat {seat!r} has no box in this round",
+                "no_bets_this_round",
+                seat=seat if isinstance(seat, int) else None,
+            )
         return box
 
     def _phase_name(self) -> str:
@@ -495,7 +679,7 @@ class UthRound:
         while self._phase in _DECISION_PHASES and not self._undecided:
             if self._phase is Phase.PREFLOP:
                 if self._burn is not None:
-                    self._log(CardBurnt(card=self._burn))
+                    self._log(CardBurned(card=self._burn))
                 self._board = self._coming[:3]
                 self._log(BoardDealt(cards=self._board))
                 self._enter(Phase.FLOP)
@@ -540,28 +724,37 @@ class UthRound:
             self._log(SeatSettled(result=result))
         self._phase = Phase.SETTLED
         self._log(PhaseChanged(phase=Phase.SETTLED.value))
-        self._log(RoundSettled(players_net=players_net, house_net=-players_net))
+        self._log(RoundSettled(players_net=Chips(players_net), house_net=Chips(-players_net)))
 
 
 def _check_seat_number(seat: int, config: UthConfig) -> None:
     if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
-        raise IllegalActionError(f"seat {seat!r} is not a seat number")
+        raise refused(f"seat {seat!r} is not a seat number", "seat_does_not_exist")
     if config.max_seats is not None and seat >= config.max_seats:
-        raise IllegalActionError(
-            f"seat {seat} does not exist: the table has seats 0..{config.max_seats - 1}"
+        raise refused(
+            f"seat {seat} does not exist: the table has seats 0..{config.max_seats - 1}",
+            "seat_does_not_exist",
+            seat=seat,
+            seats=config.max_seats,
         )
 
 
 def _check_amount(name: str, amount: int, low: int, high: int) -> None:
     if not isinstance(amount, int) or isinstance(amount, bool):
-        raise IllegalActionError(f"{name} {amount!r} is not a whole number of minor units")
+        raise refused(
+            f"{name} {amount!r} is not a whole number of minor units", "amount_not_whole", spot=name
+        )
     if not low <= amount <= high:
-        raise IllegalActionError(f"{name} {amount} is outside the table limits {low}..{high}")
+        raise refused(
+            f"{name} {amount} is outside the table limits {low}..{high}",
+            "bet_out_of_limits",
+            spot=name,
+            amount=amount,
+            min=low,
+            max=high,
+        )
 
 
-def _can(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:
-    try:
-        verify(*args, **kwargs)
-    except IllegalActionError:
-        return False
-    return True
+def _unknown(action: object) -> IllegalActionError:
+    kind = getattr(action, "kind", type(action).__name__)
+    return refused(f"{kind!r} is not an action of a UTH round", "unknown_action", action=kind)

@@ -26,7 +26,7 @@ from croupier.games.uth import UthConfig
 from croupier.server.errors import InvalidRequestError
 from croupier.server.floor.models import TableStatus
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import available_games
+from croupier.server.tables.registry import available_games
 from croupier.server.wallet.service import MAX_AMOUNT
 
 __all__ = ["FIELDS", "PAYTABLES", "Patched", "TablePatch", "build", "limits", "patched"]

@@ -1,5 +1,5 @@
 """The tables' side of responsible gaming: who may sit, buy in and be dealt in (see
-:class:`croupier.server.tables.seats.Admission`). Bets are checked where they are staked."""
+:class:`croupier.server.tables.admission.Admission`). Bets are checked where they are staked."""
 
 from __future__ import annotations
 

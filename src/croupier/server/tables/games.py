@@ -1,16 +1,23 @@
-"""What a table needs from a game engine: the :class:`GameRound` protocol and the registry.
+"""What a table needs from a game: the protocols its game adapters implement.
 
-The table manager is generic: it talks to one :class:`GameRound` per round and never to an
-engine directly. Each game registers a :class:`GameFactory` under its name (``"uth"``...);
-``croupier serve`` opens a table for every configured game that has one and lists the others
-as not yet available.
+A table drives one round at a time through a :class:`GameRound` and never an engine
+directly. A game is one of two kinds, and the table's driver follows it:
+
+- ``"banked"`` (UTH, Russian Poker): players bet against the house; a round opens with the
+  first bet, betting closes, the seats decide, the house settles
+  (:class:`BankedFactory` / :class:`BankedRound`, driven by :mod:`.banked`);
+- ``"cash"`` (Hold'em): players sit with stacks and play against each other hand after hand
+  (:class:`CashFactory` / :class:`CashRound`, driven by :mod:`.cash`).
+
+Which games exist is the registry's business (:mod:`.registry`, at the top of the layer);
+nothing here knows a game.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal, Protocol
 
 from croupier.deck import Shoe
 from croupier.history.records import to_json
@@ -18,22 +25,25 @@ from croupier.server.tables.config import TableConfig
 from croupier.server.tables.protocol import ActMessage
 
 __all__ = [
+    "BankedFactory",
+    "BankedRound",
+    "CashFactory",
+    "CashRound",
+    "FactoryBuilder",
     "GameFactory",
     "GameRound",
-    "available_games",
     "event_kind",
     "event_seat",
     "game_round_shoe",
-    "register_game",
     "to_json",
 ]
 
 
 class GameRound(Protocol):
-    """One round of one game, as the table drives it. Seats are non-negative integers.
+    """One round of one game, as a table's driver plays it. Seats are non-negative integers.
 
-    Every ``check_*`` raises a :class:`croupier.errors.CroupierError` and changes nothing;
-    the matching command is only called after its check passed and the money was held.
+    ``check_act`` raises a :class:`croupier.errors.CroupierError` and changes nothing; ``act``
+    is only called after its check passed and the money it needs was held.
     """
 
     @property
@@ -43,7 +53,7 @@ class GameRound(Protocol):
 
     @property
     def seats(self) -> tuple[int, ...]:
-        """Seats with bets in this round."""
+        """Seats in this round."""
         ...
 
     @property
@@ -56,23 +66,6 @@ class GameRound(Protocol):
         """Settled (results known) or voided."""
         ...
 
-    def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        """Validate the opening bets, or a bet a seat that has bet may add in the same
-        betting window (UTH: Trips after the Ante); return the stake to hold."""
-        ...
-
-    def bets_total(self, bets: Mapping[str, int]) -> int:
-        """The money a bet puts on the table (no seat rules checked)."""
-        ...
-
-    def place_bets(self, seat: int, bets: Mapping[str, int]) -> None: ...
-
-    def can_close_betting(self) -> bool: ...
-
-    def close_betting(self) -> None:
-        """No more bets: deal."""
-        ...
-
     def check_act(self, seat: int, act: ActMessage) -> int:
         """Validate a decision; return the extra stake it needs (a UTH Play bet)."""
         ...
@@ -81,10 +74,6 @@ class GameRound(Protocol):
 
     def apply_timeout(self, seat: int) -> None:
         """The default decision of a seat that did not act in time."""
-        ...
-
-    def returns(self) -> dict[int, int]:
-        """After settlement: everything paid back to each seat (stakes included)."""
         ...
 
     def void(self, reason: str) -> None: ...
@@ -114,52 +103,126 @@ class GameRound(Protocol):
         ...
 
 
+class BankedRound(GameRound, Protocol):
+    """A round against the house: opening bets, then decisions, then the settlement."""
+
+    def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
+        """Validate the opening bets, or a bet a seat that has bet may add in the same
+        betting window (UTH: Trips after the Ante); return the stake to hold."""
+        ...
+
+    def bets_total(self, bets: Mapping[str, int]) -> int:
+        """The money a bet puts on the table (no seat rules checked)."""
+        ...
+
+    def place_bets(self, seat: int, bets: Mapping[str, int]) -> None: ...
+
+    def can_close_betting(self) -> bool: ...
+
+    def close_betting(self) -> None:
+        """No more bets: deal."""
+        ...
+
+    def returns(self) -> dict[int, int]:
+        """After settlement: everything paid back to each seat (stakes included)."""
+        ...
+
+
+class CashRound(GameRound, Protocol):
+    """A hand at a cash table: players against each other, chips from their stacks."""
+
+    @property
+    def actor(self) -> int | None: ...
+
+    @property
+    def rake(self) -> int: ...
+
+    def starting_stacks(self) -> dict[int, int]: ...
+
+    def final_stacks(self) -> dict[int, int]: ...
+
+    def winnings(self) -> dict[int, int]: ...
+
+    def hole_cards(self) -> dict[int, list[str]]:
+        """Every seat's hole cards (the dealer's view)."""
+        ...
+
+    def shown_seats(self) -> list[int]:
+        """Seats that tabled their cards at showdown."""
+        ...
+
+    def public_cards(self) -> list[str]:
+        """The cards everyone saw: the board and burns dealt, the hands shown."""
+        ...
+
+
 class GameFactory(Protocol):
     """Builds the rounds of one table; ``describe`` is what the lobby shows."""
 
     game: str
 
-    def new_round(self, shoe: Shoe, *, salt: str = "") -> GameRound:
-        """A round dealing from ``shoe``; ``salt`` is the round's committed salt, the key of
-        anything a round must draw beyond the shoe's order (a Russian Poker reshuffle)."""
+    @property
+    def kind(self) -> Literal["banked", "cash"]:
+        """Which driver plays the table's rounds (see the module docstring)."""
         ...
 
     def describe(self) -> dict[str, Any]: ...
 
-    def max_seats(self) -> int | None: ...
+    def max_seats(self) -> int | None:
+        """The seats of the table; ``None``: a live table (no limit, one shared hand)."""
+        ...
+
+    def reconfigure(self, rules: Mapping[str, Any]) -> None:
+        """New rules for the rounds opened from now on (checked whole first).
+
+        Raises:
+            ConfigError: rules the game refuses; nothing changes.
+        """
+        ...
+
+
+class BankedFactory(GameFactory, Protocol):
+    """Builds the rounds of a table against the house."""
+
+    def new_round(self, shoe: Shoe, *, salt: str = "") -> BankedRound:
+        """A round dealing from ``shoe``; ``salt`` is the round's committed salt, the key of
+        anything a round must draw beyond the shoe's order (a Russian Poker reshuffle)."""
+        ...
+
+    def min_stake(self) -> int:
+        """The least a seat can bet (what a seat needs in the wallet)."""
+        ...
+
+
+class CashFactory(GameFactory, Protocol):
+    """Builds the hands of a cash table."""
+
+    @property
+    def min_buy_in(self) -> int: ...
+
+    @property
+    def max_buy_in(self) -> int: ...
+
+    def new_hand(
+        self,
+        shoe: Shoe,
+        *,
+        seats: Sequence[int],
+        stacks: Sequence[int],
+        names: Sequence[str],
+        button: int,
+    ) -> CashRound: ...
 
 
 FactoryBuilder = Callable[[TableConfig], GameFactory]
-_REGISTRY: dict[str, FactoryBuilder] = {}
-
-
-def register_game(game: str, builder: FactoryBuilder) -> None:
-    """Make ``game`` available to tables (tests register toy games this way)."""
-    _REGISTRY[game] = builder
-
-
-def available_games() -> Mapping[str, FactoryBuilder]:
-    """Every registered game (UTH, Hold'em and Russian Poker are registered on first use)."""
-    if "uth" not in _REGISTRY:
-        from croupier.server.tables.uth import UthFactory
-
-        _REGISTRY["uth"] = UthFactory
-    if "holdem" not in _REGISTRY:
-        from croupier.server.tables.holdem import HoldemFactory
-
-        _REGISTRY["holdem"] = HoldemFactory
-    if "russian" not in _REGISTRY:
-        from croupier.server.tables.russian import RussianFactory
-
-        _REGISTRY["russian"] = RussianFactory
-    return dict(_REGISTRY)
-
+"""A game's factory for one table's configuration (raises ``ConfigError`` for bad rules)."""
 
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
 def event_kind(event: object) -> str:
-    """``HoleCardsDealt`` -> ``"hole_cards_dealt"``."""
+    """``HoleCardsDealt`` -> ``"hole_cards_dealt"`` (the kind records stored before events
+    named their wire kind carry; new code reads ``event.kind``)."""
     return _CAMEL.sub("_", type(event).__name__).lower()
 
 

@@ -1,6 +1,6 @@
 """Texas Hold'em cash games at a server table: the factory and the adapter of one ``CashHand``.
 
-The table (:class:`croupier.server.tables.cash.CashGameTable`) owns seats, stacks and the
+The table's cash-game driver (:class:`croupier.server.tables.cash.CashDriver`) owns stacks and the
 button; each hand it builds a :class:`HoldemHand` over the seats dealt in. The engine counts
 players by position (0 = small blind ... last = button, spec/phh.md section 2); everything
 this adapter sends out names physical seats instead.
@@ -24,166 +24,41 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from decimal import Decimal, InvalidOperation
-from fractions import Fraction
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal
 
 from croupier.errors import ConfigError, IllegalActionError
-from croupier.games.holdem import (
-    BettingStructure,
-    CashHand,
-    HoldemConfig,
-    OddChip,
-    Rake,
-    ShowdownRule,
-)
-from croupier.games.holdem.config import MAX_PLAYERS
-from croupier.games.holdem.events import (
-    CardBurned,
-    HoldemEvent,
-    HoleDealt,
-    PotAwarded,
-)
-from croupier.games.holdem.state import STREET_NAMES, Phase
-from croupier.history import phh
+from croupier.games.holdem import CashHand, HoldemTableConfig, Raise, all_in
+from croupier.games.holdem.events import CardBurned, HoldemEvent, PotAwarded
+from croupier.games.holdem.phase import STREET_NAMES, Phase
+from croupier.games.protocol import PUBLIC
+from croupier.history import holdem as holdem_history
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables import fairness
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import event_kind, to_json
+from croupier.server.tables.games import to_json
 from croupier.server.tables.protocol import ActMessage
 
 if TYPE_CHECKING:
     from croupier.deck import Shoe
-    from croupier.server.tables.cash import CashGameTable
 
-__all__ = ["ACTIONS", "HoldemFactory", "HoldemHand", "HoldemRules"]
+__all__ = ["ACTIONS", "HoldemFactory", "HoldemHand"]
 
 ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
-_STRUCTURES = {
-    "no-limit": BettingStructure.NO_LIMIT,
-    "pot-limit": BettingStructure.POT_LIMIT,
-    "fixed-limit": BettingStructure.FIXED_LIMIT,
-}
-_RULE_KEYS = frozenset(
-    {
-        "name",
-        "small_blind",
-        "big_blind",
-        "ante",
-        "structure",
-        "max_seats",
-        "min_buy_in",
-        "max_buy_in",
-        "rake_percent",
-        "rake_cap",
-        "no_flop_no_drop",
-        "showdown",
-        "odd_chip",
-    }
-)
 
 
-def _int(rules: Mapping[str, Any], key: str, default: int, *, low: int = 0) -> int:
-    value = rules.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ConfigError(f"{key} {value!r} must be a whole number >= {low}")
-    return value
-
-
-_E = TypeVar("_E", ShowdownRule, OddChip)
-
-
-def _choice(rules: Mapping[str, Any], key: str, kind: type[_E], default: _E) -> _E:
-    value = rules.get(key, default)
-    try:
-        return kind(value)
-    except ValueError:
-        raise ConfigError(f"{key} {value!r} is not one of {[m.value for m in kind]}") from None
-
-
-class HoldemRules:
-    """A Hold'em table's rules, read and checked from the table's ``rules``.
-
-    Raises:
-        ConfigError: an unknown key, a wrong type, or amounts that do not fit together.
-    """
-
-    def __init__(self, rules: Mapping[str, Any]) -> None:
-        unknown = sorted(set(rules) - _RULE_KEYS)
-        if unknown:
-            raise ConfigError(f"unknown hold'em rules {unknown}")
-        self.name = str(rules.get("name", "Texas Hold'em"))
-        self.small_blind = _int(rules, "small_blind", 100, low=1)
-        self.big_blind = _int(rules, "big_blind", 2 * self.small_blind, low=1)
-        if self.big_blind < self.small_blind:
-            raise ConfigError(f"big blind {self.big_blind} is below the small blind")
-        self.ante = _int(rules, "ante", 0)
-        structure = rules.get("structure", "no-limit")
-        if structure not in _STRUCTURES:
-            raise ConfigError(f"structure {structure!r} is not one of {sorted(_STRUCTURES)}")
-        self.structure = _STRUCTURES[structure]
-        self.seats = _int(rules, "max_seats", 6, low=2)
-        if self.seats > MAX_PLAYERS:
-            raise ConfigError(f"max_seats {self.seats} is above {MAX_PLAYERS}")
-        self.min_buy_in = _int(rules, "min_buy_in", 40 * self.big_blind, low=1)
-        self.max_buy_in = _int(rules, "max_buy_in", 100 * self.big_blind, low=1)
-        if self.min_buy_in > self.max_buy_in:
-            raise ConfigError(f"min_buy_in {self.min_buy_in} is above max_buy_in")
-        if self.min_buy_in < self.big_blind + self.ante:
-            raise ConfigError(f"min_buy_in {self.min_buy_in} does not cover the forced bets")
-        try:
-            percent = Fraction(Decimal(str(rules.get("rake_percent", 0)))) / 100
-        except (InvalidOperation, ValueError):
-            raise ConfigError(f"rake_percent {rules['rake_percent']!r} is not a number") from None
-        cap = rules.get("rake_cap")
-        if cap is not None:
-            cap = _int(rules, "rake_cap", 0)
-        no_flop = rules.get("no_flop_no_drop", True)
-        if not isinstance(no_flop, bool):
-            raise ConfigError(f"no_flop_no_drop {no_flop!r} must be true or false")
-        # spec/holdem.md "House": a percentage of each pot up to a cap, none without a flop.
-        self.rake = Rake(percent=percent, cap=cap, no_flop_no_drop=no_flop)
-        self.showdown = _choice(rules, "showdown", ShowdownRule, ShowdownRule.SEED)
-        self.odd_chip = _choice(rules, "odd_chip", OddChip, OddChip.POSITION)
-
-    def config(self, players: int) -> HoldemConfig:
-        """The engine's rules for a hand of ``players``."""
-        return HoldemConfig.cash(
-            players=players,
-            small_blind=self.small_blind,
-            big_blind=self.big_blind,
-            ante=self.ante,
-            structure=self.structure,
-            rake=self.rake,
-            showdown=self.showdown,
-            odd_chip=self.odd_chip,
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "structure": next(k for k, v in _STRUCTURES.items() if v is self.structure),
-            "small_blind": self.small_blind,
-            "big_blind": self.big_blind,
-            "ante": self.ante,
-            "max_seats": self.seats,
-            "min_buy_in": self.min_buy_in,
-            "max_buy_in": self.max_buy_in,
-            "rake_percent": str(self.rake.percent * 100),
-            "rake_cap": self.rake.cap,
-            "no_flop_no_drop": self.rake.no_flop_no_drop,
-            "showdown": self.showdown.value,
-            "odd_chip": self.odd_chip.value,
-        }
+def _rules(rules: Mapping[str, Any]) -> HoldemTableConfig:
+    """A table's rules, read and checked (:meth:`HoldemTableConfig.from_dict`)."""
+    return HoldemTableConfig.from_dict(rules)
 
 
 class HoldemFactory:
     """Hands for one Hold'em cash table; the table itself is a cash-game table."""
 
     game = "holdem"
+    kind: Literal["cash"] = "cash"
 
     def __init__(self, table: TableConfig) -> None:
-        self.rules = HoldemRules(table.rules)
+        self.rules = _rules(table.rules)
         self.table_name = table.name
 
     def reconfigure(self, rules: Mapping[str, Any]) -> None:
@@ -193,16 +68,10 @@ class HoldemFactory:
         Raises:
             ConfigError: the new rules are not valid, or change the number of seats.
         """
-        new = HoldemRules(rules)
-        if new.seats != self.rules.seats:
+        new = _rules(rules)
+        if new.max_seats != self.rules.max_seats:
             raise ConfigError("max_seats cannot change while the table is open")
         self.rules = new
-
-    @property
-    def table_class(self) -> type[CashGameTable]:
-        from croupier.server.tables.cash import CashGameTable
-
-        return CashGameTable
 
     @property
     def min_buy_in(self) -> int:
@@ -211,9 +80,6 @@ class HoldemFactory:
     @property
     def max_buy_in(self) -> int:
         return self.rules.max_buy_in
-
-    def new_round(self, shoe: Shoe, *, salt: str = "") -> HoldemHand:  # pragma: no cover
-        raise IllegalActionError("a hold'em hand needs its seats and stacks (new_hand)")
 
     def new_hand(
         self,
@@ -225,7 +91,7 @@ class HoldemFactory:
         button: int,
     ) -> HoldemHand:
         """A hand over ``seats`` in position order (left of the button first, button last)."""
-        engine = CashHand(self.rules.config(len(seats)), stacks=stacks, shoe=shoe)
+        engine = CashHand(self.rules.hand_config(len(seats)), shoe, stacks=stacks)
         hand = HoldemHand(engine, seats=seats, names=names, button=button, table=self.table_name)
         hand.showdown()
         return hand
@@ -234,7 +100,7 @@ class HoldemFactory:
         return self.rules.to_dict()
 
     def max_seats(self) -> int | None:
-        return self.rules.seats
+        return self.rules.max_seats
 
 
 class HoldemHand:
@@ -361,11 +227,8 @@ class HoldemHand:
         return pos
 
     def _all_in(self, pos: int) -> tuple[str, int | None]:
-        bounds = self.engine.raise_bounds()
-        stack, bet = self.engine.stacks[pos], self.engine.bets[pos]
-        if bounds is not None and bounds[1] == stack + bet:
-            return "raise", stack + bet
-        return ("call", None) if self.engine.to_call else ("check", None)
+        action = all_in(self.engine, pos)
+        return action.kind, action.to if isinstance(action, Raise) else None
 
     def check_act(self, seat: int, act: ActMessage) -> int:
         """Validate a decision without changing anything (no extra money is held)."""
@@ -444,32 +307,8 @@ class HoldemHand:
     def void(self, reason: str) -> None:
         if self._void is None:
             self._void = reason
-
-    # -- the GameRound protocol's betting half: a cash hand has no opening bets ------------
-
-    def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        raise IllegalActionError(
-            "a hold'em table takes no bets: buy in and act", reason="no_bets_cash_game"
-        )
-
-    def bets_total(self, bets: Mapping[str, int]) -> int:
-        raise IllegalActionError(
-            "a hold'em table takes no bets: buy in and act", reason="no_bets_cash_game"
-        )
-
-    def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
-        raise IllegalActionError(
-            "a hold'em table takes no bets: buy in and act", reason="no_bets_cash_game"
-        )
-
-    def can_close_betting(self) -> bool:
-        return False
-
-    def close_betting(self) -> None:
-        raise IllegalActionError("a hold'em hand is dealt when it starts")
-
-    def returns(self) -> dict[int, int]:
-        return self.final_stacks()
+            if self.engine.can_void():
+                self.engine.void(reason)
 
     # -- what each seat sees -------------------------------------------------------------
 
@@ -477,20 +316,17 @@ class HoldemHand:
         return self.engine.events[index:]
 
     def visible_to_all(self, event: Any) -> bool:
-        return not isinstance(event, HoleDealt | CardBurned)
+        return bool(event.audience == PUBLIC)
 
     def project_event(self, event: Any, seat: int | None) -> dict[str, Any]:
-        data: dict[str, Any] = to_json(event)
-        data["kind"] = event_kind(event)
+        # issue 5: never another player's hole cards before they are shown, never a burn
+        pos = self._position.get(seat) if seat is not None else None
+        data: dict[str, Any] = to_json(event.seen_by(pos))
+        data["kind"] = event.kind
         if "seat" in data:
             data["seat"] = self._seats[data["seat"]]
         if isinstance(event, PotAwarded):
-            data["seats"] = [self._seats[pos] for pos in event.seats]
-        if isinstance(event, CardBurned):
-            data["card"] = None
-        elif isinstance(event, HoleDealt) and data["seat"] != seat:
-            # issue 5: never another player's hole cards before they are shown
-            data["cards"] = None
+            data["seats"] = [self._seats[p] for p in event.seats]
         return data
 
     def _cards(self, pos: int, seat: int | None) -> list[str] | None:
@@ -548,35 +384,22 @@ class HoldemHand:
 
     # -- records -------------------------------------------------------------------------
 
+    def record(self, round_id: int) -> dict[str, Any]:
+        data = holdem_history.record(
+            self.engine,
+            round_id=round_id,
+            table=self._table,
+            seats=self._seats,
+            names=self._names,
+            button=self.button,
+        )
+        if self._void is not None:  # voided after it was settled: nothing moves
+            data |= {"void": self._void, "rake": 0, "shown": []}
+        return data
+
     def phh_text(self, round_id: int) -> str:
         """The hand in PHH (``croupier.history.phh``), seats and names included."""
-        history = phh.from_hand(
-            self.engine,
-            table=self._table,
-            hand=round_id,
-            seats=[s + 1 for s in self._seats],
-            players=list(self._names),
-        )
-        return phh.dumps(history)
-
-    def record(self, round_id: int) -> dict[str, Any]:
-        return {
-            "game": "holdem",
-            "format": "phh",
-            "phh": self.phh_text(round_id),
-            "seats": list(self._seats),
-            "button": self.button,
-            "starting_stacks": list(self.engine.starting_stacks),
-            "finishing_stacks": list(self.engine.stacks) if self.engine.is_over else None,
-            "rake": self.rake,
-            "void": self._void,
-            # For recall: who held what, and who showed (a player recalls only their own
-            # cards and the shown ones; see recall_view).
-            "hole_cards": {str(seat): cards for seat, cards in self.hole_cards().items()},
-            "shown": self.shown_seats(),
-            "board": [str(c) for c in self.engine.board],
-            "burns": self.burned_cards(),
-        }
+        return str(self.record(round_id)["phh"])
 
     def summary(self) -> dict[str, Any]:
         won = self.winnings()
@@ -597,13 +420,14 @@ class HoldemHand:
         }
 
 
-def recall_view(round_: Mapping[str, Any], *, seat: int | None) -> dict[str, Any]:
-    """A finished hand as a player in ``seat`` may recall it: no salt and no deck (they would
+def recall_view(round_: Mapping[str, Any], seats: Sequence[int]) -> dict[str, Any]:
+    """A finished hand as a player dealt in ``seats`` (one seat, or none) may recall it: no salt and no deck (they would
     show the cards of those who folded); instead the card commitment's leaves with the
     openings of the cards everyone saw (the board and burns dealt, the hands shown) and of
     the player's own hole cards -- never the stub, whose cards would give away the folded
     hands -- and the PHH with the others' hidden hole cards written ``????``. An operator's
     recall keeps everything."""
+    seat = seats[0] if seats else None
     data = dict(round_)
     record = dict(data.get("record") or {})
     salt, deck = data.get("salt"), data.get("deck")

@@ -11,10 +11,11 @@ from croupier.errors import ConfigError
 from croupier.server.db import Database
 from croupier.server.errors import NotFoundError
 from croupier.server.rng import live_shoe
+from croupier.server.tables.admission import NO_CHECKS, Admission
 from croupier.server.tables.clock import Clock, MonotonicClock
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import FactoryBuilder, available_games
-from croupier.server.tables.seats import NO_CHECKS, Admission
+from croupier.server.tables.games import FactoryBuilder
+from croupier.server.tables.registry import available_games
 from croupier.server.tables.table import Table
 
 __all__ = ["TableManager"]
@@ -69,9 +70,8 @@ class TableManager:
             factory = builder(config)
         except ConfigError as exc:
             raise ConfigError(f"table {config.name!r}: {exc}") from None
-        # A game may bring its own kind of table (Hold'em: a cash game with stacks).
-        table_class: type[Table] = getattr(factory, "table_class", Table)
-        table = table_class(
+        # The table's driver follows the game's kind (Hold'em: a cash game with stacks).
+        table = Table(
             config, factory, db=self._db, clock=self.clock, shoe_factory=self._shoe_factory
         )
         table.closed = closed

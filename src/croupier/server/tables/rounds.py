@@ -9,7 +9,7 @@ recorded, in one transaction). The status change is a guarded ``UPDATE ... WHERE
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,8 @@ from croupier.server.wallet.models import IdempotencyKey, LedgerTransaction
 
 __all__ = [
     "CRASH_REASON",
+    "RecallView",
+    "RecallViews",
     "RecalledRound",
     "Stake",
     "open_round",
@@ -46,6 +48,14 @@ __all__ = [
     "void_round",
     "voided_retry",
 ]
+
+RecallView = Callable[[Mapping[str, Any], Sequence[int]], dict[str, Any]]
+"""A game's recall view: a closed round's JSON (:meth:`RecalledRound.to_json`) as a player in
+the given seats may see it (the keys ``salt``, ``deck``, ``record``, ``summary``; ``leaves``
+and ``openings`` where the game proves each card on its own)."""
+
+RecallViews = Mapping[str, RecallView]
+"""Game name -> its recall view; a game without one hides nothing of a closed round."""
 
 CRASH_REASON = "server restarted while the round was in play (malfunction: all bets returned)"
 
@@ -366,7 +376,7 @@ class RecalledRound:
         return data
 
 
-def _recalled(session: Session, row: Round, *, viewer: User) -> RecalledRound:
+def _recalled(session: Session, row: Round, *, viewer: User, views: RecallViews) -> RecalledRound:
     closed = row.status != RoundStatus.OPEN.value
     players = [
         {"user_id": p.user_id, "seat": p.seat, "staked": p.staked, "returned": p.returned}
@@ -396,41 +406,39 @@ def _recalled(session: Session, row: Round, *, viewer: User) -> RecalledRound:
     own = [p for p in players if p["user_id"] == viewer.id]
     recalled = dataclasses.replace(recalled, players=own)
     mine = [seat for p in own if isinstance(seat := p["seat"], int)]
-    if not closed:
+    view = views.get(row.game)
+    if not closed or view is None:
         return recalled
-    if row.game == "holdem":
-        # Players against each other: a player sees their own cards and the shown ones only.
-        from croupier.server.tables import holdem
-
-        view = holdem.recall_view(recalled.to_json(), seat=mine[0] if mine else None)
-    elif row.game == "uth":
-        # A live round: only the player's own boxes of the hundreds in play.
-        from croupier.server.tables import uth
-
-        view = uth.recall_view(recalled.to_json(), seats=mine)
-    else:
-        return recalled
+    # What the game hides from a player in a closed round (Hold'em: the folded hands; a live
+    # UTH round: the other players' boxes): the game's own recall view decides.
+    seen = view(recalled.to_json(), mine)
     return dataclasses.replace(
         recalled,
-        salt=view["salt"],
-        deck=view["deck"],
-        record=view["record"],
-        summary=view["summary"],
-        leaves=view.get("leaves"),
-        openings=view.get("openings"),
+        salt=seen["salt"],
+        deck=seen["deck"],
+        record=seen["record"],
+        summary=seen["summary"],
+        leaves=seen.get("leaves"),
+        openings=seen.get("openings"),
     )
 
 
 def recent_rounds(
-    session: Session, *, user: User, limit: int = 10, before: int | None = None
+    session: Session,
+    *,
+    user: User,
+    views: RecallViews,
+    limit: int = 10,
+    before: int | None = None,
 ) -> list[RecalledRound]:
     """The user's last ``limit`` closed rounds, newest first (issue 5: a player recalls 10);
-    with ``before``, those with a smaller id (the next page of the history)."""
+    with ``before``, those with a smaller id (the next page of the history). ``views``: each
+    game's recall view (what a player may see of a closed round of that game)."""
     query = _recent(Round, user=user, limit=limit)
     if before is not None:
         query = query.where(Round.id < before)
     rows = session.scalars(query)
-    return [_recalled(session, row, viewer=user) for row in rows]
+    return [_recalled(session, row, viewer=user, views=views) for row in rows]
 
 
 def _recent(what: Any, *, user: User, limit: int) -> Any:
@@ -444,8 +452,11 @@ def _recent(what: Any, *, user: User, limit: int) -> Any:
     )
 
 
-def recall(session: Session, *, user: User, round_id: int, player_limit: int = 10) -> RecalledRound:
-    """One round: an operator may recall any; a player one of their last ``player_limit``.
+def recall(
+    session: Session, *, user: User, round_id: int, views: RecallViews, player_limit: int = 10
+) -> RecalledRound:
+    """One round: an operator may recall any; a player one of their last ``player_limit``,
+    as the round's game lets a player see it (``views``, as for :func:`recent_rounds`).
 
     Raises:
         NotFoundError: no such round.
@@ -462,4 +473,4 @@ def recall(session: Session, *, user: User, round_id: int, player_limit: int = 1
                 f"round {round_id} is not among your last {player_limit} rounds",
                 reason="round_not_yours",
             )
-    return _recalled(session, row, viewer=user)
+    return _recalled(session, row, viewer=user, views=views)

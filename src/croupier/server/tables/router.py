@@ -27,6 +27,7 @@ from croupier.server.tables import rounds
 from croupier.server.tables.connection import Connection
 from croupier.server.tables.manager import TableManager
 from croupier.server.tables.ratelimit import RateLimiter
+from croupier.server.tables.registry import recall_views
 from croupier.server.tables.stats import operator_stats
 from croupier.server.tables.table import Table
 from croupier.server.tables.wire import (
@@ -64,14 +65,16 @@ def my_rounds(
 ) -> list[dict[str, Any]]:
     """The caller's own rounds, at most 10, deck revealed, newest first; ``before`` (a round
     id) pages back through older ones. A player sees only their own rows."""
-    found = rounds.recent_rounds(session, user=user, limit=limit, before=before)
+    found = rounds.recent_rounds(
+        session, user=user, views=recall_views(), limit=limit, before=before
+    )
     return [r.to_json() for r in found]
 
 
 @router.get("/api/rounds/{round_id}")
 def recall_round(round_id: RoundId, user: CurrentUser, session: SessionDep) -> dict[str, Any]:
     """One round: a player one of their last 10, an operator any."""
-    return rounds.recall(session, user=user, round_id=round_id).to_json()
+    return rounds.recall(session, user=user, round_id=round_id, views=recall_views()).to_json()
 
 
 @router.get("/api/operator/stats")

@@ -29,31 +29,26 @@ folding moves no money); when offered to buy the dealer's game it declines (the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from croupier.cards import Card, parse_cards
 from croupier.deck import keyed_reshuffler
 from croupier.errors import IllegalActionError
+from croupier.games.protocol import PUBLIC
 from croupier.games.russian import Phase, RussianConfig, RussianRound
-from croupier.games.russian.events import (
-    CardsDealt,
-    CardsExchanged,
-    DiscardsReshuffled,
-    RussianEvent,
-    SixthCardBought,
-)
-from croupier.history.records import russian_record
+from croupier.games.russian.events import DiscardsReshuffled, RussianEvent
+from croupier.history import russian as russian_history
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import event_kind, to_json
+from croupier.server.tables.games import to_json
 from croupier.server.tables.protocol import ActMessage
 
 if TYPE_CHECKING:
     from croupier.deck import Shoe
 
-__all__ = ["RussianFactory", "RussianTableRound"]
+__all__ = ["RussianFactory", "RussianTableRound", "recall_view"]
 
 _SPOTS = frozenset(
     {
@@ -73,6 +68,7 @@ class RussianFactory:
     """Rounds for one Russian Poker table; ``rules`` go to :class:`RussianConfig`."""
 
     game = "russian"
+    kind: Literal["banked"] = "banked"
 
     def __init__(self, table: TableConfig) -> None:
         self.name = str(table.rules.get("name", "Russian Poker"))
@@ -91,7 +87,7 @@ class RussianFactory:
     def new_round(self, shoe: Shoe, *, salt: str = "") -> RussianTableRound:
         # docs/rules.md "Reshuffling the discards": keyed by the round's committed salt
         reshuffle = keyed_reshuffler(salt) if salt else None
-        engine = RussianRound(config=self.config, shoe=shoe, reshuffle=reshuffle)
+        engine = RussianRound(self.config, shoe, reshuffle=reshuffle)
         return RussianTableRound(engine, shoe=shoe)
 
     def describe(self) -> dict[str, Any]:
@@ -143,7 +139,7 @@ class RussianTableRound:
 
     @property
     def finished(self) -> bool:
-        return self.engine.phase in (Phase.SETTLED, Phase.VOIDED)
+        return self.engine.finished
 
     def _open_box(self, seat: int) -> int:
         """The seat's open box deciding now (its first open box when none is)."""
@@ -159,8 +155,7 @@ class RussianTableRound:
         return self.engine.is_blind(box)
 
     def _ante(self, box: int) -> int:
-        view = self.engine.view_for(self.engine.seat_of(box))
-        return int(next(v.ante for v in view.boxes if v.box == box))
+        return int(self.engine.ante(box))
 
     # -- opening bets --------------------------------------------------------------------
 
@@ -383,44 +378,23 @@ class RussianTableRound:
         return self.engine.events[index:]
 
     def visible_to_all(self, event: Any) -> bool:
-        return not isinstance(
-            event, CardsDealt | CardsExchanged | SixthCardBought | DiscardsReshuffled
-        )
+        return bool(event.audience == PUBLIC)
 
     def project_event(self, event: Any, seat: int | None) -> dict[str, Any]:
-        data: dict[str, Any] = to_json(event)
-        data["kind"] = event_kind(event)
-        if isinstance(event, CardsDealt):
-            # Only the seat's own open box is seen; blind boxes stay face down until the
-            # showdown, the dealer's cards until revealed (spec/russian.md "Table", "Bets").
-            data["hands"] = [
-                [box, to_json(cards) if self._sees(box, seat) else None]
-                for box, cards in event.hands
-            ]
-            data["dealer"] = None
-        elif isinstance(event, CardsExchanged) and not self._sees(event.box, seat):
-            data["discarded"] = data["received"] = None
-        elif isinstance(event, SixthCardBought) and not self._sees(event.box, seat):
-            data["card"] = None
-        elif isinstance(event, DiscardsReshuffled):
-            # the new order is the cards still to come; the discards were seen only by
-            # their owners: both stay hidden until the round's record (after the round)
+        # Only the seat's own open box is seen; blind boxes stay face down until the
+        # showdown, the dealer's cards until revealed (spec/russian.md "Table", "Bets").
+        data: dict[str, Any] = to_json(event.seen_by(seat))
+        data["kind"] = event.kind
+        data.pop("audiences", None)
+        if isinstance(event, DiscardsReshuffled):
             data["count"] = len(event.cards)
-            data["discards"] = data["cards"] = None
         return data
-
-    def _sees(self, box: int, seat: int | None) -> bool:
-        return seat is not None and self.engine.seat_of(box) == seat and not self._blind(box)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         mine = seat is not None and seat in self.seats
         # A spectator sees what a seat without boxes sees: cards of no box.
-        view = self.engine.view_for(seat if mine and seat is not None else 0)
+        view = self.engine.view(seat if mine else None)
         data: dict[str, Any] = to_json(view)
-        if not mine:
-            data["seat"] = None
-            for box in data["boxes"]:
-                box["cards"] = box["net"] = None
         data["to_act_seat"] = self.pending_seats[0] if self.pending_seats else None
         data["legal"] = self.legal(seat) if mine and seat is not None else []
         # The insurance the seat's hand allows now, or null (below three of a kind).
@@ -436,7 +410,7 @@ class RussianTableRound:
     def record(self, round_id: int) -> dict[str, Any]:
         # Rules, deck, events and results, so that `croupier russian replay` can re-run the
         # round; `void` is the RoundVoided reason, which is what self._void holds.
-        return russian_record(self.engine, shoe=self.shoe, round_id=round_id)
+        return russian_history.record(self.engine, round_id=round_id)
 
     def summary(self) -> dict[str, Any]:
         engine = self.engine
@@ -459,3 +433,10 @@ class RussianTableRound:
             "players_net": sum(b.get("net", 0) for b in boxes),
             "void": self._void,
         }
+
+
+def recall_view(round_: Mapping[str, Any], seats: Sequence[int]) -> dict[str, Any]:
+    """A closed Russian Poker round as a player recalls it: all of it, as before (a casino
+    table of at most ``max_players`` boxes, every box turned over at the settlement, the deck
+    revealed against the commitment); the player rows are already cut to their own."""
+    return dict(round_)

@@ -1,10 +1,11 @@
-"""Seats that are scarce are for players (issue 13, seat squatting).
+"""Who sits where at one table, and the seat rules: the :class:`Seats` of a table.
 
-At a table with a seat limit -- a casino UTH table, a Russian Poker table, a Hold'em cash
-table -- a seat is taken only by an account that can play: its wallet holds at least the
-table's least bet (a cash table: the minimum buy-in). A seat whose player lets
-``idle_rounds`` rounds pass without playing is freed, and that account waits one
-``betting_seconds`` window before it may sit again at the table:
+Seats that are scarce are for players (issue 13, seat squatting). At a table with a seat
+limit -- a casino UTH table, a Russian Poker table, a Hold'em cash table -- a seat is taken
+only by an account that can play: its wallet holds at least the table's least bet (a cash
+table: the minimum buy-in). A seat whose player lets ``idle_rounds`` rounds pass without
+playing is freed, and that account waits one ``betting_seconds`` window before it may sit
+again at the table:
 
 - a round counts when it closes, for every seat without a bet in it;
 - while no round is played (every seat taken by players who never bet opens none), each
@@ -12,104 +13,85 @@ table's least bet (a cash table: the minimum buy-in). A seat whose player lets
 - at a cash table, a hand counts for a seat not dealt in (no chips, sitting out) or one that
   timed out in it; an idle window only for the seats that are not ready to play.
 
-One account holds one seat per table (joining again returns the seat it has). The live table
-(no seat limit) keeps its rules: nobody can take a seat from anybody there.
+What differs between kinds of table (the least a seat needs, which seats an idle window
+counts, how a seat is freed) is the driver's :class:`SeatPolicy`. One account holds one seat
+per table (joining again returns the seat it has). The live table (no seat limit) keeps its
+rules: nobody can take a seat from anybody there. A closed table (issue 16) takes no new
+seat, and the table's :class:`.admission.Admission` may refuse one (a self-excluded player).
 """
 
 from __future__ import annotations
 
-import asyncio
 import math
-from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Collection, Sequence
+from typing import Protocol
 
-from croupier.errors import CroupierError, IllegalActionError, InsufficientFunds
-from croupier.server.db import Database
+from croupier.errors import IllegalActionError, InsufficientFunds
 from croupier.server.errors import ConflictError
-from croupier.server.tables.clock import Clock
-from croupier.server.tables.config import TableConfig
-from croupier.server.tables.connection import Connection, Reconfigure, Timer
-from croupier.server.tables.frames import Occupant, TableFrames
-from croupier.server.tables.games import GameFactory
-from croupier.server.tables.wire import Left, Result, Seated, TableChanged
+from croupier.server.tables.admission import NO_CHECKS, Admission
+from croupier.server.tables.broadcast import Broadcaster
+from croupier.server.tables.connection import Connection
+from croupier.server.tables.core import Occupant, TableCore
+from croupier.server.tables.wire import Left, Result, Seated
 from croupier.server.wallet import service as wallet
 
-if TYPE_CHECKING:
-    from sqlalchemy.orm import Session
-
-__all__ = ["NO_CHECKS", "Admission", "SeatRules"]
+__all__ = ["NO_CHECKS", "Admission", "SeatPolicy", "Seats"]
 
 
-class Admission(Protocol):
-    """Who may sit and play (issue 16, responsible gaming): the table asks before a seat, in
-    a buy-in's transaction, and before dealing a cash-game hand. Each call runs in a worker
-    thread; a refusal is raised (or returned) as a :class:`CroupierError` naming why."""
+class SeatPolicy(Protocol):
+    """What the seat rules ask of the table's driver."""
 
-    def check_seat(self, db: Database, user_id: int) -> None:
-        """Refuse a seat (a self-excluded player)."""
+    def seat_minimum(self) -> int:
+        """What a new seat needs in the wallet (the table's least bet, or buy-in)."""
         ...
 
-    def check_buy_in(self, session: Session, user_id: int, amount: int) -> None:
-        """Refuse a buy-in, in its transaction, after it was posted."""
+    def idle_candidates(self) -> list[int]:
+        """The seats an idle window counts against."""
         ...
 
-    def check_stakes(
-        self, session: Session, stakes: Sequence[tuple[int, int]]
-    ) -> list[CroupierError | None]:
-        """For each (user id, amount) about to be staked, in the staking transaction once the
-        players' wallet rows are locked: the refusal, or ``None`` to take it."""
-        ...
-
-    def blocked(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
-        """The players who may not be dealt the next hand, and why."""
+    async def free_idle(self, seats: Sequence[int]) -> None:
+        """Free ``seats``, whose players let too many rounds pass."""
         ...
 
 
-class _NoChecks:
-    def check_seat(self, db: Database, user_id: int) -> None:
-        return None
+class Seats:
+    """The seats of one table and their rules; the seat map itself is the core's."""
 
-    def check_buy_in(self, session: Session, user_id: int, amount: int) -> None:
-        return None
-
-    def check_stakes(
-        self, session: Session, stakes: Sequence[tuple[int, int]]
-    ) -> list[CroupierError | None]:
-        return [None] * len(stakes)
-
-    def blocked(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
-        return {}
-
-
-NO_CHECKS: Admission = _NoChecks()
-"""Everyone may play (tables built without the server's responsible-gaming checks)."""
-
-
-class SeatRules(TableFrames):
-    """The seat rules of a table; :class:`croupier.server.tables.table.Table` runs them."""
-
-    _db: Database
-    admission: Admission = NO_CHECKS
-    _next_live_seat: int
-
-    def __init__(
-        self, config: TableConfig, factory: GameFactory, *, clock: Clock, history: int
-    ) -> None:
-        super().__init__(config, factory, clock=clock, history=history)
-        self._idle: dict[int, int] = {}
+    def __init__(self, core: TableCore, out: Broadcaster) -> None:
+        self.core = core
+        self.out = out
+        self.policy: SeatPolicy | None = None
+        """The driver's (set once it is built)."""
+        self.idle: dict[int, int] = {}
         """seat -> rounds (or idle windows) let pass without playing."""
-        self._cooldown: dict[int, float] = {}
+        self.cooldown: dict[int, float] = {}
         """user id -> clock time before which a user freed for idleness may not sit again."""
         self._idle_generation = -1
-        self._to_free: list[int] = []
-        self._timer_generation = 0
-        self._timer_task: asyncio.Task[None] | None = None
+        self.to_free: list[int] = []
+        self._next_live_seat = 0
+
+    @property
+    def _policy(self) -> SeatPolicy:
+        assert self.policy is not None, "a table sets its driver as its seat policy"
+        return self.policy
 
     # -- taking and giving up a seat --------------------------------------------------------
 
-    def _join(self, conn: Connection, wanted: int | None) -> Result:
-        if conn.user_id in self._seat_of:
-            seat = self._seat_of[conn.user_id]
+    def seat(self, conn: Connection) -> int:
+        """The seat of ``conn``'s user.
+
+        Raises:
+            IllegalActionError: not seated (``not_seated``).
+        """
+        seat = self.core.seat_of.get(conn.user_id)
+        if seat is None:
+            raise IllegalActionError("take a seat first (join)", reason="not_seated")
+        return seat
+
+    def join(self, conn: Connection, wanted: int | None) -> Result:
+        core = self.core
+        if conn.user_id in core.seat_of:
+            seat = core.seat_of[conn.user_id]
             if wanted is not None and wanted != seat:
                 raise ConflictError(
                     f"you already sit in seat {seat}; leave it first",
@@ -117,148 +99,103 @@ class SeatRules(TableFrames):
                     params={"seat": seat},
                 )
             return Result(seat=seat)
-        limit = self.factory.max_seats()
+        wanted = self._free_seat(wanted)
+        core.seats[wanted] = Occupant(conn.user_id, conn.username)
+        core.seat_of[conn.user_id] = wanted
+        self.out.announce(conn.user_id, Seated(seat=wanted, username=conn.username))
+        self.out.send_state_to(conn.user_id)
+        return Result(seat=wanted)
+
+    def _free_seat(self, wanted: int | None) -> int:
+        """The seat a new player takes: ``wanted``, or the first free one."""
+        core = self.core
+        limit = core.factory.max_seats()
         if wanted is None:
             if limit is None:
-                while self._next_live_seat in self._seats:
+                while self._next_live_seat in core.seats:
                     self._next_live_seat += 1
-                wanted = self._next_live_seat
-            else:
-                free = [s for s in range(limit) if s not in self._seats]
-                if not free:
-                    raise ConflictError(
-                        f"the table is full ({limit} seats)",
-                        reason="table_full",
-                        params={"seats": limit},
-                    )
-                wanted = free[0]
-        elif limit is not None and wanted >= limit:
+                return self._next_live_seat
+            free = [s for s in range(limit) if s not in core.seats]
+            if not free:
+                raise ConflictError(
+                    f"the table is full ({limit} seats)",
+                    reason="table_full",
+                    params={"seats": limit},
+                )
+            return free[0]
+        if limit is not None and wanted >= limit:
             raise IllegalActionError(
                 f"seat {wanted} does not exist: seats are 0..{limit - 1}",
                 reason="seat_does_not_exist",
                 params={"seat": wanted, "seats": limit},
             )
-        if wanted in self._seats:
+        if wanted in core.seats:
             raise ConflictError(
                 f"seat {wanted} is taken", reason="seat_taken", params={"seat": wanted}
             )
-        self._seats[wanted] = Occupant(conn.user_id, conn.username)
-        self._seat_of[conn.user_id] = wanted
-        self._announce(conn.user_id, Seated(seat=wanted, username=conn.username))
-        self._send_state_to(conn.user_id)
-        return Result(seat=wanted)
+        return wanted
 
-    def _leave(self, conn: Connection) -> Result:
-        seat = self._seat_of.get(conn.user_id)
+    def leave(self, conn: Connection) -> Result:
+        """Give a seat up (a table against the house: not with bets in the round in play)."""
+        core = self.core
+        seat = core.seat_of.get(conn.user_id)
         if seat is None:
             raise IllegalActionError("you are not seated at this table", reason="not_seated")
-        if self.status in ("betting", "playing") and seat in self._round_users:
+        if core.status in ("betting", "playing") and seat in core.round_users:
             raise IllegalActionError(
-                f"seat {seat} has bets in round {self._round_id}: leave after it ends",
+                f"seat {seat} has bets in round {core.round_id}: leave after it ends",
                 reason="leave_with_bets",
             )
-        del self._seats[seat]
-        del self._seat_of[conn.user_id]
-        self._idle.pop(seat, None)
-        self._announce(conn.user_id, Left(seat=seat, username=conn.username))
-        self._send_state_to(conn.user_id)
+        self.vacate(seat, conn.user_id)
+        self.out.announce(conn.user_id, Left(seat=seat, username=conn.username))
+        self.out.send_state_to(conn.user_id)
         return Result(seat=None)
 
-    # -- the table's timer and database calls ------------------------------------------------
+    def vacate(self, seat: int, user_id: int) -> None:
+        """Empty ``seat`` (its idle count goes with it)."""
+        self.core.seats.pop(seat, None)
+        self.core.seat_of.pop(user_id, None)
+        self.idle.pop(seat, None)
 
-    def _arm(self, seconds: float) -> None:
-        self._timer_generation += 1
-        generation = self._timer_generation
-        deadline = self._deadline = self._clock.now() + seconds
-        if self._timer_task is not None:
-            self._timer_task.cancel()
+    def free_ghost_seats(self) -> None:
+        """Free the seats of users with no connection left, unless they have bets in play
+        (those keep their seat until the round ends: a reconnect resumes it)."""
+        core = self.core
+        playing = core.status in ("betting", "playing")
+        for seat, occupant in list(core.seats.items()):
+            if occupant.user_id in self.out.by_user:
+                continue
+            if playing and core.round_users.get(seat) == occupant.user_id:
+                continue
+            del core.seats[seat]
+            del core.seat_of[occupant.user_id]
+            self.out.announce(occupant.user_id, Left(seat=seat, username=occupant.username))
 
-        async def fire() -> None:
-            # Measured from the deadline fixed now, not from when this task first runs.
-            await self._clock.sleep(deadline - self._clock.now())
-            await self._inbox.put(Timer(generation))
-
-        self._timer_task = asyncio.create_task(fire())
-
-    async def _db_call(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        """``fn(*args, **kwargs)`` in a worker thread: the database never blocks the loop."""
-        return await asyncio.to_thread(fn, *args, **kwargs)
-
-    # -- an operator's changes (issue 16) ------------------------------------------------------
-
-    async def reconfigure(
-        self, config: TableConfig, *, closed: bool, changed: Mapping[str, Any]
-    ) -> None:
-        """Apply an operator's change on the table's task (between two commands, never in the
-        middle of one); return once applied. A table whose task is not running (stopped, or
-        not started yet) takes it at once."""
-        if not getattr(self, "running", True):
-            await self._apply_settings(config, closed=closed, changed=changed)
-            return
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        await self._inbox.put(Reconfigure(config, closed, changed, done))
-        await done
-
-    async def _reconfigured(self, command: Reconfigure) -> None:
-        try:
-            await self._apply_settings(
-                command.config, closed=command.closed, changed=command.changed
-            )
-        finally:
-            if not command.done.done():
-                command.done.set_result(None)
-
-    async def _apply_settings(
-        self, config: TableConfig, *, closed: bool, changed: Mapping[str, Any]
-    ) -> None:
-        """New settings for the rounds opened from now on (seed 003: management may change a
-        table's limits during play; the round in play keeps what it opened with), or the table
-        opened or closed; everyone at the table gets a ``table_changed`` event."""
-        reconfigure = getattr(self.factory, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(config.rules)
-        self.config = config
-        self.closed = closed
-        self._emit(
-            TableChanged(
-                closed=closed,
-                rules=dict(self.factory.describe()),
-                changed=dict(changed),
-                in_play=self._round_id,
-            )
-        )
-        self._broadcast_state()
-
-    # -- seats ---------------------------------------------------------------------------------
+    # -- who may sit -----------------------------------------------------------------------
 
     @property
-    def _guarded(self) -> bool:
+    def guarded(self) -> bool:
         """Seats are scarce (a seat limit): squatting them is refused."""
-        return self.factory.max_seats() is not None
+        return self.core.factory.max_seats() is not None
 
-    def _seat_minimum(self) -> int:
-        """What a new seat needs in the wallet: the table's least bet."""
-        minimum = getattr(self.factory, "min_stake", None)
-        return int(minimum()) if callable(minimum) else 0
-
-    def _wallet_balance(self, user_id: int) -> int:
-        with self._db.session() as session:
-            return int(wallet.player_balance(session, user_id=user_id))
-
-    def _check_open(self) -> None:
+    def check_open(self) -> None:
         """Refuse a new bet, seat or buy-in at a closed table.
 
         Raises:
             IllegalActionError: the table is closed (``reason`` ``table_closed``).
         """
-        if self.closed:
+        if self.core.closed:
             raise IllegalActionError(
-                f"table {self.config.name} is closed: no new bets or seats",
+                f"table {self.core.name} is closed: no new bets or seats",
                 reason="table_closed",
-                params={"table": self.config.name},
+                params={"table": self.core.name},
             )
 
-    async def _may_sit(self, conn: Connection) -> None:
+    def wallet_balance(self, user_id: int) -> int:
+        with self.core.db.session() as session:
+            return int(wallet.player_balance(session, user_id=user_id))
+
+    async def may_sit(self, conn: Connection) -> None:
         """Refuse a new seat to a player who cannot play, or was just freed for idleness.
 
         Raises:
@@ -267,95 +204,90 @@ class SeatRules(TableFrames):
             PermissionDeniedError: the player excluded themselves (:class:`Admission`).
             InsufficientFunds: the wallet holds less than the table minimum.
         """
-        if conn.user_id in self._seat_of:
+        core = self.core
+        if conn.user_id in core.seat_of:
             return
-        self._check_open()
-        await self._db_call(self.admission.check_seat, self._db, conn.user_id)
-        if not self._guarded:
+        self.check_open()
+        await core.db_call(core.admission.check_seat, core.db, conn.user_id)
+        if not self.guarded:
             return
-        wait = self._cooldown.get(conn.user_id, 0.0) - self._clock.now()
+        wait = self.cooldown.get(conn.user_id, 0.0) - core.clock.now()
         if wait > 0:
             raise IllegalActionError(
                 f"your seat was freed for not playing: you may sit again in {math.ceil(wait)} s",
                 reason="seat_wait",
                 params={"seconds": math.ceil(wait)},
             )
-        need = self._seat_minimum()
+        need = self._policy.seat_minimum()
         if need > 0:
-            have = await self._db_call(self._wallet_balance, conn.user_id)
+            have = await core.db_call(self.wallet_balance, conn.user_id)
             if have < need:
                 raise InsufficientFunds(
-                    f"a seat at {self.config.name} needs {need} in your wallet (the table "
+                    f"a seat at {core.name} needs {need} in your wallet (the table "
                     f"minimum); you have {have}",
                     reason="seat_needs_funds",
                     params={"need": need, "balance": have},
                 )
 
-    def _arm_idle(self) -> None:
+    # -- seats let idle --------------------------------------------------------------------
+
+    def arm_idle(self) -> None:
         """While no round is played, let a ``betting_seconds`` window count as a round let
         pass (a table whose every seat is squatted plays no round)."""
+        core = self.core
         if (
-            self._guarded
-            and self._idle_candidates()
-            and self.status == "idle"
-            and self._idle_generation != self._timer_generation
+            self.guarded
+            and self._policy.idle_candidates()
+            and core.status == "idle"
+            and self._idle_generation != core.timer_generation
         ):
-            self._arm(self.config.betting_seconds)
-            self._deadline = None
-            self._idle_generation = self._timer_generation
+            core.arm(core.config.betting_seconds)
+            core.deadline = None
+            self._idle_generation = core.timer_generation
 
-    def _idle_candidates(self) -> list[int]:
-        """The seats an idle window counts against (every seat; a cash table: those not
-        ready to play)."""
-        return sorted(self._seats)
-
-    def _idle_seats(self, seats: Sequence[int]) -> list[int]:
+    def idle_seats(self, seats: Sequence[int]) -> list[int]:
         """Count one more round let pass for ``seats``; return the seats now over the limit."""
         over = []
         for seat in seats:
-            self._idle[seat] = self._idle.get(seat, 0) + 1
-            if self._idle[seat] >= self.config.idle_rounds:
+            self.idle[seat] = self.idle.get(seat, 0) + 1
+            if self.idle[seat] >= self.core.config.idle_rounds:
                 over.append(seat)
         return over
 
-    def _count_round(self, played: Collection[int]) -> list[int]:
+    def count_round(self, played: Collection[int]) -> list[int]:
         """After a round: reset the seats that played, count the others; the seats to free."""
         for seat in played:
-            self._idle.pop(seat, None)
-        if not self._guarded:
+            self.idle.pop(seat, None)
+        if not self.guarded:
             return []
-        return self._idle_seats([s for s in self._seats if s not in played])
+        return self.idle_seats([s for s in self.core.seats if s not in played])
 
-    def _unseat_idle(self, seat: int, occupant: Occupant) -> None:
+    def wait_after_idle(self, user_id: int) -> None:
+        """A player freed for idleness waits one betting window before sitting again."""
+        self.cooldown[user_id] = self.core.clock.now() + self.core.config.betting_seconds
+
+    def unseat_idle(self, seat: int, occupant: Occupant) -> None:
         """Free the seat of a player who did not play."""
-        del self._seats[seat]
-        del self._seat_of[occupant.user_id]
-        self._idle.pop(seat, None)
-        self._cooldown[occupant.user_id] = self._clock.now() + self.config.betting_seconds
-        self._announce(
+        self.vacate(seat, occupant.user_id)
+        self.wait_after_idle(occupant.user_id)
+        self.out.announce(
             occupant.user_id,
             Left(seat=seat, username=occupant.username, reason="idle"),
         )
-        self._send_state_to(occupant.user_id)
+        self.out.send_state_to(occupant.user_id)
 
-    def _free_counted(self) -> None:
+    def free_counted(self) -> None:
         """Free the seats the last round found over the limit (once the table is idle)."""
-        for seat in self._to_free:
-            occupant = self._seats.get(seat)
+        for seat in self.to_free:
+            occupant = self.core.seats.get(seat)
             if occupant is not None:
-                self._unseat_idle(seat, occupant)
-        self._to_free = []
+                self.unseat_idle(seat, occupant)
+        self.to_free = []
 
-    async def _free_idle(self, seats: Sequence[int]) -> None:
-        for seat in seats:
-            occupant = self._seats.get(seat)
-            if occupant is not None:
-                self._unseat_idle(seat, occupant)
-
-    async def _idle_window(self) -> None:
+    async def idle_window(self) -> None:
         """The idle timer ran out: the seated players let one more window pass."""
         self._idle_generation = -1
-        await self._free_idle(self._idle_seats(self._idle_candidates()))
-        if self._seats:
-            self._broadcast_state()
-        self._arm_idle()
+        await self._policy.free_idle(self.idle_seats(self._policy.idle_candidates()))
+        if self.core.seats:
+            self.out.broadcast_state()
+        self.arm_idle()

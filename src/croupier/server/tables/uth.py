@@ -12,28 +12,29 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from croupier.deck import Shoe
 from croupier.errors import ConfigError, IllegalActionError
-from croupier.games.uth import Phase, UthConfig, UthRound
-from croupier.games.uth.events import HOUSE, PUBLIC, Event
-from croupier.history.records import result_to_dict, uth_record, uth_record_for_seats
+from croupier.games.uth import Phase, UthConfig, UthRound, opening_stake
+from croupier.games.uth.events import PUBLIC, UthEvent
+from croupier.history import uth as uth_history
+from croupier.history.uth import result_to_dict
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import event_kind, to_json
+from croupier.server.tables.games import to_json
 from croupier.server.tables.protocol import ActMessage
 
 __all__ = ["UthFactory", "UthTableRound", "recall_view"]
 
 _SPOTS = frozenset({"ante", "blind", "trips"})
-_CARD_FIELDS = ("cards", "card")
 
 
 class UthFactory:
     """Rounds for one UTH table; ``rules`` in the table config go to :class:`UthConfig`."""
 
     game = "uth"
+    kind: Literal["banked"] = "banked"
 
     def __init__(self, table: TableConfig) -> None:
         self.config = _config(table.rules)
@@ -59,7 +60,7 @@ class UthFactory:
 
     def min_stake(self) -> int:
         """The least a seat can bet: the minimum Ante and the Blind equal to it."""
-        return 2 * self.config.ante_min
+        return opening_stake(ante=self.config.ante_min)
 
     def max_seats(self) -> int | None:
         return self.config.max_seats
@@ -69,14 +70,7 @@ _MULTIPLE = re.compile(r"^(10|[1-9])x$")
 
 
 def _config(rules: Mapping[str, Any]) -> UthConfig:
-    options = dict(rules)
-    # TOML has no null: a shared-hand (live) table without max_seats, or with
-    # max_seats = 0 or "unlimited", seats any number of players (spec/uth.md "Table").
-    if options.get("max_seats") in (0, "unlimited") or (
-        options.get("shared_hand") and "max_seats" not in options
-    ):
-        options["max_seats"] = None
-    return UthConfig.from_dict(options)
+    return UthConfig.from_dict(rules)
 
 
 def _multiple(act: ActMessage) -> int | None:
@@ -112,7 +106,7 @@ class UthTableRound:
 
     @property
     def finished(self) -> bool:
-        return self.engine.phase in (Phase.SETTLED, Phase.VOID)
+        return self.engine.finished
 
     def _bets(self, bets: Mapping[str, int]) -> tuple[int, int]:
         unknown = sorted(set(bets) - _SPOTS)
@@ -150,13 +144,13 @@ class UthTableRound:
             return self._added_trips(seat, bets)
         ante, trips = self._bets(bets)
         self.engine.verify_place_bets(seat, ante=ante, trips=trips)
-        return 2 * ante + trips
+        return opening_stake(ante=ante, trips=trips)
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
         if set(bets) == {"trips"}:
             return bets["trips"]  # Trips added after the Ante
         ante, trips = self._bets(bets)
-        return 2 * ante + trips
+        return opening_stake(ante=ante, trips=trips)
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
         if self.engine.has_box(seat):
@@ -204,26 +198,20 @@ class UthTableRound:
         return {seat: result.returned for seat, result in self.engine.results.items()}
 
     def void(self, reason: str) -> None:
-        if self.engine.phase not in (Phase.SETTLED, Phase.VOID):
+        if self.engine.can_void():
             self.engine.void(reason)
 
-    def events_since(self, index: int) -> tuple[Event, ...]:
+    def events_since(self, index: int) -> tuple[UthEvent, ...]:
         return self.engine.events_since(index)
 
     def visible_to_all(self, event: Any) -> bool:
-        return bool(event.private_to == PUBLIC)
+        return bool(event.audience == PUBLIC)
 
     def project_event(self, event: Any, seat: int | None) -> dict[str, Any]:
-        data: dict[str, Any] = to_json(event)
-        data["kind"] = event_kind(event)
-        owner = event.private_to
         # The dealer's cards and burns stay hidden until showdown (DealerRevealed is public);
         # another seat's hole cards are never shown (issue 5: a client sees only its seat).
-        visible = owner == PUBLIC or (owner != HOUSE and seat is not None and owner == seat)
-        if not visible:
-            for name in _CARD_FIELDS:
-                if name in data:
-                    data[name] = None
+        data: dict[str, Any] = to_json(event.seen_by(seat))
+        data["kind"] = event.kind
         if data["kind"] == "seat_settled":
             data["result"] = result_to_dict(event.result)
         if self.engine.config.max_seats is None:
@@ -236,10 +224,8 @@ class UthTableRound:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         # A spectator sees what a seat without a box sees: the board, and nothing private.
-        view = self.engine.view(seat if seat is not None else -(10**9))
+        view = self.engine.view(seat)
         data: dict[str, Any] = to_json(view)
-        if seat is None:
-            data["seat"] = None
         if view.result is not None:
             data["result"] = result_to_dict(view.result)
         if self.engine.config.max_seats is not None:
@@ -253,10 +239,10 @@ class UthTableRound:
         return data
 
     def record(self, round_id: int) -> dict[str, Any]:
-        return uth_record(self.engine, round_id=str(round_id))
+        return uth_history.record(self.engine, round_id=str(round_id))
 
     def summary(self) -> dict[str, Any]:
-        record = uth_record(self.engine)
+        record = uth_history.record(self.engine)
         return {
             "phase": record["phase"],
             "board": [str(c) for c in self.engine.board],
@@ -270,7 +256,7 @@ class UthTableRound:
         }
 
 
-def recall_view(round_: Mapping[str, Any], *, seats: Collection[int]) -> dict[str, Any]:
+def recall_view(round_: Mapping[str, Any], seats: Collection[int]) -> dict[str, Any]:
     """A finished live round as a player with ``seats`` recalls it: the record and the
     summary's results cut to their own boxes (a thousand-box round is otherwise over a
     megabyte a recall); the cut record still replays (``croupier uth replay``). A casino
@@ -279,7 +265,7 @@ def recall_view(round_: Mapping[str, Any], *, seats: Collection[int]) -> dict[st
     record = data.get("record")
     if not record or not (record.get("config") or {}).get("shared_hand"):
         return data
-    data["record"] = uth_record_for_seats(record, seats)
+    data["record"] = uth_history.record_for_seats(record, seats)
     summary = dict(data.get("summary") or {})
     if "results" in summary:
         summary["results"] = [r for r in summary["results"] if r.get("seat") in set(seats)]

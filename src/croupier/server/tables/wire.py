@@ -25,7 +25,31 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 from croupier.errors import CroupierError
 from croupier.server.errors import InvalidRequestError
 from croupier.server.errors import error_frame as _error_fields
-from croupier.server.tables.winners import biggest_winners
+from croupier.server.tables.wire_events import (
+    CASH_EVENTS,
+    TABLE_EVENTS,
+    BoughtIn,
+    CardsOpened,
+    Chips,
+    DecisionsOpen,
+    HandStarting,
+    Left,
+    NotDealtIn,
+    Reveal,
+    RoundClosed,
+    RoundOpened,
+    SatIn,
+    SatOut,
+    Seated,
+    TableChanged,
+    TableEvent,
+    TableIdle,
+    Tally,
+    TimedOut,
+    Turn,
+    Winner,
+    round_closed,
+)
 
 __all__ = [
     "CASH_EVENTS",
@@ -55,6 +79,7 @@ __all__ = [
     "LeaveMessage",
     "Left",
     "LobbyEntry",
+    "NotDealtIn",
     "PingMessage",
     "Pong",
     "Result",
@@ -72,6 +97,7 @@ __all__ = [
     "SitInMessage",
     "SitOutMessage",
     "State",
+    "TableChanged",
     "TableEvent",
     "TableIdle",
     "TableState",
@@ -81,6 +107,7 @@ __all__ = [
     "Turn",
     "UserRef",
     "Welcome",
+    "Winner",
     "as_json",
     "encode",
     "error_frame",
@@ -377,246 +404,6 @@ def ref_of(raw: str | bytes) -> str | int | None:
         return None
     ref = data.get("id") if isinstance(data, dict) else None
     return ref if isinstance(ref, str | int) and not isinstance(ref, bool) else None
-
-
-# -- table events (inside ``event`` / ``seat_event`` frames) ------------------------------------
-
-Chips = Annotated[int, Meta(description="minor units (cents)")]
-BySeat = Annotated[dict[str, int], Meta(description="seat (as a string) -> minor units")]
-
-
-class _Event(Struct, tag_field="kind", kw_only=True):
-    pass
-
-
-class Seated(_Event, tag="seated"):
-    """A seat taken (at a live table: to that player only)."""
-
-    seat: int
-    username: str
-
-
-class Left(_Event, tag="left"):
-    """A seat given up or freed; ``reason``: ``idle`` when freed for not playing,
-    ``self_excluded`` when a cash table cashed out a player who excluded themselves (before the
-    next hand); a cash table says what went back to the wallet."""
-
-    seat: int
-    username: str
-    cashed_out: Chips | UnsetType = UNSET
-    reason: str | UnsetType = UNSET
-
-
-class RoundOpened(_Event, tag="round_opened"):
-    """A round opened: the deck's ``commitment`` before any card is dealt. Casino tables give
-    ``betting_seconds``; a cash table the ``button``, the ``seats`` dealt in (small blind first,
-    button last) and their ``stacks``."""
-
-    round_id: int
-    commitment: str
-    betting_seconds: float | UnsetType = UNSET
-    button: int | UnsetType = UNSET
-    seats: list[int] | UnsetType = UNSET
-    stacks: BySeat | UnsetType = UNSET
-
-
-class DecisionsOpen(_Event, tag="decisions_open"):
-    """A decision phase opened: ``pending_seats`` (casino tables) or ``pending`` (a count, at
-    a live table) have ``decision_seconds`` to decide."""
-
-    phase: str
-    decision_seconds: float
-    pending_seats: list[int] | UnsetType = UNSET
-    pending: int | UnsetType = UNSET
-
-
-class Reveal(Struct, kw_only=True):
-    """What proves the deal: the whole deck and its salt (banked games), or the card
-    commitment's ``leaves`` and the ``openings`` of the cards everyone saw (Hold'em)."""
-
-    commitment: str | None
-    salt: str | UnsetType = UNSET
-    deck: str | UnsetType = UNSET
-    leaves: list[str] | UnsetType = UNSET
-    openings: dict[str, list[str]] | UnsetType = UNSET
-
-
-class Winner(Struct, kw_only=True):
-    """One of a live round's biggest winners (seed 001: the winners are announced)."""
-
-    name: str
-    net: int
-
-
-class RoundClosed(_Event, tag="round_closed"):
-    """A round settled or voided. ``returns``: seat -> everything paid back (casino tables,
-    not live ones); ``stacks``: seat -> chips after the hand (cash tables); ``winners``: a
-    live table's biggest winners, largest first (at most five)."""
-
-    round_id: int | None
-    status: Literal["settled", "voided"]
-    summary: dict[str, Any]
-    reveal: Reveal
-    returns: BySeat | UnsetType = UNSET
-    stacks: BySeat | UnsetType = UNSET
-    winners: list[Winner] | UnsetType = UNSET
-
-
-class TableIdle(_Event, tag="table_idle"):
-    """No round in play."""
-
-
-class Tally(_Event, tag="tally"):
-    """A live table's counts, when they change (at most every 0.5 s)."""
-
-    seats_taken: int
-    boxes_in_play: int
-    pending: int
-
-
-class BoughtIn(_Event, tag="bought_in"):
-    """Cash tables: chips bought in; ``stack`` is the seat's chips now."""
-
-    seat: int
-    amount: Chips
-    stack: Chips
-
-
-class SatOut(_Event, tag="sat_out"):
-    """Cash tables: a seat sits out; ``reason`` when the server sat it out (a responsible-
-    gaming limit used up: ``wager_limit``, ``loss_limit``)."""
-
-    seat: int
-    reason: str | UnsetType = UNSET
-
-
-class NotDealtIn(_Event, tag="not_dealt_in"):
-    """Cash tables, to one player (a ``seat_event``): why their seat was not dealt the next
-    hand (a responsible-gaming limit), with the error's ``reason``, ``params`` and text."""
-
-    seat: int
-    reason: str
-    params: dict[str, Any]
-    message: str
-
-
-class TableChanged(_Event, tag="table_changed"):
-    """An operator changed the table: ``closed`` (no new bets, seats or buy-ins), ``rules``
-    from the next round on (as in the lobby), ``changed`` (field -> ``{"from", "to"}``),
-    ``in_play`` (the round in play, which keeps the limits it opened with)."""
-
-    closed: bool
-    rules: dict[str, Any]
-    changed: dict[str, Any]
-    in_play: int | None
-
-
-class SatIn(_Event, tag="sat_in"):
-    """Cash tables: a seat is dealt in again."""
-
-    seat: int
-
-
-class HandStarting(_Event, tag="hand_starting"):
-    """Cash tables: the next hand is dealt in ``in_seconds``."""
-
-    in_seconds: float
-
-
-class Turn(_Event, tag="turn"):
-    """Cash tables: ``seat`` is to act."""
-
-    seat: int | None
-    phase: str
-    decision_seconds: float
-
-
-class TimedOut(_Event, tag="timed_out"):
-    """Cash tables: ``seat`` did not act in time (it checks, or folds)."""
-
-    seat: int
-
-
-class CardsOpened(_Event, tag="cards_opened"):
-    """Cash tables, to one player (a ``seat_event``): the openings of their own hole cards."""
-
-    round_id: int | None
-    seat: int
-    openings: dict[str, list[str]]
-
-
-TableEvent = (
-    Seated
-    | Left
-    | RoundOpened
-    | DecisionsOpen
-    | RoundClosed
-    | TableIdle
-    | Tally
-    | BoughtIn
-    | SatOut
-    | SatIn
-    | HandStarting
-    | Turn
-    | TimedOut
-    | CardsOpened
-    | NotDealtIn
-    | TableChanged
-)
-TABLE_EVENTS: Final[tuple[type[_Event], ...]] = (
-    Seated,
-    Left,
-    RoundOpened,
-    DecisionsOpen,
-    RoundClosed,
-    TableIdle,
-    Tally,
-    TableChanged,
-)
-CASH_EVENTS: Final[tuple[type[_Event], ...]] = (
-    BoughtIn,
-    SatOut,
-    SatIn,
-    HandStarting,
-    Turn,
-    TimedOut,
-    CardsOpened,
-    NotDealtIn,
-)
-
-
-def round_closed(
-    *,
-    round_id: int | None,
-    status: Literal["settled", "voided"],
-    summary: Mapping[str, Any],
-    reveal: Reveal,
-    returns: Mapping[int, int] | None = None,
-    stacks: Mapping[int, int] | None = None,
-    crowd: bool = False,
-    names: Mapping[int, str] | None = None,
-) -> RoundClosed:
-    """The one ``round_closed`` event. At a live table (``crowd``) each seat had its own
-    result as a ``seat_event``: everyone gets the totals and the round's biggest winners
-    (``names``: seat -> display name), no ``returns`` and no per-seat ``results`` in the
-    summary."""
-    winners: list[Winner] | UnsetType = UNSET
-    if crowd:
-        top = biggest_winners(summary.get("results") or (), names or {})
-        winners = [Winner(name=w["name"], net=w["net"]) for w in top]
-    return RoundClosed(
-        round_id=round_id,
-        status=status,
-        summary={k: v for k, v in summary.items() if not (crowd and k == "results")},
-        reveal=reveal,
-        returns=UNSET if returns is None or crowd else _by_seat(returns),
-        stacks=UNSET if stacks is None else _by_seat(stacks),
-        winners=winners,
-    )
-
-
-def _by_seat(amounts: Mapping[int, int]) -> dict[str, int]:
-    return {str(seat): int(amount) for seat, amount in sorted(amounts.items())}
 
 
 # -- server frames -----------------------------------------------------------------------------

@@ -88,7 +88,7 @@ __all__ = [
 
 StakeCheck = Callable[[Session, Sequence[tuple[int, int]]], list[CroupierError | None]]
 """Asked, in the staking transaction, about each new (user id, amount) stake: its refusal or
-``None`` (see :class:`croupier.server.tables.seats.Admission`)."""
+``None`` (see :class:`croupier.server.tables.admission.Admission`)."""
 
 MAX_AMOUNT = 10**12
 """The largest amount one request may move (ten billion in major units)."""

@@ -1,0 +1,125 @@
+"""One box of a Russian Poker round: its bets and cards (the round's own record of it), its
+status, and what a seat may see of it.
+
+>>> box = Box(seat=0, ante=100, bonus=0, blind=False, bet=0)
+>>> box.status, box.staked
+(<BoxStatus.WAITING: 'waiting'>, 100)
+>>> box.view(3, visible=False, own=True).cards is None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from croupier.cards import Card
+from croupier.chips import Chips
+from croupier.games.russian.rules import BoxSettlement, Draw
+
+__all__ = ["Box", "BoxStatus", "BoxView"]
+
+
+class BoxStatus(StrEnum):
+    """Where one box stands."""
+
+    WAITING = "waiting"
+    """Dealt; may exchange, buy a sixth card, bet or fold."""
+    DREW = "drew"
+    """Exchanged or bought a sixth card; must bet or fold."""
+    STOOD = "stood"
+    FOLDED = "folded"
+    BLIND = "blind"
+    SETTLED = "settled"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoxView:
+    """One box as a seat sees it: cards only for the seat's own open box (own blind boxes
+    after the showdown)."""
+
+    box: int
+    seat: int
+    blind: bool
+    ante: Chips
+    bonus: Chips
+    bet: Chips
+    fee: Chips
+    insurance: Chips
+    status: BoxStatus
+    cards: tuple[Card, ...] | None
+    net: int | None
+    """The player's net once settled (only for the seat's own boxes)."""
+
+
+class Box:
+    """A box's bets, cards and decisions as the round keeps them (mutable, never handed out:
+    :meth:`view` is the frozen projection)."""
+
+    __slots__ = (
+        "advance_insurance",
+        "advance_sixth",
+        "ante",
+        "bet",
+        "blind",
+        "bonus",
+        "bought",
+        "buy_decided",
+        "buy_draws",
+        "buy_fee",
+        "cards",
+        "draw",
+        "fee",
+        "initial",
+        "insurance",
+        "seat",
+        "settlement",
+        "status",
+    )
+
+    def __init__(self, *, seat: int, ante: int, bonus: int, blind: bool, bet: int) -> None:
+        self.seat = seat
+        self.ante = ante
+        self.bonus = bonus
+        self.blind = blind
+        self.bet = bet
+        self.fee = 0
+        self.insurance = 0
+        self.initial: tuple[Card, ...] = ()
+        self.cards: tuple[Card, ...] = ()
+        self.draw = Draw.NONE
+        self.status = BoxStatus.BLIND if blind else BoxStatus.WAITING
+        self.bought = False
+        self.buy_decided = blind
+        self.buy_draws: tuple[Card, ...] = ()
+        self.buy_fee = 0
+        self.settlement: BoxSettlement | None = None
+        self.advance_insurance = False
+        self.advance_sixth = False
+
+    @property
+    def undecided(self) -> bool:
+        """Whether the box still has its decision to take."""
+        return self.status in (BoxStatus.WAITING, BoxStatus.DREW)
+
+    @property
+    def staked(self) -> int:
+        """Everything on the box: Ante, Bonus, Bet, fees (a bought dealer's game's too),
+        insurance."""
+        return self.ante + self.bonus + self.bet + self.fee + self.insurance + self.buy_fee
+
+    def view(self, index: int, *, visible: bool, own: bool) -> BoxView:
+        """The box as a seat sees it: its cards if ``visible``, its net if ``own``."""
+        return BoxView(
+            box=index,
+            seat=self.seat,
+            blind=self.blind,
+            ante=Chips(self.ante),
+            bonus=Chips(self.bonus),
+            bet=Chips(self.bet),
+            fee=Chips(self.fee),
+            insurance=Chips(self.insurance),
+            status=self.status,
+            cards=self.cards if visible and self.cards else None,
+            net=self.settlement.net if own and self.settlement is not None else None,
+        )

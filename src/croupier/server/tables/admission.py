@@ -1,0 +1,61 @@
+"""Who may sit and play at a table (issue 16, responsible gaming): the :class:`Admission`
+a table asks, and :data:`NO_CHECKS` for tables built without the server's checks (the
+server's own is :class:`croupier.server.responsible.admission.ResponsibleAdmission`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from croupier.errors import CroupierError
+from croupier.server.db import Database
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+__all__ = ["NO_CHECKS", "Admission"]
+
+
+class Admission(Protocol):
+    """Who may sit and play: the table asks before a seat, in a buy-in's transaction, in a
+    staking transaction and before dealing a cash-game hand. Each call runs in a worker
+    thread; a refusal is raised (or returned) as a :class:`CroupierError` naming why."""
+
+    def check_seat(self, db: Database, user_id: int) -> None:
+        """Refuse a seat (a self-excluded player)."""
+        ...
+
+    def check_buy_in(self, session: Session, user_id: int, amount: int) -> None:
+        """Refuse a buy-in, in its transaction, after it was posted."""
+        ...
+
+    def check_stakes(
+        self, session: Session, stakes: Sequence[tuple[int, int]]
+    ) -> list[CroupierError | None]:
+        """For each (user id, amount) about to be staked, in the staking transaction once the
+        players' wallet rows are locked: the refusal, or ``None`` to take it."""
+        ...
+
+    def blocked(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
+        """The players who may not be dealt the next hand, and why."""
+        ...
+
+
+class _NoChecks:
+    def check_seat(self, db: Database, user_id: int) -> None:
+        return None
+
+    def check_buy_in(self, session: Session, user_id: int, amount: int) -> None:
+        return None
+
+    def check_stakes(
+        self, session: Session, stakes: Sequence[tuple[int, int]]
+    ) -> list[CroupierError | None]:
+        return [None] * len(stakes)
+
+    def blocked(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
+        return {}
+
+
+NO_CHECKS: Admission = _NoChecks()
+"""Everyone may play (tables built without the server's responsible-gaming checks)."""

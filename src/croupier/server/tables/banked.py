@@ -1,0 +1,570 @@
+"""The driver of a table against the house (UTH, Russian Poker): :class:`BankedDriver`.
+
+A round's life (issue 5; spec/uth.md):
+
+1. *idle*: the first valid bet shuffles a shoe from the OS CSPRNG, commits to it (SHA-256
+   with a fresh salt) and opens the round in the database together with that bet's hold, in
+   one transaction. ``round_opened`` publishes the commitment before any card is dealt.
+2. *betting*: bets are held in escrow as they are accepted; betting closes when the timer
+   runs out or every seated player has bet.
+3. *playing*: each decision phase has a timer; seats that have not acted by then get the
+   game's default (UTH: check, or fold on the river). A Play bet holds more money first.
+4. the result is recorded and escrow paid out in one transaction; ``round_closed`` reveals
+   the salt and deck. A round the engine or the database cannot finish is voided: every
+   stake back. One interrupted by a crash stays open in the database and is voided at the
+   next start (:func:`croupier.server.tables.rounds.recover_open_rounds`).
+
+Stakes have one path: the bets (or the decisions) a table takes together -- a live table's
+inbox holds many -- are staked in one database transaction (:func:`.stakes.stake_many`), each
+still with its own ledger transaction, idempotency record, acknowledgement or error; a lone
+request is a batch of one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Literal
+
+from croupier.errors import CroupierError, IllegalActionError
+from croupier.server.errors import PermissionDeniedError
+from croupier.server.tables import rounds, stakes
+from croupier.server.tables.connection import Connection, Request
+from croupier.server.tables.driver import Parts
+from croupier.server.tables.fairness import commit, deck_text, new_salt
+from croupier.server.tables.games import BankedFactory, BankedRound, game_round_shoe
+from croupier.server.tables.staking import bet_ack, bet_message, bet_stake, decision_stake
+from croupier.server.tables.wire import (
+    ActMessage,
+    BuyInMessage,
+    DecisionsOpen,
+    LeaveMessage,
+    Result,
+    Reveal,
+    RoundOpened,
+    SitInMessage,
+    SitOutMessage,
+    TableIdle,
+    round_closed,
+)
+
+__all__ = ["BankedDriver"]
+
+log = logging.getLogger(__name__)
+
+Held = tuple[Request, int, dict[str, int], rounds.Stake]
+"""A bet the game took: its request, seat, spots and stake."""
+Decision = tuple[Request, ActMessage, int, int]
+"""A decision checked: its request, message, seat and the extra stake it needs."""
+
+
+class BankedDriver:
+    """Plays the rounds of a table against the house."""
+
+    def __init__(self, parts: Parts) -> None:
+        self.core, self.out, self.seats = parts.core, parts.out, parts.seats
+        self.factory: BankedFactory = parts.core.factory  # type: ignore[assignment]
+        self.round: BankedRound | None = None
+        """The round in play (the core's, typed as a round against the house)."""
+
+    async def start(self) -> None:
+        return None
+
+    # -- seat policy (.seats) ----------------------------------------------------------
+
+    def seat_minimum(self) -> int:
+        """A new seat needs the table's least bet in the wallet."""
+        return int(self.factory.min_stake())
+
+    def idle_candidates(self) -> list[int]:
+        return sorted(self.core.seats)
+
+    async def free_idle(self, seats: Sequence[int]) -> None:
+        for seat in seats:
+            occupant = self.core.seats.get(seat)
+            if occupant is not None:
+                self.seats.unseat_idle(seat, occupant)
+
+    async def seat_request(
+        self, conn: Connection, message: BuyInMessage | SitOutMessage | SitInMessage
+    ) -> Result | None:
+        """Buy-in and sitting out or in: only cash-game tables (Hold'em) take them."""
+        raise IllegalActionError(
+            f"{message.type} is for cash-game tables; a {self.factory.game} table takes bets",
+            reason="cash_game_only",
+        )
+
+    async def leave(self, conn: Connection, message: LeaveMessage) -> Result:
+        return self.seats.leave(conn)
+
+    async def release_ghosts(self) -> None:
+        self.seats.free_ghost_seats()
+
+    async def reconfigured(self) -> None:
+        return None
+
+    # -- betting -----------------------------------------------------------------------
+
+    async def bets(self, requests: list[Request]) -> None:
+        """Bets, one path: a lone bet is a batch of one (a live table's inbox holds many).
+
+        The stakes are held in one transaction (with the round they open), each with its own
+        ledger transaction, idempotency record and answer. A resend from a seat that has bet
+        is answered from its record; a new bet from it goes on only where the game lets a seat
+        add to its bets (UTH: Trips, seed 001), else ``check_bets`` refuses it, nothing held.
+        A second bet from one seat in the batch is handled after it, as a batch of its own."""
+        core = self.core
+        later: list[Request] = []
+        seats: list[tuple[Request, int]] = []
+        for request in requests:
+            try:
+                seat = self.seats.seat(request.conn)
+                self.seats.check_open()
+                if core.status not in ("idle", "betting"):
+                    raise IllegalActionError(
+                        f"bets are closed: the table is {core.status}", reason="bets_closed"
+                    )
+            except CroupierError as exc:
+                self.out.refuse(request, exc)
+                continue
+            if any(seat == taken for _, taken in seats):
+                later.append(request)
+            else:
+                seats.append((request, seat))
+        if seats:
+            opening = self.round is None
+            salt = new_salt() if opening else core.salt
+            game_round = (
+                self.factory.new_round(core.shoe_factory(), salt=salt) if opening else self.round
+            )
+            assert game_round is not None
+            fresh = await self._not_resent(game_round, seats)
+            held = self._checked_bets(game_round, fresh)
+            if held:
+                lone = len(requests) == 1
+                await self._hold_bets(game_round, held, salt=salt if opening else None, lone=lone)
+        if later:
+            await self.bets(later)
+
+    async def _not_resent(
+        self, game_round: BankedRound, seats: list[tuple[Request, int]]
+    ) -> list[tuple[Request, int]]:
+        """The bets that are not resends: a resend (same key, same bet, from a seat that has
+        bet) is answered from its idempotency record, a key conflict refused."""
+        core = self.core
+        fresh: list[tuple[Request, int]] = []
+        resent: list[tuple[Request, int]] = []
+        for request, seat in seats:
+            has_bet = self.round is not None and core.in_round(seat, request.conn.user_id)
+            (resent if has_bet else fresh).append((request, seat))
+        if not resent:
+            return fresh
+        asked: list[tuple[Request, int]] = []
+        looked: list[rounds.Stake] = []
+        for request, seat in resent:
+            bets = dict(bet_message(request).bets)
+            try:
+                amount = game_round.bets_total(bets)
+            except CroupierError as exc:
+                self.out.refuse(request, exc)
+                continue
+            asked.append((request, seat))
+            looked.append(bet_stake(request, seat, amount, bets))
+        found = await core.db_call(
+            stakes.replayed_stakes, core.db, round_id=core.round_id, stakes=looked
+        )
+        for (request, seat), answer in zip(asked, found, strict=True):
+            if answer is None:
+                fresh.append((request, seat))
+            elif isinstance(answer, CroupierError):
+                self.out.refuse(request, answer)
+            else:
+                self.out.answer(request, bet_ack(answer, round_id=core.round_id, seat=seat))
+        return fresh
+
+    def _checked_bets(
+        self, game_round: BankedRound, fresh: list[tuple[Request, int]]
+    ) -> list[Held]:
+        """The bets the game takes, each with its stake; the others refused."""
+        held = []
+        for request, seat in fresh:
+            bets = dict(bet_message(request).bets)
+            try:
+                total = game_round.check_bets(seat, bets)
+            except CroupierError as exc:
+                self.out.refuse(request, exc)
+                continue
+            held.append((request, seat, bets, bet_stake(request, seat, total, bets)))
+        return held
+
+    async def _hold_bets(
+        self, game_round: BankedRound, held: list[Held], *, salt: str | None, lone: bool
+    ) -> None:
+        """Hold the stakes (opening the round with them when ``salt`` is given), place the
+        bets taken, answer each, and close betting once every seat has bet. A lone bet is
+        answered after what it set off (the deal); bets taken together first, each after its
+        seat's new state, so that no answer waits for the whole table's deal."""
+        batch = [stake for _, _, _, stake in held]
+        if salt is not None:
+            answers = await self._open_round(game_round, salt, batch)
+        else:
+            answers = await self._stake_many(batch)
+        acks = await self._place_bets(game_round, held, answers)
+        if acks is None or self.round is None:
+            return  # voided, or every bet refused: no round was opened
+        self.out.drain_engine()
+        closing = self._everyone_bet()
+        if closing and lone:
+            await self._close_betting()
+        for request, ack in acks:
+            if not (closing and lone):
+                self.out.send_state_to(request.conn.user_id)
+            self.out.answer(request, ack)
+        if closing and not lone:
+            await self._close_betting()
+
+    async def _place_bets(
+        self, game_round: BankedRound, held: list[Held], answers: list[Any]
+    ) -> list[tuple[Request, Result]] | None:
+        """Place each bet whose stake was held; the answers to give (``None``: the round was
+        voided, and every request answered so)."""
+        core = self.core
+        acks: list[tuple[Request, Result]] = []
+        for (request, seat, bets, _), answer in zip(held, answers, strict=True):
+            if isinstance(answer, CroupierError):
+                self.out.refuse(request, answer)
+                continue
+            if answer.replayed:
+                self.out.answer(request, bet_ack(answer, round_id=core.round_id, seat=seat))
+                continue
+            try:
+                game_round.place_bets(seat, bets)
+            except Exception as exc:
+                # Checked above, so the engine is broken: money is held for a bet it
+                # refused. Void the round (every stake back) and say so.
+                log.exception("place_bets failed at %s", core.name)
+                await self._void(f"engine malfunction: {exc}")
+                voided = IllegalActionError("the round was voided: every bet returned")
+                for other, _, _, _ in held:
+                    if not other.done.done():
+                        self.out.refuse(other, voided)
+                return None
+            core.round_users[seat] = request.conn.user_id
+            acks.append((request, bet_ack(answer, round_id=core.round_id, seat=seat)))
+        return acks
+
+    async def _open_round(
+        self, game_round: BankedRound, salt: str, batch: list[rounds.Stake]
+    ) -> list[Any]:
+        """Open the round with its first stakes; each stake's answer (every one a refusal,
+        and no round opened, when none was taken)."""
+        core = self.core
+        deck = deck_text(game_round_shoe(game_round))
+        commitment = commit(salt=salt, deck=deck)
+        opening = stakes.Opening(
+            table=core.name, game=self.factory.game, commitment=commitment, salt=salt, deck=deck
+        )
+        round_id, answers = await core.db_call(
+            stakes.open_and_stake,
+            core.db,
+            opening=opening,
+            stakes=batch,
+            check=core.admission.check_stakes,
+        )
+        if round_id is None:
+            return list(answers)
+        self.round = game_round
+        core.begin_round(
+            game_round, round_id=round_id, commitment=commitment, salt=salt, deck=deck, users={}
+        )
+        core.status = "betting"
+        core.arm(core.config.betting_seconds)
+        self.out.emit(
+            RoundOpened(
+                round_id=round_id,
+                commitment=commitment,
+                betting_seconds=core.config.betting_seconds,
+            )
+        )
+        return list(answers)
+
+    def _everyone_bet(self) -> bool:
+        core = self.core
+        return len(core.round_users) >= len(core.seats) and all(
+            seat in core.round_users for seat in core.seats
+        )
+
+    async def _stake_many(self, batch: list[rounds.Stake]) -> list[Any]:
+        if not batch:
+            return []
+        core = self.core
+        return list(
+            await core.db_call(
+                stakes.stake_many,
+                core.db,
+                round_id=core.round_id,
+                stakes=batch,
+                check=core.admission.check_stakes,
+            )
+        )
+
+    async def _close_betting(self) -> None:
+        game_round = self.round
+        assert game_round is not None
+        if not game_round.can_close_betting():  # pragma: no cover - a round opens with a bet
+            await self._void("betting closed without bets")
+            return
+        try:
+            game_round.close_betting()
+        except Exception as exc:
+            log.exception("close_betting failed at %s", self.core.name)
+            await self._void(f"dealing failed: {exc}")
+            return
+        self.core.status = "playing"
+        self.out.drain_engine()
+        await self._after_engine(phase_before="betting")
+
+    # -- decisions ---------------------------------------------------------------------
+
+    def _check_act(self, conn: Connection, message: ActMessage) -> tuple[int, BankedRound, int]:
+        """The seat deciding, its round and the extra stake the decision needs; or refused."""
+        core = self.core
+        seat = self.seats.seat(conn)
+        if message.seat is not None and message.seat != seat:
+            raise PermissionDeniedError(
+                f"seat {message.seat} is not yours (you sit in {seat})", reason="not_your_seat"
+            )
+        game_round = self.round
+        if core.status != "playing" or game_round is None:
+            raise IllegalActionError(
+                f"no decisions now: the table is {core.status}", reason="no_decisions_now"
+            )
+        if not core.in_round(seat, conn.user_id):
+            raise IllegalActionError(
+                f"seat {seat} has no bets in this round", reason="no_bets_this_round"
+            )
+        return seat, game_round, game_round.check_act(seat, message)
+
+    async def acts(self, requests: list[Request]) -> None:
+        """Decisions, one path: a lone decision is a batch of one (at a live table seats
+        decide together). The Play bets among them are staked in one transaction, then each
+        decision applied in order and answered. A second decision from one seat is handled
+        after it, as a batch of its own."""
+        later: list[Request] = []
+        valid: list[Decision] = []
+        plays: list[rounds.Stake] = []
+        game_round = self.round
+        for request in requests:
+            message = request.message
+            assert isinstance(message, ActMessage)
+            try:
+                seat, game_round, extra = self._check_act(request.conn, message)
+            except CroupierError as exc:
+                self.out.refuse(request, exc)
+                continue
+            if any(seat == s for _, _, s, _ in valid):
+                later.append(request)
+                continue
+            valid.append((request, message, seat, extra))
+            if extra:
+                phase, round_id = game_round.phase, self.core.round_id
+                plays.append(
+                    decision_stake(request, round_id=round_id, phase=phase, seat=seat, extra=extra)
+                )
+        if valid:
+            assert game_round is not None
+            answers = iter(await self._stake_many(plays))
+            await self._apply_acts(game_round, valid, answers, lone=len(requests) == 1)
+        if later:
+            await self.acts(later)
+
+    async def _apply_acts(
+        self,
+        game_round: BankedRound,
+        valid: list[Decision],
+        answers: Iterator[Any],
+        *,
+        lone: bool,
+    ) -> None:
+        """Apply the checked decisions whose Play bets were held, answer them, and go on. A
+        lone decision is answered after what it set off (the next phase, the settlement);
+        decisions taken together first, each after its seat's new state."""
+        before, pending = game_round.phase, game_round.pending_seats
+        done: list[tuple[Request, Result]] = []
+        for request, message, seat, extra in valid:
+            result = Result(seat=seat, action=message.action, staked=extra)
+            if extra:
+                answer = next(answers)
+                if isinstance(answer, CroupierError):
+                    self.out.refuse(request, answer)
+                    continue
+                result.balance = int(answer.balance)
+            try:
+                game_round.act(seat, message)
+            except Exception as exc:
+                if isinstance(exc, CroupierError) and not extra:
+                    self.out.refuse(request, exc)  # the engine refused it: nothing changed
+                    continue
+                await self._malfunction(exc, valid)
+                return
+            done.append((request, result))
+        self.out.drain_engine()
+        if lone:
+            actors = tuple(request.conn.user_id for request, _ in done)
+            await self._after_engine(phase_before=before, pending_before=pending, actors=actors)
+        for request, result in done:
+            if not lone:
+                self.out.send_state_to(request.conn.user_id)
+            self.out.answer(request, result)
+        if not lone:
+            await self._after_engine(phase_before=before, pending_before=pending)
+
+    async def _malfunction(self, exc: Exception, valid: list[Decision]) -> None:
+        """A decision checked the engine then failed on (or one it refused with a Play bet
+        held): the engine is broken. Void the round, every stake back, and say so."""
+        log.exception("engine failed at %s", self.core.name, exc_info=exc)
+        await self._void(f"engine malfunction: {exc}")
+        for other, message, seat, _ in valid:
+            if not other.done.done():
+                self.out.answer(other, Result(seat=seat, action=message.action, voided=True))
+
+    async def on_timer(self) -> None:
+        core = self.core
+        if core.status == "betting":
+            await self._close_betting()
+        elif core.status == "playing" and self.round is not None:
+            game_round = self.round
+            before = game_round.phase
+            pending = game_round.pending_seats
+            try:
+                for seat in pending:
+                    if seat in game_round.pending_seats:
+                        game_round.apply_timeout(seat)
+            except Exception as exc:
+                log.exception("timeout failed at %s", core.name)
+                await self._void(f"engine malfunction: {exc}")
+                return
+            self.out.drain_engine()
+            await self._after_engine(phase_before=before, pending_before=pending)
+        elif core.status == "pause":
+            self._to_idle()
+        elif core.status == "idle":
+            await self.seats.idle_window()
+
+    async def _after_engine(
+        self,
+        *,
+        phase_before: str,
+        pending_before: tuple[int, ...] = (),
+        actors: Sequence[int] = (),
+    ) -> None:
+        core = self.core
+        game_round = self.round
+        assert game_round is not None
+        if game_round.finished:
+            await self._settle()
+            return
+        # A new phase, or seats that now have to decide (games where boxes decide one after
+        # another, as in Russian Poker): a fresh timer for them.
+        if game_round.phase != phase_before or not set(game_round.pending_seats) <= set(
+            pending_before
+        ):
+            core.arm(core.config.decision_seconds)
+            opened = DecisionsOpen(
+                phase=game_round.phase, decision_seconds=core.config.decision_seconds
+            )
+            if core.crowd:
+                opened.pending = len(game_round.pending_seats)
+            else:
+                opened.pending_seats = list(game_round.pending_seats)
+            self.out.emit(opened)
+            self.out.broadcast_state()
+        else:
+            for actor in actors:
+                self.out.send_state_to(actor)
+
+    # -- closing -----------------------------------------------------------------------
+
+    async def _settle(self) -> None:
+        core = self.core
+        game_round, round_id = self.round, core.round_id
+        assert game_round is not None and round_id is not None
+        returns_by_seat = game_round.returns()
+        returns = {core.round_users[s]: amount for s, amount in returns_by_seat.items()}
+        record = game_round.record(round_id)
+        summary = game_round.summary()
+        try:
+            await core.db_call(
+                stakes.settle,
+                core.db,
+                round_id=round_id,
+                returns=returns,
+                record=record,
+                summary=summary,
+            )
+        except Exception as exc:
+            log.exception("settlement of round %s failed", round_id)
+            await self._void(f"settlement failed: {exc}")
+            return
+        self._close_round("settled", summary=summary, returns=returns_by_seat)
+
+    async def _void(self, reason: str) -> None:
+        core = self.core
+        game_round, round_id = self.round, core.round_id
+        assert game_round is not None and round_id is not None
+        with contextlib.suppress(CroupierError):
+            game_round.void(reason)
+        self.out.drain_engine()
+        record = game_round.record(round_id)
+        try:
+            await core.db_call(
+                stakes.void, core.db, round_id=round_id, reason=reason, record=record
+            )
+        except Exception:
+            # The round stays open in the database: the next start voids it.
+            log.exception("void of round %s failed; it will be voided at restart", round_id)
+        self._close_round("voided", summary={"void": reason}, returns={})
+
+    def _close_round(
+        self,
+        status: Literal["settled", "voided"],
+        *,
+        summary: Mapping[str, Any],
+        returns: dict[int, int],
+    ) -> None:
+        core = self.core
+        reveal = Reveal(commitment=core.commitment, salt=core.salt, deck=core.deck)
+        closed = round_closed(
+            round_id=core.round_id,
+            status=status,
+            summary=summary,
+            reveal=reveal,
+            returns=returns,
+            crowd=core.crowd,
+            names={seat: occupant.username for seat, occupant in core.seats.items()},
+        )
+        self.out.emit(closed)
+        core.rounds_played += 1
+        self.seats.to_free = self.seats.count_round(set(core.round_users))
+        if core.config.pause_seconds > 0:
+            core.status = "pause"
+            core.arm(core.config.pause_seconds)
+            self.out.broadcast_state()
+        else:
+            self._to_idle()
+
+    def _to_idle(self) -> None:
+        core = self.core
+        self.round = None
+        core.end_round()
+        core.status = "idle"
+        self.out.emit(TableIdle())
+        self.seats.free_ghost_seats()
+        self.seats.free_counted()
+        self.out.broadcast_state()
+        self.seats.arm_idle()
+
+    async def shutdown(self, reason: str) -> None:
+        if self.round is not None and self.core.status in ("betting", "playing"):
+            await self._void(reason)

@@ -1,0 +1,51 @@
+"""The games a table can host, at the top of the table layer: each game's name, the builder
+of its adapter's factory (:mod:`.uth`, :mod:`.russian`, :mod:`.holdem`) and its recall view
+(what a player may see of a closed round of that game, :data:`.rounds.RecallView`).
+
+The layers below know no game: a :class:`croupier.server.tables.table.Table` drives a
+:class:`croupier.server.tables.games.GameFactory`'s rounds, and :mod:`.rounds` recalls a round
+through the view it is handed. A fourth game is one adapter module and one line here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from croupier.server.tables import holdem, russian, uth
+from croupier.server.tables.games import FactoryBuilder
+from croupier.server.tables.rounds import RecallView, RecallViews
+
+__all__ = ["GameEntry", "available_games", "recall_views", "register_game"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEntry:
+    """A game the server can host."""
+
+    build: FactoryBuilder
+    """The game's factory for one table's configuration."""
+    recall_view: RecallView | None = None
+    """What a player may see of a closed round (``None``: all of it, the deck revealed)."""
+
+
+_GAMES: dict[str, GameEntry] = {
+    "uth": GameEntry(uth.UthFactory, uth.recall_view),
+    "holdem": GameEntry(holdem.HoldemFactory, holdem.recall_view),
+    "russian": GameEntry(russian.RussianFactory, russian.recall_view),
+}
+
+
+def register_game(game: str, build: FactoryBuilder, recall_view: RecallView | None = None) -> None:
+    """Make ``game`` available to tables (tests register toy games this way)."""
+    _GAMES[game] = GameEntry(build, recall_view)
+
+
+def available_games() -> Mapping[str, FactoryBuilder]:
+    """Every registered game's factory builder, by name."""
+    return {game: entry.build for game, entry in _GAMES.items()}
+
+
+def recall_views() -> RecallViews:
+    """Every registered game's recall view, by name (for :func:`.rounds.recall`)."""
+    return {game: entry.recall_view for game, entry in _GAMES.items() if entry.recall_view}
