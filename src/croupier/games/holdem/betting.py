@@ -37,6 +37,7 @@ __all__ = [
     "post_forced_bets",
     "raise_bounds",
     "raise_refusal",
+    "reopen_after",
     "reopening",
     "street_bounds",
     "verify_raise_to",
@@ -180,10 +181,20 @@ def reopening(
     >>> reopening(ReopenRule.CASINO, by=50, all_in=True, increment=100, short=50, street_bet=100)
     Reopening(full=False, reopens=True, increment=100, short=0)
     """
-    if rule is ReopenRule.CASINO:
+    return Reopening(
+        *reopen_after(rule is ReopenRule.CASINO, by, all_in, increment, short, street_bet)
+    )
+
+
+def reopen_after(
+    casino: bool, by: int, all_in: bool, increment: int, short: int, street_bet: int
+) -> tuple[bool, bool, int, int]:
+    """:func:`reopening` as a plain tuple, ``casino`` for ``ReopenRule.CASINO`` (the engine
+    calls it at every raise)."""
+    if casino:
         # spec/holdem.md Decision: an all-in short of a full raise does not reopen the
         # betting; short all-ins that add up to a full raise do
-        threshold = max(increment, street_bet)
+        threshold = increment if increment > street_bet else street_bet
         full = by >= threshold
         if full:
             increment = by
@@ -191,7 +202,7 @@ def reopening(
         else:
             short += by
         reopens = full or short >= threshold
-        return Reopening(full, reopens, increment, 0 if reopens else short)
+        return full, reopens, increment, 0 if reopens else short
     full = by >= increment
     if by > increment:
         increment = by
@@ -201,7 +212,7 @@ def reopening(
             short = 0
     else:
         short = 0
-    return Reopening(full, full, increment, short)
+    return full, full, increment, short
 
 
 def post_forced_bets(

@@ -219,6 +219,8 @@ def _void(hand: CashHand, reason: str) -> RoundVoided:
     state._bets = [0] * n
     state._put_in = [0] * n
     state._in = [False] * n  # nobody is to act, show or muck any more
+    state._live = 0
+    state._top = 0
     state._pending = [False] * n
     state._order = []  # nobody is to act: the fast paths of fold and call check it first
     state._quote = None

@@ -24,7 +24,7 @@ Raised(seat=2, to=6, amount=6, all_in=False, full=True)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from croupier.cards import Card
 from croupier.chips import Chips
@@ -37,7 +37,7 @@ from croupier.games.holdem.betting import (
     opener,
     post_forced_bets,
     raise_refusal,
-    reopening,
+    reopen_after,
     street_bounds,
     verify_raise_to,
 )
@@ -70,6 +70,7 @@ from croupier.games.holdem.showdown import (
     order_of_showing,
     seed_muck_refusal,
     settle,
+    settle_simple,
     uncontested,
 )
 from croupier.games.protocol import refused, succeeds
@@ -78,6 +79,9 @@ if TYPE_CHECKING:
     from croupier.deck import Shoe
 
 __all__ = ["STREET_NAMES", "CashHand", "Phase"]
+
+_Lazy = tuple[Any, ...]
+"""An event not built yet: its builder and fields (``CashHand._built_events``)."""
 
 
 class CashHand(HandEngine):
@@ -101,6 +105,7 @@ class CashHand(HandEngine):
         "_auto_showdown",
         "_bets",
         "_board",
+        "_built",
         "_cfg",
         "_dealt",
         "_events",
@@ -109,6 +114,7 @@ class CashHand(HandEngine):
         "_in",
         "_increment",
         "_leader",
+        "_live",
         "_n",
         "_order",
         "_over",
@@ -125,6 +131,7 @@ class CashHand(HandEngine):
         "_stacks",
         "_starting",
         "_street",
+        "_top",
         "_unit",
     )
 
@@ -145,11 +152,24 @@ class CashHand(HandEngine):
         self._rules = rules
         self._n = n
         self._starting = tuple(stacks)
-        antes, blinds, forced = post_forced_bets(config, stacks)
-        self._stacks = [stacks[i] - antes[i] - blinds[i] for i in range(n)]
-        self._bets = blinds
-        self._put_in = list(antes)
-        self._antes = antes
+        forced: list[HoldemEvent | _Lazy]
+        blinds = rules.blinds
+        if rules.forced and all(stacks[i] >= blinds[i] for i in range(n)):
+            # no antes, every blind and straddle posted in full: the rules worked out once
+            self._stacks = [stacks[i] - blinds[i] for i in range(n)]
+            self._bets = list(blinds)
+            self._put_in = [0] * n
+            self._antes = [0] * n
+            forced = [(_build.blind_posted, seat, blind) for seat, blind in rules.forced]
+        else:
+            antes, posted, events = post_forced_bets(config, stacks)
+            self._stacks = [stacks[i] - antes[i] - posted[i] for i in range(n)]
+            self._bets = posted
+            self._put_in = list(antes)
+            self._antes = antes
+            forced = list(events)
+        self._top = max(self._bets)
+        self._live = n
         self._in = [True] * n
         self._shown = [False] * n
         self._pending = [False] * n
@@ -168,13 +188,14 @@ class CashHand(HandEngine):
         self._shoe = shoe
         self._first: int | None = None
         self._auto_showdown = auto_showdown
-        self._events: list[HoldemEvent] = forced
+        # events are kept as (builder, *fields) until someone reads them (_built_events)
+        self._events = forced
+        self._built = 0
         if shoe is not None:
-            events = self._events
             holes = self._holes
             for seat, cards in enumerate(deal_hole_cards(shoe, n)):
                 holes[seat] = cards
-                events.append(_build.hole_dealt(seat, cards))
+                forced.append((_build.hole_dealt, seat, cards))
             self._dealt = [True] * n
             self._start_street()
 
@@ -233,7 +254,20 @@ class CashHand(HandEngine):
 
     @property
     def events(self) -> tuple[HoldemEvent, ...]:
-        return tuple(self._events)
+        return tuple(self._built_events())
+
+    def _built_events(self) -> list[HoldemEvent]:
+        """The event log, every entry built (the engine appends some as ``(builder,
+        *fields)`` and builds them here, once, when they are first read)."""
+        events = self._events
+        built = self._built
+        if built < len(events):
+            for i in range(built, len(events)):
+                entry = events[i]
+                if type(entry) is tuple:
+                    events[i] = entry[0](*entry[1:])
+            self._built = len(events)
+        return cast("list[HoldemEvent]", events)
 
     @property
     def active(self) -> tuple[bool, ...]:
@@ -298,12 +332,24 @@ class CashHand(HandEngine):
         bets = self._bets
         stack = self._stacks[seat]
         bet = bets[seat]
-        owed = max(bets) - bet
+        top = self._top
+        owed = top - bet
         if owed > stack:
             owed = stack
         pot = sum(self._put_in) + sum(bets)
-        if self._raise_refusal(seat) is None:
-            low, high = self._bounds(seat)
+        if self._may_raise(seat, top):
+            rules = self._rules
+            if rules.no_limit:
+                # betting.street_bounds, No-Limit: at least the largest increment (or the
+                # street's minimum bet) over the top bet, at most all-in
+                high = stack + bet
+                increment = self._increment
+                street_bet = rules.street_bets[self._street]
+                low = top + (increment if increment > street_bet else street_bet)
+                if low > high:
+                    low = high
+            else:
+                low, high = self._bounds(seat)
             # remembered until the next event: raise_to needs not work them out again
             self._quote = (len(self._events), seat, low, high)
             return _build.options(seat, owed, low, high, stack, bet, pot, self._unit)
@@ -371,9 +417,10 @@ class CashHand(HandEngine):
         del order[0]
         self._acted[seat] = True
         self._in[seat] = False
+        self._live -= 1
         event = _build.folded(seat)
         self._events.append(event)
-        if not order or sum(self._in) <= 1:
+        if not order or self._live <= 1:
             self._end_betting()
         return event
 
@@ -451,31 +498,26 @@ class CashHand(HandEngine):
         bets = self._bets
         stacks = self._stacks
         live = self._in
-        max_bet = max(bets)
-        by = to - max_bet
+        rules = self._rules
+        by = to - self._top
         amount = to - bets[seat]
         bets[seat] = to
+        self._top = to
         stacks[seat] -= amount
         all_in = stacks[seat] == 0
         # the raise puts every other player with chips behind back in the order
-        n = self._n
-        self._order = [j for j in (*range(seat + 1, n), *range(seat)) if live[j] and stacks[j] > 0]
+        self._order = order = [j for j in rules.after[seat] if live[j] and stacks[j] > 0]
         self._leader = seat
         self._raises += 1
-        full, reopens, self._increment, self._short = reopening(
-            self._cfg.reopen,
-            by=by,
-            all_in=all_in,
-            increment=self._increment,
-            short=self._short,
-            street_bet=self._rules.street_bets[self._street],
+        full, reopens, self._increment, self._short = reopen_after(
+            rules.casino, by, all_in, self._increment, self._short, rules.street_bets[self._street]
         )
         if reopens:
-            self._acted = [False] * n
+            self._acted = [False] * self._n
         self._acted[seat] = True
         event = _build.raised(seat, to, amount, all_in, full)
         self._events.append(event)
-        if not self._order or sum(live) <= 1:
+        if not order or self._live <= 1:
             self._end_betting()
         return event
 
@@ -544,6 +586,7 @@ class CashHand(HandEngine):
     def muck(self, seat: int) -> Mucked:
         self.verify_muck(seat)
         self._in[seat] = False
+        self._live -= 1
         self._pending[seat] = False
         event = Mucked(seat)
         self._events.append(event)
@@ -569,7 +612,7 @@ class CashHand(HandEngine):
         for seat in self.showdown_order:
             self._reveal(seat)
         self._settle()
-        return tuple(self._events[start:])
+        return tuple(self._built_events()[start:])
 
     # -- internals ----------------------------------------------------------------------
 
@@ -587,6 +630,15 @@ class CashHand(HandEngine):
         event = _build.board_dealt(street, cards)
         self._events.append(event)
         return event
+
+    def _turn_board(self, burned: Card, cards: tuple[Card, ...]) -> None:
+        """The shoe's next street: the burn and the board cards (their events built lazily)."""
+        board = self._board
+        board.extend(cards)
+        self._street = street = street_of(len(board))
+        events = self._events
+        events.append((_build.card_burned, burned))
+        events.append((_build.board_dealt, street, cards))
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < self._n:
@@ -619,6 +671,34 @@ class CashHand(HandEngine):
             self._acted, self._raises, self._increment, self._short,
         )  # fmt: skip
 
+    def _may_raise(self, seat: int, top: int) -> bool:
+        """``self._raise_refusal(seat) is None`` (the same conditions, in the same order:
+        :func:`~croupier.games.holdem.betting.raise_refusal`), without building a reason."""
+        rules = self._rules
+        if rules.cap is not None and self._raises >= rules.cap:
+            return False
+        bets = self._bets
+        stacks = self._stacks
+        stack = stacks[seat]
+        owed = top - bets[seat]
+        if rules.casino:
+            if self._acted[seat]:
+                return False
+        else:
+            increment = self._increment
+            short = self._short
+            if (owed if owed < stack else stack) < increment or (
+                short and short < increment and self._acted[seat]
+            ):
+                return False
+        if stack <= owed:
+            return False
+        live = self._in
+        for other in rules.after[seat]:  # noqa: SIM110 (a loop is faster than any())
+            if live[other] and stacks[other] + bets[other] > top:
+                return True
+        return False
+
     def _bounds(self, seat: int) -> tuple[int, int]:
         street_bet = self._rules.street_bets[self._street]
         return street_bounds(
@@ -632,7 +712,7 @@ class CashHand(HandEngine):
         self._acted[seat] = True
         bets = self._bets
         stack = self._stacks[seat]
-        owed = max(bets) - bets[seat]
+        owed = self._top - bets[seat]
         if owed > stack:
             owed = stack
         event: Checked | Called
@@ -643,31 +723,38 @@ class CashHand(HandEngine):
         else:
             event = _build.checked(seat)
         self._events.append(event)
-        if not order or sum(self._in) <= 1:
+        if not order or self._live <= 1:
             self._end_betting()
         return event
 
     def _start_street(self) -> None:
         """A new street's betting: who acts, in which order; nobody has acted or raised."""
         bets = self._bets
-        first = opener(self._cfg, street=self._street, bets=bets)
+        if self._street:
+            first = 0  # betting.opener: after the flop, the first player left of the button
+        elif bets == list(self._rules.blinds):
+            first = self._rules.opener
+        else:
+            first = opener(self._cfg, street=0, bets=bets)
         order = acting_order(first, bets=bets, stacks=self._stacks, live=self._in)
         self._phase = Phase.BETTING
         self._leader = first
         self._order = order
         self._acted = [False] * self._n
         self._increment = self._raises = self._short = 0
-        if not order or (len(order) == 1 and bets[order[0]] >= max(bets)):
+        if not order or (len(order) == 1 and bets[order[0]] >= self._top):
             self._end_betting()
 
     def _end_betting(self) -> None:
         self._order = []
-        n = self._n
-        live = sum(self._in)
-        if live > 1 and (
-            self._street == 3 or sum(1 for i in range(n) if self._in[i] and self._stacks[i]) <= 1
-        ):
-            self._over = True
+        live = self._live
+        if live > 1 and not self._over:
+            stacks = self._stacks
+            if (
+                self._street == 3
+                or sum([1 for i, alive in enumerate(self._in) if alive and stacks[i]]) <= 1
+            ):
+                self._over = True
         self._collect_bets()
         if live == 1:
             self._settle()
@@ -682,7 +769,7 @@ class CashHand(HandEngine):
 
     def _collect_bets(self) -> None:
         bets = self._bets
-        if not any(bets):
+        if not self._top:
             return
         cutoff = sorted(bets)[-2]
         put_in = self._put_in
@@ -690,16 +777,16 @@ class CashHand(HandEngine):
             bet = bets[seat]
             if bet > cutoff:
                 self._stacks[seat] += bet - cutoff
-                self._events.append(_build.bet_returned(seat, bet - cutoff))
+                self._events.append((_build.bet_returned, seat, bet - cutoff))
                 bet = cutoff
             put_in[seat] += bet
-            bets[seat] = 0
+        self._bets = [0] * self._n
+        self._top = 0
 
     def _deal_from_shoe(self) -> None:
         assert self._shoe is not None
         burned, cards = next_street(self._shoe, board_size=len(self._board))
-        self._events.append(_build.card_burned(burned))
-        self._put_board(cards)
+        self._turn_board(burned, cards)
 
     def _after_board(self) -> None:
         if self._over:
@@ -713,12 +800,17 @@ class CashHand(HandEngine):
         order = self.showdown_order
         self._first = order[0] if order else None
         if self._auto_showdown:
-            for seat in self.showdown_order:
-                self._reveal(seat)
+            events = self._events
+            holes = self._holes
+            shown = self._shown
+            for seat in order:
+                shown[seat] = True
+                events.append((_build.shown, seat, holes[seat]))
+            self._pending = [False] * self._n
         self._after_showdown_action()
 
     def _after_showdown_action(self) -> None:
-        if sum(self._in) <= 1:
+        if self._live <= 1:
             self._settle()
         else:
             self._run_out()
@@ -759,8 +851,13 @@ class CashHand(HandEngine):
 
     def _settle(self) -> None:
         awards = None
-        if self._rules.plain:
+        rules = self._rules
+        if rules.plain:
             awards = uncontested(self._put_in, self._antes, self._in)
+            if awards is None and rules.simple_split:
+                awards = settle_simple(
+                    self._put_in, self._antes, self._in, self._holes, self._board
+                )
         if awards is not None:
             rake = 0
         else:
