@@ -31,6 +31,7 @@ class Rules:
         "opener",
         "plain",
         "players",
+        "rotation",
         "simple_split",
         "street_bets",
         "unit",
@@ -64,6 +65,8 @@ class Rules:
         """Who acts first pre-flop when every blind and straddle was posted in full."""
         self.after = tuple((*range(seat + 1, n), *range(seat)) for seat in range(n))
         """The other players in order, clockwise from the one left of each player."""
+        self.rotation = tuple((*range(seat, n), *range(seat)) for seat in range(n))
+        """Every player in order, clockwise from each player."""
 
 
 _RULES: dict[int, tuple[HoldemConfig, Rules]] = {}

@@ -283,9 +283,15 @@ def acting_order(
     second-largest bet plus stack) is positive (as PokerKit).
     """
     n = len(bets)
-    totals = [bet + stack for bet, stack, alive in zip(bets, stacks, live, strict=True) if alive]
-    totals.sort()
-    second = totals[-2] if len(totals) > 1 else 0
+    # the second largest total (bet plus stack) among live players
+    best = second = 0
+    for j in range(n):
+        if live[j]:
+            total = bets[j] + stacks[j]
+            if total > best:
+                best, second = total, best
+            elif total > second:
+                second = total
     return [
         j
         for j in (*range(first, n), *range(first))

@@ -185,6 +185,10 @@ def settle_simple(
     """
     n = len(put_in)
     levels = [put_in[i] - antes[i] for i in range(n)]
+    live_levels = {levels[i] for i in range(n) if live[i]}
+    if len(live_levels) == 1 and max(live_levels) >= max(levels):
+        # the live players all put in the most: one pot, for the best hands among them
+        return _one_pot(sum(put_in), _values(live, holes, board), live)
     antes_total = sum(antes)
     pots = level_pots(levels, antes_total, live)
     if pots is None or (len(pots) == 1 and len(pots[0][1]) == 1):
@@ -222,6 +226,22 @@ def settle_simple(
         shares[0] += odd
         awards.append(build.pot_awarded(index, winners, tuple(shares), top))
     return awards
+
+
+def _one_pot(amount: int, values: list[int], live: Sequence[bool]) -> list[PotAwarded]:
+    """:func:`settle_simple` when every live player put in the most: one pot, every live
+    player contests it (after hand killing only the best hands: a lone winner's pot shows
+    value 0, as a pot won alone does)."""
+    if not amount:
+        return []
+    top = max([values[s] for s in range(len(live)) if live[s]])
+    winners = tuple([s for s in range(len(live)) if live[s] and values[s] == top])
+    if len(winners) == 1:
+        return [build.pot_awarded(0, winners, (amount,), 0)]
+    share, odd = divmod(amount, len(winners))
+    shares = [share] * len(winners)
+    shares[0] += odd  # spec/holdem.md Winning: the odd chips to the first left of the button
+    return [build.pot_awarded(0, winners, tuple(shares), top)]
 
 
 def uncontested(

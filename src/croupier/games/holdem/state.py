@@ -24,6 +24,7 @@ Raised(seat=2, to=6, amount=6, all_in=False, full=True)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import ge, sub
 from typing import TYPE_CHECKING, Any, cast
 
 from croupier.cards import Card
@@ -67,7 +68,6 @@ from croupier.games.holdem.phase import STREET_NAMES, Phase
 from croupier.games.holdem.showdown import (
     can_win,
     muck_refusal,
-    order_of_showing,
     seed_muck_refusal,
     settle,
     settle_simple,
@@ -79,6 +79,11 @@ if TYPE_CHECKING:
     from croupier.deck import Shoe
 
 __all__ = ["STREET_NAMES", "CashHand", "Phase"]
+
+_RUN_OUT = (8, 0, 0, 4, 2)
+"""Cards a run-out draws with ``n`` board cards out: a burn before each street left."""
+_STREET_OF = (0, 0, 0, 1, 2, 3)
+"""The street once ``n`` board cards are out (``dealing.street_of``)."""
 
 _Lazy = tuple[Any, ...]
 """An event not built yet: its builder and fields (``CashHand._built_events``)."""
@@ -154,9 +159,9 @@ class CashHand(HandEngine):
         self._starting = tuple(stacks)
         forced: list[HoldemEvent | _Lazy]
         blinds = rules.blinds
-        if rules.forced and all(stacks[i] >= blinds[i] for i in range(n)):
+        if rules.forced and all(map(ge, stacks, blinds)):
             # no antes, every blind and straddle posted in full: the rules worked out once
-            self._stacks = [stacks[i] - blinds[i] for i in range(n)]
+            self._stacks: list[int] = list(map(sub, stacks, blinds))
             self._bets = list(blinds)
             self._put_in = [0] * n
             self._antes = [0] * n
@@ -290,7 +295,8 @@ class CashHand(HandEngine):
     @property
     def showdown_order(self) -> tuple[int, ...]:
         """Players still to show or muck, in order: last aggressor first, then clockwise."""
-        return order_of_showing(self._leader, self._pending)
+        pending = self._pending
+        return tuple([seat for seat in self._rules.rotation[self._leader] if pending[seat]])
 
     @property
     def showdown_seat(self) -> int | None:
@@ -635,7 +641,7 @@ class CashHand(HandEngine):
         """The shoe's next street: the burn and the board cards (their events built lazily)."""
         board = self._board
         board.extend(cards)
-        self._street = street = street_of(len(board))
+        self._street = street = _STREET_OF[len(board)]
         events = self._events
         events.append((_build.card_burned, burned))
         events.append((_build.board_dealt, street, cards))
@@ -769,17 +775,17 @@ class CashHand(HandEngine):
 
     def _collect_bets(self) -> None:
         bets = self._bets
-        if not self._top:
+        top = self._top
+        if not top:
             return
         cutoff = sorted(bets)[-2]
-        put_in = self._put_in
-        for seat in range(self._n):
-            bet = bets[seat]
-            if bet > cutoff:
-                self._stacks[seat] += bet - cutoff
-                self._events.append((_build.bet_returned, seat, bet - cutoff))
-                bet = cutoff
-            put_in[seat] += bet
+        if top > cutoff:
+            # the uncalled part of the one largest bet goes back (spec/holdem.md, A hand)
+            seat = bets.index(top)
+            self._stacks[seat] += top - cutoff
+            self._events.append((_build.bet_returned, seat, top - cutoff))
+            bets[seat] = cutoff
+        self._put_in = [a + b for a, b in zip(self._put_in, bets, strict=True)]
         self._bets = [0] * self._n
         self._top = 0
 
@@ -818,12 +824,20 @@ class CashHand(HandEngine):
     def _run_out(self) -> None:
         """With the betting over: deal the rest of the board from the shoe once no one is
         left to show or muck, then settle when every live hand is known."""
-        if len(self._board) < 5:
-            if self._shoe is not None and not any(self._pending):
-                self._deal_from_shoe()
-                self._after_board()
-        else:
-            self._try_settle()
+        size = len(self._board)
+        if size < 5:
+            shoe = self._shoe
+            if shoe is None or any(self._pending):
+                return
+            # every street left, burn and turn each, from one draw (the same cards in the
+            # same order as street by street: nobody acts in between)
+            cards = shoe.draw(_RUN_OUT[size])
+            start = 0
+            while start < len(cards):
+                width = 4 if size + start == 0 else 2
+                self._turn_board(cards[start], cards[start + 1 : start + width])
+                start += width
+        self._try_settle()
 
     def _try_settle(self) -> None:
         if any(self._pending):
