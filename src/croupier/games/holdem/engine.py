@@ -154,14 +154,21 @@ def _verify(hand: CashHand, action: HoldemAction) -> None:
             hand.verify_check(seat)
         case Call(seat=seat):
             hand.verify_call(seat)
-        case Raise(seat=seat, to=to):
-            hand.verify_raise(seat, to=to)
+        case Raise(seat=seat):
+            # the amount as sent, whatever its type: verify_raise names a wrong one
+            hand.verify_raise(seat, to=_amount(action))
         case Show(seat=seat):
             hand.verify_show(seat)
         case Muck(seat=seat):
             hand.verify_muck(seat)
         case _:
             raise _unknown(action)
+
+
+def _amount(action: Raise) -> object:
+    """``action.to`` as sent (typed ``object``: the compiled engine checks no type on it)."""
+    sent: Any = action
+    return sent.to
 
 
 def _can(hand: CashHand, action: HoldemAction) -> bool:
@@ -178,8 +185,8 @@ def _apply(hand: CashHand, action: HoldemAction) -> tuple[HoldemEvent, ...]:
             hand.check(seat)
         case Call(seat=seat):
             hand.call(seat)
-        case Raise(seat=seat, to=to):
-            hand.raise_to(seat, to)
+        case Raise(seat=seat):
+            hand.raise_to(seat, _amount(action))
         case Show(seat=seat):
             hand.show(seat)
         case Muck(seat=seat):

@@ -148,7 +148,10 @@ def settle(
     if rake:
         pots = take_rake(pots, rake)
     values = [0] * len(put_in)
-    if any(len(pot.seats) > 1 for pot in pots):
+    # hands are valued only for a pot two live players contest: a pot of chips no live player
+    # matched goes back to the folded players who put them in (pots.build_pots), unvalued --
+    # there may be no board at all
+    if any(len(pot.seats) > 1 and live[pot.seats[0]] for pot in pots):
         values = _values(live, holes, board)
         # beaten hands leave first, then pots with the same players merge and split as one
         # (PokerKit's hand killing; it decides where odd chips go under `live`)

@@ -474,7 +474,7 @@ class CashHand(HandEngine):
             self.verify_check_or_call(seat)  # raises: only the actor may act
         return self._check_or_call(seat)
 
-    def verify_raise(self, seat: int, *, to: int) -> None:
+    def verify_raise(self, seat: int, *, to: object) -> None:
         """Check a bet or raise to a street total of ``to`` (PHH ``cbr``)."""
         self._check_turn(seat)
         if isinstance(to, bool) or not isinstance(to, int):
@@ -486,11 +486,14 @@ class CashHand(HandEngine):
         stack, bet = self._stacks[seat], self._bets[seat]
         verify_raise_to(to, seat=seat, stack=stack, bet=bet, low=low, high=high, unit=self._unit)
 
-    def can_raise(self, seat: int, *, to: int) -> bool:
+    def can_raise(self, seat: int, *, to: object) -> bool:
         return succeeds(self.verify_raise, seat, to=to)
 
-    def raise_to(self, seat: int, to: int) -> Raised:
+    def raise_to(self, seat: int, to: object) -> Raised:
         """Bet or raise to a street total of ``to``; returns the :class:`Raised` event."""
+        if not isinstance(to, int) or isinstance(to, bool):
+            self.verify_raise(seat, to=to)  # raises: not a whole amount, or not their turn
+            raise AssertionError("verify_raise let a raise to a non-integer through")
         quote = self._quote
         if quote is not None and quote[0] == len(self._events) and quote[1] == seat:
             low, high = quote[2], quote[3]  # options() worked them out for this decision
