@@ -27,7 +27,7 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "croupier" / "games" / "holdem"
-MODULES = ("engine", "state")
+MODULES = ("_build", "_rules", "dealing", "pots", "showdown", "engine", "showing", "state")
 GROUP = "croupier_holdem_native"
 MANIFEST = PACKAGE / "native.sha256"
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 __all__ = ["MANIFEST", "MODULES", "compiled", "select"]
 
-MODULES = ("engine", "state")
+MODULES = ("_build", "_rules", "dealing", "pots", "showdown", "engine", "showing", "state")
 """The compiled modules, in import order (``state`` builds on ``engine``)."""
 
 MANIFEST = "native.sha256"

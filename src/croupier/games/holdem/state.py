@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from croupier.cards import Card
 from croupier.chips import Chips
-from croupier.errors import IllegalActionError, RecordError
+from croupier.errors import IllegalActionError
 from croupier.games.holdem import _build
 from croupier.games.holdem._rules import rules_of
 from croupier.games.holdem.betting import (
@@ -42,16 +42,14 @@ from croupier.games.holdem.betting import (
     street_bounds,
     verify_raise_to,
 )
-from croupier.games.holdem.config import HoldemConfig, ShowdownRule
+from croupier.games.holdem.config import HoldemConfig
 from croupier.games.holdem.dealing import (
     deal_hole_cards,
     next_street,
     street_of,
     verify_board_cards,
     verify_hole_cards,
-    verify_shown_cards,
 )
-from croupier.games.holdem.engine import HandEngine
 from croupier.games.holdem.events import (
     BoardDealt,
     Called,
@@ -59,20 +57,17 @@ from croupier.games.holdem.events import (
     Folded,
     HoldemEvent,
     HoleDealt,
-    Mucked,
     Raised,
     Raked,
     Shown,
 )
 from croupier.games.holdem.phase import STREET_NAMES, Phase
 from croupier.games.holdem.showdown import (
-    can_win,
-    muck_refusal,
-    seed_muck_refusal,
     settle,
     settle_simple,
     uncontested,
 )
+from croupier.games.holdem.showing import ShowdownCommands
 from croupier.games.protocol import refused, succeeds
 
 if TYPE_CHECKING:
@@ -89,7 +84,7 @@ _Lazy = tuple[Any, ...]
 """An event not built yet: its builder and fields (``CashHand._built_events``)."""
 
 
-class CashHand(HandEngine):
+class CashHand(ShowdownCommands):
     """A hand of hold'em from the forced bets to the pots paid (the engine protocol of
     :mod:`croupier.games.protocol` from :class:`HandEngine`).
 
@@ -312,17 +307,6 @@ class CashHand(HandEngine):
         """Whether ``seat`` has tabled their cards."""
         return self._shown[seat]
 
-    def can_win(self, seat: int) -> bool:
-        """Whether ``seat``'s hand still wins or ties some pot it contests against the hands
-        shown so far (spec/holdem.md "Winning": a player who cannot win may muck).
-
-        Only a complete board decides that; before it, and for unknown cards, ``True``.
-        """
-        return can_win(
-            seat, put_in=self._put_in, antes=self._antes, live=self._in, shown=self._shown,
-            holes=self._holes, board=self._board, ante_trimming=self._cfg.ante_trimming,
-        )  # fmt: skip
-
     def raise_bounds(self) -> tuple[int, int] | None:
         """(min, max) street totals the actor may bet or raise to, or ``None`` if they may not."""
         if not self._order:
@@ -529,99 +513,6 @@ class CashHand(HandEngine):
         if not order or self._live <= 1:
             self._end_betting()
         return event
-
-    # -- showdown -----------------------------------------------------------------------
-
-    def verify_show(self, seat: int, cards: Sequence[Card] | None = None) -> None:
-        """Check that ``seat`` may table their cards (``cards`` names them in a replay).
-
-        After the hand, a player dealt in who has not shown may still show (a winner who
-        took the pot uncontested, a player who folded or mucked): show one, show all -- the
-        cards are shown to every seat, never to one (docs/rules.md).
-        """
-        if self._phase is Phase.COMPLETE:
-            self._check_seat(seat)
-            if self._shown[seat]:
-                raise refused(f"player {seat + 1} has shown already", "already_shown", seat=seat)
-            if self._holes[seat] is None and cards is None:
-                raise refused(f"player {seat + 1}'s cards are unknown", "cards_unknown", seat=seat)
-        else:
-            self._check_showdown(seat)
-        if cards is not None:
-            verify_shown_cards(seat, cards, board=self._board, holes=self._holes)
-
-    def can_show(self, seat: int, cards: Sequence[Card] | None = None) -> bool:
-        return succeeds(self.verify_show, seat, cards)
-
-    def show(self, seat: int, cards: Sequence[Card] | None = None) -> Shown:
-        """Table ``seat``'s hole cards (cards speak; a player may table out of turn)."""
-        self.verify_show(seat, cards)
-        if cards is not None and self._holes[seat] is None:
-            self._holes[seat] = tuple(cards)
-        if self._phase is Phase.COMPLETE:
-            return self._reveal(seat)
-        event = self._reveal(seat)
-        self._after_showdown_action()
-        return event
-
-    def verify_muck(self, seat: int) -> None:
-        """Check that ``seat`` may give up their hand at showdown without showing it.
-
-        A player who alone contests a side pot wins it without showing and may not muck it.
-        Under the ``seed`` showdown rule (seed 002, the default) the first to show -- the last
-        bettor or raiser -- may not muck, and another player only when a hand already shown
-        beats theirs in every pot they contest (cards not known, as in a replayed record that
-        hides them, cannot be checked and are let through).
-        """
-        self._check_showdown(seat)
-        refusal = muck_refusal(
-            seat,
-            put_in=self._put_in,
-            antes=self._antes,
-            live=self._in,
-            ante_trimming=self._cfg.ante_trimming,
-        )
-        if refusal is not None:
-            raise refused(refusal, "muck_not_allowed", seat=seat)
-        if self._cfg.showdown is ShowdownRule.SEED:
-            seed = seed_muck_refusal(seat, first=self._first, known=self._holes[seat] is not None,
-                                     can_win=self.can_win)  # fmt: skip
-            if seed is not None:
-                raise seed
-
-    def can_muck(self, seat: int) -> bool:
-        return succeeds(self.verify_muck, seat)
-
-    def muck(self, seat: int) -> Mucked:
-        self.verify_muck(seat)
-        self._in[seat] = False
-        self._live -= 1
-        self._pending[seat] = False
-        event = Mucked(seat)
-        self._events.append(event)
-        self._after_showdown_action()
-        return event
-
-    def verify_finish(self) -> None:
-        """Check that the showdown can be settled now: the board is complete and every
-        player still in has known cards."""
-        if self._phase is not Phase.SHOWDOWN:
-            raise refused(f"no showdown now ({self._phase})", "not_showdown", phase=self._phase)
-        if len(self._board) < 5:
-            raise refused("the board is not complete", "board_incomplete")
-        if sum(self._in) > 1:
-            for seat in range(self._n):
-                if self._in[seat] and self._holes[seat] is None:
-                    raise RecordError(f"hole cards of player {seat + 1} are unknown at showdown")
-
-    def finish(self) -> tuple[HoldemEvent, ...]:
-        """Show every player who has not yet shown or mucked, in order, and pay the pots."""
-        self.verify_finish()
-        start = len(self._events)
-        for seat in self.showdown_order:
-            self._reveal(seat)
-        self._settle()
-        return tuple(self._built_events()[start:])
 
     # -- internals ----------------------------------------------------------------------
 
@@ -855,16 +746,6 @@ class CashHand(HandEngine):
         event = _build.shown(seat, self._holes[seat])
         self._events.append(event)
         return event
-
-    def _check_showdown(self, seat: int) -> None:
-        if self._phase in (Phase.COMPLETE, Phase.VOIDED):
-            raise refused("the hand is over", "hand_over")
-        self._check_seat(seat)
-        if self._phase is not Phase.SHOWDOWN:
-            raise refused("cards are shown once the betting is over", "not_showdown",
-                          phase=self._phase)  # fmt: skip
-        if not self._in[seat]:
-            raise refused(f"player {seat + 1} is out of the hand", "not_in_hand", seat=seat)
 
     def _settle(self) -> None:
         awards = None
