@@ -27,7 +27,17 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "croupier" / "games" / "holdem"
-MODULES = ("_build", "_rules", "dealing", "pots", "showdown", "engine", "showing", "state")
+MODULES = (
+    "_build",
+    "betting",
+    "_rules",
+    "dealing",
+    "pots",
+    "showdown",
+    "engine",
+    "showing",
+    "state",
+)
 GROUP = "croupier_holdem_native"
 MANIFEST = PACKAGE / "native.sha256"
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import shutil
 import sys
+import types
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,15 @@ def _pure_cash_hand() -> type[CashHand]:
     try:
         for name in _native.MODULES:
             _native._load_source(name)
+        # each module loaded from its source, and bound to the others' sources (no mixing
+        # with a compiled one: MODULES lists each after the ones it imports)
+        for name in names:
+            module = sys.modules[name]
+            assert module.__file__ is not None and module.__file__.endswith(".py")
+            for value in vars(module).values():
+                home = getattr(value, "__module__", None) or ""
+                if home.startswith(f"{_PACKAGE}."):  # compiled functions are builtins
+                    assert not isinstance(value, types.BuiltinFunctionType), (name, value)
         pure: type[CashHand] = sys.modules[f"{_PACKAGE}.state"].CashHand
     finally:
         sys.modules.update(saved)

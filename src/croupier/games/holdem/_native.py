@@ -20,8 +20,18 @@ from pathlib import Path
 
 __all__ = ["MANIFEST", "MODULES", "compiled", "select"]
 
-MODULES = ("_build", "_rules", "dealing", "pots", "showdown", "engine", "showing", "state")
-"""The compiled modules, in import order (``state`` builds on ``engine``)."""
+MODULES = (
+    "_build",
+    "betting",
+    "_rules",
+    "dealing",
+    "pots",
+    "showdown",
+    "engine",
+    "showing",
+    "state",
+)
+"""The compiled modules, each after the ones it imports (the pure fallback loads them so)."""
 
 MANIFEST = "native.sha256"
 """The build's record, next to the modules: ``<sha256 of the source>  <module>.py`` lines."""

@@ -21,13 +21,13 @@ street, at least the street's minimum bet; blinds and straddles are not raises.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from croupier.chips import Chips
 from croupier.errors import IllegalActionError
 from croupier.games.holdem.config import BettingStructure, HoldemConfig, ReopenRule
 from croupier.games.holdem.events import AntePosted, BetReturned, BlindPosted, HoldemEvent
+from croupier.games.holdem.options import Options
 
 __all__ = [
     "Options",
@@ -42,28 +42,6 @@ __all__ = [
     "street_bounds",
     "verify_raise_to",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    """What the player to act may do now (``CashHand.options()``)."""
-
-    seat: int
-    to_call: int
-    """Chips to add to call, capped at the stack (0: checking is possible)."""
-    min_raise_to: int | None
-    """Smallest bet or raise total, ``None`` if betting or raising is not allowed."""
-    max_raise_to: int | None
-    stack: int
-    bet: int
-    pot: int
-    """All chips in the middle, current bets included."""
-    step: int = 1
-    """Bets are whole multiples of this (``EXACT_SCALE`` at tables that split exactly)."""
-
-    @property
-    def can_check(self) -> bool:
-        return self.to_call == 0
 
 
 def raise_bounds(
