@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml scripts/install.sh
 # a C compiler it only says so, and the pure-Python engine runs).
 HOLDEM := src/croupier/games/holdem
 NATIVE := $(HOLDEM)/native.sha256
-$(NATIVE): $(HOLDEM)/state.py $(HOLDEM)/engine.py scripts/build_native.py | $(STAMP)
+$(NATIVE): $(wildcard $(HOLDEM)/*.py) scripts/build_native.py | $(STAMP)
 	$(BIN)/python scripts/build_native.py
 
 run: $(STAMP) $(NATIVE)

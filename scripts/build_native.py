@@ -1,8 +1,9 @@
 """Compile the Hold'em engine's hot modules with mypyc, when this machine can.
 
-Run by ``scripts/install.sh`` after the package is installed. Compiles
-``croupier.games.holdem.engine`` and ``croupier.games.holdem.state`` in place (extension
-modules next to their sources, the mypyc runtime as ``croupier_holdem_native__mypyc*`` in
+Run by ``scripts/install.sh`` after the package is installed (and by ``make`` when a source
+changed). Compiles the modules of ``croupier.games.holdem`` on the engine's hot path (MODULES,
+the list ``croupier/games/holdem/_native.py`` holds too) in place (extension modules next to
+their sources, the mypyc runtime as ``croupier_holdem_native__mypyc*`` in
 ``src/``) and writes ``src/croupier/games/holdem/native.sha256`` with the SHA-256 of each
 source compiled: the package uses a compiled module only while its source is unchanged
 (``croupier/games/holdem/_native.py``).

@@ -162,3 +162,17 @@ def test_a_build_runs_only_while_its_sources_are_unchanged(
         if path.name.startswith("engine.") and path.suffix != ".py":
             path.unlink()
     assert not _native._current()  # a module missing from the build
+
+
+def test_the_build_script_compiles_the_modules_the_package_checks() -> None:
+    import ast
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "build_native.py"
+    tree = ast.parse(script.read_text(encoding="utf-8"))
+    (listed,) = [
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "MODULES" for t in node.targets)
+    ]
+    assert listed == _native.MODULES

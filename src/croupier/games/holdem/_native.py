@@ -1,8 +1,8 @@
 """Which build of the engine's hot modules runs: compiled (mypyc) or pure Python.
 
-``scripts/build_native.py`` (run by ``scripts/install.sh``) compiles :mod:`.engine` and
-:mod:`.state` with mypyc when the machine has a C compiler and Python's headers, and writes
-:data:`MANIFEST`: the SHA-256 of each module's source it compiled. A compiled module is used
+``scripts/build_native.py`` (run by ``scripts/install.sh``) compiles the :data:`MODULES` of
+the engine's hot path with mypyc when the machine has a C compiler and Python's headers, and
+writes :data:`MANIFEST`: the SHA-256 of each module's source it compiled. A compiled module is used
 only while its source is unchanged; otherwise -- no compiler at install, or a source edited
 since -- the pure-Python modules are loaded in their place (``scripts/build_native.py --clean``
 removes the build). Both builds are the same code: ``tests/holdem/test_native.py`` plays them
