@@ -176,3 +176,19 @@ def test_the_build_script_compiles_the_modules_the_package_checks() -> None:
         and any(isinstance(t, ast.Name) and t.id == "MODULES" for t in node.targets)
     ]
     assert listed == _native.MODULES
+
+
+@pytest.mark.parametrize("build", ["package", "pure"])
+def test_numpy_stacks_play_as_ints(build: str) -> None:
+    import numpy as np
+
+    cls = CashHand if build == "package" else _pure_cash_hand()
+    config = HoldemConfig.cash(players=3, small_blind=1, big_blind=2)
+    order = list(DECK)
+    hand = cls(config, stacks=np.array([100, 50, 80]), shoe=Shoe(order), auto_showdown=True)
+    assert hand.starting_stacks == (100, 50, 80)
+    assert all(type(stack) is int for stack in hand.stacks)
+    hand.raise_to(2, 80)
+    hand.check_or_call(0)
+    hand.check_or_call(1)
+    assert hand.is_over and sum(hand.stacks) == 230

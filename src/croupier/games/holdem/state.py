@@ -24,7 +24,7 @@ Raised(seat=2, to=6, amount=6, all_in=False, full=True)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import ge, sub
+from operator import ge, index, sub
 from typing import TYPE_CHECKING, Any, cast
 
 from croupier.cards import Card
@@ -143,6 +143,8 @@ class CashHand(ShowdownCommands):
         stacks: Sequence[int],
         auto_showdown: bool = False,
     ) -> None:
+        given: Sequence[Any] = stacks  # any integers (NumPy's too), unchecked until index()
+        stacks = [index(stack) for stack in given]
         rules = rules_of(config)
         n = rules.players
         if len(stacks) != n or min(stacks) <= 0 or rules.unit != 1:
@@ -187,7 +189,7 @@ class CashHand(ShowdownCommands):
         self._rake = 0
         self._shoe = shoe
         self._first: int | None = None
-        self._auto_showdown = auto_showdown
+        self._auto_showdown = bool(auto_showdown)
         # events are kept as (builder, *fields) until someone reads them (_built_events)
         self._events = forced
         self._built = 0
