@@ -20,10 +20,17 @@ $(STAMP): pyproject.toml scripts/install.sh
 	PYTHON=$(PYTHON) VENV=$(VENV) sh scripts/install.sh
 	touch $(STAMP)
 
-run: $(STAMP)
+# Rebuild the compiled Hold'em engine when its sources change (scripts/build_native.py; without
+# a C compiler it only says so, and the pure-Python engine runs).
+HOLDEM := src/croupier/games/holdem
+NATIVE := $(HOLDEM)/native.sha256
+$(NATIVE): $(wildcard $(HOLDEM)/*.py) scripts/build_native.py | $(STAMP)
+	$(BIN)/python scripts/build_native.py
+
+run: $(STAMP) $(NATIVE)
 	$(BIN)/croupier run
 
-lint: $(STAMP)
+lint: $(STAMP) $(NATIVE)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy src
@@ -40,8 +47,9 @@ test-all: lint doctest
 	sh scripts/js-check.sh
 	$(BIN)/pytest -m '' $(XDIST) $(PYTEST_FLAGS)
 
-bench: $(STAMP)
+bench: $(STAMP) $(NATIVE)
 	$(BIN)/croupier bench eval
 
 clean:
+	[ ! -x $(BIN)/python ] || $(BIN)/python scripts/build_native.py --clean
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

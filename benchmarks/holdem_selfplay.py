@@ -26,6 +26,10 @@ are overridden: ``small_blind=1, big_blind=2, min_stack=max_stack=200``. Croupie
 the betting identically (the casino rule differs only there and costs the same).
 
     .venv/bin/python benchmarks/holdem_selfplay.py [--rounds 7] [--seconds 2] [--check 0]
+
+It prints which build of croupier's engine ran: compiled with mypyc by ``scripts/install.sh``
+when the machine has a C compiler, else pure Python (``scripts/build_native.py --clean`` to
+measure that one).
 """
 
 from __future__ import annotations
@@ -282,6 +286,15 @@ def timed(play: Callable[[random.Random], None], rng: random.Random, seconds: fl
             return hands / (now - started)
 
 
+def engine_build() -> str:
+    """Which build of ``CashHand`` runs (scripts/build_native.py)."""
+    try:
+        from croupier.games.holdem import _native
+    except ImportError:  # a checkout from before the compiled build
+        return "pure Python"
+    return "compiled (mypyc)" if _native.compiled() else "pure Python"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
@@ -290,6 +303,7 @@ def main() -> None:
     parser.add_argument("--check", type=int, default=0, help="lockstep-check N hands first")
     args = parser.parse_args()
     evaluate_ids([0, 5, 10, 15, 20])  # build the evaluator tables outside the timing
+    print(f"croupier's engine: {engine_build()}")
     if args.check:
         decisions = check_same_workload(args.check, args.seed)
         print(f"lockstep check: {args.check} hands, {decisions} decisions, all identical")

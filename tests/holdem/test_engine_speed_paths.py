@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from croupier.cards import DECK
+from croupier.cards import DECK, Card
 from croupier.deck import Shoe, seeded_source, shuffled
 from croupier.errors import IllegalActionError, InvalidCardsError
 from croupier.evaluator import evaluate_ids, evaluate_on_board
@@ -28,6 +28,7 @@ from croupier.games.holdem.events import (
     Shown,
 )
 from croupier.games.holdem.pots import Pot, build_pots
+from croupier.games.holdem.showdown import settle, settle_simple
 
 
 def test_builders_make_the_records_the_classes_make() -> None:
@@ -135,3 +136,40 @@ def test_each_config_keeps_its_own_rules() -> None:
             config = HoldemConfig.cash(players=2, small_blind=1, big_blind=2, structure=structure)
             hand = CashHand(config, stacks=stacks, shoe=Shoe(shuffled(seeded_source(1))))
             assert hand.raise_bounds() == (low, high)
+
+
+def test_direct_settlement_pays_what_the_general_settlement_pays() -> None:
+    # showdown.settle_simple (whole shares, odd chip by position, no rake, no ante trimming)
+    # against showdown.settle on random end-of-hand amounts, ties and side pots included
+    rng = random.Random(2019)
+    config = HoldemConfig.cash(players=10, small_blind=1, big_blind=2)
+    used = 0
+    for _ in range(20_000):
+        n = rng.randint(2, 10)
+        cards = rng.sample(DECK, 5 + 2 * n)
+        board = cards[:5]
+        # few distinct ranks make ties (split pots, odd chips) common
+        holes: list[tuple[Card, ...] | None] = [
+            (cards[5 + 2 * i], cards[6 + 2 * i]) for i in range(n)
+        ]
+        if rng.random() < 0.3:
+            board = [DECK[48], DECK[49], DECK[44], DECK[45], DECK[0]]  # aces and kings up
+            pool = [c for c in DECK if c not in board]
+            rng.shuffle(pool)
+            holes = [(pool[2 * i], pool[2 * i + 1]) for i in range(n)]
+        put_in = [rng.choice([1, 2, 5, 50, 51, rng.randint(1, 300)]) for _ in range(n)]
+        antes = [rng.choice([0, 0, min(total, rng.randint(0, 3))]) for total in put_in]
+        live = [rng.random() < 0.6 for _ in range(n)]
+        live[rng.randrange(n)] = True
+        if rng.random() < 0.5:  # the usual end: the live players put in the most
+            top = max(put_in)
+            put_in = [top if alive else total for total, alive in zip(put_in, live, strict=True)]
+        fast = settle_simple(put_in, antes, live, holes, board)
+        if fast is None:
+            continue
+        used += 1
+        rake, awards = settle(
+            config, put_in=put_in, antes=antes, live=live, holes=holes, board=board
+        )
+        assert rake == 0 and fast == awards, (put_in, antes, live)
+    assert used > 10_000

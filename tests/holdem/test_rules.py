@@ -642,3 +642,19 @@ def test_odd_chip_by_position_or_by_suit(odd_chip: OddChip, takes: int) -> None:
         if amount * 2 > sum(a.amounts)
     ]
     assert total % 2 == 1 and odd == [takes]
+
+
+def test_a_short_all_in_left_alone_pre_flop_wins_what_it_matched_without_a_board() -> None:
+    # the button calls all-in for 3 under blinds 5/10, then both blinds fold: no board is
+    # dealt, and the blinds' chips the button did not match go back to them (this crashed:
+    # the engine valued the hands to split that returned pot, without a board)
+    hand = CashHand(nl(4, sb=5, bb=10), stacks=(100, 100, 100, 3), shoe=shoe_for(
+        ["AcAd", "KcKd", "QcQd", "7h2s"], "2h7d9h3s4c"))  # fmt: skip
+    hand.fold(2)
+    hand.check_or_call(3)  # all-in for 3
+    hand.fold(0)
+    hand.fold(1)
+    assert hand.is_over and hand.board == ()
+    assert hand.stacks == (97, 97, 100, 9)
+    awards = [e for e in hand.events if isinstance(e, PotAwarded)]
+    assert [(a.seats, a.amounts) for a in awards] == [((3,), (9,)), ((0, 1), (2, 2))]

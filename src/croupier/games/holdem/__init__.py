@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+# first: loading it picks the compiled engine when built from today's source, else pure Python
+from croupier.games.holdem import _native  # noqa: F401
 from croupier.games.holdem.actions import Call, Check, Fold, HoldemAction, Muck, Raise, Show
 from croupier.games.holdem.audit import settle_line
 from croupier.games.holdem.betting import Options

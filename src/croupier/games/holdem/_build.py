@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from croupier.cards import Card
-from croupier.games.holdem.betting import Options
 from croupier.games.holdem.events import (
     BetReturned,
     BlindPosted,
@@ -27,6 +26,7 @@ from croupier.games.holdem.events import (
     Raised,
     Shown,
 )
+from croupier.games.holdem.options import Options
 
 __all__ = [
     "bet_returned",

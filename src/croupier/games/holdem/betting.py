@@ -21,13 +21,13 @@ street, at least the street's minimum bet; blinds and straddles are not raises.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from croupier.chips import Chips
 from croupier.errors import IllegalActionError
 from croupier.games.holdem.config import BettingStructure, HoldemConfig, ReopenRule
 from croupier.games.holdem.events import AntePosted, BetReturned, BlindPosted, HoldemEvent
+from croupier.games.holdem.options import Options
 
 __all__ = [
     "Options",
@@ -37,32 +37,11 @@ __all__ = [
     "post_forced_bets",
     "raise_bounds",
     "raise_refusal",
+    "reopen_after",
     "reopening",
     "street_bounds",
     "verify_raise_to",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    """What the player to act may do now (``CashHand.options()``)."""
-
-    seat: int
-    to_call: int
-    """Chips to add to call, capped at the stack (0: checking is possible)."""
-    min_raise_to: int | None
-    """Smallest bet or raise total, ``None`` if betting or raising is not allowed."""
-    max_raise_to: int | None
-    stack: int
-    bet: int
-    pot: int
-    """All chips in the middle, current bets included."""
-    step: int = 1
-    """Bets are whole multiples of this (``EXACT_SCALE`` at tables that split exactly)."""
-
-    @property
-    def can_check(self) -> bool:
-        return self.to_call == 0
 
 
 def raise_bounds(
@@ -180,10 +159,20 @@ def reopening(
     >>> reopening(ReopenRule.CASINO, by=50, all_in=True, increment=100, short=50, street_bet=100)
     Reopening(full=False, reopens=True, increment=100, short=0)
     """
-    if rule is ReopenRule.CASINO:
+    return Reopening(
+        *reopen_after(rule is ReopenRule.CASINO, by, all_in, increment, short, street_bet)
+    )
+
+
+def reopen_after(
+    casino: bool, by: int, all_in: bool, increment: int, short: int, street_bet: int
+) -> tuple[bool, bool, int, int]:
+    """:func:`reopening` as a plain tuple, ``casino`` for ``ReopenRule.CASINO`` (the engine
+    calls it at every raise)."""
+    if casino:
         # spec/holdem.md Decision: an all-in short of a full raise does not reopen the
         # betting; short all-ins that add up to a full raise do
-        threshold = max(increment, street_bet)
+        threshold = increment if increment > street_bet else street_bet
         full = by >= threshold
         if full:
             increment = by
@@ -191,7 +180,7 @@ def reopening(
         else:
             short += by
         reopens = full or short >= threshold
-        return Reopening(full, reopens, increment, 0 if reopens else short)
+        return full, reopens, increment, 0 if reopens else short
     full = by >= increment
     if by > increment:
         increment = by
@@ -201,7 +190,7 @@ def reopening(
             short = 0
     else:
         short = 0
-    return Reopening(full, full, increment, short)
+    return full, full, increment, short
 
 
 def post_forced_bets(
@@ -272,9 +261,15 @@ def acting_order(
     second-largest bet plus stack) is positive (as PokerKit).
     """
     n = len(bets)
-    totals = [bet + stack for bet, stack, alive in zip(bets, stacks, live, strict=True) if alive]
-    totals.sort()
-    second = totals[-2] if len(totals) > 1 else 0
+    # the second largest total (bet plus stack) among live players
+    best = second = 0
+    for j in range(n):
+        if live[j]:
+            total = bets[j] + stacks[j]
+            if total > best:
+                best, second = total, best
+            elif total > second:
+                second = total
     return [
         j
         for j in (*range(first, n), *range(first))

@@ -47,8 +47,8 @@ def deal_hole_cards(shoe: Shoe, players: int) -> list[tuple[Card, Card]]:
 
 def next_street(shoe: Shoe, *, board_size: int) -> tuple[Card, tuple[Card, ...]]:
     """Burn a card, then turn the next street's board cards (three, then one, then one)."""
-    burned = shoe.burn()
-    return burned, shoe.draw(3 if not board_size else 1)
+    cards = shoe.draw(4 if not board_size else 2)  # the burn on top, then the street
+    return cards[0], cards[1:]
 
 
 def street_of(board_size: int) -> int:

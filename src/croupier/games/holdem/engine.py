@@ -152,14 +152,21 @@ def _verify(hand: HandState, action: HoldemAction) -> None:
             hand.verify_check(seat)
         case Call(seat=seat):
             hand.verify_call(seat)
-        case Raise(seat=seat, to=to):
-            hand.verify_raise(seat, to=to)
+        case Raise(seat=seat):
+            # the amount as sent, whatever its type: verify_raise names a wrong one
+            hand.verify_raise(seat, to=_amount(action))
         case Show(seat=seat):
             hand.verify_show(seat)
         case Muck(seat=seat):
             hand.verify_muck(seat)
         case _:
             raise _unknown(action)
+
+
+def _amount(action: Raise) -> object:
+    """``action.to`` as sent (typed ``object``: the compiled engine checks no type on it)."""
+    sent: Any = action
+    return sent.to
 
 
 def _can(hand: HandState, action: HoldemAction) -> bool:
@@ -176,8 +183,8 @@ def _apply(hand: HandState, action: HoldemAction) -> tuple[HoldemEvent, ...]:
             hand.check(seat)
         case Call(seat=seat):
             hand.call(seat)
-        case Raise(seat=seat, to=to):
-            hand.raise_to(seat, to)
+        case Raise(seat=seat):
+            hand.raise_to(seat, _amount(action))
         case Show(seat=seat):
             hand.show(seat)
         case Muck(seat=seat):
@@ -217,6 +224,8 @@ def _void(hand: HandState, reason: str) -> RoundVoided:
     state._bets = [0] * n
     state._put_in = [0] * n
     state._in = [False] * n  # nobody is to act, show or muck any more
+    state._live = 0
+    state._top = 0
     state._pending = [False] * n
     state._order = []  # nobody is to act: the fast paths of fold and call check it first
     state._quote = None

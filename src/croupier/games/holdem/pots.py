@@ -15,7 +15,7 @@ from croupier.cards import Card
 from croupier.errors import ConfigError
 from croupier.games.holdem.config import OddChip, SplitPolicy
 
-__all__ = ["Pot", "build_pots", "split_pot", "take_rake"]
+__all__ = ["Pot", "build_pots", "level_pots", "split_pot", "take_rake"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,23 +47,10 @@ def build_pots(
     else:
         levels = [total - ante for total, ante in zip(put_in, antes, strict=True)]
         amount = sum(antes)
-    live_levels = sorted({levels[i] for i in range(n) if live[i]})
+    cut = level_pots(levels, amount, live)
+    if cut is not None:
+        return [Pot(total, seats) for total, seats in cut]
     pots: list[Pot] = []
-    if live_levels and live_levels[-1] >= max(levels):
-        # the seats change only where a live player's level ends, so the pots are cut there
-        # (and never merge): the same pots as the general loop below, fewer steps
-        previous = 0
-        for level in live_levels:
-            for mine in levels:
-                if mine > previous:
-                    amount += (mine if mine < level else level) - previous
-            if amount:
-                pots.append(
-                    Pot(amount, tuple([i for i in range(n) if live[i] and levels[i] >= level]))
-                )
-            amount = 0
-            previous = level
-        return pots
     previous = 0
     for level in sorted(set(levels)):
         contributors = [i for i in range(n) if levels[i] >= level]
@@ -77,6 +64,33 @@ def build_pots(
             amount += pots.pop().amount
         if amount:
             pots.append(Pot(amount, seats))
+        amount = 0
+        previous = level
+    return pots
+
+
+def level_pots(
+    levels: Sequence[int], amount: int, live: Sequence[bool]
+) -> list[tuple[int, tuple[int, ...]]] | None:
+    """:func:`build_pots`' pots as (amount, seats) when a live player is among those who put
+    in the most (``levels``: each player's total less the antes, ``amount`` the antes that go
+    to the lowest pot), ``None`` otherwise.
+
+    The seats change only where a live player's level ends, so the pots are cut there (and
+    never merge): the same pots as the general loop of :func:`build_pots`, fewer steps.
+    """
+    n = len(levels)
+    live_levels = sorted({levels[i] for i in range(n) if live[i]})
+    if not live_levels or live_levels[-1] < max(levels):
+        return None
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    previous = 0
+    for level in live_levels:
+        for mine in levels:
+            if mine > previous:
+                amount += (mine if mine < level else level) - previous
+        if amount:
+            pots.append((amount, tuple([i for i in range(n) if live[i] and levels[i] >= level])))
         amount = 0
         previous = level
     return pots

@@ -16,7 +16,7 @@ from croupier.evaluator import evaluate_ids, evaluate_on_board
 from croupier.games.holdem import _build as build
 from croupier.games.holdem.config import HoldemConfig
 from croupier.games.holdem.events import PotAwarded
-from croupier.games.holdem.pots import Pot, build_pots, split_pot, take_rake
+from croupier.games.holdem.pots import Pot, build_pots, level_pots, split_pot, take_rake
 from croupier.games.protocol import refused
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "order_of_showing",
     "seed_muck_refusal",
     "settle",
+    "settle_simple",
     "uncontested",
 ]
 
@@ -147,7 +148,10 @@ def settle(
     if rake:
         pots = take_rake(pots, rake)
     values = [0] * len(put_in)
-    if any(len(pot.seats) > 1 for pot in pots):
+    # hands are valued only for a pot two live players contest: a pot of chips no live player
+    # matched goes back to the folded players who put them in (pots.build_pots), unvalued --
+    # there may be no board at all
+    if any(len(pot.seats) > 1 and live[pot.seats[0]] for pot in pots):
         values = _values(live, holes, board)
         # beaten hands leave first, then pots with the same players merge and split as one
         # (PokerKit's hand killing; it decides where odd chips go under `live`)
@@ -167,6 +171,80 @@ def settle(
         _award(config, index, pot, values, holes) for index, pot in enumerate(pots) if pot.amount
     ]
     return rake, awards
+
+
+def settle_simple(
+    put_in: Sequence[int],
+    antes: Sequence[int],
+    live: Sequence[bool],
+    holes: Sequence[tuple[Card, ...] | None],
+    board: Sequence[Card],
+) -> list[PotAwarded] | None:
+    """:func:`settle`'s awards, worked out directly, for a config without rake or ante
+    trimming that splits in whole shares with the odd chip by position (``Rules.simple_split``)
+    when a live player is among those who put in the most; ``None`` in every other case (then
+    :func:`settle` decides). The same pots, the same hand killing, the same shares:
+    ``tests/holdem/test_engine_speed_paths.py`` compares the two on random hands.
+    """
+    n = len(put_in)
+    levels = [put_in[i] - antes[i] for i in range(n)]
+    live_levels = {levels[i] for i in range(n) if live[i]}
+    if len(live_levels) == 1 and max(live_levels) >= max(levels):
+        # the live players all put in the most: one pot, for the best hands among them
+        return _one_pot(sum(put_in), _values(live, holes, board), live)
+    antes_total = sum(antes)
+    pots = level_pots(levels, antes_total, live)
+    if pots is None or (len(pots) == 1 and len(pots[0][1]) == 1):
+        return None
+    values = _values(live, holes, board)
+    # beaten hands leave first (see settle): a player stays only if they tie the best hand of
+    # some pot they contest
+    best = [max([values[s] for s in seats]) for _, seats in pots]
+    keep = list(live)
+    killed = False
+    for seat in range(n):
+        if keep[seat]:
+            mine = values[seat]
+            for (_, seats), top in zip(pots, best, strict=True):
+                if mine == top and seat in seats:
+                    break
+            else:
+                keep[seat] = False
+                killed = True
+    if killed:
+        pots = level_pots(levels, antes_total, keep)
+        if pots is None:  # cannot happen: the best hand of the top level stays
+            return None
+    awards = []
+    for index, (amount, seats) in enumerate(pots):
+        if len(seats) == 1:
+            awards.append(build.pot_awarded(index, seats, (amount,), 0))
+            continue
+        top = max([values[s] for s in seats])
+        winners = tuple([s for s in seats if values[s] == top])
+        # spec/holdem.md Winning: whole shares, the odd chips to the first winner left of
+        # the button (the lowest position; seats are in position order)
+        share, odd = divmod(amount, len(winners))
+        shares = [share] * len(winners)
+        shares[0] += odd
+        awards.append(build.pot_awarded(index, winners, tuple(shares), top))
+    return awards
+
+
+def _one_pot(amount: int, values: list[int], live: Sequence[bool]) -> list[PotAwarded]:
+    """:func:`settle_simple` when every live player put in the most: one pot, every live
+    player contests it (after hand killing only the best hands: a lone winner's pot shows
+    value 0, as a pot won alone does)."""
+    if not amount:
+        return []
+    top = max([values[s] for s in range(len(live)) if live[s]])
+    winners = tuple([s for s in range(len(live)) if live[s] and values[s] == top])
+    if len(winners) == 1:
+        return [build.pot_awarded(0, winners, (amount,), 0)]
+    share, odd = divmod(amount, len(winners))
+    shares = [share] * len(winners)
+    shares[0] += odd  # spec/holdem.md Winning: the odd chips to the first left of the button
+    return [build.pot_awarded(0, winners, tuple(shares), top)]
 
 
 def uncontested(

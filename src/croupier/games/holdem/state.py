@@ -24,11 +24,12 @@ Raised(seat=2, to=6, amount=6, all_in=False, full=True)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from operator import ge, index, sub
+from typing import TYPE_CHECKING, Any, cast
 
 from croupier.cards import Card
 from croupier.chips import Chips
-from croupier.errors import IllegalActionError, RecordError
+from croupier.errors import IllegalActionError
 from croupier.games.holdem import _build
 from croupier.games.holdem._rules import rules_of
 from croupier.games.holdem.betting import (
@@ -37,20 +38,18 @@ from croupier.games.holdem.betting import (
     opener,
     post_forced_bets,
     raise_refusal,
-    reopening,
+    reopen_after,
     street_bounds,
     verify_raise_to,
 )
-from croupier.games.holdem.config import HoldemConfig, ShowdownRule
+from croupier.games.holdem.config import HoldemConfig
 from croupier.games.holdem.dealing import (
     deal_hole_cards,
     next_street,
     street_of,
     verify_board_cards,
     verify_hole_cards,
-    verify_shown_cards,
 )
-from croupier.games.holdem.engine import HandEngine
 from croupier.games.holdem.events import (
     BoardDealt,
     Called,
@@ -58,20 +57,17 @@ from croupier.games.holdem.events import (
     Folded,
     HoldemEvent,
     HoleDealt,
-    Mucked,
     Raised,
     Raked,
     Shown,
 )
 from croupier.games.holdem.phase import STREET_NAMES, Phase
 from croupier.games.holdem.showdown import (
-    can_win,
-    muck_refusal,
-    order_of_showing,
-    seed_muck_refusal,
     settle,
+    settle_simple,
     uncontested,
 )
+from croupier.games.holdem.showing import ShowdownCommands
 from croupier.games.protocol import refused, succeeds
 
 if TYPE_CHECKING:
@@ -79,8 +75,16 @@ if TYPE_CHECKING:
 
 __all__ = ["STREET_NAMES", "CashHand", "Phase"]
 
+_RUN_OUT = (8, 0, 0, 4, 2)
+"""Cards a run-out draws with ``n`` board cards out: a burn before each street left."""
+_STREET_OF = (0, 0, 0, 1, 2, 3)
+"""The street once ``n`` board cards are out (``dealing.street_of``)."""
 
-class CashHand(HandEngine):
+_Lazy = tuple[Any, ...]
+"""An event not built yet: its builder and fields (``CashHand._built_events``)."""
+
+
+class CashHand(ShowdownCommands):
     """A hand of hold'em from the forced bets to the pots paid (the engine protocol of
     :mod:`croupier.games.protocol` from :class:`HandEngine`).
 
@@ -101,6 +105,7 @@ class CashHand(HandEngine):
         "_auto_showdown",
         "_bets",
         "_board",
+        "_built",
         "_cfg",
         "_dealt",
         "_events",
@@ -109,6 +114,7 @@ class CashHand(HandEngine):
         "_in",
         "_increment",
         "_leader",
+        "_live",
         "_n",
         "_order",
         "_over",
@@ -125,6 +131,7 @@ class CashHand(HandEngine):
         "_stacks",
         "_starting",
         "_street",
+        "_top",
         "_unit",
     )
 
@@ -136,6 +143,8 @@ class CashHand(HandEngine):
         stacks: Sequence[int],
         auto_showdown: bool = False,
     ) -> None:
+        given: Sequence[Any] = stacks  # any integers (NumPy's too), unchecked until index()
+        stacks = [index(stack) for stack in given]
         rules = rules_of(config)
         n = rules.players
         if len(stacks) != n or min(stacks) <= 0 or rules.unit != 1:
@@ -145,11 +154,24 @@ class CashHand(HandEngine):
         self._rules = rules
         self._n = n
         self._starting = tuple(stacks)
-        antes, blinds, forced = post_forced_bets(config, stacks)
-        self._stacks = [stacks[i] - antes[i] - blinds[i] for i in range(n)]
-        self._bets = blinds
-        self._put_in = list(antes)
-        self._antes = antes
+        forced: list[HoldemEvent | _Lazy]
+        blinds = rules.blinds
+        if rules.forced and all(map(ge, stacks, blinds)):
+            # no antes, every blind and straddle posted in full: the rules worked out once
+            self._stacks: list[int] = list(map(sub, stacks, blinds))
+            self._bets = list(blinds)
+            self._put_in = [0] * n
+            self._antes = [0] * n
+            forced = [(_build.blind_posted, seat, blind) for seat, blind in rules.forced]
+        else:
+            antes, posted, events = post_forced_bets(config, stacks)
+            self._stacks = [stacks[i] - antes[i] - posted[i] for i in range(n)]
+            self._bets = posted
+            self._put_in = list(antes)
+            self._antes = antes
+            forced = list(events)
+        self._top = max(self._bets)
+        self._live = n
         self._in = [True] * n
         self._shown = [False] * n
         self._pending = [False] * n
@@ -167,14 +189,15 @@ class CashHand(HandEngine):
         self._rake = 0
         self._shoe = shoe
         self._first: int | None = None
-        self._auto_showdown = auto_showdown
-        self._events: list[HoldemEvent] = forced
+        self._auto_showdown = bool(auto_showdown)
+        # events are kept as (builder, *fields) until someone reads them (_built_events)
+        self._events = forced
+        self._built = 0
         if shoe is not None:
-            events = self._events
             holes = self._holes
             for seat, cards in enumerate(deal_hole_cards(shoe, n)):
                 holes[seat] = cards
-                events.append(_build.hole_dealt(seat, cards))
+                forced.append((_build.hole_dealt, seat, cards))
             self._dealt = [True] * n
             self._start_street()
 
@@ -233,7 +256,20 @@ class CashHand(HandEngine):
 
     @property
     def events(self) -> tuple[HoldemEvent, ...]:
-        return tuple(self._events)
+        return tuple(self._built_events())
+
+    def _built_events(self) -> list[HoldemEvent]:
+        """The event log, every entry built (the engine appends some as ``(builder,
+        *fields)`` and builds them here, once, when they are first read)."""
+        events = self._events
+        built = self._built
+        if built < len(events):
+            for i in range(built, len(events)):
+                entry = events[i]
+                if type(entry) is tuple:
+                    events[i] = entry[0](*entry[1:])
+            self._built = len(events)
+        return cast("list[HoldemEvent]", events)
 
     @property
     def active(self) -> tuple[bool, ...]:
@@ -256,7 +292,8 @@ class CashHand(HandEngine):
     @property
     def showdown_order(self) -> tuple[int, ...]:
         """Players still to show or muck, in order: last aggressor first, then clockwise."""
-        return order_of_showing(self._leader, self._pending)
+        pending = self._pending
+        return tuple([seat for seat in self._rules.rotation[self._leader] if pending[seat]])
 
     @property
     def showdown_seat(self) -> int | None:
@@ -271,17 +308,6 @@ class CashHand(HandEngine):
     def shown(self, seat: int) -> bool:
         """Whether ``seat`` has tabled their cards."""
         return self._shown[seat]
-
-    def can_win(self, seat: int) -> bool:
-        """Whether ``seat``'s hand still wins or ties some pot it contests against the hands
-        shown so far (spec/holdem.md "Winning": a player who cannot win may muck).
-
-        Only a complete board decides that; before it, and for unknown cards, ``True``.
-        """
-        return can_win(
-            seat, put_in=self._put_in, antes=self._antes, live=self._in, shown=self._shown,
-            holes=self._holes, board=self._board, ante_trimming=self._cfg.ante_trimming,
-        )  # fmt: skip
 
     def raise_bounds(self) -> tuple[int, int] | None:
         """(min, max) street totals the actor may bet or raise to, or ``None`` if they may not."""
@@ -298,12 +324,24 @@ class CashHand(HandEngine):
         bets = self._bets
         stack = self._stacks[seat]
         bet = bets[seat]
-        owed = max(bets) - bet
+        top = self._top
+        owed = top - bet
         if owed > stack:
             owed = stack
         pot = sum(self._put_in) + sum(bets)
-        if self._raise_refusal(seat) is None:
-            low, high = self._bounds(seat)
+        if self._may_raise(seat, top):
+            rules = self._rules
+            if rules.no_limit:
+                # betting.street_bounds, No-Limit: at least the largest increment (or the
+                # street's minimum bet) over the top bet, at most all-in
+                high = stack + bet
+                increment = self._increment
+                street_bet = rules.street_bets[self._street]
+                low = top + (increment if increment > street_bet else street_bet)
+                if low > high:
+                    low = high
+            else:
+                low, high = self._bounds(seat)
             # remembered until the next event: raise_to needs not work them out again
             self._quote = (len(self._events), seat, low, high)
             return _build.options(seat, owed, low, high, stack, bet, pot, self._unit)
@@ -371,9 +409,10 @@ class CashHand(HandEngine):
         del order[0]
         self._acted[seat] = True
         self._in[seat] = False
+        self._live -= 1
         event = _build.folded(seat)
         self._events.append(event)
-        if not order or sum(self._in) <= 1:
+        if not order or self._live <= 1:
             self._end_betting()
         return event
 
@@ -421,7 +460,7 @@ class CashHand(HandEngine):
             self.verify_check_or_call(seat)  # raises: only the actor may act
         return self._check_or_call(seat)
 
-    def verify_raise(self, seat: int, *, to: int) -> None:
+    def verify_raise(self, seat: int, *, to: object) -> None:
         """Check a bet or raise to a street total of ``to`` (PHH ``cbr``)."""
         self._check_turn(seat)
         if isinstance(to, bool) or not isinstance(to, int):
@@ -433,11 +472,14 @@ class CashHand(HandEngine):
         stack, bet = self._stacks[seat], self._bets[seat]
         verify_raise_to(to, seat=seat, stack=stack, bet=bet, low=low, high=high, unit=self._unit)
 
-    def can_raise(self, seat: int, *, to: int) -> bool:
+    def can_raise(self, seat: int, *, to: object) -> bool:
         return succeeds(self.verify_raise, seat, to=to)
 
-    def raise_to(self, seat: int, to: int) -> Raised:
+    def raise_to(self, seat: int, to: object) -> Raised:
         """Bet or raise to a street total of ``to``; returns the :class:`Raised` event."""
+        if not isinstance(to, int) or isinstance(to, bool):
+            self.verify_raise(seat, to=to)  # raises: not a whole amount, or not their turn
+            raise AssertionError("verify_raise let a raise to a non-integer through")
         quote = self._quote
         if quote is not None and quote[0] == len(self._events) and quote[1] == seat:
             low, high = quote[2], quote[3]  # options() worked them out for this decision
@@ -451,125 +493,28 @@ class CashHand(HandEngine):
         bets = self._bets
         stacks = self._stacks
         live = self._in
-        max_bet = max(bets)
-        by = to - max_bet
+        rules = self._rules
+        by = to - self._top
         amount = to - bets[seat]
         bets[seat] = to
+        self._top = to
         stacks[seat] -= amount
         all_in = stacks[seat] == 0
         # the raise puts every other player with chips behind back in the order
-        n = self._n
-        self._order = [j for j in (*range(seat + 1, n), *range(seat)) if live[j] and stacks[j] > 0]
+        self._order = order = [j for j in rules.after[seat] if live[j] and stacks[j] > 0]
         self._leader = seat
         self._raises += 1
-        full, reopens, self._increment, self._short = reopening(
-            self._cfg.reopen,
-            by=by,
-            all_in=all_in,
-            increment=self._increment,
-            short=self._short,
-            street_bet=self._rules.street_bets[self._street],
+        full, reopens, self._increment, self._short = reopen_after(
+            rules.casino, by, all_in, self._increment, self._short, rules.street_bets[self._street]
         )
         if reopens:
-            self._acted = [False] * n
+            self._acted = [False] * self._n
         self._acted[seat] = True
         event = _build.raised(seat, to, amount, all_in, full)
         self._events.append(event)
-        if not self._order or sum(live) <= 1:
+        if not order or self._live <= 1:
             self._end_betting()
         return event
-
-    # -- showdown -----------------------------------------------------------------------
-
-    def verify_show(self, seat: int, cards: Sequence[Card] | None = None) -> None:
-        """Check that ``seat`` may table their cards (``cards`` names them in a replay).
-
-        After the hand, a player dealt in who has not shown may still show (a winner who
-        took the pot uncontested, a player who folded or mucked): show one, show all -- the
-        cards are shown to every seat, never to one (docs/rules.md).
-        """
-        if self._phase is Phase.COMPLETE:
-            self._check_seat(seat)
-            if self._shown[seat]:
-                raise refused(f"player {seat + 1} has shown already", "already_shown", seat=seat)
-            if self._holes[seat] is None and cards is None:
-                raise refused(f"player {seat + 1}'s cards are unknown", "cards_unknown", seat=seat)
-        else:
-            self._check_showdown(seat)
-        if cards is not None:
-            verify_shown_cards(seat, cards, board=self._board, holes=self._holes)
-
-    def can_show(self, seat: int, cards: Sequence[Card] | None = None) -> bool:
-        return succeeds(self.verify_show, seat, cards)
-
-    def show(self, seat: int, cards: Sequence[Card] | None = None) -> Shown:
-        """Table ``seat``'s hole cards (cards speak; a player may table out of turn)."""
-        self.verify_show(seat, cards)
-        if cards is not None and self._holes[seat] is None:
-            self._holes[seat] = tuple(cards)
-        if self._phase is Phase.COMPLETE:
-            return self._reveal(seat)
-        event = self._reveal(seat)
-        self._after_showdown_action()
-        return event
-
-    def verify_muck(self, seat: int) -> None:
-        """Check that ``seat`` may give up their hand at showdown without showing it.
-
-        A player who alone contests a side pot wins it without showing and may not muck it.
-        Under the ``seed`` showdown rule (seed 002, the default) the first to show -- the last
-        bettor or raiser -- may not muck, and another player only when a hand already shown
-        beats theirs in every pot they contest (cards not known, as in a replayed record that
-        hides them, cannot be checked and are let through).
-        """
-        self._check_showdown(seat)
-        refusal = muck_refusal(
-            seat,
-            put_in=self._put_in,
-            antes=self._antes,
-            live=self._in,
-            ante_trimming=self._cfg.ante_trimming,
-        )
-        if refusal is not None:
-            raise refused(refusal, "muck_not_allowed", seat=seat)
-        if self._cfg.showdown is ShowdownRule.SEED:
-            seed = seed_muck_refusal(seat, first=self._first, known=self._holes[seat] is not None,
-                                     can_win=self.can_win)  # fmt: skip
-            if seed is not None:
-                raise seed
-
-    def can_muck(self, seat: int) -> bool:
-        return succeeds(self.verify_muck, seat)
-
-    def muck(self, seat: int) -> Mucked:
-        self.verify_muck(seat)
-        self._in[seat] = False
-        self._pending[seat] = False
-        event = Mucked(seat)
-        self._events.append(event)
-        self._after_showdown_action()
-        return event
-
-    def verify_finish(self) -> None:
-        """Check that the showdown can be settled now: the board is complete and every
-        player still in has known cards."""
-        if self._phase is not Phase.SHOWDOWN:
-            raise refused(f"no showdown now ({self._phase})", "not_showdown", phase=self._phase)
-        if len(self._board) < 5:
-            raise refused("the board is not complete", "board_incomplete")
-        if sum(self._in) > 1:
-            for seat in range(self._n):
-                if self._in[seat] and self._holes[seat] is None:
-                    raise RecordError(f"hole cards of player {seat + 1} are unknown at showdown")
-
-    def finish(self) -> tuple[HoldemEvent, ...]:
-        """Show every player who has not yet shown or mucked, in order, and pay the pots."""
-        self.verify_finish()
-        start = len(self._events)
-        for seat in self.showdown_order:
-            self._reveal(seat)
-        self._settle()
-        return tuple(self._events[start:])
 
     # -- internals ----------------------------------------------------------------------
 
@@ -587,6 +532,15 @@ class CashHand(HandEngine):
         event = _build.board_dealt(street, cards)
         self._events.append(event)
         return event
+
+    def _turn_board(self, burned: Card, cards: tuple[Card, ...]) -> None:
+        """The shoe's next street: the burn and the board cards (their events built lazily)."""
+        board = self._board
+        board.extend(cards)
+        self._street = street = _STREET_OF[len(board)]
+        events = self._events
+        events.append((_build.card_burned, burned))
+        events.append((_build.board_dealt, street, cards))
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < self._n:
@@ -619,6 +573,34 @@ class CashHand(HandEngine):
             self._acted, self._raises, self._increment, self._short,
         )  # fmt: skip
 
+    def _may_raise(self, seat: int, top: int) -> bool:
+        """``self._raise_refusal(seat) is None`` (the same conditions, in the same order:
+        :func:`~croupier.games.holdem.betting.raise_refusal`), without building a reason."""
+        rules = self._rules
+        if rules.cap is not None and self._raises >= rules.cap:
+            return False
+        bets = self._bets
+        stacks = self._stacks
+        stack = stacks[seat]
+        owed = top - bets[seat]
+        if rules.casino:
+            if self._acted[seat]:
+                return False
+        else:
+            increment = self._increment
+            short = self._short
+            if (owed if owed < stack else stack) < increment or (
+                short and short < increment and self._acted[seat]
+            ):
+                return False
+        if stack <= owed:
+            return False
+        live = self._in
+        for other in rules.after[seat]:  # noqa: SIM110 (a loop is faster than any())
+            if live[other] and stacks[other] + bets[other] > top:
+                return True
+        return False
+
     def _bounds(self, seat: int) -> tuple[int, int]:
         street_bet = self._rules.street_bets[self._street]
         return street_bounds(
@@ -632,7 +614,7 @@ class CashHand(HandEngine):
         self._acted[seat] = True
         bets = self._bets
         stack = self._stacks[seat]
-        owed = max(bets) - bets[seat]
+        owed = self._top - bets[seat]
         if owed > stack:
             owed = stack
         event: Checked | Called
@@ -643,31 +625,38 @@ class CashHand(HandEngine):
         else:
             event = _build.checked(seat)
         self._events.append(event)
-        if not order or sum(self._in) <= 1:
+        if not order or self._live <= 1:
             self._end_betting()
         return event
 
     def _start_street(self) -> None:
         """A new street's betting: who acts, in which order; nobody has acted or raised."""
         bets = self._bets
-        first = opener(self._cfg, street=self._street, bets=bets)
+        if self._street:
+            first = 0  # betting.opener: after the flop, the first player left of the button
+        elif bets == list(self._rules.blinds):
+            first = self._rules.opener
+        else:
+            first = opener(self._cfg, street=0, bets=bets)
         order = acting_order(first, bets=bets, stacks=self._stacks, live=self._in)
         self._phase = Phase.BETTING
         self._leader = first
         self._order = order
         self._acted = [False] * self._n
         self._increment = self._raises = self._short = 0
-        if not order or (len(order) == 1 and bets[order[0]] >= max(bets)):
+        if not order or (len(order) == 1 and bets[order[0]] >= self._top):
             self._end_betting()
 
     def _end_betting(self) -> None:
         self._order = []
-        n = self._n
-        live = sum(self._in)
-        if live > 1 and (
-            self._street == 3 or sum(1 for i in range(n) if self._in[i] and self._stacks[i]) <= 1
-        ):
-            self._over = True
+        live = self._live
+        if live > 1 and not self._over:
+            stacks = self._stacks
+            if (
+                self._street == 3
+                or sum([1 for i, alive in enumerate(self._in) if alive and stacks[i]]) <= 1
+            ):
+                self._over = True
         self._collect_bets()
         if live == 1:
             self._settle()
@@ -682,24 +671,24 @@ class CashHand(HandEngine):
 
     def _collect_bets(self) -> None:
         bets = self._bets
-        if not any(bets):
+        top = self._top
+        if not top:
             return
         cutoff = sorted(bets)[-2]
-        put_in = self._put_in
-        for seat in range(self._n):
-            bet = bets[seat]
-            if bet > cutoff:
-                self._stacks[seat] += bet - cutoff
-                self._events.append(_build.bet_returned(seat, bet - cutoff))
-                bet = cutoff
-            put_in[seat] += bet
-            bets[seat] = 0
+        if top > cutoff:
+            # the uncalled part of the one largest bet goes back (spec/holdem.md, A hand)
+            seat = bets.index(top)
+            self._stacks[seat] += top - cutoff
+            self._events.append((_build.bet_returned, seat, top - cutoff))
+            bets[seat] = cutoff
+        self._put_in = [a + b for a, b in zip(self._put_in, bets, strict=True)]
+        self._bets = [0] * self._n
+        self._top = 0
 
     def _deal_from_shoe(self) -> None:
         assert self._shoe is not None
         burned, cards = next_street(self._shoe, board_size=len(self._board))
-        self._events.append(_build.card_burned(burned))
-        self._put_board(cards)
+        self._turn_board(burned, cards)
 
     def _after_board(self) -> None:
         if self._over:
@@ -713,12 +702,17 @@ class CashHand(HandEngine):
         order = self.showdown_order
         self._first = order[0] if order else None
         if self._auto_showdown:
-            for seat in self.showdown_order:
-                self._reveal(seat)
+            events = self._events
+            holes = self._holes
+            shown = self._shown
+            for seat in order:
+                shown[seat] = True
+                events.append((_build.shown, seat, holes[seat]))
+            self._pending = [False] * self._n
         self._after_showdown_action()
 
     def _after_showdown_action(self) -> None:
-        if sum(self._in) <= 1:
+        if self._live <= 1:
             self._settle()
         else:
             self._run_out()
@@ -726,12 +720,20 @@ class CashHand(HandEngine):
     def _run_out(self) -> None:
         """With the betting over: deal the rest of the board from the shoe once no one is
         left to show or muck, then settle when every live hand is known."""
-        if len(self._board) < 5:
-            if self._shoe is not None and not any(self._pending):
-                self._deal_from_shoe()
-                self._after_board()
-        else:
-            self._try_settle()
+        size = len(self._board)
+        if size < 5:
+            shoe = self._shoe
+            if shoe is None or any(self._pending):
+                return
+            # every street left, burn and turn each, from one draw (the same cards in the
+            # same order as street by street: nobody acts in between)
+            cards = shoe.draw(_RUN_OUT[size])
+            start = 0
+            while start < len(cards):
+                width = 4 if size + start == 0 else 2
+                self._turn_board(cards[start], cards[start + 1 : start + width])
+                start += width
+        self._try_settle()
 
     def _try_settle(self) -> None:
         if any(self._pending):
@@ -747,20 +749,15 @@ class CashHand(HandEngine):
         self._events.append(event)
         return event
 
-    def _check_showdown(self, seat: int) -> None:
-        if self._phase in (Phase.COMPLETE, Phase.VOIDED):
-            raise refused("the hand is over", "hand_over")
-        self._check_seat(seat)
-        if self._phase is not Phase.SHOWDOWN:
-            raise refused("cards are shown once the betting is over", "not_showdown",
-                          phase=self._phase)  # fmt: skip
-        if not self._in[seat]:
-            raise refused(f"player {seat + 1} is out of the hand", "not_in_hand", seat=seat)
-
     def _settle(self) -> None:
         awards = None
-        if self._rules.plain:
+        rules = self._rules
+        if rules.plain:
             awards = uncontested(self._put_in, self._antes, self._in)
+            if awards is None and rules.simple_split:
+                awards = settle_simple(
+                    self._put_in, self._antes, self._in, self._holes, self._board
+                )
         if awards is not None:
             rake = 0
         else:
