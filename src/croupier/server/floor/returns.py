@@ -24,8 +24,8 @@ from croupier.analysis.uth.paytables import from_engine
 from croupier.games.russian import RussianConfig
 from croupier.games.uth import UthConfig
 from croupier.games.uth.config import PlayMultiples
-from croupier.server.reports.extract import RUSSIAN_ANALYSED_RULES
 from croupier.server.reports.theory import TheoryBook
+from croupier.server.tables.russian import ANALYSED_RULES as RUSSIAN_ANALYSED_RULES
 
 __all__ = ["theoretical_return"]
 

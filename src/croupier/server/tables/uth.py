@@ -12,20 +12,42 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
+from croupier.analysis.returns import Box
+from croupier.analysis.uth.moments import UthOutcomes, moments
+from croupier.analysis.uth.paytables import PayTable, from_engine
 from croupier.deck import Shoe
-from croupier.errors import ConfigError, IllegalActionError
-from croupier.games.uth import Phase, UthConfig, UthRound, opening_stake
+from croupier.errors import ConfigError, CroupierError, IllegalActionError
+from croupier.games.paytables import PayTable as EnginePayTable
+from croupier.games.protocol import Action
+from croupier.games.uth import (
+    Check,
+    Fold,
+    Phase,
+    Play,
+    UthAction,
+    UthConfig,
+    UthRound,
+    opening_stake,
+)
 from croupier.games.uth.events import PUBLIC, UthEvent
 from croupier.history import uth as uth_history
 from croupier.history.uth import result_to_dict
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import to_json
+from croupier.server.tables.games import BoxStake, RoundTheory, to_json
 from croupier.server.tables.protocol import ActMessage
 
-__all__ = ["UthFactory", "UthTableRound", "recall_view"]
+__all__ = [
+    "THEORY",
+    "UthFactory",
+    "UthTableRound",
+    "UthTheory",
+    "boxes",
+    "paytables",
+    "recall_view",
+]
 
 _SPOTS = frozenset({"ante", "blind", "trips"})
 
@@ -71,6 +93,14 @@ _MULTIPLE = re.compile(r"^(10|[1-9])x$")
 
 def _config(rules: Mapping[str, Any]) -> UthConfig:
     return UthConfig.from_dict(rules)
+
+
+def _decision(action: Action) -> Check | Play | Fold:
+    """``action`` as a seat's decision of a UTH round (the driver passes back what
+    :meth:`UthTableRound.action` made)."""
+    if not isinstance(action, Check | Play | Fold):
+        raise TypeError(f"{action!r} is not a decision of a UTH round")
+    return action
 
 
 def _multiple(act: ActMessage) -> int | None:
@@ -165,31 +195,33 @@ class UthTableRound:
     def close_betting(self) -> None:
         self.engine.close_betting()
 
-    def check_act(self, seat: int, act: ActMessage) -> int:
+    def action(self, seat: int, act: ActMessage) -> UthAction:
+        """The decision ``act`` as the engine's typed action, translated once: ``check``,
+        ``fold``, ``play`` with a ``multiple`` or ``"4x"``... (the table's ``play_multiples``
+        are the engine's to check)."""
         multiple = _multiple(act)
         if multiple is not None:
-            self.engine.verify_bet_play(seat, multiple)
-            return multiple * self.engine.box(seat).ante
+            return Play(seat=seat, multiple=multiple)
         if act.action == "check":
-            self.engine.verify_check(seat)
-        elif act.action == "fold":
-            self.engine.verify_fold(seat)
-        else:
-            raise InvalidRequestError(
-                f"unknown action {act.action!r}; UTH has check, play (4x 3x 2x 1x...) and fold",
-                reason="unknown_action",
-                params={"action": act.action},
-            )
+            return Check(seat=seat)
+        if act.action == "fold":
+            return Fold(seat=seat)
+        raise InvalidRequestError(
+            f"unknown action {act.action!r}; UTH has check, play (4x 3x 2x 1x...) and fold",
+            reason="unknown_action",
+            params={"action": act.action},
+        )
+
+    def check(self, action: Action) -> int:
+        """Refuse ``action`` unless the engine takes it; the Play bet it needs."""
+        decision = _decision(action)
+        self.engine.verify(decision)
+        if isinstance(decision, Play):
+            return decision.multiple * self.engine.box(decision.seat).ante
         return 0
 
-    def act(self, seat: int, act: ActMessage) -> None:
-        multiple = _multiple(act)
-        if multiple is not None:
-            self.engine.bet_play(seat, multiple)
-        elif act.action == "check":
-            self.engine.check(seat)
-        else:
-            self.engine.fold(seat)
+    def apply(self, action: Action) -> None:
+        self.engine.apply(_decision(action))
 
     def apply_timeout(self, seat: int) -> None:
         self.engine.apply_timeout(seat)
@@ -271,3 +303,91 @@ def recall_view(round_: Mapping[str, Any], seats: Collection[int]) -> dict[str, 
         summary["results"] = [r for r in summary["results"] if r.get("seat") in set(seats)]
         data["summary"] = summary
     return data
+
+
+# -- the return to player (the operator's figures) ---------------------------------------------
+
+_PUBLISHED = {"main": 0.9947, "trips": 0.9650}
+"""spec/uth.md "Published return to player (001)": the main bets (Ante, Blind, Play) under
+optimal strategy, and Trips."""
+
+
+class _Lookup(Protocol):
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def outcomes(self) -> UthOutcomes | None: ...
+
+    @property
+    def reason(self) -> str: ...
+
+
+class _Book(Protocol):
+    def uth(self, blind: PayTable) -> _Lookup: ...
+
+
+def paytables(record: Mapping[str, Any]) -> tuple[PayTable, PayTable] | None:
+    """The (Blind, Trips) pay tables of a UTH record, or None if it has none readable."""
+    config = record.get("config") or {}
+    try:
+        blind = EnginePayTable.from_mapping("blind", config["blind_paytable"])
+        trips = EnginePayTable.from_mapping("trips", config["trips_paytable"])
+    except (KeyError, TypeError, CroupierError):
+        return None
+    return from_engine(blind), from_engine(trips)
+
+
+def boxes(record: Mapping[str, Any]) -> list[BoxStake]:
+    """Every settled box of a UTH record."""
+    out = []
+    for result in record.get("results") or []:
+        stakes = {b.get("bet"): int(b.get("stake", 0)) for b in result.get("bets", [])}
+        out.append(
+            BoxStake(
+                ante=stakes.get("ante", 0), side=stakes.get("trips", 0), net=int(result["net"])
+            )
+        )
+    return out
+
+
+class UthTheory:
+    """UTH's return to player: exact, for the table's own pay tables (optimal play)."""
+
+    method = (
+        "exact analysis for the table's pay tables (optimal play); 95 % interval from the "
+        "exact variance, a round's boxes taken as fully correlated"
+    )
+    basis = "per unit of base stake (Ante + Trips)"
+    shown_rules: tuple[str, ...] = ()
+
+    def round_theory(self, record: Mapping[str, Any], book: _Book) -> RoundTheory:
+        tables = paytables(record)
+        stakes = boxes(record)
+        unknown = tuple(Box(base=b.ante + b.side, net=b.net, mean=0, variance=0) for b in stakes)
+        if tables is None:
+            return RoundTheory(
+                boxes=unknown, status="unavailable", reason="a round's record has no pay tables"
+            )
+        lookup = book.uth(tables[0])
+        if lookup.outcomes is None:
+            status = "computing" if lookup.status == "computing" else "unavailable"
+            return RoundTheory(boxes=unknown, status=status, reason=lookup.reason)
+        m = moments(lookup.outcomes, tables[1])
+        shaped = []
+        for b in stakes:
+            mean, variance = m.box(b.ante, b.side)
+            shaped.append(Box(base=b.ante + b.side, net=b.net, mean=mean, variance=variance))
+        figures = {
+            "return_per_ante": float(m.return_per_ante),
+            "trips_return": float(m.trips_return),
+        }
+        return RoundTheory(boxes=tuple(shaped), figures=figures)
+
+    def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> float:
+        staked = sum(int(bet.get("trips", 0)) for bet in (record or {}).get("bets", []))
+        trips = min(staked, wagered)
+        return (wagered - trips) * _PUBLISHED["main"] + trips * _PUBLISHED["trips"]
+
+
+THEORY = UthTheory()
