@@ -283,6 +283,17 @@ class GameTheory(Protocol):
         server's theory cache (:class:`croupier.server.reports.theory.TheoryBook`)."""
         ...
 
+    def warm(self, rules: Mapping[str, Any], book: Any) -> None:
+        """Start computing, in ``book``, what :meth:`table_return` of a table with ``rules``
+        will need (at the server's start); rules the game refuses are the table manager's to
+        report, not this."""
+        ...
+
+    def table_return(self, rules: Mapping[str, Any], book: Any) -> dict[str, Any]:
+        """The theoretical return of a table with ``rules`` (its factory's ``describe()``) as
+        the operator's table list shows it: ``method``, ``status`` and the figures."""
+        ...
+
     def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> float | None:
         """What a round that staked ``wagered`` returns in theory by the published figures,
         in minor units (``None``: no published figure)."""

@@ -484,6 +484,21 @@ class HoldemTheory:
     def round_theory(self, record: Mapping[str, Any], book: object) -> None:
         return None
 
+    def warm(self, rules: Mapping[str, Any], book: object) -> None:
+        return None  # nothing to compute: the figure is fixed
+
+    def table_return(self, rules: Mapping[str, Any], book: object) -> dict[str, Any]:
+        """The rake, the house's only take."""
+        return {
+            "method": "rake",
+            "status": "none",
+            "rake": {
+                "percent": rules.get("rake_percent"),
+                "cap": rules.get("rake_cap"),
+                "no_flop_no_drop": rules.get("no_flop_no_drop"),
+            },
+        }
+
     def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> None:
         return None
 

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from croupier.analysis.returns import RUSSIAN_ANALYSIS, Box
+from croupier.analysis.returns import RUSSIAN_ANALYSIS, Z95, Box
 from croupier.analysis.russian import bonus_return, bonus_second_moment
 from croupier.cards import Card, parse_cards
 from croupier.deck import keyed_reshuffler
@@ -511,6 +511,35 @@ def _box(b: BoxStake, bonus_mean: float, bonus_sd: float) -> Box:
     )
 
 
+def _table_return(rules: Mapping[str, Any]) -> dict[str, Any]:
+    config = RussianConfig.from_dict({k: v for k, v in rules.items() if k != "name"})
+    spec = RussianConfig().to_dict()
+    mine = config.to_dict()
+    fig = RUSSIAN_ANALYSIS
+    out: dict[str, Any] = {
+        "method": "analysed",
+        "per": "ante",
+        "bonus_return": 1 + bonus_return(config),
+    }
+    differ = [k for k in ANALYSED_RULES if mine.get(k) != spec.get(k)]
+    if differ:
+        return {
+            **out,
+            "status": "unavailable",
+            "reason": f"the analysed figure is for the spec's rules; this table changes {differ}",
+        }
+    return {
+        **out,
+        "status": "ready",
+        "return": 1 + fig.ev_per_ante,
+        "house_edge": -fig.ev_per_ante,
+        "interval": [1 + fig.ev_low, 1 + fig.ev_high],
+        "confidence": 0.95,
+        "z": Z95,
+        "rounds_simulated": fig.rounds,
+    }
+
+
 class RussianTheory:
     """Russian Poker's return to player: the analysed figure for open boxes, the Bonus exact."""
 
@@ -533,6 +562,14 @@ class RussianTheory:
             "bonus_return": 1 + bonus_mean,
         }
         return RoundTheory(boxes=shaped, figures=figures, uncovered=len(stakes) - len(shaped))
+
+    def warm(self, rules: Mapping[str, Any], book: object) -> None:
+        return None  # nothing to compute: the figure is fixed
+
+    def table_return(self, rules: Mapping[str, Any], book: object) -> dict[str, Any]:
+        """The analysed figure with its 95 % interval (250 M simulated rounds, spec rules),
+        for tables whose rules are the analysed ones; the Bonus exactly for any table."""
+        return _table_return(rules)
 
     def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> None:
         return None  # the operator's statistics have no published Russian figure

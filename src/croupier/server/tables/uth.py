@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
+from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal, Protocol
 
 from croupier.analysis.returns import Box
-from croupier.analysis.uth.moments import UthOutcomes, moments
+from croupier.analysis.uth.moments import BlindKey, UthMoments, UthOutcomes, moments
 from croupier.analysis.uth.paytables import PayTable, from_engine
 from croupier.deck import Shoe
 from croupier.errors import ConfigError, CroupierError, IllegalActionError
+from croupier.evaluator import HandCategory
 from croupier.games.paytables import PayTable as EnginePayTable
 from croupier.games.protocol import Action
 from croupier.games.uth import (
@@ -31,6 +34,7 @@ from croupier.games.uth import (
     UthRound,
     opening_stake,
 )
+from croupier.games.uth.config import PlayMultiples
 from croupier.games.uth.events import PUBLIC, UthEvent
 from croupier.history import uth as uth_history
 from croupier.history.uth import result_to_dict
@@ -324,6 +328,10 @@ class _Lookup(Protocol):
 
 
 class _Book(Protocol):
+    """The server's theory cache (:class:`croupier.server.reports.theory.TheoryBook`)."""
+
+    def __hash__(self) -> int: ...
+
     def uth(self, blind: PayTable) -> _Lookup: ...
 
 
@@ -349,6 +357,50 @@ def boxes(record: Mapping[str, Any]) -> list[BoxStake]:
             )
         )
     return out
+
+
+@lru_cache(maxsize=256)
+def _uth_moments(
+    book: _Book, blind: BlindKey, trips: tuple[tuple[int, int, int], ...]
+) -> UthMoments:
+    lookup = book.uth({HandCategory(c): (n, d) for c, n, d in blind})
+    assert lookup.outcomes is not None
+    return moments(lookup.outcomes, {HandCategory(c): (n, d) for c, n, d in trips})
+
+
+def _key(table: Mapping[Any, tuple[int, int]]) -> tuple[tuple[int, int, int], ...]:
+    return tuple(sorted((int(c), n, d) for c, (n, d) in table.items()))
+
+
+def _table_return(rules: Mapping[str, Any], book: _Book) -> dict[str, Any]:
+    config = UthConfig.from_dict({k: v for k, v in rules.items() if k != "max_seats"})
+    base: dict[str, Any] = {"method": "exact", "per": "ante"}
+    if config.play_multiples != PlayMultiples() or config.trips_needs_win:
+        return {
+            **base,
+            "status": "unavailable",
+            "reason": "the exact analysis here plays the spec's Play multiples (4x/3x, 2x, 1x) "
+            "with Trips paid whatever the dealer holds; this table changes that",
+        }
+    blind, trips = from_engine(config.blind_paytable), from_engine(config.trips_paytable)
+    lookup = book.uth(blind)
+    if lookup.outcomes is None:
+        return {**base, "status": lookup.status, "reason": lookup.reason}
+    m = _uth_moments(book, _key(blind), _key(trips))
+    return {
+        **base,
+        "status": "ready",
+        "return": float(m.return_per_ante),
+        "return_exact": _fraction(m.return_per_ante),
+        "house_edge": float(-m.ev_main),
+        "sd_per_round": float(m.var_main) ** 0.5,
+        "trips_return": float(m.trips_return),
+        "trips_return_exact": _fraction(m.trips_return),
+    }
+
+
+def _fraction(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
 
 
 class UthTheory:
@@ -383,6 +435,22 @@ class UthTheory:
             "trips_return": float(m.trips_return),
         }
         return RoundTheory(boxes=tuple(shaped), figures=figures)
+
+    def warm(self, rules: Mapping[str, Any], book: _Book) -> None:
+        """The table's Blind pay table, computing in the book from now on."""
+        try:
+            blind = UthConfig.from_dict(rules).blind_paytable
+        except (CroupierError, TypeError):
+            return  # the table manager reports a bad table itself
+        book.uth(from_engine(blind))
+
+    def table_return(self, rules: Mapping[str, Any], book: _Book) -> dict[str, Any]:
+        """Exact, from the project's exact analysis for the table's own pay tables (the
+        theory cache: the spec's Blind table ships computed, any other takes one exact run in
+        a worker process and is ``computing`` until then; a Trips change needs no run). The
+        analysis plays the spec's Play multiples (4x/3x, 2x, 1x) with Trips paid whatever the
+        dealer holds; a table with other options has no exact figure here."""
+        return _table_return(rules, book)
 
     def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> float:
         staked = sum(int(bet.get("trips", 0)) for bet in (record or {}).get("bets", []))
