@@ -37,6 +37,7 @@ __all__ = [
     "GameFactory",
     "GameRound",
     "GameTheory",
+    "OperatorSettings",
     "RoundTheory",
     "event_kind",
     "event_seat",
@@ -298,6 +299,32 @@ class GameTheory(Protocol):
         """What a round that staked ``wagered`` returns in theory by the published figures,
         in minor units (``None``: no published figure)."""
         ...
+
+
+def _accept(*_: Any) -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OperatorSettings:
+    """How an operator's change to a table (``PATCH /api/operator/tables/{name}``) names a
+    game's rules: the same request words for every game, mapped to each game's own."""
+
+    limits: Mapping[str, str]
+    """Request field (``min_bet``...) -> the game's rule (``ante_min``...)."""
+    paytables: Mapping[str, str] = field(default_factory=dict)
+    """Pay table name in the request (``trips``) -> the game's rule (``trips_paytable``)."""
+    paytable_lines: frozenset[str] | None = None
+    """Every line a pay table may have; ``None``: the lines it has now."""
+    lines_removable: bool = False
+    """A line may be removed (``null``); otherwise every line stays (pay 0 instead)."""
+    whole_odds: bool = True
+    """Odds are whole numbers to 1 (otherwise also ``"n:d"``, checked by the game)."""
+    check_paytable: Callable[[str, str, Mapping[str, Any]], None] = _accept
+    """``(name, rule, lines)``: raise ``ConfigError`` for a pay table the game refuses."""
+    check_factory: Callable[[Any], None] = _accept
+    """Raise ``ConfigError`` for a table the server must not run though its game accepts it
+    (UTH: a pay table the exact analysis cannot count)."""
 
 
 FactoryBuilder = Callable[[TableConfig], GameFactory]

@@ -45,13 +45,13 @@ from croupier.history import holdem as holdem_history
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables import fairness
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import to_json
+from croupier.server.tables.games import OperatorSettings, to_json
 from croupier.server.tables.protocol import ActMessage
 
 if TYPE_CHECKING:
     from croupier.deck import Shoe
 
-__all__ = ["ACTIONS", "THEORY", "HoldemFactory", "HoldemHand", "HoldemTheory"]
+__all__ = ["ACTIONS", "SETTINGS", "THEORY", "HoldemFactory", "HoldemHand", "HoldemTheory"]
 
 ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
 
@@ -504,3 +504,6 @@ class HoldemTheory:
 
 
 THEORY = HoldemTheory()
+
+SETTINGS = OperatorSettings(limits={"min_bet": "min_buy_in", "max_bet": "max_buy_in"})
+"""A cash game's bets are the players' own: its limits are the buy-in's."""

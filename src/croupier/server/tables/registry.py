@@ -14,10 +14,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from croupier.server.tables import holdem, russian, uth
-from croupier.server.tables.games import FactoryBuilder, GameTheory
+from croupier.server.tables.games import FactoryBuilder, GameTheory, OperatorSettings
 from croupier.server.tables.rounds import RecallView, RecallViews
 
-__all__ = ["GameEntry", "available_games", "recall_views", "register_game", "theories"]
+__all__ = [
+    "GameEntry",
+    "available_games",
+    "operator_settings",
+    "recall_views",
+    "register_game",
+    "theories",
+]
+
+
+_NO_SETTINGS = OperatorSettings(limits={})
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,12 +40,16 @@ class GameEntry:
     """What a player may see of a closed round (``None``: all of it, the deck revealed)."""
     theory: GameTheory | None = None
     """The game's return to player for the operator's figures (``None``: no theory)."""
+    settings: OperatorSettings = _NO_SETTINGS
+    """How an operator's change to a table names the game's rules (none by default)."""
 
 
 _GAMES: dict[str, GameEntry] = {
-    "uth": GameEntry(uth.UthFactory, uth.recall_view, uth.THEORY),
-    "holdem": GameEntry(holdem.HoldemFactory, holdem.recall_view, holdem.THEORY),
-    "russian": GameEntry(russian.RussianFactory, russian.recall_view, russian.THEORY),
+    "uth": GameEntry(uth.UthFactory, uth.recall_view, uth.THEORY, uth.SETTINGS),
+    "holdem": GameEntry(holdem.HoldemFactory, holdem.recall_view, holdem.THEORY, holdem.SETTINGS),
+    "russian": GameEntry(
+        russian.RussianFactory, russian.recall_view, russian.THEORY, russian.SETTINGS
+    ),
 }
 
 
@@ -44,9 +58,10 @@ def register_game(
     build: FactoryBuilder,
     recall_view: RecallView | None = None,
     theory: GameTheory | None = None,
+    settings: OperatorSettings | None = None,
 ) -> None:
     """Make ``game`` available to tables (tests register toy games this way)."""
-    _GAMES[game] = GameEntry(build, recall_view, theory)
+    _GAMES[game] = GameEntry(build, recall_view, theory, settings or _NO_SETTINGS)
 
 
 def available_games() -> Mapping[str, FactoryBuilder]:
@@ -57,6 +72,12 @@ def available_games() -> Mapping[str, FactoryBuilder]:
 def theories() -> Mapping[str, GameTheory]:
     """Every registered game's theory of its return, by name (the operator's figures)."""
     return {game: entry.theory for game, entry in _GAMES.items() if entry.theory is not None}
+
+
+def operator_settings(game: str) -> OperatorSettings:
+    """How an operator's change names ``game``'s rules (none for a game not registered)."""
+    entry = _GAMES.get(game)
+    return _NO_SETTINGS if entry is None else entry.settings
 
 
 def recall_views() -> RecallViews:

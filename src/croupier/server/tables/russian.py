@@ -55,7 +55,7 @@ from croupier.games.russian.events import DiscardsReshuffled, RussianEvent
 from croupier.history import russian as russian_history
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import BoxStake, RoundTheory, to_json
+from croupier.server.tables.games import BoxStake, OperatorSettings, RoundTheory, to_json
 from croupier.server.tables.protocol import ActMessage
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ANALYSED_RULES",
+    "SETTINGS",
     "THEORY",
     "RussianFactory",
     "RussianTableRound",
@@ -576,3 +577,23 @@ class RussianTheory:
 
 
 THEORY = RussianTheory()
+
+
+# -- what an operator may change -----------------------------------------------------------------
+
+
+def _check_paytable(name: str, rule: str, lines: Mapping[str, Any]) -> None:
+    RussianConfig.from_dict({rule: lines})
+
+
+SETTINGS = OperatorSettings(
+    limits={
+        "min_bet": "ante_min",
+        "max_bet": "ante_max",
+        "bonus_min": "bonus_min",
+        "bonus_max": "bonus_max",
+        "max_payout": "max_payout",
+    },
+    paytables={"bet": "bet_paytable", "bonus": "bonus_paytable"},
+    check_paytable=_check_paytable,
+)

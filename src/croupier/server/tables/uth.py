@@ -17,8 +17,8 @@ from functools import lru_cache
 from typing import Any, Literal, Protocol
 
 from croupier.analysis.returns import Box
-from croupier.analysis.uth.moments import BlindKey, UthMoments, UthOutcomes, moments
-from croupier.analysis.uth.paytables import PayTable, from_engine
+from croupier.analysis.uth.moments import BlindKey, UthMoments, UthOutcomes, blind_key, moments
+from croupier.analysis.uth.paytables import PayTable, check_paytable, from_engine
 from croupier.deck import Shoe
 from croupier.errors import ConfigError, CroupierError, IllegalActionError
 from croupier.evaluator import HandCategory
@@ -40,10 +40,11 @@ from croupier.history import uth as uth_history
 from croupier.history.uth import result_to_dict
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import BoxStake, RoundTheory, to_json
+from croupier.server.tables.games import BoxStake, OperatorSettings, RoundTheory, to_json
 from croupier.server.tables.protocol import ActMessage
 
 __all__ = [
+    "SETTINGS",
     "THEORY",
     "UthFactory",
     "UthTableRound",
@@ -459,3 +460,43 @@ class UthTheory:
 
 
 THEORY = UthTheory()
+
+
+# -- what an operator may change -----------------------------------------------------------------
+
+
+def _check_paytable(name: str, rule: str, lines: Mapping[str, Any]) -> None:
+    EnginePayTable.from_mapping(name, lines)
+
+
+def _check_analysable(factory: Any) -> None:
+    """The exact analysis' own check of a table's pay tables (it must count them)."""
+    config = getattr(factory, "config", None)
+    if not isinstance(config, UthConfig):
+        return
+    try:
+        blind_key(from_engine(config.blind_paytable))
+        check_paytable(from_engine(config.trips_paytable), name="trips")
+    except ConfigError as exc:
+        raise ConfigError(
+            f"paytables.blind: {exc}",
+            reason="paytable_not_analysable",
+            params={"paytable": "blind"},
+        ) from None
+
+
+SETTINGS = OperatorSettings(
+    limits={
+        "min_bet": "ante_min",
+        "max_bet": "ante_max",
+        "trips_min": "trips_min",
+        "trips_max": "trips_max",
+        "max_payout": "max_payout",
+    },
+    paytables={"blind": "blind_paytable", "trips": "trips_paytable"},
+    paytable_lines=frozenset(c.name.lower() for c in HandCategory),
+    lines_removable=True,
+    whole_odds=False,
+    check_paytable=_check_paytable,
+    check_factory=_check_analysable,
+)
