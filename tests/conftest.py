@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 import re
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pexpect
@@ -17,6 +18,32 @@ settings.register_profile(
     "croupier", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=100
 )
 settings.load_profile("croupier")
+
+
+def _websocket_threads() -> set[threading.Thread]:
+    """The threads of every open ``websockets`` sync client (its reader and its pinger)."""
+    return {
+        t
+        for t in threading.enumerate()
+        if t.name.endswith(("(keepalive)", "(recv_events)")) and t.is_alive()
+    }
+
+
+@pytest.fixture(autouse=True)
+def _no_websocket_outlives_its_test() -> Iterator[None]:
+    """A test closes the WebSocket clients it opens. One left open keeps pinging the server
+    from its own thread, drawing each ping's payload from the global ``random`` module, and a
+    Hypothesis test that a worker runs later then sees the global random state change under
+    one of its draws (it refuses that: the draw would not replay)."""
+    before = _websocket_threads()
+    yield
+    left = _websocket_threads() - before
+    for thread in left:
+        thread.join(timeout=5)  # a socket closed under the client ends its threads soon after
+    left = {t for t in left if t.is_alive()}
+    if left:
+        pytest.fail(f"the test left {len(left)} WebSocket client thread(s) open: close them")
+
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"

@@ -349,12 +349,13 @@ def _table_round() -> Any:
         (2, act("sixth_card")),
         (2, act("bet")),
     ):
-        table.check_act(seat, message)
-        table.act(seat, message)
+        action = table.action(seat, message)
+        table.check(action)
+        table.apply(action)
     table.apply_timeout(3)  # box 4 does not decide in time: it folds
-    table.act(0, act("buy"))
+    table.apply(table.action(0, act("buy")))
     table.apply_timeout(1)  # box 2 lets the buy offer lapse: it declines
-    table.act(2, act("buy"))
+    table.apply(table.action(2, act("buy")))
     assert table.finished
     return table
 

@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
 
-from sec_testkit import SecServer, ServerFactory
+from sec_testkit import SecServer, ServerFactory, close_sockets
 
 TABLES = """
 [[tables]]
@@ -120,6 +120,13 @@ pause_seconds = 0
 [tables.rules]
 max_seats = 6
 """
+
+
+@pytest.fixture(autouse=True)
+def _close_sockets() -> Iterator[None]:
+    """Every table socket a test opened is closed after it (the shared server outlives it)."""
+    yield
+    close_sockets()
 
 
 @pytest.fixture(scope="session")

@@ -162,8 +162,22 @@ class SecServer:
         return value
 
     def socket(self, table: str, token: str | None) -> TableSocket:
-        """A table socket, authenticated as the protocol says."""
-        return TableSocket(self.ws_url, table, token)
+        """A table socket, authenticated as the protocol says (closed after the test by
+        :func:`close_sockets`, if the test did not close it)."""
+        ws = TableSocket(self.ws_url, table, token)
+        _OPEN.append(ws)
+        return ws
+
+
+_OPEN: list[TableSocket] = []
+"""Every table socket opened by the test running now."""
+
+
+def close_sockets() -> None:
+    """Close every table socket the test opened (a socket left open would keep pinging the
+    shared server for the rest of the session, see tests/conftest.py)."""
+    while _OPEN:
+        _OPEN.pop().close()
 
 
 class TableSocket:
@@ -288,6 +302,7 @@ class TableSocket:
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.ws.close()
+        self.reader.join(timeout=5)
 
 
 _CARD = re.compile(r"^[2-9TJQKA][cdhs]$")

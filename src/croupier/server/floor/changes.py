@@ -2,7 +2,8 @@
 
 The request speaks the same words for every game (``min_bet``, ``max_bet``, ``trips_min``,
 ``trips_max``, ``max_payout``, ``paytables``, ``status``; Russian Poker adds ``bonus_min`` and
-``bonus_max``); :data:`FIELDS` maps them to each game's own rules. A change is checked by
+``bonus_max``); each game's :class:`~croupier.server.tables.games.OperatorSettings` (from the
+registry) maps them to its own rules. A change is checked by
 building the game's configuration from the new rules, as the table will, so a change the
 table would refuse is refused here and nothing is stored. A UTH Blind table must also be one
 the exact analysis can count (:func:`croupier.analysis.uth.paytables.check_exact_blind`).
@@ -16,44 +17,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-from croupier.analysis.uth.moments import blind_key
-from croupier.analysis.uth.paytables import check_paytable, from_engine
 from croupier.errors import ConfigError, IllegalActionError
-from croupier.evaluator import HandCategory
-from croupier.games.paytables import PayTable
-from croupier.games.russian import RussianConfig
-from croupier.games.uth import UthConfig
 from croupier.server.errors import InvalidRequestError
 from croupier.server.floor.models import TableStatus
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.registry import available_games
+from croupier.server.tables.games import OperatorSettings
+from croupier.server.tables.registry import available_games, operator_settings
 from croupier.server.wallet.service import MAX_AMOUNT
 
-__all__ = ["FIELDS", "PAYTABLES", "Patched", "TablePatch", "build", "limits", "patched"]
+__all__ = ["Patched", "TablePatch", "build", "limits", "patched", "paytables"]
 
-FIELDS: Mapping[str, Mapping[str, str]] = {
-    "uth": {
-        "min_bet": "ante_min",
-        "max_bet": "ante_max",
-        "trips_min": "trips_min",
-        "trips_max": "trips_max",
-        "max_payout": "max_payout",
-    },
-    "russian": {
-        "min_bet": "ante_min",
-        "max_bet": "ante_max",
-        "bonus_min": "bonus_min",
-        "bonus_max": "bonus_max",
-        "max_payout": "max_payout",
-    },
-    # A cash game's bets are the players' own: its limits are the buy-in's.
-    "holdem": {"min_bet": "min_buy_in", "max_bet": "max_buy_in"},
-}
-"""Request field -> the game's rule, per game."""
-PAYTABLES: Mapping[str, Mapping[str, str]] = {
-    "uth": {"blind": "blind_paytable", "trips": "trips_paytable"},
-    "russian": {"bet": "bet_paytable", "bonus": "bonus_paytable"},
-}
 _PAIRS = (("min_bet", "max_bet"), ("trips_min", "trips_max"), ("bonus_min", "bonus_max"))
 
 Limit = Annotated[int, Field(strict=True, ge=1, le=MAX_AMOUNT)]
@@ -98,24 +71,22 @@ def build(config: TableConfig) -> Any:
             params={"game": config.game, "games": sorted(builders)},
         )
     factory = builder(config)
-    uth = getattr(factory, "config", None)
-    if isinstance(uth, UthConfig):
-        try:
-            blind_key(from_engine(uth.blind_paytable))
-            check_paytable(from_engine(uth.trips_paytable), name="trips")
-        except ConfigError as exc:
-            raise ConfigError(
-                f"paytables.blind: {exc}",
-                reason="paytable_not_analysable",
-                params={"paytable": "blind"},
-            ) from None
+    operator_settings(config.game).check_factory(factory)
     return factory
 
 
 def limits(game: str, described: Mapping[str, Any]) -> dict[str, Any]:
     """A table's limits under the request's names (``described``: the factory's
     ``describe()``)."""
-    return {field: described.get(rule) for field, rule in FIELDS.get(game, {}).items()}
+    fields = operator_settings(game).limits
+    return {field: described.get(rule) for field, rule in fields.items()}
+
+
+def paytables(game: str, described: Mapping[str, Any]) -> dict[str, Any]:
+    """A table's pay tables under the request's names (``described``: the factory's
+    ``describe()``)."""
+    names = operator_settings(game).paytables
+    return {name: described.get(rule) for name, rule in names.items()}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -129,9 +100,9 @@ class Patched:
 
 
 def _merge_paytable(
-    game: str, name: str, current: Mapping[str, Any], lines: Mapping[str, Any]
+    settings: OperatorSettings, name: str, current: Mapping[str, Any], lines: Mapping[str, Any]
 ) -> dict[str, Any]:
-    known = {c.name.lower() for c in HandCategory} if game == "uth" else set(current)
+    known = set(current) if settings.paytable_lines is None else set(settings.paytable_lines)
     table = dict(current)
     for line, value in lines.items():
         key = line.strip().lower().replace(" ", "_").replace("-", "_")
@@ -143,14 +114,14 @@ def _merge_paytable(
                 params={"paytable": name, "line": line},
             )
         if value is None:
-            if game != "uth":
+            if not settings.lines_removable:
                 raise InvalidRequestError(
                     f"paytables.{name}.{line}: every line of this pay table stays; pay 0 instead",
                     reason="paytable_line_required",
                     params={"paytable": name, "line": line},
                 )
             table.pop(key, None)
-        elif game != "uth" and not isinstance(value, int):
+        elif settings.whole_odds and not isinstance(value, int):
             raise InvalidRequestError(
                 f"paytables.{name}.{line}: {value!r} is not a whole number of odds to 1",
                 reason="paytable_bad_odds",
@@ -196,7 +167,8 @@ def patched(
             reason="table_closed",
             params={"table": config.name},
         )
-    game, fields = config.game, FIELDS.get(config.game, {})
+    game, settings = config.game, operator_settings(config.game)
+    fields = settings.limits
     rules = dict(config.rules)
     current = limits(game, described)
     merged = dict(current)
@@ -215,17 +187,17 @@ def patched(
         changed[field] = {"from": current.get(field), "to": value}
     _check_order(game, merged)
     for name, lines in (patch.paytables or {}).items():
-        rule = PAYTABLES.get(game, {}).get(name)
+        rule = settings.paytables.get(name)
         if rule is None:
             raise InvalidRequestError(
                 f"paytables.{name}: a {game} table has no such pay table; it has "
-                f"{sorted(PAYTABLES.get(game, {})) or 'none'}",
+                f"{sorted(settings.paytables) or 'none'}",
                 reason="paytable_unknown",
                 params={"paytable": name, "game": game},
             )
         before = dict(described.get(rule) or {})
-        rules[rule] = _merge_paytable(game, name, before, lines)
-        _check_paytable(game, name, rule, rules[rule])
+        rules[rule] = _merge_paytable(settings, name, before, lines)
+        _check_paytable(settings, name, rule, rules[rule])
         changed[f"paytables.{name}"] = {"from": before, "to": rules[rule]}
     if new_status is not status:
         changed["status"] = {"from": status.value, "to": new_status.value}
@@ -244,12 +216,11 @@ def patched(
     return Patched(config=new, status=new_status, changed=changed)
 
 
-def _check_paytable(game: str, name: str, rule: str, table: Mapping[str, Any]) -> None:
+def _check_paytable(
+    settings: OperatorSettings, name: str, rule: str, table: Mapping[str, Any]
+) -> None:
     try:
-        if game == "uth":
-            PayTable.from_mapping(name, table)
-        else:
-            RussianConfig.from_dict({rule: table})
+        settings.check_paytable(name, rule, table)
     except ConfigError as exc:
         raise ConfigError(
             f"paytables.{name}: {exc}", reason="paytable_invalid", params={"paytable": name}

@@ -72,9 +72,7 @@ def _entry(request: Request, table: store.StoredTable) -> dict[str, Any]:
         }
     lobby = running.describe()
     described = lobby["rules"]
-    paytables = {
-        name: described.get(rule) for name, rule in changes.PAYTABLES.get(config.game, {}).items()
-    }
+    paytables = changes.paytables(config.game, described)
     return {
         **entry,
         "play": lobby["status"],

@@ -21,24 +21,16 @@ from typing import Any
 from sqlalchemy import distinct, func, select
 from sqlalchemy.orm import Session
 
-from croupier.analysis.returns import RUSSIAN_ANALYSIS, Box, ReturnFigures, ReturnTally
-from croupier.analysis.russian import bonus_return, bonus_second_moment
-from croupier.analysis.uth.moments import moments
+from croupier.analysis.returns import ReturnFigures, ReturnTally
 from croupier.server.errors import InvalidRequestError
-from croupier.server.reports.extract import BoxStake, russian_boxes, uth_boxes, uth_paytables
 from croupier.server.reports.theory import TheoryBook
+from croupier.server.tables.games import GameTheory, RoundTheory
 from croupier.server.tables.models import Round, RoundPlayer, RoundStatus
+from croupier.server.tables.registry import theories
 
 __all__ = ["CSV_COLUMNS", "TableDay", "daily_report", "parse_day", "to_csv", "to_json"]
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-METHODS = {
-    "uth": "exact analysis for the table's pay tables (optimal play); 95 % interval from the "
-    "exact variance, a round's boxes taken as fully correlated",
-    "russian": "analysed figure for open boxes (250 M simulated rounds, its 95 % range; "
-    "spec rules, no cap); Bonus exact; blind boxes not covered",
-    "holdem": "the house takes rake only: GGR is the rake",
-}
 CSV_COLUMNS = (
     "table", "game", "rounds", "voided", "players", "wagered", "paid", "ggr", "hold",
     "basis", "base", "actual_return", "theoretical_return", "interval_low", "interval_high",
@@ -81,6 +73,13 @@ class TableDay:
     """Boxes the theory does not describe (Russian blind boxes)."""
     tally: ReturnTally = field(default_factory=ReturnTally)
     theory: dict[str, Any] = field(default_factory=dict)
+    game_theory: GameTheory | None = field(default=None, repr=False)
+    """The game's own theory of its return (the registry's), ``None``: the game has none."""
+
+    @property
+    def rake_only(self) -> bool:
+        """The house takes rake only (Hold'em): no return to estimate, the GGR is the rake."""
+        return self.game_theory is not None and self.game_theory.basis is None
 
     @property
     def ggr(self) -> int:
@@ -91,7 +90,7 @@ class TableDay:
         return self.ggr / self.wagered if self.wagered else None
 
     def returns(self) -> ReturnFigures | None:
-        if self.game == "holdem":
+        if self.rake_only:
             return None
         figures = self.tally.figures()
         if self.status != "ready":
@@ -119,64 +118,14 @@ def _degrade(row: TableDay, status: str, reason: str = "") -> None:
         row.reasons.add(reason)
 
 
-def _uth_round(row: TableDay, record: Mapping[str, Any], book: TheoryBook) -> None:
-    tables = uth_paytables(record)
-    boxes = uth_boxes(record)
-    if tables is None:
-        _degrade(row, "unavailable", "a round's record has no pay tables")
-        row.tally.add_round(
-            [Box(base=b.ante + b.side, net=b.net, mean=0, variance=0) for b in boxes]
-        )
-        return
-    lookup = book.uth(tables[0])
-    if lookup.outcomes is None:
-        _degrade(row, "computing" if lookup.status == "computing" else "unavailable", lookup.reason)
-        row.tally.add_round(
-            [Box(base=b.ante + b.side, net=b.net, mean=0, variance=0) for b in boxes]
-        )
-        return
-    m = moments(lookup.outcomes, tables[1])
-    row.theory = {
-        "return_per_ante": float(m.return_per_ante),
-        "trips_return": float(m.trips_return),
-    }
-    shaped = []
-    for b in boxes:
-        mean, variance = m.box(b.ante, b.side)
-        shaped.append(Box(base=b.ante + b.side, net=b.net, mean=mean, variance=variance))
-    row.tally.add_round(shaped)
-
-
-def _russian_round(row: TableDay, record: Mapping[str, Any]) -> None:
-    fig = RUSSIAN_ANALYSIS
-    bonus_mean = bonus_return()
-    bonus_sd = (bonus_second_moment() - bonus_mean**2) ** 0.5
-    shaped = []
-    for b in russian_boxes(record):
-        if not b.covered:
-            row.uncovered += 1
-            continue
-        shaped.append(_russian_box(b, bonus_mean, bonus_sd))
-    row.tally.add_round(shaped)
-    row.theory = {
-        "return_per_ante": 1 + fig.ev_per_ante,
-        "return_per_ante_range": [1 + fig.ev_low, 1 + fig.ev_high],
-        "bonus_return": 1 + bonus_mean,
-    }
-
-
-def _russian_box(b: BoxStake, bonus_mean: float, bonus_sd: float) -> Box:
-    fig = RUSSIAN_ANALYSIS
-    side = b.side * bonus_mean
-    sd = b.ante * fig.sd_per_ante + b.side * bonus_sd  # correlation unknown: the largest
-    return Box(
-        base=b.ante + b.side,
-        net=b.net,
-        mean=b.ante * fig.ev_per_ante + side,
-        variance=sd * sd,
-        mean_low=b.ante * fig.ev_low + side,
-        mean_high=b.ante * fig.ev_high + side,
-    )
+def _add_round(row: TableDay, figures: RoundTheory) -> None:
+    """One settled round's theory into its table's row."""
+    if figures.status != "ready":
+        _degrade(row, figures.status, figures.reason)
+    if figures.figures:
+        row.theory = dict(figures.figures)
+    row.uncovered += figures.uncovered
+    row.tally.add_round(list(figures.boxes))
 
 
 def _records(session: Session, day: dt.date) -> Iterator[Any]:
@@ -198,6 +147,7 @@ def daily_report(
 ) -> list[TableDay]:
     """Every table that closed a round on ``day``, by name; ``rules`` (table name -> rules,
     for the Hold'em rake policy) is what the running server knows of its tables."""
+    games = theories()
     rows: dict[str, TableDay] = {}
     counts = (
         select(Round.table_name, Round.game, Round.status, func.count(Round.id))
@@ -205,7 +155,7 @@ def daily_report(
         .group_by(Round.table_name, Round.game, Round.status)
     )
     for table, game, status, count in session.execute(counts):
-        row = rows.setdefault(table, TableDay(table=table, game=game))
+        row = rows.setdefault(table, TableDay(table=table, game=game, game_theory=games.get(game)))
         if status == RoundStatus.VOIDED.value:
             row.voided += int(count)
         else:
@@ -224,22 +174,20 @@ def daily_report(
     for table, players, staked, returned in session.execute(money):
         row = rows[table]
         row.players, row.wagered, row.paid = int(players), int(staked), int(returned or 0)
-    for table, game, record in _records(session, day):
+    for table, _game, record in _records(session, day):
         row = rows[table]
-        if game == "uth":
-            _uth_round(row, record or {}, book)
-        elif game == "russian":
-            _russian_round(row, record or {})
+        theory = row.game_theory
+        figures = None if theory is None else theory.round_theory(record or {}, book)
+        if figures is not None:
+            _add_round(row, figures)
     for row in rows.values():
-        if row.game == "holdem":
+        if row.game_theory is not None and row.rake_only:
             row.status = "none"
             table_rules = (rules or {}).get(row.table, {})
             row.theory = {
-                k: table_rules[k]
-                for k in ("rake_percent", "rake_cap", "no_flop_no_drop")
-                if k in table_rules
+                k: table_rules[k] for k in row.game_theory.shown_rules if k in table_rules
             }
-        elif row.game not in METHODS:
+        elif row.game_theory is None:
             row.status = "unavailable"
             row.reasons.add(f"no theory for game {row.game!r}")
     return [rows[name] for name in sorted(rows)]
@@ -260,9 +208,7 @@ def _row_json(row: TableDay) -> dict[str, Any]:
         "return": None
         if figures is None
         else {
-            "basis": "per unit of base stake (Ante + Trips)"
-            if row.game == "uth"
-            else "per unit of base stake (Ante + Bonus), open boxes",
+            "basis": (row.game_theory and row.game_theory.basis) or "per unit of stake",
             "base": figures.base,
             "actual": figures.actual,
             "theoretical": figures.theoretical,
@@ -271,7 +217,7 @@ def _row_json(row: TableDay) -> dict[str, Any]:
         "theory": {
             "status": row.status,
             "reason": "; ".join(sorted(row.reasons)),
-            "method": METHODS.get(row.game, ""),
+            "method": "" if row.game_theory is None else row.game_theory.method,
             "uncovered_boxes": row.uncovered,
             **row.theory,
         },
@@ -299,7 +245,7 @@ def to_csv(rows: list[TableDay]) -> str:
         writer.writerow(
             [
                 row.table, row.game, row.rounds, row.voided, row.players, row.wagered,
-                row.paid, row.ggr, _num(row.hold), "rake" if row.game == "holdem" else "base stake",
+                row.paid, row.ggr, _num(row.hold), "rake" if row.rake_only else "base stake",
                 ret.get("base", ""), _num(ret.get("actual")), _num(ret.get("theoretical")),
                 _num(interval[0]), _num(interval[1]), row.status,
             ]

@@ -9,14 +9,13 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import PlainTextResponse
 
-from croupier.analysis.uth.paytables import from_engine
 from croupier.errors import CroupierError
-from croupier.games.uth import UthConfig
 from croupier.server.base import utcnow
 from croupier.server.deps import OperatorUser, SessionDep
 from croupier.server.reports import daily, rng
 from croupier.server.reports.theory import TheoryBook
 from croupier.server.tables.config import TableConfig
+from croupier.server.tables.registry import theories
 
 __all__ = ["router", "start_theory"]
 
@@ -24,16 +23,14 @@ router = APIRouter(prefix="/api/operator/reports", tags=["reports"])
 
 
 def start_theory(configs: Sequence[TableConfig]) -> TheoryBook:
-    """A theory cache already computing the figures of every UTH table's Blind pay table."""
+    """A theory cache already computing what every table's game needs (UTH: the figures of
+    each table's Blind pay table)."""
     book = TheoryBook()
+    games = theories()
     for config in configs:
-        if config.game != "uth":
-            continue
-        try:
-            blind = UthConfig.from_dict(config.rules).blind_paytable
-        except (CroupierError, TypeError):
-            continue  # the table manager reports a bad table itself
-        book.uth(from_engine(blind))
+        theory = games.get(config.game)
+        if theory is not None:
+            theory.warm(config.rules, book)
     return book
 
 

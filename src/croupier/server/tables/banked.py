@@ -28,6 +28,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 from croupier.errors import CroupierError, IllegalActionError
+from croupier.games.protocol import Action
 from croupier.server.errors import PermissionDeniedError
 from croupier.server.tables import rounds, stakes
 from croupier.server.tables.connection import Connection, Request
@@ -55,8 +56,9 @@ log = logging.getLogger(__name__)
 
 Held = tuple[Request, int, dict[str, int], rounds.Stake]
 """A bet the game took: its request, seat, spots and stake."""
-Decision = tuple[Request, ActMessage, int, int]
-"""A decision checked: its request, message, seat and the extra stake it needs."""
+Decision = tuple[Request, ActMessage, int, Action, int]
+"""A decision checked: its request, message, seat, the engine's typed action (translated once
+from the message) and the extra stake it needs."""
 
 
 class BankedDriver:
@@ -327,8 +329,11 @@ class BankedDriver:
 
     # -- decisions ---------------------------------------------------------------------
 
-    def _check_act(self, conn: Connection, message: ActMessage) -> tuple[int, BankedRound, int]:
-        """The seat deciding, its round and the extra stake the decision needs; or refused."""
+    def _check_act(
+        self, conn: Connection, message: ActMessage
+    ) -> tuple[int, BankedRound, Action, int]:
+        """The seat deciding, its round, the decision as the engine's typed action and the
+        extra stake it needs; or refused."""
         core = self.core
         seat = self.seats.seat(conn)
         if message.seat is not None and message.seat != seat:
@@ -344,7 +349,8 @@ class BankedDriver:
             raise IllegalActionError(
                 f"seat {seat} has no bets in this round", reason="no_bets_this_round"
             )
-        return seat, game_round, game_round.check_act(seat, message)
+        action = game_round.action(seat, message)
+        return seat, game_round, action, game_round.check(action)
 
     async def acts(self, requests: list[Request]) -> None:
         """Decisions, one path: a lone decision is a batch of one (at a live table seats
@@ -359,14 +365,14 @@ class BankedDriver:
             message = request.message
             assert isinstance(message, ActMessage)
             try:
-                seat, game_round, extra = self._check_act(request.conn, message)
+                seat, game_round, action, extra = self._check_act(request.conn, message)
             except CroupierError as exc:
                 self.out.refuse(request, exc)
                 continue
-            if any(seat == s for _, _, s, _ in valid):
+            if any(seat == s for _, _, s, _, _ in valid):
                 later.append(request)
                 continue
-            valid.append((request, message, seat, extra))
+            valid.append((request, message, seat, action, extra))
             if extra:
                 phase, round_id = game_round.phase, self.core.round_id
                 plays.append(
@@ -392,7 +398,7 @@ class BankedDriver:
         decisions taken together first, each after its seat's new state."""
         before, pending = game_round.phase, game_round.pending_seats
         done: list[tuple[Request, Result]] = []
-        for request, message, seat, extra in valid:
+        for request, message, seat, action, extra in valid:
             result = Result(seat=seat, action=message.action, staked=extra)
             if extra:
                 answer = next(answers)
@@ -401,7 +407,7 @@ class BankedDriver:
                     continue
                 result.balance = int(answer.balance)
             try:
-                game_round.act(seat, message)
+                game_round.apply(action)
             except Exception as exc:
                 if isinstance(exc, CroupierError) and not extra:
                     self.out.refuse(request, exc)  # the engine refused it: nothing changed
@@ -425,7 +431,7 @@ class BankedDriver:
         held): the engine is broken. Void the round, every stake back, and say so."""
         log.exception("engine failed at %s", self.core.name, exc_info=exc)
         await self._void(f"engine malfunction: {exc}")
-        for other, message, seat, _ in valid:
+        for other, message, seat, _, _ in valid:
             if not other.done.done():
                 self.out.answer(other, Result(seat=seat, action=message.action, voided=True))
 

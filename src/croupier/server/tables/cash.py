@@ -446,9 +446,10 @@ class CashDriver:
             raise IllegalActionError(
                 f"seat {seat} is not dealt in this hand", reason="not_dealt_in"
             )
-        hand.check_act(seat, message)
+        action = hand.action(seat, message)
+        hand.check(action)
         try:
-            hand.act(seat, message)
+            hand.apply(action)
         except CroupierError:
             raise
         except Exception as exc:

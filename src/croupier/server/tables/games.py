@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from croupier.analysis.returns import Box
 from croupier.deck import Shoe
+from croupier.games.protocol import Action
 from croupier.history.records import to_json
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.protocol import ActMessage
@@ -27,11 +30,15 @@ from croupier.server.tables.protocol import ActMessage
 __all__ = [
     "BankedFactory",
     "BankedRound",
+    "BoxStake",
     "CashFactory",
     "CashRound",
     "FactoryBuilder",
     "GameFactory",
     "GameRound",
+    "GameTheory",
+    "OperatorSettings",
+    "RoundTheory",
     "event_kind",
     "event_seat",
     "game_round_shoe",
@@ -42,8 +49,11 @@ __all__ = [
 class GameRound(Protocol):
     """One round of one game, as a table's driver plays it. Seats are non-negative integers.
 
-    ``check_act`` raises a :class:`croupier.errors.CroupierError` and changes nothing; ``act``
-    is only called after its check passed and the money it needs was held.
+    A decision from the wire is translated once, by :meth:`action`, into the engine's typed
+    action (:mod:`croupier.games.protocol`); :meth:`check` and :meth:`apply` take that action
+    through the engine's ``verify`` and ``apply``. ``action`` and ``check`` raise a
+    :class:`croupier.errors.CroupierError` and change nothing; ``apply`` is only called after
+    the check passed and the money the decision needs was held.
     """
 
     @property
@@ -66,11 +76,16 @@ class GameRound(Protocol):
         """Settled (results known) or voided."""
         ...
 
-    def check_act(self, seat: int, act: ActMessage) -> int:
+    def action(self, seat: int, act: ActMessage) -> Action:
+        """The engine's typed action for ``seat``'s decision ``act``; refused (an unknown
+        action, a missing field) with the reason the wire documents."""
+        ...
+
+    def check(self, action: Action) -> int:
         """Validate a decision; return the extra stake it needs (a UTH Play bet)."""
         ...
 
-    def act(self, seat: int, act: ActMessage) -> None: ...
+    def apply(self, action: Action) -> None: ...
 
     def apply_timeout(self, seat: int) -> None:
         """The default decision of a seat that did not act in time."""
@@ -212,6 +227,104 @@ class CashFactory(GameFactory, Protocol):
         names: Sequence[str],
         button: int,
     ) -> CashRound: ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoxStake:
+    """One box of one round: what it staked before any decision, and its net result."""
+
+    ante: int
+    side: int
+    """UTH Trips or Russian Bonus."""
+    net: int
+    covered: bool = True
+    """False for a box the analysis does not describe (a Russian blind box)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundTheory:
+    """What one settled round adds to its table's daily report: each box's stake, net and
+    theoretical mean and variance, the figures the theory rests on (the table's return per
+    Ante...) and, when the theory cannot describe the round, why."""
+
+    boxes: tuple[Box, ...]
+    figures: Mapping[str, Any] = field(default_factory=dict)
+    """Shown with the report's row (empty: the round changes nothing there)."""
+    status: str = "ready"
+    """``ready``, or ``computing`` / ``unavailable`` with :attr:`reason`."""
+    reason: str = ""
+    uncovered: int = 0
+    """Boxes the theory does not describe (Russian blind boxes)."""
+
+
+class GameTheory(Protocol):
+    """What a game says of its own return to player, for the operator's figures (the daily
+    report, the per-table statistics): a game added to the registry brings its own, and no
+    report asks for a game by name."""
+
+    @property
+    def method(self) -> str:
+        """How the theoretical figure is found (shown with the daily report)."""
+        ...
+
+    @property
+    def basis(self) -> str | None:
+        """What a return is per (``"per unit of base stake (Ante + Trips)"``); ``None``: the
+        house takes rake only, there is no return to estimate and the rake is the GGR."""
+        ...
+
+    @property
+    def shown_rules(self) -> tuple[str, ...]:
+        """The table rules the daily report shows as the theory of a game without a return
+        (Hold'em's rake policy)."""
+        ...
+
+    def round_theory(self, record: Mapping[str, Any], book: Any) -> RoundTheory | None:
+        """What the settled round with ``record`` adds to the daily report; ``book`` is the
+        server's theory cache (:class:`croupier.server.reports.theory.TheoryBook`)."""
+        ...
+
+    def warm(self, rules: Mapping[str, Any], book: Any) -> None:
+        """Start computing, in ``book``, what :meth:`table_return` of a table with ``rules``
+        will need (at the server's start); rules the game refuses are the table manager's to
+        report, not this."""
+        ...
+
+    def table_return(self, rules: Mapping[str, Any], book: Any) -> dict[str, Any]:
+        """The theoretical return of a table with ``rules`` (its factory's ``describe()``) as
+        the operator's table list shows it: ``method``, ``status`` and the figures."""
+        ...
+
+    def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> float | None:
+        """What a round that staked ``wagered`` returns in theory by the published figures,
+        in minor units (``None``: no published figure)."""
+        ...
+
+
+def _accept(*_: Any) -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OperatorSettings:
+    """How an operator's change to a table (``PATCH /api/operator/tables/{name}``) names a
+    game's rules: the same request words for every game, mapped to each game's own."""
+
+    limits: Mapping[str, str]
+    """Request field (``min_bet``...) -> the game's rule (``ante_min``...)."""
+    paytables: Mapping[str, str] = field(default_factory=dict)
+    """Pay table name in the request (``trips``) -> the game's rule (``trips_paytable``)."""
+    paytable_lines: frozenset[str] | None = None
+    """Every line a pay table may have; ``None``: the lines it has now."""
+    lines_removable: bool = False
+    """A line may be removed (``null``); otherwise every line stays (pay 0 instead)."""
+    whole_odds: bool = True
+    """Odds are whole numbers to 1 (otherwise also ``"n:d"``, checked by the game)."""
+    check_paytable: Callable[[str, str, Mapping[str, Any]], None] = _accept
+    """``(name, rule, lines)``: raise ``ConfigError`` for a pay table the game refuses."""
+    check_factory: Callable[[Any], None] = _accept
+    """Raise ``ConfigError`` for a table the server must not run though its game accepts it
+    (UTH: a pay table the exact analysis cannot count)."""
 
 
 FactoryBuilder = Callable[[TableConfig], GameFactory]

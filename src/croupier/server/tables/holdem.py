@@ -26,22 +26,32 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
+from croupier.chips import Chips
 from croupier.errors import ConfigError, IllegalActionError
-from croupier.games.holdem import CashHand, HoldemTableConfig, Raise, all_in
+from croupier.games.holdem import (
+    Call,
+    CashHand,
+    Check,
+    Fold,
+    HoldemAction,
+    HoldemTableConfig,
+    Raise,
+    all_in,
+)
 from croupier.games.holdem.events import CardBurned, HoldemEvent, PotAwarded
 from croupier.games.holdem.phase import STREET_NAMES, Phase
-from croupier.games.protocol import PUBLIC
+from croupier.games.protocol import PUBLIC, Action
 from croupier.history import holdem as holdem_history
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables import fairness
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import to_json
+from croupier.server.tables.games import OperatorSettings, to_json
 from croupier.server.tables.protocol import ActMessage
 
 if TYPE_CHECKING:
     from croupier.deck import Shoe
 
-__all__ = ["ACTIONS", "HoldemFactory", "HoldemHand"]
+__all__ = ["ACTIONS", "SETTINGS", "THEORY", "HoldemFactory", "HoldemHand", "HoldemTheory"]
 
 ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
 
@@ -226,21 +236,18 @@ class HoldemHand:
             )
         return pos
 
-    def _all_in(self, pos: int) -> tuple[str, int | None]:
-        action = all_in(self.engine, pos)
-        return action.kind, action.to if isinstance(action, Raise) else None
-
-    def check_act(self, seat: int, act: ActMessage) -> int:
-        """Validate a decision without changing anything (no extra money is held)."""
+    def action(self, seat: int, act: ActMessage) -> HoldemAction:
+        """The decision ``act`` of the seat to act, as the engine's typed action (players
+        counted by position), translated once: ``bet`` and ``raise`` are a :class:`Raise` to
+        ``amount``, ``all_in`` the raise, call or check that puts the whole stack in."""
         pos = self._turn(seat)
-        engine = self.engine
         match act.action:
             case "fold":
-                engine.verify_fold(pos)
+                return Fold(seat=pos)
             case "check":
-                engine.verify_check(pos)
+                return Check(seat=pos)
             case "call":
-                engine.verify_call(pos)
+                return Call(seat=pos)
             case "bet" | "raise":
                 if act.amount is None:
                     raise InvalidRequestError(
@@ -248,35 +255,23 @@ class HoldemHand:
                         reason="amount_required",
                         params={"action": act.action},
                     )
-                engine.verify_raise(pos, to=act.amount)
+                return Raise(seat=pos, to=Chips(act.amount))
             case "all_in":
-                action, to = self._all_in(pos)
-                if action == "raise" and to is not None:
-                    engine.verify_raise(pos, to=to)
+                return all_in(self.engine, pos)
             case other:
                 raise InvalidRequestError(
                     f"unknown action {other!r}; hold'em has {ACTIONS}",
                     reason="unknown_action",
                     params={"action": str(other)},
                 )
+
+    def check(self, action: Action) -> int:
+        """Validate a decision without changing anything (no extra money is held)."""
+        self.engine.verify(_decision(action))
         return 0
 
-    def act(self, seat: int, act: ActMessage) -> None:
-        self.check_act(seat, act)
-        pos = self._position[seat]
-        engine = self.engine
-        action, to = act.action, act.amount
-        if action == "all_in":
-            action, to = self._all_in(pos)
-        if action == "fold":
-            engine.fold(pos)
-        elif action == "check":
-            engine.check(pos)
-        elif action == "call":
-            engine.call(pos)
-        else:
-            assert to is not None
-            engine.raise_to(pos, to)
+    def apply(self, action: Action) -> None:
+        self.engine.apply(_decision(action))
         self.showdown()
 
     def showdown(self) -> None:
@@ -420,6 +415,14 @@ class HoldemHand:
         }
 
 
+def _decision(action: Action) -> Fold | Check | Call | Raise:
+    """``action`` as a player's decision (the driver passes back what
+    :meth:`HoldemHand.action` made)."""
+    if not isinstance(action, Fold | Check | Call | Raise):
+        raise TypeError(f"{action!r} is not a decision of a hand of hold'em")
+    return action
+
+
 def recall_view(round_: Mapping[str, Any], seats: Sequence[int]) -> dict[str, Any]:
     """A finished hand as a player dealt in ``seats`` (one seat, or none) may recall it: no salt and no deck (they would
     show the cards of those who folded); instead the card commitment's leaves with the
@@ -469,3 +472,38 @@ def _redact_phh(text: str, secret: set[str]) -> str:
         return match.group(1) + "".join("??" if c in secret else c for c in pairs)
 
     return _DEALT_HOLE.sub(hide, text) if secret else text
+
+
+class HoldemTheory:
+    """Hold'em's return: none to estimate, the house takes rake only (its GGR)."""
+
+    method = "the house takes rake only: GGR is the rake"
+    basis = None
+    shown_rules = ("rake_percent", "rake_cap", "no_flop_no_drop")
+
+    def round_theory(self, record: Mapping[str, Any], book: object) -> None:
+        return None
+
+    def warm(self, rules: Mapping[str, Any], book: object) -> None:
+        return None  # nothing to compute: the figure is fixed
+
+    def table_return(self, rules: Mapping[str, Any], book: object) -> dict[str, Any]:
+        """The rake, the house's only take."""
+        return {
+            "method": "rake",
+            "status": "none",
+            "rake": {
+                "percent": rules.get("rake_percent"),
+                "cap": rules.get("rake_cap"),
+                "no_flop_no_drop": rules.get("no_flop_no_drop"),
+            },
+        }
+
+    def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> None:
+        return None
+
+
+THEORY = HoldemTheory()
+
+SETTINGS = OperatorSettings(limits={"min_bet": "min_buy_in", "max_bet": "max_buy_in"})
+"""A cash game's bets are the players' own: its limits are the buy-in's."""

@@ -1,6 +1,7 @@
 """The games a table can host, at the top of the table layer: each game's name, the builder
 of its adapter's factory (:mod:`.uth`, :mod:`.russian`, :mod:`.holdem`) and its recall view
-(what a player may see of a closed round of that game, :data:`.rounds.RecallView`).
+(what a player may see of a closed round of that game, :data:`.rounds.RecallView`) and its
+theory of the return to player (:class:`.games.GameTheory`, for the operator's figures).
 
 The layers below know no game: a :class:`croupier.server.tables.table.Table` drives a
 :class:`croupier.server.tables.games.GameFactory`'s rounds, and :mod:`.rounds` recalls a round
@@ -13,10 +14,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from croupier.server.tables import holdem, russian, uth
-from croupier.server.tables.games import FactoryBuilder
+from croupier.server.tables.games import FactoryBuilder, GameTheory, OperatorSettings
 from croupier.server.tables.rounds import RecallView, RecallViews
 
-__all__ = ["GameEntry", "available_games", "recall_views", "register_game"]
+__all__ = [
+    "GameEntry",
+    "available_games",
+    "operator_settings",
+    "recall_views",
+    "register_game",
+    "theories",
+]
+
+
+_NO_SETTINGS = OperatorSettings(limits={})
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,23 +38,46 @@ class GameEntry:
     """The game's factory for one table's configuration."""
     recall_view: RecallView | None = None
     """What a player may see of a closed round (``None``: all of it, the deck revealed)."""
+    theory: GameTheory | None = None
+    """The game's return to player for the operator's figures (``None``: no theory)."""
+    settings: OperatorSettings = _NO_SETTINGS
+    """How an operator's change to a table names the game's rules (none by default)."""
 
 
 _GAMES: dict[str, GameEntry] = {
-    "uth": GameEntry(uth.UthFactory, uth.recall_view),
-    "holdem": GameEntry(holdem.HoldemFactory, holdem.recall_view),
-    "russian": GameEntry(russian.RussianFactory, russian.recall_view),
+    "uth": GameEntry(uth.UthFactory, uth.recall_view, uth.THEORY, uth.SETTINGS),
+    "holdem": GameEntry(holdem.HoldemFactory, holdem.recall_view, holdem.THEORY, holdem.SETTINGS),
+    "russian": GameEntry(
+        russian.RussianFactory, russian.recall_view, russian.THEORY, russian.SETTINGS
+    ),
 }
 
 
-def register_game(game: str, build: FactoryBuilder, recall_view: RecallView | None = None) -> None:
+def register_game(
+    game: str,
+    build: FactoryBuilder,
+    recall_view: RecallView | None = None,
+    theory: GameTheory | None = None,
+    settings: OperatorSettings | None = None,
+) -> None:
     """Make ``game`` available to tables (tests register toy games this way)."""
-    _GAMES[game] = GameEntry(build, recall_view)
+    _GAMES[game] = GameEntry(build, recall_view, theory, settings or _NO_SETTINGS)
 
 
 def available_games() -> Mapping[str, FactoryBuilder]:
     """Every registered game's factory builder, by name."""
     return {game: entry.build for game, entry in _GAMES.items()}
+
+
+def theories() -> Mapping[str, GameTheory]:
+    """Every registered game's theory of its return, by name (the operator's figures)."""
+    return {game: entry.theory for game, entry in _GAMES.items() if entry.theory is not None}
+
+
+def operator_settings(game: str) -> OperatorSettings:
+    """How an operator's change names ``game``'s rules (none for a game not registered)."""
+    entry = _GAMES.get(game)
+    return _NO_SETTINGS if entry is None else entry.settings
 
 
 def recall_views() -> RecallViews:

@@ -33,22 +33,44 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from croupier.analysis.returns import RUSSIAN_ANALYSIS, Z95, Box
+from croupier.analysis.russian import bonus_return, bonus_second_moment
 from croupier.cards import Card, parse_cards
 from croupier.deck import keyed_reshuffler
 from croupier.errors import IllegalActionError
-from croupier.games.protocol import PUBLIC
-from croupier.games.russian import Phase, RussianConfig, RussianRound
+from croupier.games.protocol import PUBLIC, Action
+from croupier.games.russian import (
+    BuyGame,
+    DeclineBuy,
+    Exchange,
+    Fold,
+    Phase,
+    PlaceBet,
+    RussianAction,
+    RussianConfig,
+    RussianRound,
+    SixthCard,
+)
 from croupier.games.russian.events import DiscardsReshuffled, RussianEvent
 from croupier.history import russian as russian_history
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import to_json
+from croupier.server.tables.games import BoxStake, OperatorSettings, RoundTheory, to_json
 from croupier.server.tables.protocol import ActMessage
 
 if TYPE_CHECKING:
     from croupier.deck import Shoe
 
-__all__ = ["RussianFactory", "RussianTableRound", "recall_view"]
+__all__ = [
+    "ANALYSED_RULES",
+    "SETTINGS",
+    "THEORY",
+    "RussianFactory",
+    "RussianTableRound",
+    "RussianTheory",
+    "boxes",
+    "recall_view",
+]
 
 _SPOTS = frozenset(
     {
@@ -282,54 +304,47 @@ class RussianTableRound:
             )
         return tuple(parse_cards(" ".join(act.cards)))
 
-    def check_act(self, seat: int, act: ActMessage) -> int:
+    def action(self, seat: int, act: ActMessage) -> RussianAction:
+        """The decision ``act`` for the seat's open box deciding now, as the engine's typed
+        action, translated once (``amount`` of a ``bet``: the insurance)."""
         box = self._open_box(seat)
-        engine, config = self.engine, self.engine.config
-        ante = self._ante(box)
         match act.action:
             case "exchange":
-                engine.verify_exchange(seat, box=box, discard=self._discard(act))
-                return config.draw_fee_multiple * ante
+                return Exchange(seat=seat, box=box, discard=self._discard(act))
             case "sixth_card":
-                engine.verify_sixth_card(seat, box=box)
-                return config.draw_fee_multiple * ante
+                return SixthCard(seat=seat, box=box)
             case "bet":
-                insurance = act.amount or 0
-                engine.verify_bet(seat, box=box, insurance=insurance)
-                return config.bet_multiple * ante + insurance
+                return PlaceBet(seat=seat, box=box, insurance=act.amount or 0)
             case "fold":
-                engine.verify_fold(seat, box=box)
+                return Fold(seat=seat, box=box)
             case "buy":
-                engine.verify_buy_game(seat, box=box)
-                return config.buy_fee_multiple * ante
+                return BuyGame(seat=seat, box=box)
             case "decline":
-                engine.verify_decline_buy(seat, box=box)
+                return DeclineBuy(seat=seat, box=box)
             case other:
                 raise InvalidRequestError(
                     f"unknown action {other!r}; russian poker has {_ACTIONS}",
                     reason="unknown_action",
                     params={"action": str(other)},
                 )
+
+    def check(self, action: Action) -> int:
+        """Refuse ``action`` unless the engine takes it; the money it needs held first (a
+        fee, the Bet and its insurance, a buy)."""
+        decision = _decision(action)
+        self.engine.verify(decision)
+        config, ante = self.engine.config, self._ante(decision.box)
+        match decision:
+            case Exchange() | SixthCard():
+                return config.draw_fee_multiple * ante
+            case PlaceBet(insurance=insurance):
+                return config.bet_multiple * ante + insurance
+            case BuyGame():
+                return config.buy_fee_multiple * ante
         return 0
 
-    def act(self, seat: int, act: ActMessage) -> None:
-        box = self._open_box(seat)
-        engine = self.engine
-        match act.action:
-            case "exchange":
-                engine.exchange(seat, box=box, discard=self._discard(act))
-            case "sixth_card":
-                engine.sixth_card(seat, box=box)
-            case "bet":
-                engine.bet(seat, box=box, insurance=act.amount or 0)
-            case "fold":
-                engine.fold(seat, box=box)
-            case "buy":
-                engine.buy_game(seat, box=box)
-            case "decline":
-                engine.decline_buy(seat, box=box)
-            case other:  # pragma: no cover - check_act refused it
-                raise InvalidRequestError(f"unknown action {other!r}")
+    def apply(self, action: Action) -> None:
+        self.engine.apply(_decision(action))
 
     def apply_timeout(self, seat: int) -> None:
         box = self._open_box(seat)
@@ -435,8 +450,150 @@ class RussianTableRound:
         }
 
 
+_Decision = Exchange | SixthCard | PlaceBet | Fold | BuyGame | DeclineBuy
+
+
+def _decision(action: Action) -> _Decision:
+    """``action`` as a box's decision (the driver passes back what
+    :meth:`RussianTableRound.action` made)."""
+    if not isinstance(action, _Decision):
+        raise TypeError(f"{action!r} is not a decision of a Russian Poker round")
+    return action
+
+
 def recall_view(round_: Mapping[str, Any], seats: Sequence[int]) -> dict[str, Any]:
     """A closed Russian Poker round as a player recalls it: all of it, as before (a casino
     table of at most ``max_players`` boxes, every box turned over at the settlement, the deck
     revealed against the commitment); the player rows are already cut to their own."""
     return dict(round_)
+
+
+# -- the return to player (the operator's figures) ---------------------------------------------
+
+ANALYSED_RULES = ("bet_paytable", "rebuy_same_rank", "duplicate_rank_straights")
+"""The Russian rules the analysed figure depends on (spec values)."""
+
+_ANALYSED_DEFAULTS = {
+    key: value for key, value in to_json(RussianConfig()).items() if key in ANALYSED_RULES
+}
+
+
+def boxes(record: Mapping[str, Any]) -> list[BoxStake]:
+    """Every settled box of a Russian Poker record; a box is covered by the analysed figure
+    when it is open and the table's rules are those analysed."""
+    rules = record.get("rules") or {}
+    analysed = all(rules.get(k, v) == v for k, v in _ANALYSED_DEFAULTS.items())
+    placed = {int(e["box"]): e for e in record.get("events") or [] if e.get("kind") == "box_placed"}
+    out = []
+    for result in record.get("results") or []:
+        event = placed.get(int(result["box"]), {})
+        out.append(
+            BoxStake(
+                ante=int(event.get("ante", 0)),
+                side=int(event.get("bonus", 0)),
+                net=int(result["net"]),
+                covered=analysed and not event.get("blind", False),
+            )
+        )
+    return out
+
+
+def _box(b: BoxStake, bonus_mean: float, bonus_sd: float) -> Box:
+    fig = RUSSIAN_ANALYSIS
+    side = b.side * bonus_mean
+    sd = b.ante * fig.sd_per_ante + b.side * bonus_sd  # correlation unknown: the largest
+    return Box(
+        base=b.ante + b.side,
+        net=b.net,
+        mean=b.ante * fig.ev_per_ante + side,
+        variance=sd * sd,
+        mean_low=b.ante * fig.ev_low + side,
+        mean_high=b.ante * fig.ev_high + side,
+    )
+
+
+def _table_return(rules: Mapping[str, Any]) -> dict[str, Any]:
+    config = RussianConfig.from_dict({k: v for k, v in rules.items() if k != "name"})
+    spec = RussianConfig().to_dict()
+    mine = config.to_dict()
+    fig = RUSSIAN_ANALYSIS
+    out: dict[str, Any] = {
+        "method": "analysed",
+        "per": "ante",
+        "bonus_return": 1 + bonus_return(config),
+    }
+    differ = [k for k in ANALYSED_RULES if mine.get(k) != spec.get(k)]
+    if differ:
+        return {
+            **out,
+            "status": "unavailable",
+            "reason": f"the analysed figure is for the spec's rules; this table changes {differ}",
+        }
+    return {
+        **out,
+        "status": "ready",
+        "return": 1 + fig.ev_per_ante,
+        "house_edge": -fig.ev_per_ante,
+        "interval": [1 + fig.ev_low, 1 + fig.ev_high],
+        "confidence": 0.95,
+        "z": Z95,
+        "rounds_simulated": fig.rounds,
+    }
+
+
+class RussianTheory:
+    """Russian Poker's return to player: the analysed figure for open boxes, the Bonus exact."""
+
+    method = (
+        "analysed figure for open boxes (250 M simulated rounds, its 95 % range; "
+        "spec rules, no cap); Bonus exact; blind boxes not covered"
+    )
+    basis = "per unit of base stake (Ante + Bonus), open boxes"
+    shown_rules: tuple[str, ...] = ()
+
+    def round_theory(self, record: Mapping[str, Any], book: object) -> RoundTheory:
+        fig = RUSSIAN_ANALYSIS
+        bonus_mean = bonus_return()
+        bonus_sd = (bonus_second_moment() - bonus_mean**2) ** 0.5
+        stakes = boxes(record)
+        shaped = tuple(_box(b, bonus_mean, bonus_sd) for b in stakes if b.covered)
+        figures = {
+            "return_per_ante": 1 + fig.ev_per_ante,
+            "return_per_ante_range": [1 + fig.ev_low, 1 + fig.ev_high],
+            "bonus_return": 1 + bonus_mean,
+        }
+        return RoundTheory(boxes=shaped, figures=figures, uncovered=len(stakes) - len(shaped))
+
+    def warm(self, rules: Mapping[str, Any], book: object) -> None:
+        return None  # nothing to compute: the figure is fixed
+
+    def table_return(self, rules: Mapping[str, Any], book: object) -> dict[str, Any]:
+        """The analysed figure with its 95 % interval (250 M simulated rounds, spec rules),
+        for tables whose rules are the analysed ones; the Bonus exactly for any table."""
+        return _table_return(rules)
+
+    def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> None:
+        return None  # the operator's statistics have no published Russian figure
+
+
+THEORY = RussianTheory()
+
+
+# -- what an operator may change -----------------------------------------------------------------
+
+
+def _check_paytable(name: str, rule: str, lines: Mapping[str, Any]) -> None:
+    RussianConfig.from_dict({rule: lines})
+
+
+SETTINGS = OperatorSettings(
+    limits={
+        "min_bet": "ante_min",
+        "max_bet": "ante_max",
+        "bonus_min": "bonus_min",
+        "bonus_max": "bonus_max",
+        "max_payout": "max_payout",
+    },
+    paytables={"bet": "bet_paytable", "bonus": "bonus_paytable"},
+    check_paytable=_check_paytable,
+)

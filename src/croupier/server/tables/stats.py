@@ -1,8 +1,10 @@
 """Operator figures per table and per game: rounds, voids, wagered, GGR, actual vs theoretical.
 
-The theoretical return weights the published returns under optimal strategy (spec/uth.md,
-"Published return to player", seed 001) by what was staked on each kind of bet: the main bets
-(Ante, Blind, Play) return 99.47 % of what they risk, Trips 96.50 %.
+The theoretical return is each game's own (:meth:`.games.GameTheory.published_return`, from
+the registry): UTH weights the published returns under optimal strategy (spec/uth.md,
+"Published return to player", seed 001) by what was staked on each kind of bet, the main bets
+(Ante, Blind, Play) returning 99.47 % of what they risk, Trips 96.50 %. A group holding a
+round of a game without a published figure has no theoretical return.
 """
 
 from __future__ import annotations
@@ -14,20 +16,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from croupier.server.tables.models import Round, RoundPlayer, RoundStatus
+from croupier.server.tables.registry import theories
 
-__all__ = ["THEORETICAL_RETURNS", "operator_stats"]
+__all__ = ["operator_stats"]
 
-THEORETICAL_RETURNS: dict[str, dict[str, float]] = {
-    # spec/uth.md "Published return to player (001)": element of risk, and Trips.
-    "uth": {"main": 0.9947, "trips": 0.9650},
-}
 _SERIES_POINTS = 500
-
-
-def _trips_staked(record: dict[str, Any] | None) -> int:
-    if not record:
-        return 0
-    return sum(int(bet.get("trips", 0)) for bet in record.get("bets", []))
 
 
 def _group(
@@ -60,12 +53,10 @@ def _group(
         group["rounds"] += 1
         group["wagered"] += row["wagered"]
         group["returned"] += row["returned"]
-        rates = THEORETICAL_RETURNS.get(row["game"])
-        if rates is None:
+        if row["theory"] is None:
             group["_known"] = False
         else:
-            trips = min(row["trips"], row["wagered"])
-            group["_theory"] += (row["wagered"] - trips) * rates["main"] + trips * rates["trips"]
+            group["_theory"] += row["theory"]
         group["series"].append([group["rounds"], group["returned"] / max(1, group["wagered"])])
     out = []
     for group in groups.values():
@@ -92,6 +83,7 @@ def operator_stats(session: Session) -> dict[str, list[dict[str, Any]]]:
     ):
         total, back = staked.get(round_id, (0, 0))
         staked[round_id] = (total + int(amount), back + int(returned or 0))
+    games = theories()
     rows = []
     for row in session.execute(
         select(Round.id, Round.table_name, Round.game, Round.status, Round.record).order_by(
@@ -99,6 +91,7 @@ def operator_stats(session: Session) -> dict[str, list[dict[str, Any]]]:
         )
     ):
         wagered, returned = staked.get(row.id, (0, 0))
+        theory = games.get(row.game)
         rows.append(
             {
                 "table": row.table_name,
@@ -106,7 +99,7 @@ def operator_stats(session: Session) -> dict[str, list[dict[str, Any]]]:
                 "status": row.status,
                 "wagered": wagered,
                 "returned": returned,
-                "trips": _trips_staked(row.record),
+                "theory": None if theory is None else theory.published_return(row.record, wagered),
             }
         )
     return {

@@ -12,20 +12,47 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from typing import Any, Literal
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Literal, Protocol
 
+from croupier.analysis.returns import Box
+from croupier.analysis.uth.moments import BlindKey, UthMoments, UthOutcomes, blind_key, moments
+from croupier.analysis.uth.paytables import PayTable, check_paytable, from_engine
 from croupier.deck import Shoe
-from croupier.errors import ConfigError, IllegalActionError
-from croupier.games.uth import Phase, UthConfig, UthRound, opening_stake
+from croupier.errors import ConfigError, CroupierError, IllegalActionError
+from croupier.evaluator import HandCategory
+from croupier.games.paytables import PayTable as EnginePayTable
+from croupier.games.protocol import Action
+from croupier.games.uth import (
+    Check,
+    Fold,
+    Phase,
+    Play,
+    UthAction,
+    UthConfig,
+    UthRound,
+    opening_stake,
+)
+from croupier.games.uth.config import PlayMultiples
 from croupier.games.uth.events import PUBLIC, UthEvent
 from croupier.history import uth as uth_history
 from croupier.history.uth import result_to_dict
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import to_json
+from croupier.server.tables.games import BoxStake, OperatorSettings, RoundTheory, to_json
 from croupier.server.tables.protocol import ActMessage
 
-__all__ = ["UthFactory", "UthTableRound", "recall_view"]
+__all__ = [
+    "SETTINGS",
+    "THEORY",
+    "UthFactory",
+    "UthTableRound",
+    "UthTheory",
+    "boxes",
+    "paytables",
+    "recall_view",
+]
 
 _SPOTS = frozenset({"ante", "blind", "trips"})
 
@@ -71,6 +98,14 @@ _MULTIPLE = re.compile(r"^(10|[1-9])x$")
 
 def _config(rules: Mapping[str, Any]) -> UthConfig:
     return UthConfig.from_dict(rules)
+
+
+def _decision(action: Action) -> Check | Play | Fold:
+    """``action`` as a seat's decision of a UTH round (the driver passes back what
+    :meth:`UthTableRound.action` made)."""
+    if not isinstance(action, Check | Play | Fold):
+        raise TypeError(f"{action!r} is not a decision of a UTH round")
+    return action
 
 
 def _multiple(act: ActMessage) -> int | None:
@@ -165,31 +200,33 @@ class UthTableRound:
     def close_betting(self) -> None:
         self.engine.close_betting()
 
-    def check_act(self, seat: int, act: ActMessage) -> int:
+    def action(self, seat: int, act: ActMessage) -> UthAction:
+        """The decision ``act`` as the engine's typed action, translated once: ``check``,
+        ``fold``, ``play`` with a ``multiple`` or ``"4x"``... (the table's ``play_multiples``
+        are the engine's to check)."""
         multiple = _multiple(act)
         if multiple is not None:
-            self.engine.verify_bet_play(seat, multiple)
-            return multiple * self.engine.box(seat).ante
+            return Play(seat=seat, multiple=multiple)
         if act.action == "check":
-            self.engine.verify_check(seat)
-        elif act.action == "fold":
-            self.engine.verify_fold(seat)
-        else:
-            raise InvalidRequestError(
-                f"unknown action {act.action!r}; UTH has check, play (4x 3x 2x 1x...) and fold",
-                reason="unknown_action",
-                params={"action": act.action},
-            )
+            return Check(seat=seat)
+        if act.action == "fold":
+            return Fold(seat=seat)
+        raise InvalidRequestError(
+            f"unknown action {act.action!r}; UTH has check, play (4x 3x 2x 1x...) and fold",
+            reason="unknown_action",
+            params={"action": act.action},
+        )
+
+    def check(self, action: Action) -> int:
+        """Refuse ``action`` unless the engine takes it; the Play bet it needs."""
+        decision = _decision(action)
+        self.engine.verify(decision)
+        if isinstance(decision, Play):
+            return decision.multiple * self.engine.box(decision.seat).ante
         return 0
 
-    def act(self, seat: int, act: ActMessage) -> None:
-        multiple = _multiple(act)
-        if multiple is not None:
-            self.engine.bet_play(seat, multiple)
-        elif act.action == "check":
-            self.engine.check(seat)
-        else:
-            self.engine.fold(seat)
+    def apply(self, action: Action) -> None:
+        self.engine.apply(_decision(action))
 
     def apply_timeout(self, seat: int) -> None:
         self.engine.apply_timeout(seat)
@@ -271,3 +308,195 @@ def recall_view(round_: Mapping[str, Any], seats: Collection[int]) -> dict[str, 
         summary["results"] = [r for r in summary["results"] if r.get("seat") in set(seats)]
         data["summary"] = summary
     return data
+
+
+# -- the return to player (the operator's figures) ---------------------------------------------
+
+_PUBLISHED = {"main": 0.9947, "trips": 0.9650}
+"""spec/uth.md "Published return to player (001)": the main bets (Ante, Blind, Play) under
+optimal strategy, and Trips."""
+
+
+class _Lookup(Protocol):
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def outcomes(self) -> UthOutcomes | None: ...
+
+    @property
+    def reason(self) -> str: ...
+
+
+class _Book(Protocol):
+    """The server's theory cache (:class:`croupier.server.reports.theory.TheoryBook`)."""
+
+    def __hash__(self) -> int: ...
+
+    def uth(self, blind: PayTable) -> _Lookup: ...
+
+
+def paytables(record: Mapping[str, Any]) -> tuple[PayTable, PayTable] | None:
+    """The (Blind, Trips) pay tables of a UTH record, or None if it has none readable."""
+    config = record.get("config") or {}
+    try:
+        blind = EnginePayTable.from_mapping("blind", config["blind_paytable"])
+        trips = EnginePayTable.from_mapping("trips", config["trips_paytable"])
+    except (KeyError, TypeError, CroupierError):
+        return None
+    return from_engine(blind), from_engine(trips)
+
+
+def boxes(record: Mapping[str, Any]) -> list[BoxStake]:
+    """Every settled box of a UTH record."""
+    out = []
+    for result in record.get("results") or []:
+        stakes = {b.get("bet"): int(b.get("stake", 0)) for b in result.get("bets", [])}
+        out.append(
+            BoxStake(
+                ante=stakes.get("ante", 0), side=stakes.get("trips", 0), net=int(result["net"])
+            )
+        )
+    return out
+
+
+@lru_cache(maxsize=256)
+def _uth_moments(
+    book: _Book, blind: BlindKey, trips: tuple[tuple[int, int, int], ...]
+) -> UthMoments:
+    lookup = book.uth({HandCategory(c): (n, d) for c, n, d in blind})
+    assert lookup.outcomes is not None
+    return moments(lookup.outcomes, {HandCategory(c): (n, d) for c, n, d in trips})
+
+
+def _key(table: Mapping[Any, tuple[int, int]]) -> tuple[tuple[int, int, int], ...]:
+    return tuple(sorted((int(c), n, d) for c, (n, d) in table.items()))
+
+
+def _table_return(rules: Mapping[str, Any], book: _Book) -> dict[str, Any]:
+    config = UthConfig.from_dict({k: v for k, v in rules.items() if k != "max_seats"})
+    base: dict[str, Any] = {"method": "exact", "per": "ante"}
+    if config.play_multiples != PlayMultiples() or config.trips_needs_win:
+        return {
+            **base,
+            "status": "unavailable",
+            "reason": "the exact analysis here plays the spec's Play multiples (4x/3x, 2x, 1x) "
+            "with Trips paid whatever the dealer holds; this table changes that",
+        }
+    blind, trips = from_engine(config.blind_paytable), from_engine(config.trips_paytable)
+    lookup = book.uth(blind)
+    if lookup.outcomes is None:
+        return {**base, "status": lookup.status, "reason": lookup.reason}
+    m = _uth_moments(book, _key(blind), _key(trips))
+    return {
+        **base,
+        "status": "ready",
+        "return": float(m.return_per_ante),
+        "return_exact": _fraction(m.return_per_ante),
+        "house_edge": float(-m.ev_main),
+        "sd_per_round": float(m.var_main) ** 0.5,
+        "trips_return": float(m.trips_return),
+        "trips_return_exact": _fraction(m.trips_return),
+    }
+
+
+def _fraction(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+class UthTheory:
+    """UTH's return to player: exact, for the table's own pay tables (optimal play)."""
+
+    method = (
+        "exact analysis for the table's pay tables (optimal play); 95 % interval from the "
+        "exact variance, a round's boxes taken as fully correlated"
+    )
+    basis = "per unit of base stake (Ante + Trips)"
+    shown_rules: tuple[str, ...] = ()
+
+    def round_theory(self, record: Mapping[str, Any], book: _Book) -> RoundTheory:
+        tables = paytables(record)
+        stakes = boxes(record)
+        unknown = tuple(Box(base=b.ante + b.side, net=b.net, mean=0, variance=0) for b in stakes)
+        if tables is None:
+            return RoundTheory(
+                boxes=unknown, status="unavailable", reason="a round's record has no pay tables"
+            )
+        lookup = book.uth(tables[0])
+        if lookup.outcomes is None:
+            status = "computing" if lookup.status == "computing" else "unavailable"
+            return RoundTheory(boxes=unknown, status=status, reason=lookup.reason)
+        m = moments(lookup.outcomes, tables[1])
+        shaped = []
+        for b in stakes:
+            mean, variance = m.box(b.ante, b.side)
+            shaped.append(Box(base=b.ante + b.side, net=b.net, mean=mean, variance=variance))
+        figures = {
+            "return_per_ante": float(m.return_per_ante),
+            "trips_return": float(m.trips_return),
+        }
+        return RoundTheory(boxes=tuple(shaped), figures=figures)
+
+    def warm(self, rules: Mapping[str, Any], book: _Book) -> None:
+        """The table's Blind pay table, computing in the book from now on."""
+        try:
+            blind = UthConfig.from_dict(rules).blind_paytable
+        except (CroupierError, TypeError):
+            return  # the table manager reports a bad table itself
+        book.uth(from_engine(blind))
+
+    def table_return(self, rules: Mapping[str, Any], book: _Book) -> dict[str, Any]:
+        """Exact, from the project's exact analysis for the table's own pay tables (the
+        theory cache: the spec's Blind table ships computed, any other takes one exact run in
+        a worker process and is ``computing`` until then; a Trips change needs no run). The
+        analysis plays the spec's Play multiples (4x/3x, 2x, 1x) with Trips paid whatever the
+        dealer holds; a table with other options has no exact figure here."""
+        return _table_return(rules, book)
+
+    def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> float:
+        staked = sum(int(bet.get("trips", 0)) for bet in (record or {}).get("bets", []))
+        trips = min(staked, wagered)
+        return (wagered - trips) * _PUBLISHED["main"] + trips * _PUBLISHED["trips"]
+
+
+THEORY = UthTheory()
+
+
+# -- what an operator may change -----------------------------------------------------------------
+
+
+def _check_paytable(name: str, rule: str, lines: Mapping[str, Any]) -> None:
+    EnginePayTable.from_mapping(name, lines)
+
+
+def _check_analysable(factory: Any) -> None:
+    """The exact analysis' own check of a table's pay tables (it must count them)."""
+    config = getattr(factory, "config", None)
+    if not isinstance(config, UthConfig):
+        return
+    try:
+        blind_key(from_engine(config.blind_paytable))
+        check_paytable(from_engine(config.trips_paytable), name="trips")
+    except ConfigError as exc:
+        raise ConfigError(
+            f"paytables.blind: {exc}",
+            reason="paytable_not_analysable",
+            params={"paytable": "blind"},
+        ) from None
+
+
+SETTINGS = OperatorSettings(
+    limits={
+        "min_bet": "ante_min",
+        "max_bet": "ante_max",
+        "trips_min": "trips_min",
+        "trips_max": "trips_max",
+        "max_payout": "max_payout",
+    },
+    paytables={"blind": "blind_paytable", "trips": "trips_paytable"},
+    paytable_lines=frozenset(c.name.lower() for c in HandCategory),
+    lines_removable=True,
+    whole_odds=False,
+    check_paytable=_check_paytable,
+    check_factory=_check_analysable,
+)
