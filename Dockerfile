@@ -3,6 +3,12 @@
 # project's machines (no Docker daemon there): see the README's deployment section.
 FROM python:3.11-slim-bookworm
 
+# A C compiler, so that the install compiles the Hold'em engine (scripts/build_native.py, mypyc;
+# the image already holds Python's headers). Without it the same engine runs as pure Python.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /app
 COPY . /app
 RUN sh scripts/install.sh \
