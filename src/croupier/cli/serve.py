@@ -51,6 +51,18 @@ ApiDocsOption = Annotated[
         help="Serve /docs, /redoc and /openapi.json (default: off, or CROUPIER_API_DOCS).",
     ),
 ]
+RedisOption = Annotated[
+    str | None,
+    typer.Option(
+        "--redis",
+        help="Join a cluster through this Redis (redis://host:6379/0); needs a PostgreSQL "
+        "--database shared by every process (default: one process, no Redis).",
+    ),
+]
+NodeOption = Annotated[
+    str | None,
+    typer.Option("--node", help="This process's name in a cluster (default: host and pid)."),
+]
 DemoOption = Annotated[
     bool | None,
     typer.Option(
@@ -73,6 +85,8 @@ def register(app: typer.Typer) -> None:
         static: StaticOption = None,
         api_docs: ApiDocsOption = None,
         demo: DemoOption = None,
+        redis: RedisOption = None,
+        node: NodeOption = None,
     ) -> None:
         """Run the casino server: accounts, wallet, live tables over WebSockets.
 
@@ -87,6 +101,8 @@ def register(app: typer.Typer) -> None:
             "port": port,
             "api_docs": api_docs,
             "demo": demo,
+            "redis_url": redis,
+            "node_id": node,
         }
         _run({k: v for k, v in overrides.items() if v is not None}, static)
 

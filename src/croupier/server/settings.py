@@ -83,5 +83,17 @@ class Settings(BaseSettings):
     deposit_min: int = Field(default=500, gt=0)
     deposit_max: int = Field(default=1_000_000, gt=0)
     """Bounds of one deposit request, minor units."""
+    redis_url: str | None = None
+    """Join a cluster (issue 18): several ``croupier serve`` processes sharing one PostgreSQL
+    database and this Redis (``redis://host:6379/0``). ``None`` (the default): one process,
+    every table in it, an in-process bus."""
+    node_id: str | None = None
+    """This process's name in a cluster (default: host name and process id)."""
+    lease_seconds: float = Field(default=5.0, ge=0.5, le=300)
+    """A table's owner renews its lease this often three times; another process takes the
+    table over once the lease has run out (a dead owner's tables move within about this)."""
+    request_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
+    """In a cluster, a gateway answers a request the table's owner has not answered within
+    this with an error (the owner died, or the bus is down)."""
     deposit_pending_max: int = Field(default=3, ge=1)
     """Deposit requests a player may have waiting at once."""
