@@ -234,6 +234,11 @@ class _Bot:
             self._event(frame["event"])
         elif kind == "state":
             self.state = frame
+        elif kind == "welcome":
+            # A new greeting: the table was taken over by another server of a cluster (its
+            # round voided, the seats free): sit down again.
+            self.joined = False
+            self.failed = False
         if not self.inflight and self.state is not None:
             # State frames that arrive while a request is in flight are kept and acted on
             # once it is answered (the server sends the seat's new state before the ack).
