@@ -24,13 +24,19 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
+# The Redis fixture and the installers are shared with tests/server (the table tests played
+# through a cluster): they live next to the server tests' kit.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+from server_cluster import _has_redis, _require, redis_server
+
+__all__ = ["redis_server"]
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "cluster-local.sh"
@@ -60,86 +66,6 @@ def _has_postgres() -> bool:
 
 def _has_haproxy() -> bool:
     return shutil.which("haproxy") is not None or os.access("/usr/sbin/haproxy", os.X_OK)
-
-
-def _has_redis() -> bool:
-    return shutil.which("redis-server") is not None
-
-
-def _install(name: str) -> None:
-    """Run ``scripts/install-NAME.sh`` under the apt lock (other workers may install too)."""
-    subprocess.run(
-        ["flock", APT_LOCK, "sh", str(REPO / "scripts" / f"install-{name}.sh")],
-        check=True,
-        capture_output=True,
-    )
-
-
-def _require(packages: Mapping[str, Callable[[], bool]]) -> None:
-    """Install what is missing as root; skip, naming it, when that is impossible."""
-    missing = [name for name, present in packages.items() if not present()]
-    if not missing:
-        return
-    if os.geteuid() != 0:
-        scripts = ", ".join(f"scripts/install-{name}.sh" for name in missing)
-        pytest.skip(f"{', '.join(missing)} not installed and not root to install ({scripts})")
-    for name in missing:
-        _install(name)
-        if not packages[name]():
-            pytest.fail(f"{name} is still missing after scripts/install-{name}.sh")
-
-
-@pytest.fixture(scope="session")
-def redis_server() -> Iterator[str]:
-    """A redis-server of our own for the whole session; yields its URL."""
-    _require({"redis": _has_redis})
-    import redis
-
-    base = tempfile.mkdtemp(prefix="croupier-redis-")
-    port = _free_port()
-    log = open(os.path.join(base, "redis.log"), "wb")  # noqa: SIM115 - closed below
-    process = subprocess.Popen(
-        [
-            "redis-server",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--dir",
-            base,
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    try:
-        client = redis.Redis.from_url(url)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    log.flush()
-                    output = Path(base, "redis.log").read_text(errors="replace")
-                    pytest.fail(f"redis-server did not start on port {port}:\n{output}")
-                time.sleep(0.05)
-        client.close()
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
-        shutil.rmtree(base, ignore_errors=True)
 
 
 def _parse_env(text: str) -> dict[str, str]:
