@@ -201,6 +201,7 @@ def cluster_server(
     cluster = {"redis_url": redis_url, "node_id": "owner", "lease_seconds": 10.0}
     app, owner = make_owner(cluster)
     with owner:
+        app.state.test_client = owner  # the owner's own HTTP, for tests that need both sides
         node = app.state.node
         deadline = time.monotonic() + wait
         while set(node.owned()) != set(app.state.tables.openable()):

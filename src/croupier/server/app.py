@@ -167,6 +167,7 @@ async def _join(app: FastAPI, settings: Settings, db: Database, manager: Any) ->
         raise ConfigError(f"cannot join the cluster: {exc}") from None
     app.state.node = node
     app.state.access = node.access
+    node.access.attach(app.state.live_sessions)
     log.info("joined the cluster as %s", name)
     return node
 

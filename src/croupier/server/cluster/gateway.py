@@ -24,11 +24,12 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
+from croupier.server.accounts.sessions import LiveSessions
 from croupier.server.cluster import messages as m
 from croupier.server.cluster.bus import Bus, BusUnavailable
 from croupier.server.errors import ServiceUnavailable
 from croupier.server.tables.connection import Connection
-from croupier.server.tables.wire import ClientMessage, Shared, error_frame
+from croupier.server.tables.wire import ClientMessage, Shared, encode, error_frame
 
 __all__ = ["ClusterAccess", "GatewayConnection"]
 
@@ -64,6 +65,16 @@ class ClusterAccess:
         self._pending: dict[int, tuple[int, asyncio.Future[None], str | int | None]] = {}
         self._ids = itertools.count(1)
         self._background: set[asyncio.Task[None]] = set()
+        self.sessions: LiveSessions | None = None
+        """This process's live sessions (revocations and frames from other processes)."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def attach(self, sessions: LiveSessions) -> None:
+        """Relay this process's revocations and user frames, apply the others' (on the
+        running loop)."""
+        self.sessions = sessions
+        self._loop = asyncio.get_running_loop()
+        sessions.relay = self.relay
 
     def check(self, name: str) -> None:
         self._check(name)
@@ -217,8 +228,35 @@ class ClusterAccess:
                 log.error("could not connect sockets to %s's new owner: %s", message.table, exc)
 
     def _user_notice(self, notice: m.UserNotice) -> None:
-        for conn in list(self.conns.values()):
-            if conn.user_id != notice.user_id:
-                continue
-            if notice.frame is not None:
-                conn.send(Shared.encoded(notice.frame))
+        """A revocation or a user's frame from another process, applied to the sessions of
+        this one's sockets."""
+        live = self.sessions
+        if live is None or notice.origin == self.node:
+            return
+        if notice.kind == "revoke_token" and notice.token_hash:
+            live.revoke_token(notice.token_hash, notice.reason, relayed=True)
+        elif notice.kind == "revoke_user" and notice.user_id is not None:
+            live.revoke_user(notice.user_id, notice.reason, relayed=True)
+        elif notice.kind == "frame" and notice.user_id is not None and notice.frame:
+            live.notify_user(notice.user_id, Shared.encoded(notice.frame), relayed=True)
+
+    def relay(self, kind: str, **fields: Any) -> None:
+        """Tell the other processes of a revocation or a user's frame made here (called from
+        any thread: :attr:`croupier.server.accounts.sessions.LiveSessions.relay`)."""
+        frame = fields.pop("frame", None)
+        text = (
+            None if frame is None else (frame.text if isinstance(frame, Shared) else encode(frame))
+        )
+        notice = m.UserNotice(origin=self.node, kind=kind, frame=text, **fields)  # type: ignore[arg-type]
+        loop = self._loop
+        if loop is None:
+            return
+        payload = m.encode(notice)
+
+        async def send() -> None:
+            try:
+                await self.bus.publish(m.CLUSTER_CHANNEL, payload)
+            except Exception as exc:
+                log.warning("could not tell the cluster of a %s: %s", kind, exc)
+
+        loop.call_soon_threadsafe(lambda: self._later(send()))

@@ -21,7 +21,7 @@ dropped (:func:`decode`), never applied.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -125,11 +125,16 @@ class TakenOver(msgspec.Struct, tag="taken_over", frozen=True):
 
 
 class UserNotice(msgspec.Struct, tag="user", frozen=True):
-    user_id: int
+    """Sessions ended, or a frame for a user's sockets, wherever they are."""
+
+    origin: str
+    """The process it happened on (which applied it already)."""
+    kind: Literal["revoke_token", "revoke_user", "frame"]
+    user_id: int | None = None
+    token_hash: str | None = None
+    reason: str = ""
     frame: str | None = None
     """A frame for every socket of the user (a ``balance`` after a cashier's credit)."""
-    revoke_token_hash: str | None = None
-    """A session ended: sockets opened under it close."""
 
 
 ClusterMessage = TakenOver | UserNotice
