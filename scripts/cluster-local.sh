@@ -292,10 +292,6 @@ cmd_start() {
     if [ -f "$DIR/state.env" ]; then
         die "$DIR already holds a cluster (state.env): run cluster-local.sh stop --dir $DIR first"
     fi
-    mkdir -p "$DIR/logs"
-    : > "$DIR/state.env"
-    chmod 600 "$DIR/state.env"
-
     local bindir hap
     ensure postgres pg_bindir
     bindir="$(pg_bindir)"
@@ -303,6 +299,9 @@ cmd_start() {
     ensure haproxy haproxy_bin
     hap="$(haproxy_bin)"
 
+    mkdir -p "$DIR/logs"
+    : > "$DIR/state.env"
+    chmod 600 "$DIR/state.env"
     trap fail_start ERR
     local ports
     read -r -a ports <<< "$(free_ports $((PROCESSES + 3)))"
