@@ -209,3 +209,27 @@ def test_uth_advice_for_a_preflop_hand(server: Server) -> None:
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_cards"
     anonymous = server.client.get("/api/uth/advice", params={"hole": "AsKs"})
     assert anonymous.status_code == 401
+
+
+def test_a_database_that_cannot_be_reached_is_an_error_and_nothing_is_done(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18, "PostgreSQL unreachable": every request gets an error naming it (503, the
+    JSON error body), and money does not move."""
+    from sqlalchemy.exc import OperationalError
+
+    user_id, token = server.player("dora", credit=1_000)
+    db = server.app.state.db
+
+    def down(*_: object, **__: object) -> None:
+        raise OperationalError("SELECT 1", {}, Exception("connection refused"))
+
+    db.engine.dispose()
+    monkeypatch.setattr(db.engine.pool, "connect", down)
+    response = server.operator_post(f"/api/operator/accounts/{user_id}/credit", {"amount": 500})
+    assert response.status_code == 503, response.text
+    error = response.json()["error"]
+    assert error["code"] == "unavailable" and error["reason"] == "database_unavailable"
+    assert response.headers["Retry-After"] == "5"
+    monkeypatch.undo()
+    assert server.balance(token) == 1_000

@@ -21,6 +21,7 @@ Routers and WebSocket handlers never build responses for errors themselves: they
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,8 @@ from croupier.errors import (
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "ERROR_MAP",
@@ -227,5 +230,21 @@ def install_error_handlers(app: FastAPI) -> None:
         body["error"].update(reason="field_invalid", params={"field": field})
         return JSONResponse(body, status_code=422)
 
+    async def database_down(request: Request, exc: Exception) -> JSONResponse:
+        # The database cannot be reached (or dropped the connection): the request's one
+        # transaction rolled back, nothing was done (issue 18, "PostgreSQL unreachable").
+        log.error("database unavailable for %s %s: %s", request.method, request.url.path, exc)
+        body = error_body(
+            "unavailable",
+            "the database cannot be reached now: nothing was done; try again shortly",
+        )
+        body["error"]["reason"] = "database_unavailable"
+        body["error"]["params"] = {}
+        return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
+
+    from sqlalchemy.exc import DisconnectionError, OperationalError
+
     app.add_exception_handler(CroupierError, croupier_error)
     app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(OperationalError, database_down)
+    app.add_exception_handler(DisconnectionError, database_down)

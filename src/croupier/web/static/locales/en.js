@@ -488,6 +488,7 @@ export default {
   "reason.exchange_needs_cards": "Select the cards to exchange first.",
   "reason.no_open_box": "You have no open box in this round.",
   "reason.round_voided": "That round was voided and your stake returned: your balance is {balance}. Bet again.",
+  "reason.database_unavailable": "The casino cannot be reached right now: nothing was done. Try again shortly.",
   "reason.bus_unavailable": "The table cannot be reached right now: try again in a moment.",
   "reason.table_moved": "The table moved to another server: the round was voided and your stakes returned. Nothing of your last request was done.",
   "reason.table_unreachable": "The table cannot be reached right now: nothing was done. Check the table and try again.",

@@ -491,6 +491,7 @@ export default {
   "reason.exchange_needs_cards": "Prima seleziona le carte da cambiare.",
   "reason.no_open_box": "Non hai un box aperto in questa mano.",
   "reason.round_voided": "Quella mano è stata annullata e la puntata restituita: il tuo saldo è {balance}. Punta di nuovo.",
+  "reason.database_unavailable": "Il casinò non è raggiungibile in questo momento: non è stato fatto nulla. Riprova tra poco.",
   "reason.bus_unavailable": "Il tavolo non è raggiungibile in questo momento: riprova tra poco.",
   "reason.table_moved": "Il tavolo è passato a un altro server: la mano è stata annullata e le puntate restituite. Nulla della tua ultima richiesta è stato eseguito.",
   "reason.table_unreachable": "Il tavolo non è raggiungibile in questo momento: non è stato fatto nulla. Controlla il tavolo e riprova.",

@@ -495,6 +495,7 @@ export default {
   "reason.exchange_needs_cards": "Najprej izberite karte za menjavo.",
   "reason.no_open_box": "V tej igri nimate odprtega polja.",
   "reason.round_voided": "Ta igra je bila razveljavljena in vložek vrnjen: vaše stanje je {balance}. Stavite znova.",
+  "reason.database_unavailable": "Igralnica trenutno ni dosegljiva: nič ni bilo storjeno. Poskusite znova čez trenutek.",
   "reason.bus_unavailable": "Miza trenutno ni dosegljiva: poskusite znova čez trenutek.",
   "reason.table_moved": "Miza se je preselila na drug strežnik: igra je bila razveljavljena in vložki vrnjeni. Od vaše zadnje zahteve ni bilo storjeno nič.",
   "reason.table_unreachable": "Miza trenutno ni dosegljiva: nič ni bilo storjeno. Preverite mizo in poskusite znova.",
