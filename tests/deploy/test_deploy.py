@@ -16,7 +16,15 @@ import pytest
 from croupier.server.settings import Settings
 
 REPO = Path(__file__).resolve().parents[2]
-SCRIPTS = ["install.sh", "deploy-local.sh", "install-postgres.sh", "install-chromium.sh"]
+SCRIPTS = [
+    "install.sh",
+    "deploy-local.sh",
+    "install-postgres.sh",
+    "install-chromium.sh",
+    "install-redis.sh",
+    "install-haproxy.sh",
+    "cluster-local.sh",
+]
 
 
 @pytest.mark.parametrize("name", SCRIPTS)
@@ -52,6 +60,72 @@ def test_compose_runs_croupier_on_postgresql_with_real_settings() -> None:
     known = {f"CROUPIER_{field.upper()}" for field in Settings.model_fields}
     assert names and names <= known, names - known
     assert "condition: service_healthy" in text
+
+
+def _haproxy() -> str | None:
+    found = shutil.which("haproxy")
+    return found or ("/usr/sbin/haproxy" if os.access("/usr/sbin/haproxy", os.X_OK) else None)
+
+
+def test_compose_and_cluster_local_share_one_topology_and_one_haproxy_config() -> None:
+    """compose.yaml: PostgreSQL, Redis, croupier-1..3 and HAProxy in front on 8000, the
+    HAProxy configuration being deploy/haproxy.cfg, the file scripts/cluster-local.sh gives
+    its own HAProxy; the compose backend lists exactly the croupier services, by node id."""
+    import yaml
+
+    compose = yaml.safe_load((REPO / "compose.yaml").read_text())
+    services = compose["services"]
+    croupiers = sorted(name for name in services if name.startswith("croupier"))
+    assert croupiers == ["croupier-1", "croupier-2", "croupier-3"]
+    assert set(services) == {"db", "redis", "haproxy", *croupiers}
+    assert services["redis"]["image"].startswith("redis:")
+    environments = [services[name]["environment"] for name in croupiers]
+    for name, env in zip(croupiers, environments, strict=True):
+        assert env["CROUPIER_NODE_ID"] == name and "ports" not in services[name]
+        assert env["CROUPIER_REDIS_URL"] == "redis://redis:6379/0"
+        assert env["CROUPIER_DATABASE_URL"].startswith("postgresql+psycopg://croupier:")
+    for key in ("CROUPIER_SECRET_KEY", "CROUPIER_DATABASE_URL", "CROUPIER_TRUSTED_PROXIES"):
+        assert len({env[key] for env in environments}) == 1, key  # one cluster, one value
+    haproxy = services["haproxy"]
+    assert haproxy["ports"] == ["8000:8000"] and haproxy["environment"]["LB_BIND"] == ":8000"
+    assert set(haproxy["depends_on"]) == set(croupiers)
+    mount, target = haproxy["volumes"][0].removesuffix(":ro").split(":")
+    files = [arg for arg in haproxy["command"] if arg.startswith(target)]
+    local = [Path(mount.replace("./", str(REPO) + "/", 1)) / Path(f).name for f in files]
+    assert [p.name for p in local] == ["haproxy.cfg", "haproxy-compose-backend.cfg"]
+    assert all(p.is_file() for p in local)
+    address = haproxy["networks"]["cluster"]["ipv4_address"]
+    assert environments[0]["CROUPIER_TRUSTED_PROXIES"] == f'["{address}"]'
+    script = (REPO / "scripts" / "cluster-local.sh").read_text()
+    assert '"$REPO/deploy/haproxy.cfg"' in script
+    backend = local[1].read_text()
+    servers = re.findall(r"^\s+server (\S+) (\S+):8000 ", backend, re.MULTILINE)
+    assert servers == [(name, name) for name in croupiers]
+    shared = local[0].read_text()
+    for directive in ("mode http", "timeout tunnel 1h", "balance leastconn", "option forwardfor"):
+        assert directive in shared, directive
+    assert "option httpchk GET /healthz" in shared
+
+
+@pytest.mark.skipif(_haproxy() is None, reason="haproxy is not installed")
+def test_the_compose_haproxy_configuration_is_valid() -> None:
+    deploy = REPO / "deploy"
+    result = subprocess.run(
+        [
+            str(_haproxy()),
+            "-c",
+            "-f",
+            str(deploy / "haproxy.cfg"),
+            "-f",
+            str(deploy / "haproxy-compose-backend.cfg"),
+        ],
+        env={**os.environ, "LB_BIND": ":8000"},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0 and "Configuration file is valid" in result.stdout, (
+        result.stdout + result.stderr
+    )
 
 
 def test_deploy_dry_run_lists_every_step() -> None:

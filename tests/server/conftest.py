@@ -37,14 +37,18 @@ REPO = Path(__file__).resolve().parents[2]
 # does not put test directories on sys.path).
 sys.path.insert(0, str(Path(__file__).parent))
 
+from server_cluster import cluster_server, redis_server  # noqa: E402
 from server_testkit import (  # noqa: E402
     PASSWORD,
     Server,
     ShoeStack,
     TestClient,
     make_settings,
+    start_serve,
     test_tables,
 )
+
+__all__ = ["redis_server"]
 
 
 @pytest.fixture(autouse=True)
@@ -166,7 +170,7 @@ def _sqlite_db(tmp_path: Path) -> Database:
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A URL of an empty database, on each backend."""
+    """A URL of an empty database, on each backend (``cluster``: PostgreSQL too)."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'croupier.db'}"
         return
@@ -203,10 +207,28 @@ def make_user(db: Database) -> UserFactory:
 
 
 @pytest.fixture
-def server(db_url: str) -> Iterator[Server]:
-    """The whole application (SQLite and PostgreSQL), a manual clock and stackable shoes."""
-    settings = make_settings(db_url)
+def server(request: pytest.FixtureRequest, db_url: str, tmp_path: Path) -> Iterator[Server]:
+    """The whole application (SQLite and PostgreSQL), a manual clock and stackable shoes;
+    through a two-process cluster for a module marked ``server_cluster.THROUGH_CLUSTER``."""
     clock, shoes = ManualClock(), ShoeStack()
+    if (
+        getattr(request.node, "callspec", None)
+        and request.node.callspec.params.get("db_url") == "cluster"
+    ):
+        redis_url = request.getfixturevalue("redis_server")
+
+        def owner(changes: dict[str, object]) -> tuple[object, TestClient]:
+            settings = make_settings(db_url).model_copy(update=changes)
+            app = create_app(settings, tables=test_tables(), clock=clock, shoe_factory=shoes)
+            return app, TestClient(app)
+
+        with cluster_server(
+            db_url, redis_url, tmp_path, make_owner=owner, start_gateway=start_serve
+        ) as (app, client):
+            settings = app.state.settings
+            yield Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)  # type: ignore[arg-type]
+        return
+    settings = make_settings(db_url)
     app = create_app(settings, tables=test_tables(), clock=clock, shoe_factory=shoes)
     with TestClient(app) as client:
         yield Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)

@@ -258,6 +258,11 @@ class _Bot:
         elif kind == "state":
             self.state = frame
             self.round_id = frame["table"].get("round_id")
+        elif kind == "welcome":
+            # A new greeting: the table was taken over by another server of a cluster (its
+            # round voided, the seats free): sit down again.
+            self.joined = False
+            self.failed = False
         if not self.inflight and self.state is not None:
             # State frames that arrive while a request is in flight are kept and acted on
             # once it is answered.

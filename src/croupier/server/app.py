@@ -13,11 +13,13 @@ import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
+from sqlalchemy import text
 
 from croupier.deck import Shoe
+from croupier.errors import ConfigError
 from croupier.server.accounts.passwords import PasswordHashing
 from croupier.server.accounts.sessions import LiveSessions
 from croupier.server.accounts.throttle import LoginThrottle
@@ -88,6 +90,7 @@ def _lifespan(
     shoe_factory: Callable[[], Shoe] | None,
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """Start-up and shut-down: the database, crash recovery, the operator, the tables."""
+    from croupier.server.cluster.access import LocalAccess
     from croupier.server.reports.router import start_theory
     from croupier.server.responsible.admission import ResponsibleAdmission
     from croupier.server.rng import live_shoe
@@ -97,9 +100,15 @@ def _lifespan(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # After the server configured its logging: no log line may hold a token.
         install_redaction()
+        cluster = settings.redis_url is not None
+        if cluster and not settings.database_url.startswith("postgresql"):
+            raise ConfigError(
+                "a cluster (CROUPIER_REDIS_URL) needs a PostgreSQL database shared by every "
+                f"process, not {settings.database_url.split(':')[0]}"
+            )
         db = Database(settings.database_url)
         db.migrate()
-        seeded = _recover(db, settings, configs)
+        seeded = _recover(db, settings, configs, cluster=cluster)
         stored = [table.config for table in seeded]
         manager = TableManager(
             stored,
@@ -108,16 +117,22 @@ def _lifespan(
             shoe_factory=shoe_factory or live_shoe,
             closed={t.config.name for t in seeded if t.closed},
             admission=ResponsibleAdmission(),
+            open_now=not cluster,
         )
         app.state.theory, app.state.table_configs = start_theory(stored), stored
         for table in manager.tables.values():
             table.metrics = app.state.metrics
         app.state.db = db
         app.state.tables = manager
-        manager.start()
+        node = await _join(app, settings, db, manager) if cluster else None
+        if node is None:
+            app.state.access = LocalAccess(manager)
+            manager.start()
         try:
             yield
         finally:
+            if node is not None:
+                await node.stop()
             await manager.stop()
             app.state.password_hashing.close()
             app.state.theory.close()
@@ -126,17 +141,56 @@ def _lifespan(
     return lifespan
 
 
-def _recover(db: Database, settings: Settings, seed: list[TableConfig]) -> list[StoredTable]:
+async def _join(app: FastAPI, settings: Settings, db: Database, manager: Any) -> Any:
+    """Join the cluster of ``settings.redis_url`` (issue 18): this process's node."""
+    import os
+    import socket
+
+    from croupier.server.cluster.bus import Bus, BusUnavailable
+    from croupier.server.cluster.node import Node
+
+    name = settings.node_id or f"{socket.gethostname()}-{os.getpid()}"
+    assert settings.redis_url is not None
+    bus = Bus(settings.redis_url, node=name, heartbeat_seconds=settings.lease_seconds / 3)
+    node = Node(
+        db=db,
+        manager=manager,
+        bus=bus,
+        metrics=app.state.metrics,
+        lease_seconds=settings.lease_seconds,
+        request_timeout=settings.request_timeout_seconds,
+    )
+    try:
+        await node.start()
+    except BusUnavailable as exc:
+        await bus.close()
+        raise ConfigError(f"cannot join the cluster: {exc}") from None
+    app.state.node = node
+    app.state.access = node.access
+    node.access.attach(app.state.live_sessions)
+    log.info("joined the cluster as %s", name)
+    return node
+
+
+def _recover(
+    db: Database, settings: Settings, seed: list[TableConfig], *, cluster: bool = False
+) -> list[StoredTable]:
     """Void the rounds a crash left open (spec/uth.md "Faults"), ensure the operator, and
     answer the tables: the database is the truth about them; ``seed`` (the TOML file) fills
-    an empty one only."""
+    an empty one only.
+
+    In a cluster the processes start together: they take turns here (an advisory lock), and
+    none voids rounds at start -- each table's new owner voids what its last one left open
+    (:mod:`croupier.server.cluster.node`)."""
     from croupier.server.accounts.service import ensure_operator
     from croupier.server.audit.service import audit_recovery
     from croupier.server.floor.store import load_or_seed
     from croupier.server.tables.rounds import recover_open_rounds
 
     with db.session() as session:
-        if settings.recover_on_start:
+        if db.engine.dialect.name == "postgresql":
+            session.execute(text("SELECT pg_advisory_xact_lock(7263001)"))
+        if settings.recover_on_start and not cluster:
             voided = recover_open_rounds(session)
             if voided:
                 log.warning("voided %d round(s) left open by a crash: %s", len(voided), voided)

@@ -80,8 +80,17 @@ class Database:
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def migrate(self) -> None:
-        """Bring the schema up to date."""
-        migrate(self.engine)
+        """Bring the schema up to date (processes of a cluster starting together take turns:
+        a PostgreSQL advisory lock)."""
+        if self.engine.dialect.name != "postgresql":
+            migrate(self.engine)
+            return
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("SELECT pg_advisory_lock(7263000)")
+            try:
+                migrate(self.engine)
+            finally:
+                conn.exec_driver_sql("SELECT pg_advisory_unlock(7263000)")
 
     @contextmanager
     def session(self) -> Iterator[Session]:

@@ -49,6 +49,7 @@ __all__ = [
     "NotFoundError",
     "PermissionDeniedError",
     "RoundVoided",
+    "ServiceUnavailable",
     "TooManyRequests",
     "error_body",
     "error_frame",
@@ -114,6 +115,11 @@ class TooManyRequests(CroupierError):
         self.retry_after = retry_after
 
 
+class ServiceUnavailable(CroupierError):
+    """A part of the casino cannot be reached right now (the database, a cluster's bus, the
+    process that runs a table): nothing was done; the request may be sent again."""
+
+
 class LedgerInvariantError(CroupierError):
     """The ledger does not balance or a cached balance disagrees with its postings (a bug)."""
 
@@ -134,6 +140,7 @@ ERROR_MAP: tuple[tuple[type[CroupierError], int, str], ...] = (
     (InvalidCardsError, 422, "invalid_cards"),
     (ConfigError, 422, "bad_config"),
     (RecordError, 422, "bad_record"),
+    (ServiceUnavailable, 503, "unavailable"),
     (LedgerInvariantError, 500, "ledger_invariant"),
 )
 

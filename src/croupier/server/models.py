@@ -6,6 +6,7 @@ from croupier.server.accounts.models import AuthToken, User
 from croupier.server.audit.models import AuditEntry
 from croupier.server.base import Base
 from croupier.server.cashier.models import DepositRequest
+from croupier.server.cluster.models import TableLease
 from croupier.server.floor.models import TableRow
 from croupier.server.responsible.models import PlayerLimit, RealityCheck, SelfExclusion
 from croupier.server.tables.models import Round, RoundPlayer, RoundVoid
@@ -31,6 +32,7 @@ __all__ = [
     "RoundPlayer",
     "RoundVoid",
     "SelfExclusion",
+    "TableLease",
     "TableRow",
     "User",
 ]

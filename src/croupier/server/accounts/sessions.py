@@ -83,6 +83,11 @@ class LiveSessions:
     """Every session open on a WebSocket of this server."""
 
     def __init__(self) -> None:
+        self.relay: Callable[..., None] | None = None
+        """A cluster's process (issue 18): told of every revocation and frame for a user made
+        here, to pass on to the other processes, whose sockets may be that user's; called
+        ``relay("revoke_token", token_hash=..., reason=...)``, ``relay("revoke_user",
+        user_id=..., reason=...)`` or ``relay("frame", user_id=..., frame=...)``."""
         self._lock = threading.Lock()
         self._by_token: dict[str, set[LiveSession]] = {}
         self._by_user: dict[int, set[LiveSession]] = {}
@@ -121,21 +126,32 @@ class LiveSessions:
             _discard(self._by_token, live.token_hash, live)
             _discard(self._by_user, live.user_id, live)
 
-    def revoke_token(self, token_hash: str, reason: str = "logged out") -> int:
-        """End every socket opened with the token of this hash; return how many."""
+    def revoke_token(
+        self, token_hash: str, reason: str = "logged out", *, relayed: bool = False
+    ) -> int:
+        """End every socket opened with the token of this hash; return how many (here:
+        a cluster's other processes are told unless ``relayed`` from one)."""
+        if self.relay is not None and not relayed:
+            self.relay("revoke_token", token_hash=token_hash, reason=reason)
         with self._lock:
             sessions = list(self._by_token.get(token_hash, ()))
         return self._revoke(sessions, reason)
 
-    def revoke_user(self, user_id: int, reason: str = "the account was disabled") -> int:
-        """End every socket of ``user_id``; return how many."""
+    def revoke_user(
+        self, user_id: int, reason: str = "the account was disabled", *, relayed: bool = False
+    ) -> int:
+        """End every socket of ``user_id``; return how many (here)."""
+        if self.relay is not None and not relayed:
+            self.relay("revoke_user", user_id=user_id, reason=reason)
         with self._lock:
             sessions = list(self._by_user.get(user_id, ()))
         return self._revoke(sessions, reason)
 
-    def notify_user(self, user_id: int, frame: Any) -> int:
+    def notify_user(self, user_id: int, frame: Any, *, relayed: bool = False) -> int:
         """Send ``frame`` to every live socket of ``user_id`` (from any thread); return how
-        many sockets it went to."""
+        many sockets here it went to."""
+        if self.relay is not None and not relayed:
+            self.relay("frame", user_id=user_id, frame=frame)
         with self._lock:
             sessions = list(self._by_user.get(user_id, ()))
         sent = 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from croupier.deck import Shoe
@@ -18,7 +18,10 @@ from croupier.server.tables.games import FactoryBuilder
 from croupier.server.tables.registry import available_games
 from croupier.server.tables.table import Table
 
-__all__ = ["TableManager"]
+__all__ = ["Forward", "TableManager"]
+
+Forward = Callable[[str, TableConfig, bool, Mapping[str, Any]], Awaitable[None]]
+"""Where an operator's change of a table owned by another process goes (a cluster)."""
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +43,15 @@ class TableManager:
         games: Mapping[str, FactoryBuilder] | None = None,
         closed: Collection[str] = (),
         admission: Admission = NO_CHECKS,
+        open_now: bool = True,
     ) -> None:
+        """``open_now=False`` (a cluster's process): the tables are listed and checked, and
+        each opened only once this process holds its lease (:meth:`adopt`)."""
+        self.open_now = open_now
+        self.forward: Forward | None = None
+        """A cluster's process: how an operator's change reaches the table's owner."""
+        self.remote_lobby: dict[str, dict[str, Any]] = {}
+        """A cluster's process: the lobby entries of the tables other processes own."""
         self.clock = clock or MonotonicClock()
         self._db = db
         self._shoe_factory = shoe_factory
@@ -50,11 +61,17 @@ class TableManager:
         self.unavailable: dict[str, dict[str, Any]] = {}
         self.configs: dict[str, TableConfig] = {}
         """Every table's configuration as it stands, in lobby order (open ones too)."""
+        self.closed_names: set[str] = set()
         for config in configs:
             self._build(config, closed=config.name in closed)
 
-    def _build(self, config: TableConfig, *, closed: bool) -> Table | None:
+    def _build(
+        self, config: TableConfig, *, closed: bool, db: Database | None = None
+    ) -> Table | None:
         self.configs[config.name] = config
+        self.closed_names.discard(config.name)
+        if closed:
+            self.closed_names.add(config.name)
         builder = self._builders.get(config.game)
         if not config.enabled or builder is None:
             reason = "disabled" if not config.enabled else f"no {config.game!r} engine yet"
@@ -70,9 +87,11 @@ class TableManager:
             factory = builder(config)
         except ConfigError as exc:
             raise ConfigError(f"table {config.name!r}: {exc}") from None
+        if db is None and not self.open_now:
+            return None  # a cluster's process: opened once it holds the lease (adopt)
         # The table's driver follows the game's kind (Hold'em: a cash game with stacks).
         table = Table(
-            config, factory, db=self._db, clock=self.clock, shoe_factory=self._shoe_factory
+            config, factory, db=db or self._db, clock=self.clock, shoe_factory=self._shoe_factory
         )
         table.closed = closed
         table.admission = self._admission
@@ -99,9 +118,14 @@ class TableManager:
         """An operator's change: the table applies it between two of its commands, from the
         next round on (a table not running only keeps the new configuration)."""
         self.configs[name] = config
+        self.closed_names.discard(name)
+        if closed:
+            self.closed_names.add(name)
         table = self.tables.get(name)
         if table is not None:
             await table.reconfigure(config, closed=closed, changed=changed)
+        elif self.forward is not None and name not in self.unavailable:
+            await self.forward(name, config, closed, changed)
         elif name in self.unavailable:
             self.unavailable[name]["title"] = config.title
 
@@ -114,6 +138,36 @@ class TableManager:
         """Stop every table; a round still in play is voided (every stake returned)."""
         for table in self.tables.values():
             await table.stop()
+
+    def adopt(self, name: str, *, db: Database) -> Table:
+        """Open table ``name`` here, writing through ``db`` (a cluster's process, once it
+        holds the table's lease); started by the caller.
+
+        Raises:
+            NotFoundError: no such table, or its game is not available.
+        """
+        self.check(name)
+        table = self._build(self.configs[name], closed=name in self.closed_names, db=db)
+        assert table is not None
+        return table
+
+    def drop(self, name: str) -> None:
+        """Forget the open table ``name`` (a cluster's process gave it up; stopped already)."""
+        self.tables.pop(name, None)
+
+    def check(self, name: str) -> None:
+        """Raises NotFoundError unless table ``name`` exists and its game is available."""
+        if name in self.unavailable:
+            raise NotFoundError(
+                f"table {name!r} is not open: {self.unavailable[name]['reason']}",
+                reason="table_closed",
+            )
+        if name not in self.configs:
+            raise NotFoundError(f"table {name!r} does not exist", reason="table_not_found")
+
+    def openable(self) -> list[str]:
+        """The tables a process may open (their game available, enabled)."""
+        return [name for name in self.configs if name not in self.unavailable]
 
     def get(self, name: str) -> Table:
         """The open table ``name``.
@@ -137,9 +191,31 @@ class TableManager:
 
     def lobby(self) -> list[dict[str, Any]]:
         """Every table, open ones first, as the lobby lists them."""
-        return [t.describe() for t in self.tables.values()] + list(self.unavailable.values())
+        if self.open_now:
+            return [t.describe() for t in self.tables.values()] + list(self.unavailable.values())
+        entries = []
+        for name, config in self.configs.items():
+            if name in self.unavailable:
+                continue
+            table = self.tables.get(name)
+            if table is not None:
+                entries.append(table.describe())
+            else:
+                entries.append(
+                    self.remote_lobby.get(name)
+                    or {
+                        "name": name,
+                        "title": config.title,
+                        "game": config.game,
+                        "status": "starting",
+                        "closed": name in self.closed_names,
+                    }
+                )
+        return entries + list(self.unavailable.values())
 
     def closed(self, name: str) -> bool:
         """Whether table ``name`` is closed by an operator."""
         table = self.tables.get(name)
-        return table is not None and table.closed
+        if table is None:
+            return name in self.closed_names
+        return table.closed

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from croupier.errors import CroupierError
 from croupier.server.accounts.service import session_for_token
 from croupier.server.accounts.sessions import LiveSession, LiveSessions
+from croupier.server.cluster.access import TableAccess
 from croupier.server.deps import (
     DB_ID_MAX,
     CurrentUser,
@@ -25,11 +26,9 @@ from croupier.server.errors import AuthenticationError, InvalidRequestError, Not
 from croupier.server.metrics import Metrics
 from croupier.server.tables import rounds
 from croupier.server.tables.connection import Connection
-from croupier.server.tables.manager import TableManager
 from croupier.server.tables.ratelimit import RateLimiter
 from croupier.server.tables.registry import recall_views
 from croupier.server.tables.stats import operator_stats
-from croupier.server.tables.table import Table
 from croupier.server.tables.wire import (
     ClientMessage,
     Shared,
@@ -48,6 +47,7 @@ router = APIRouter(tags=["tables"])
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_RATE_LIMITED = 4429
+CLOSE_UNAVAILABLE = 4503
 
 
 @router.get("/api/tables")
@@ -144,7 +144,7 @@ async def _authenticate(websocket: WebSocket) -> tuple[int, str, str, Any] | Non
 @router.websocket("/ws/tables/{name}")
 async def table_socket(websocket: WebSocket, name: str) -> None:
     """One seat's (or spectator's) connection to a table; see docs/protocol.md."""
-    manager: TableManager = websocket.app.state.tables
+    access: TableAccess = websocket.app.state.access
     live: LiveSessions = websocket.app.state.live_sessions
     await websocket.accept()
     if "token" in websocket.query_params or "access_token" in websocket.query_params:
@@ -160,7 +160,7 @@ async def table_socket(websocket: WebSocket, name: str) -> None:
         )
         return
     try:
-        table = manager.get(name)
+        access.check(name)
     except NotFoundError as exc:
         await _refuse(websocket, exc, CLOSE_NOT_FOUND)
         return
@@ -168,7 +168,11 @@ async def table_socket(websocket: WebSocket, name: str) -> None:
     if who is None:
         return
     user_id, username, token_hash, expires_at = who
-    conn = table.connect(user_id=user_id, username=username)
+    try:
+        conn = await access.connect(name, user_id=user_id, username=username)
+    except CroupierError as exc:  # a cluster whose bus is down
+        await _refuse(websocket, exc, CLOSE_UNAVAILABLE)
+        return
 
     def revoked(reason: str) -> None:
         conn.close(
@@ -188,19 +192,23 @@ async def table_socket(websocket: WebSocket, name: str) -> None:
     sockets.inc()
     writer = asyncio.create_task(_pump(websocket, conn, metrics.frames.labels(table=name)))
     try:
-        await _serve(websocket, table, conn, session, metrics)
+        await _serve(websocket, access, conn, session, metrics)
     except WebSocketDisconnect:
         pass
     finally:
         sockets.dec()
         live.close(session)
-        table.disconnect(conn)
+        access.disconnect(conn)
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await asyncio.wait_for(writer, timeout=5)
 
 
 async def _serve(
-    websocket: WebSocket, table: Table, conn: Connection, session: LiveSession, metrics: Metrics
+    websocket: WebSocket,
+    access: TableAccess,
+    conn: Connection,
+    session: LiveSession,
+    metrics: Metrics,
 ) -> None:
     """Hand the socket's requests to the table, one at a time, while the session lives and
     the client keeps within its rate limits."""
@@ -234,7 +242,7 @@ async def _serve(
             conn.send(error_frame(refusal, ref=ref_of(raw)))
             continue
         started = time.perf_counter()
-        await table.submit(conn, parsed)
+        await access.submit(conn, parsed, raw)
         metrics.ack_latency.labels(type=parsed.type).observe(time.perf_counter() - started)
 
 

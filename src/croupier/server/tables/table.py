@@ -176,6 +176,27 @@ class Table:
             await self._task
         self._task = None
 
+    async def abandon(self) -> None:
+        """Stop at once, writing nothing (a cluster's process that lost the table's lease:
+        its new owner voids the round in play, the database refuses this one's writes)."""
+        for task in (self._task, self.core.timer_task, self.out.tally_task):
+            if task is not None:
+                task.cancel()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        self._task = None
+        for request in self._drain_inbox():
+            request.done.set_result(None)
+
+    def _drain_inbox(self) -> list[Request]:
+        waiting = []
+        while not self.core.inbox.empty():
+            command = self.core.inbox.get_nowait()
+            if isinstance(command, Request) and not command.done.done():
+                waiting.append(command)
+        return waiting
+
     def connect(self, *, user_id: int, username: str) -> Connection:
         conn = Connection(user_id=user_id, username=username)
         self.core.inbox.put_nowait(Connect(conn))

@@ -625,6 +625,14 @@ class Shared:
         self.frame = frame
         self._text: str | None = None
 
+    @classmethod
+    def encoded(cls, text: str) -> Shared:
+        """A frame that arrives encoded already (a cluster's gateway relays its owner's)."""
+        shared = cls.__new__(cls)
+        shared.frame = None  # type: ignore[assignment]
+        shared._text = text
+        return shared
+
     @property
     def text(self) -> str:
         """The frame as compact JSON."""

@@ -1,0 +1,267 @@
+"""The owner's side of a table in a cluster: :class:`TableHost`.
+
+The table itself is the one process's :class:`croupier.server.tables.table.Table`, unchanged:
+its inbox takes the commands the gateways put on the table's Redis Stream (:meth:`TableHost.
+read`), and its connections are :class:`RemoteConnection` s, one per socket on some gateway,
+whose frames an :class:`Outlet` batches per gateway and publishes on that gateway's channel:
+each frame encoded once, with the list of sockets it is for (``None``: all of that gateway's
+sockets at the table), in the order the table sent them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from croupier.errors import CroupierError
+from croupier.server.cluster import messages as m
+from croupier.server.cluster.bus import Bus
+from croupier.server.tables.config import TableConfig
+from croupier.server.tables.connection import Connect, Connection, Frame, Request
+from croupier.server.tables.table import Table
+from croupier.server.tables.wire import Closing, Shared, encode, parse_client_message
+
+__all__ = ["Outlet", "RemoteConnection", "TableHost"]
+
+log = logging.getLogger(__name__)
+
+_REAP_SECONDS = 1.0
+"""How often the owner looks for gateways that died (their sockets are then disconnected)."""
+
+
+@dataclass(eq=False, slots=True)
+class RemoteConnection(Connection):
+    """A socket on a gateway, as the owner's table sees it: what the table sends it goes to
+    the gateway's batch in the :class:`Outlet`."""
+
+    gateway: str = ""
+    cid: int = 0
+    outlet: Outlet | None = None
+
+    def send(self, frame: Frame) -> None:
+        if self.closed or self.outlet is None:
+            return
+        if isinstance(frame, Closing):
+            # This owner stops (or lost the table): the socket stays open on its gateway,
+            # which hands it to the table's next owner.
+            return
+        self.outlet.add(self.gateway, self.cid, frame)
+
+    def close(self, code: int = 1000, *, last: Frame | None = None) -> None:
+        if self.closed:
+            return
+        if last is not None:
+            self.send(last)
+        self.closed = True
+        if self.outlet is not None:
+            self.outlet.close(self.gateway, self.cid, code)
+
+
+@dataclass(slots=True)
+class _Entry:
+    frame: Frame | None
+    conns: list[int] | None = None
+    answered: int = 0
+    close: int = 0
+
+
+@dataclass(slots=True)
+class Outlet:
+    """What one table sends to each gateway, batched and published in order."""
+
+    table: str
+    token: int
+    publish: Callable[[str, bytes], Awaitable[Any]]
+    members: dict[str, dict[int, RemoteConnection]] = field(default_factory=dict)
+    """Each gateway's sockets at the table."""
+    _pending: dict[str, list[_Entry]] = field(default_factory=dict)
+    _wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def add(self, gateway: str, cid: int, frame: Frame) -> None:
+        entries = self._pending.setdefault(gateway, [])
+        if entries:
+            last = entries[-1]
+            if last.frame is frame and last.conns is not None and not last.close:
+                last.conns.append(cid)  # a frame for everyone: one entry, encoded once
+                return
+        entries.append(_Entry(frame, [cid]))
+        self._wake.set()
+
+    def answered(self, gateway: str, request: int) -> None:
+        self._pending.setdefault(gateway, []).append(_Entry(None, answered=request))
+        self._wake.set()
+
+    def close(self, gateway: str, cid: int, code: int) -> None:
+        self._pending.setdefault(gateway, []).append(_Entry(None, [cid], close=code))
+        self._wake.set()
+
+    def _items(self, gateway: str, entries: list[_Entry]) -> list[m.Item]:
+        everyone = set(self.members.get(gateway, {}))
+        items = []
+        for entry in entries:
+            text = None
+            if entry.frame is not None:
+                frame = entry.frame
+                text = frame.text if isinstance(frame, Shared) else encode(frame)
+            conns = entry.conns
+            if conns is not None and len(conns) > 1 and len(conns) == len(everyone):
+                conns = None if set(conns) == everyone else conns
+            items.append(m.Item(text, conns, entry.answered, entry.close))
+        return items
+
+    async def run(self) -> None:
+        """Publish the batches, one message per gateway each time (until cancelled)."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            pending, self._pending = self._pending, {}
+            for gateway, entries in pending.items():
+                batch = m.Frames(self.table, self.token, self._items(gateway, entries))
+                try:
+                    await self.publish(m.gateway_channel(gateway), m.encode(batch))
+                except Exception as exc:  # Redis down: the frames are lost, the table goes on
+                    log.warning("frames for gateway %s of %s lost: %s", gateway, self.table, exc)
+
+
+class TableHost:
+    """A table this process owns: its commands read from the bus, its frames published."""
+
+    def __init__(self, table: Table, *, token: int, bus: Bus, start_id: str) -> None:
+        self.table = table
+        self.token = token
+        self.bus = bus
+        self._start_id = start_id
+        self.outlet = Outlet(table.config.name, token, bus.publish)
+        self.remote: dict[tuple[str, int], RemoteConnection] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._changes: set[asyncio.Task[None]] = set()
+
+    @property
+    def name(self) -> str:
+        return self.table.config.name
+
+    def start(self) -> None:
+        self.table.start()
+        name = self.name
+        self._tasks = [
+            asyncio.create_task(self.outlet.run(), name=f"outlet:{name}"),
+            asyncio.create_task(self.read(), name=f"commands:{name}"),
+            asyncio.create_task(self._reap(), name=f"reaper:{name}"),
+        ]
+
+    async def stop(self, *, abandon: bool) -> None:
+        """Stop the table: ``abandon`` (the lease is lost) cancels it without a write (its
+        next owner voids the round in play); else it stops as one process does (the round in
+        play voided) and the last frames go out."""
+        reader = self._tasks[1] if len(self._tasks) > 1 else None
+        if reader is not None:
+            reader.cancel()
+        if abandon:
+            await self.table.abandon()
+        else:
+            await self.table.stop("the server moved the table")
+            await asyncio.sleep(0.05)  # let the outlet publish the void
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # -- commands from the gateways ----------------------------------------------------
+
+    async def read(self) -> None:
+        stream = m.command_stream(self.name)
+        last = self._start_id
+        while True:
+            try:
+                batch = await self.bus.read_stream(stream, last)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("reading %s failed: %s (retrying)", stream, exc)
+                await asyncio.sleep(0.5)
+                continue
+            for entry_id, raw in batch:
+                last = entry_id
+                command = m.decode_command(raw, stream)
+                if command is not None:
+                    self.command(command)
+
+    def command(self, command: m.Command) -> None:
+        """Apply one validated command to the table (through its inbox)."""
+        table, outlet = self.table, self.outlet
+        match command:
+            case m.Connect(gateway, cid, user_id, username):
+                conn = RemoteConnection(
+                    user_id=user_id, username=username, gateway=gateway, cid=cid, outlet=outlet
+                )
+                old = self.remote.pop((gateway, cid), None)
+                if old is not None:
+                    table.disconnect(old)
+                self.remote[(gateway, cid)] = conn
+                outlet.members.setdefault(gateway, {})[cid] = conn
+                table.core.inbox.put_nowait(Connect(conn))
+            case m.Disconnect(gateway, cid):
+                self._drop(gateway, cid)
+            case m.Submit(gateway, cid, request, text):
+                self._submit(gateway, cid, request, text)
+            case m.Reconfigure(config, closed, changed):
+                try:
+                    new = TableConfig.model_validate(config)
+                except ValidationError as exc:
+                    log.error(
+                        "dropped a reconfigure of %s that does not validate: %s", self.name, exc
+                    )
+                    return
+                task = asyncio.create_task(table.reconfigure(new, closed=closed, changed=changed))
+                self._changes.add(task)
+                task.add_done_callback(self._changes.discard)
+
+    def _drop(self, gateway: str, cid: int) -> None:
+        conn = self.remote.pop((gateway, cid), None)
+        members = self.outlet.members.get(gateway)
+        if members is not None:
+            members.pop(cid, None)
+            if not members:
+                del self.outlet.members[gateway]
+        if conn is not None:
+            self.table.disconnect(conn)
+
+    def _submit(self, gateway: str, cid: int, request: int, text: str) -> None:
+        conn = self.remote.get((gateway, cid))
+        if conn is None:
+            # A socket this owner never saw connect (it connected to the table's previous
+            # owner): answered, not applied; its gateway connects it again.
+            log.info("request from unknown socket %s/%s at %s dropped", gateway, cid, self.name)
+            self.outlet.answered(gateway, request)
+            return
+        try:
+            message = parse_client_message(text)
+        except CroupierError as exc:
+            log.error("dropped a request on the bus that does not validate: %s", exc)
+            self.outlet.answered(gateway, request)
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        outlet = self.outlet
+        done.add_done_callback(lambda _: outlet.answered(gateway, request))
+        self.table.core.inbox.put_nowait(Request(conn, message, done))
+
+    async def _reap(self) -> None:
+        """Disconnect the sockets of gateways that stopped beating (a dead process)."""
+        while True:
+            await asyncio.sleep(_REAP_SECONDS)
+            for gateway in list(self.outlet.members):
+                try:
+                    alive = await self.bus.alive(gateway)
+                except Exception:
+                    continue  # Redis down: nobody can tell; keep them
+                if not alive:
+                    log.warning("gateway %s is gone: its sockets leave %s", gateway, self.name)
+                    for cid in list(self.outlet.members.get(gateway, {})):
+                        self._drop(gateway, cid)

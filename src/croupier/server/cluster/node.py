@@ -1,0 +1,312 @@
+"""One process of a cluster: :class:`Node`.
+
+It beats (a Redis key with a time to live), keeps the leases of the tables it owns and takes
+free or expired ones up to its share, runs the tables it owns (:class:`.host.TableHost`) and
+is the gateway of its own sockets (:class:`.gateway.ClusterAccess`).
+
+Taking a table over (:meth:`Node._take`), under the new fencing token: the rounds its last
+owner left open are voided, every stake returned, as one process does after a crash
+(spec/uth.md "Faults"; :func:`croupier.server.tables.rounds.void_round`); the table opens
+reading the commands sent from then on; every gateway hears :class:`.messages.TakenOver`
+(its sockets get the void and a fresh welcome).
+
+A lease lost (another process took it, the database refused a write under the old token, or
+renewals failed for a whole lease period) stops the table here at once, writing nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import time
+from typing import Any
+
+import msgspec
+from sqlalchemy import select
+
+from croupier.server.audit.service import audit_recovery
+from croupier.server.cluster import lease as leases
+from croupier.server.cluster import messages as m
+from croupier.server.cluster.bus import Bus
+from croupier.server.cluster.gateway import ClusterAccess
+from croupier.server.cluster.host import TableHost
+from croupier.server.db import Database
+from croupier.server.floor.store import load_or_seed
+from croupier.server.metrics import Metrics
+from croupier.server.tables.config import TableConfig
+from croupier.server.tables.manager import TableManager
+from croupier.server.tables.models import Round, RoundStatus
+from croupier.server.tables.rounds import void_round
+from croupier.server.tables.wire import EventFrame, RoundClosed, encode
+from croupier.server.tables.wire_events import Reveal
+
+__all__ = ["TAKEOVER_REASON", "Node"]
+
+log = logging.getLogger(__name__)
+
+TAKEOVER_REASON = "the table's server stopped: the round was voided, every stake returned"
+_SEQ_BASE = 1_000_000_000
+"""A table's event numbers under lease token T start at T x this (they only grow)."""
+
+
+class Node:
+    """This process in the cluster."""
+
+    def __init__(
+        self,
+        *,
+        db: Database,
+        manager: TableManager,
+        bus: Bus,
+        metrics: Metrics,
+        lease_seconds: float,
+        request_timeout: float,
+    ) -> None:
+        self.db = db
+        self.manager = manager
+        self.bus = bus
+        self.name = bus.node
+        self.metrics = metrics
+        self.lease_seconds = lease_seconds
+        self.hosts: dict[str, TableHost] = {}
+        self.leases: dict[str, leases.Lease] = {}
+        self._renewed: dict[str, float] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._lobby_sent: dict[str, bytes] = {}
+        self.access = ClusterAccess(bus, check=manager.check, timeout=request_timeout)
+        manager.forward = self._forward
+
+    # -- life --------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Join: beat, listen, then take tables (first after a short wait, so that processes
+        starting together share them)."""
+        self._loop = asyncio.get_running_loop()
+        await self.bus.ping()
+        await self.bus.beat()
+        channels = [m.gateway_channel(self.name), m.CLUSTER_CHANNEL]
+        self._tasks = [
+            asyncio.create_task(self.bus.subscribe(channels, self._on_message), name="bus"),
+            asyncio.create_task(self._beat(), name="heartbeat"),
+            asyncio.create_task(self._leases(), name="leases"),
+            asyncio.create_task(self._lobby(), name="lobby"),
+        ]
+
+    async def stop(self) -> None:
+        """Leave: the tables owned here stop as one process's do (rounds in play voided),
+        their leases are given up at once for another process to take."""
+        for task in self._tasks[2:]:
+            task.cancel()
+        for name in list(self.hosts):
+            await self._give_up(name, abandon=False)
+        await self.bus.forget()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.bus.close()
+
+    def owned(self) -> dict[str, int]:
+        """The tables this process owns, with their tokens."""
+        return {name: lease.token for name, lease in self.leases.items()}
+
+    # -- heartbeat, lobby --------------------------------------------------------------
+
+    async def _beat(self) -> None:
+        while True:
+            try:
+                await self.bus.beat()
+            except Exception as exc:
+                log.warning("heartbeat failed: %s", exc)
+            await asyncio.sleep(self.lease_seconds / 3)
+
+    async def _lobby(self) -> None:
+        """Publish the lobby entries of the tables owned here; read the others'."""
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                for name, host in list(self.hosts.items()):
+                    entry = msgspec.json.encode(host.table.describe())
+                    if self._lobby_sent.get(name) != entry:
+                        await self.bus.set_lobby(name, entry)
+                        self._lobby_sent[name] = entry
+                found = await self.bus.lobby()
+                self.manager.remote_lobby = {
+                    name: msgspec.json.decode(raw)
+                    for name, raw in found.items()
+                    if name not in self.hosts
+                }
+            except Exception as exc:
+                log.debug("lobby refresh failed: %s", exc)
+
+    def _on_message(self, channel: str, raw: bytes) -> None:
+        if channel == m.CLUSTER_CHANNEL:
+            self.access.on_cluster(raw)
+        else:
+            self.access.on_frames(raw)
+
+    # -- leases ------------------------------------------------------------------------
+
+    async def _leases(self) -> None:
+        await asyncio.sleep(min(1.0, self.lease_seconds / 3))
+        while True:
+            try:
+                await self._refresh_tables()
+            except Exception as exc:
+                log.warning("could not read the tables: %s", exc)
+            await self._renew()
+            with contextlib.suppress(Exception):
+                await self._acquire()
+            await asyncio.sleep(self.lease_seconds / 3)
+
+    async def _refresh_tables(self) -> None:
+        """Learn tables opened or changed by an operator through another process."""
+
+        def read() -> list[tuple[TableConfig, bool]]:
+            with self.db.session() as session:
+                return [(t.config, t.status.value == "closed") for t in load_or_seed(session, [])]
+
+        for config, closed in await asyncio.to_thread(read):
+            if config.name not in self.manager.configs:
+                with contextlib.suppress(Exception):
+                    self.manager.add(config, closed=closed)
+            elif config.name not in self.hosts:
+                self.manager.configs[config.name] = config
+                self.manager.closed_names.discard(config.name)
+                if closed:
+                    self.manager.closed_names.add(config.name)
+
+    async def _renew(self) -> None:
+        for name, lease in list(self.leases.items()):
+            try:
+                renewed = await asyncio.to_thread(self._in_session, leases.renew, lease=lease)
+            except Exception as exc:
+                # The database is unreachable: keep the table while the lease may still be
+                # ours; past it, someone else may own it.
+                if time.monotonic() - self._renewed.get(name, 0) > self.lease_seconds * 0.9:
+                    log.error("lease of %s not renewed for a lease period (%s): stop", name, exc)
+                    await self._give_up(name, abandon=True)
+                continue
+            if renewed is None:
+                log.error("lost the lease of %s (another process took it): stop", name)
+                await self._give_up(name, abandon=True)
+            else:
+                self.leases[name] = renewed
+                self._renewed[name] = time.monotonic()
+
+    async def _acquire(self) -> None:
+        openable = self.manager.openable()
+        try:
+            live = max(1, await self.bus.live_nodes())
+        except Exception:
+            return  # without Redis no table can be served: take none
+        share = math.ceil(len(openable) / live)
+        for name in openable:
+            if len(self.hosts) >= share:
+                return
+            if name in self.hosts:
+                continue
+            lease = await asyncio.to_thread(
+                self._in_session, leases.acquire, table=name, owner=self.name
+            )
+            if lease is not None:
+                await self._take(name, lease)
+
+    def _in_session(self, fn: Any, **kwargs: Any) -> Any:
+        with self.db.session() as session:
+            return fn(session, seconds=self.lease_seconds, **kwargs)
+
+    async def _take(self, name: str, lease: leases.Lease) -> None:
+        """Open table ``name`` here under ``lease``: void what its last owner left open."""
+        fenced = leases.FencedDatabase(
+            self.db, table=name, token=lease.token, on_fenced=lambda: self._fenced(name)
+        )
+        self.leases[name] = lease
+        self._renewed[name] = time.monotonic()
+        try:
+            voided = await asyncio.to_thread(_void_left_open, fenced, name)
+            start_id = await self.bus.last_id(name)
+        except Exception as exc:
+            log.error("could not take %s over: %s", name, exc)
+            self.leases.pop(name, None)
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self._in_session, _release, lease=lease)
+            return
+        table = self.manager.adopt(name, db=fenced)
+        table.metrics = self.metrics
+        base = lease.token * _SEQ_BASE
+        table.out.seq = base
+        host = TableHost(table, token=lease.token, bus=self.bus, start_id=start_id)
+        host.start()
+        self.hosts[name] = host
+        frame = None
+        if voided:
+            event = voided[-1]
+            frame = encode(EventFrame(seq=base, table=name, event=event))
+        log.warning(
+            "took table %s over (token %d)%s", name, lease.token,
+            f", voided round(s) {[e.round_id for e in voided]}" if voided else "",
+        )  # fmt: skip
+        with contextlib.suppress(Exception):
+            await self.bus.publish(
+                m.CLUSTER_CHANNEL, m.encode(m.TakenOver(name, self.name, lease.token, frame))
+            )
+
+    def _fenced(self, name: str) -> None:
+        """The database refused a write to ``name`` under our token (from a worker thread)."""
+        loop = self._loop
+        if loop is not None:
+            loop.call_soon_threadsafe(lambda: loop.create_task(self._give_up(name, abandon=True)))
+
+    async def _give_up(self, name: str, *, abandon: bool) -> None:
+        host = self.hosts.pop(name, None)
+        lease = self.leases.pop(name, None)
+        self._lobby_sent.pop(name, None)
+        if host is not None:
+            await host.stop(abandon=abandon)
+            self.manager.drop(name)
+        if lease is not None and not abandon:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self._in_session, _release, lease=lease)
+
+    async def _forward(self, name: str, config: TableConfig, closed: bool, changed: Any) -> None:
+        """An operator's change of a table another process owns: to its owner."""
+        await self.bus.send(
+            name,
+            m.Reconfigure(config.model_dump(mode="json"), closed, dict(changed)),
+        )
+
+
+def _release(session: Any, *, seconds: float, lease: leases.Lease) -> bool:
+    return leases.release(session, lease=lease)
+
+
+def _void_left_open(db: leases.FencedDatabase, name: str) -> list[RoundClosed]:
+    """Void the rounds of table ``name`` its last owner left open (one fenced transaction);
+    their ``round_closed`` events."""
+    with db.session() as session:
+        rows = list(
+            session.scalars(
+                select(Round)
+                .where(Round.table_name == name, Round.status == RoundStatus.OPEN.value)
+                .order_by(Round.id)
+            )
+        )
+        events = []
+        for row in rows:
+            void_round(session, round_id=row.id, reason=TAKEOVER_REASON)
+            events.append(
+                RoundClosed(
+                    round_id=row.id,
+                    status="voided",
+                    summary={"void": TAKEOVER_REASON},
+                    reveal=Reveal(commitment=row.commitment, salt=row.salt, deck=row.deck),
+                )
+            )
+        if rows:
+            audit_recovery(session, [row.id for row in rows])
+        return events

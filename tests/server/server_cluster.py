@@ -1,0 +1,239 @@
+"""The cluster's parts for the server tests (issue 18): a Redis of the suite's own, and the
+existing table tests played through a two-process cluster.
+
+``redis_server`` (session): Debian's ``redis-server`` on a free port in a temporary directory,
+no persistence; ``scripts/install-redis.sh`` installs it where it is missing (under the apt
+lock the other fixtures take). Yields ``redis://127.0.0.1:PORT/0``.
+
+:func:`cluster_server`: the app of the tests (manual clock, stacked shoes) as the owner of
+every table, joined to a cluster on PostgreSQL and Redis, and a second process,
+``croupier serve --redis``, as the gateway every request and socket of the test goes through
+(:class:`RemoteClient`): a bet travels from the test's socket to the gateway process, over
+the table's Redis Stream to the owner, and its answer and the table's events back over the
+gateway's channel.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+APT_LOCK = "/tmp/croupier-apt.lock"
+
+
+THROUGH_CLUSTER = pytest.mark.parametrize(
+    "db_url",
+    [
+        "sqlite",
+        pytest.param("postgres", marks=pytest.mark.postgres),
+        pytest.param("cluster", marks=pytest.mark.postgres),
+    ],
+    indirect=True,
+)
+"""A module's ``server`` tests on SQLite, on PostgreSQL, and through a two-process cluster."""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _has_redis() -> bool:
+    return shutil.which("redis-server") is not None
+
+
+def _install(name: str) -> None:
+    """Run ``scripts/install-NAME.sh`` under the apt lock (other workers may install too)."""
+    subprocess.run(
+        ["flock", APT_LOCK, "sh", str(REPO / "scripts" / f"install-{name}.sh")],
+        check=True,
+        capture_output=True,
+    )
+
+
+def _require(packages: Mapping[str, Callable[[], bool]]) -> None:
+    """Install what is missing as root; skip, naming it, when that is impossible."""
+    missing = [name for name, present in packages.items() if not present()]
+    if not missing:
+        return
+    if os.geteuid() != 0:
+        scripts = ", ".join(f"scripts/install-{name}.sh" for name in missing)
+        pytest.skip(f"{', '.join(missing)} not installed and not root to install ({scripts})")
+    for name in missing:
+        _install(name)
+        if not packages[name]():
+            pytest.fail(f"{name} is still missing after scripts/install-{name}.sh")
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[str]:
+    """A redis-server of our own for the whole session; yields its URL."""
+    _require({"redis": _has_redis})
+    import redis
+
+    base = tempfile.mkdtemp(prefix="croupier-redis-")
+    port = _free_port()
+    log = open(os.path.join(base, "redis.log"), "wb")  # noqa: SIM115 - closed below
+    process = subprocess.Popen(
+        [
+            "redis-server",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--dir",
+            base,
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        client = redis.Redis.from_url(url)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    log.flush()
+                    output = Path(base, "redis.log").read_text(errors="replace")
+                    pytest.fail(f"redis-server did not start on port {port}:\n{output}")
+                time.sleep(0.05)
+        client.close()
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+class _Socket:
+    """A real WebSocket with the calls the tests make on a TestClient's."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+
+    def send_json(self, data: Any) -> None:
+        self.ws.send(json.dumps(data))
+
+    def send_text(self, text: str) -> None:
+        self.ws.send(text)
+
+    def receive_text(self) -> str:
+        raw = self.ws.recv(timeout=30)
+        return raw if isinstance(raw, str) else raw.decode()
+
+    def receive_json(self) -> Any:
+        return json.loads(self.receive_text())
+
+    def close(self, code: int = 1000) -> None:
+        self.ws.close(code)
+
+
+class RemoteClient:
+    """HTTP and WebSockets to a server in another process, with a TestClient's calls."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.http = httpx.Client(base_url=base, timeout=60)
+
+    def __getattr__(self, name: str) -> Callable[..., httpx.Response]:
+        if name in ("get", "post", "put", "patch", "delete", "request"):
+            method: Callable[..., httpx.Response] = getattr(self.http, name)
+            return method
+        raise AttributeError(name)
+
+    @contextmanager
+    def websocket_connect(self, path: str) -> Iterator[_Socket]:
+        from websockets.sync.client import connect
+
+        with connect("ws" + self.base.removeprefix("http") + path, max_size=2**22) as ws:
+            yield _Socket(ws)
+
+    def close(self) -> None:
+        self.http.close()
+
+
+@contextmanager
+def cluster_server(
+    db_url: str,
+    redis_url: str,
+    tmp_path: Path,
+    *,
+    make_owner: Callable[[Any], Any],
+    start_gateway: Callable[..., subprocess.Popen[bytes]],
+    wait: float = 30.0,
+) -> Iterator[tuple[Any, RemoteClient]]:
+    """The test's app (``make_owner(settings_changes)``, entered as a TestClient) owning
+    every table of a cluster, and a gateway process every request goes through; yields
+    (the owner's app, a client of the gateway)."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    client.flushall()  # the last test's streams, lobby and heartbeats
+    client.close()
+    cluster = {"redis_url": redis_url, "node_id": "owner", "lease_seconds": 10.0}
+    app, owner = make_owner(cluster)
+    with owner:
+        app.state.test_client = owner  # the owner's own HTTP, for tests that need both sides
+        node = app.state.node
+        deadline = time.monotonic() + wait
+        while set(node.owned()) != set(app.state.tables.openable()):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the owner took {node.owned()} only")
+            time.sleep(0.05)
+        gateway = start_gateway(
+            tmp_path,
+            url=db_url,
+            port=_free_port(),
+            tables='[[tables]]\nname = "unused"\ngame = "uth"\n',
+            secret="test-secret",
+            env={
+                "CROUPIER_REDIS_URL": redis_url,
+                "CROUPIER_NODE_ID": "gateway",
+                "CROUPIER_LEASE_SECONDS": "10",
+            },
+        )
+        port = _port_of(gateway)
+        remote = RemoteClient(f"http://127.0.0.1:{port}")
+        try:
+            yield app, remote
+        finally:
+            remote.close()
+            gateway.terminate()
+            try:
+                gateway.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                gateway.kill()
+                gateway.wait()
+
+
+def _port_of(process: subprocess.Popen[bytes]) -> int:
+    args = [str(a) for a in process.args]  # type: ignore[union-attr]
+    return int(args[args.index("--port") + 1])
