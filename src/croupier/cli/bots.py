@@ -59,6 +59,8 @@ class LoadStats:
     settle_gap: list[float] = field(default_factory=list)
     """At the observing seat: ``round_settled`` event to ``round_closed`` (commit included)."""
     rounds_closed: list[float] = field(default_factory=list)
+    rounds_opened: dict[str, float] = field(default_factory=dict)
+    """Round id -> the monotonic time the first bot saw its ``round_opened``."""
     """Monotonic times at which the observing seat saw a round closed (settled or voided)."""
     voided: int = 0
     errors: dict[str, int] = field(default_factory=dict)
@@ -316,6 +318,7 @@ class _Bot:
         kind = event.get("kind")
         if kind == "round_opened":
             self.round_id = event.get("round_id")
+            self.stats.rounds_opened.setdefault(str(self.round_id), time.perf_counter())
         if kind == "round_settled" and self.observer:
             self.settled_at = time.perf_counter()
         elif kind == "seat_settled":
