@@ -221,13 +221,20 @@ def single(
     """One server process on ``database_url``; the bots made before it starts."""
     base = Path(tempfile.mkdtemp(prefix="croupier-load-"))
     tables = _tables_file(base, args)
-    tokens = make_bots(database_url, players)
-    port = _free_port()
-    logfile = base / "server.log"
-    log = logfile.open("wb")
     env = dict(os.environ)
     if args.server_path:
         env["PYTHONPATH"] = os.pathsep.join([args.server_path, env.get("PYTHONPATH", "")])
+    # Made by the server's own code (its schema's migrations: --server-path may be older).
+    made = base / "tokens"
+    subprocess.run(
+        [sys.executable, __file__, "--make-bots", database_url, str(players), str(made)],
+        check=True,
+        env=env,
+    )
+    tokens = made.read_text().split()
+    port = _free_port()
+    logfile = base / "server.log"
+    log = logfile.open("wb")
     proc = subprocess.Popen(
         [sys.executable, __file__, "--serve", str(port), database_url, str(tables)],
         stdout=log,
@@ -592,6 +599,10 @@ def run_settle(database: str, args: argparse.Namespace) -> list[dict[str, object
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--serve":
         serve(int(sys.argv[2]), sys.argv[3], sys.argv[4])
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "--make-bots":
+        tokens = make_bots(sys.argv[2], int(sys.argv[3]))
+        Path(sys.argv[4]).write_text("\n".join(tokens))
         return
     if len(sys.argv) > 1 and sys.argv[1] == "--bots":
         bots_process(sys.argv[2:])
