@@ -10,11 +10,25 @@ the ``round_closed`` frame, which the server sends after the settlement's commit
 Bounded in count and in time: ``--rounds`` rounds at most, ``--seconds`` of play at most.
 
     .venv/bin/python benchmarks/load_uth.py --players 1000 --rounds 3 --seconds 420
-    .venv/bin/python benchmarks/load_uth.py --players 1000 --database postgres
     .venv/bin/python benchmarks/load_uth.py --players 1000 --database both --settle-only
 
-Setting up the bots' accounts uses a cheap Argon2 cost in the benchmark's server only (the
-hashing is not what is measured; production keeps the library's defaults).
+The bots play in ``--bot-processes`` processes of their own (default 2), so that they do not
+take the server's event loop; on this 2-core machine they still share the cores with it.
+``--processes K`` with K > 1 plays on a cluster started by ``scripts/cluster-local.sh`` (K
+``croupier serve`` processes on PostgreSQL and Redis, HAProxy in front, through which the bots
+connect); ``--kill-owner-at S`` then SIGKILLs the process owning the table S seconds into play
+and reports how long play took to resume, the rounds voided and whether balances equal
+deposits. Besides latencies and rounds a minute, every run reports the requests sent and those
+never answered, the rounds voided (from the database) and the server processes' CPU seconds per
+1,000 player-rounds (their utime + stime from /proc, before and after play).
+
+The bots' accounts are made in the database before play, with one password hash made once by
+the production hasher, their sessions issued under the server's secret key and their deposits
+credited through the wallet service: no Argon2 run per bot, and production hashing unchanged.
+
+    .venv/bin/python benchmarks/load_uth.py --players 1000 --rounds 10 --database both
+    .venv/bin/python benchmarks/load_uth.py --players 3000 --processes 3 --rounds 10
+    .venv/bin/python benchmarks/load_uth.py --players 1000 --processes 3 --kill-owner-at 20
 """
 
 from __future__ import annotations
@@ -33,7 +47,9 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 TABLES = """
 [[tables]]
@@ -60,21 +76,24 @@ def _free_port() -> int:
         return port
 
 
-def serve(port: int, database_url: str, tables: str) -> None:
-    """The server process (``--serve``)."""
-    import uvicorn
-    from argon2 import PasswordHasher
+SECRET = "load-benchmark-secret-key-0123456789abcdef"
+PASSWORD = "load-bots-deal-fast-77"
+CREDIT = 10_000_000
 
-    from croupier.server.accounts import service
+
+def serve(port: int, database_url: str, tables: str) -> None:
+    """The one server process (``--serve``), as ``croupier serve`` runs it."""
+    import uvicorn
+
     from croupier.server.app import create_app
     from croupier.server.settings import Settings
 
-    service._HASHER = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
     settings = Settings(
         database_url=database_url,
         tables_config=Path(tables),
         operator_username=OPERATOR[0],
         operator_password=OPERATOR[1],  # type: ignore[arg-type]
+        secret_key=SECRET,  # type: ignore[arg-type]
     )
     uvicorn.run(
         create_app(settings),
@@ -84,6 +103,53 @@ def serve(port: int, database_url: str, tables: str) -> None:
         ws_ping_interval=None,
         ws_per_message_deflate=settings.ws_compression,  # as `croupier serve` runs it
     )
+
+
+def make_bots(database_url: str, players: int) -> list[str]:
+    """``players`` bot accounts made in the database (migrated here if new): one password
+    hash made once by the production hasher, a session each under :data:`SECRET`, and
+    :data:`CREDIT` deposited through the wallet service. Returns their session tokens."""
+    from croupier.server.accounts import service as accounts
+    from croupier.server.db import Database
+    from croupier.server.wallet import service as wallet
+
+    db = Database(database_url)
+    db.migrate()
+    hashed = accounts.hash_password(PASSWORD)
+    tokens = []
+    with db.session() as session:
+        for i in range(players):
+            user = accounts.create_user(session, username=f"load-{i:05d}", password_hash=hashed)
+            issued = accounts.issue_token(session, user=user, secret=SECRET, ttl_seconds=86_400)
+            wallet.credit(session, user_id=user.id, amount=CREDIT, idempotency_key=f"load{i}")
+            tokens.append(issued.token)
+    db.dispose()
+    return tokens
+
+
+def _tables_file(base: Path, args: argparse.Namespace) -> Path:
+    tables = base / "tables.toml"
+    tables.write_text(
+        TABLES.format(
+            betting=args.betting_seconds, decision=args.decision_seconds, pause=args.pause
+        )
+    )
+    return tables
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen[bytes] | None, log: Path) -> None:
+    import httpx
+
+    for _ in range(600):
+        if proc is not None and proc.poll() is not None:
+            raise SystemExit(log.read_text()[-3000:])
+        try:
+            if httpx.get(f"{url}/api/health").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise SystemExit(f"{url} never answered")
 
 
 @contextmanager
@@ -137,36 +203,48 @@ def postgres() -> Iterator[str]:
         shutil.rmtree(base, ignore_errors=True)
 
 
-@contextmanager
-def server(database_url: str, args: argparse.Namespace) -> Iterator[str]:
-    import httpx
+@dataclass
+class Servers:
+    """What the bots play against: one URL, the server processes, the database."""
 
+    url: str
+    pids: list[int]
+    database_url: str
+    node_pids: dict[str, int] = field(default_factory=dict)
+    """A cluster's node id -> pid (who owns a table is named by node id)."""
+
+
+@contextmanager
+def single(
+    database_url: str, args: argparse.Namespace, players: int
+) -> Iterator[tuple[Servers, list[str]]]:
+    """One server process on ``database_url``; the bots made before it starts."""
     base = Path(tempfile.mkdtemp(prefix="croupier-load-"))
-    tables = base / "tables.toml"
-    tables.write_text(
-        TABLES.format(
-            betting=args.betting_seconds, decision=args.decision_seconds, pause=args.pause
-        )
+    tables = _tables_file(base, args)
+    env = dict(os.environ)
+    if args.server_path:
+        env["PYTHONPATH"] = os.pathsep.join([args.server_path, env.get("PYTHONPATH", "")])
+    # Made by the server's own code (its schema's migrations: --server-path may be older).
+    made = base / "tokens"
+    subprocess.run(
+        [sys.executable, __file__, "--make-bots", database_url, str(players), str(made)],
+        check=True,
+        env=env,
     )
+    tokens = made.read_text().split()
     port = _free_port()
-    log = (base / "server.log").open("wb")
+    logfile = base / "server.log"
+    log = logfile.open("wb")
     proc = subprocess.Popen(
         [sys.executable, __file__, "--serve", str(port), database_url, str(tables)],
         stdout=log,
         stderr=subprocess.STDOUT,
+        env=env,
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(600):
-            if proc.poll() is not None:
-                raise SystemExit((base / "server.log").read_text()[-3000:])
-            try:
-                if httpx.get(f"{url}/api/health").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        yield url
+        _wait_healthy(url, proc, logfile)
+        yield Servers(url=url, pids=[proc.pid], database_url=database_url), tokens
     finally:
         proc.terminate()
         try:
@@ -177,8 +255,262 @@ def server(database_url: str, args: argparse.Namespace) -> Iterator[str]:
         shutil.rmtree(base, ignore_errors=True)
 
 
+@contextmanager
+def cluster(args: argparse.Namespace, players: int) -> Iterator[tuple[Servers, list[str]]]:
+    """``args.processes`` croupier processes on PostgreSQL and Redis behind HAProxy
+    (``scripts/cluster-local.sh``); the bots made in its database once it runs."""
+    script = Path(__file__).resolve().parent.parent / "scripts" / "cluster-local.sh"
+    base = Path(tempfile.mkdtemp(prefix="croupier-load-cluster-"))
+    tables = _tables_file(base, args)
+    env = {
+        **os.environ,
+        "CROUPIER_TABLES_CONFIG": str(tables),
+        "CROUPIER_SECRET_KEY": SECRET,
+        "CROUPIER_OPERATOR_USERNAME": OPERATOR[0],
+        "CROUPIER_OPERATOR_PASSWORD": OPERATOR[1],
+        "CROUPIER_WS_AUTH_SECONDS": "60",
+    }
+    state = base / "cluster"
+    start = [str(script), "start", "--processes", str(args.processes), "--dir", str(state)]
+    try:
+        subprocess.run([*start, "--python", sys.executable], check=True, env=env)
+        info = dict(
+            line.split("=", 1)
+            for line in (state / "cluster.env").read_text().splitlines()
+            if "=" in line and not line.startswith("#")
+        )
+        pids = [int(p) for p in info["CLUSTER_PIDS"].split(",")]
+        nodes = info["CLUSTER_NODE_IDS"].split(",")
+        db_url = info["DATABASE_URL"]
+        tokens = make_bots(db_url, players)
+        servers = Servers(
+            url=info["CLUSTER_URL"],
+            pids=pids,
+            database_url=db_url,
+            node_pids=dict(zip(nodes, pids, strict=True)),
+        )
+        yield servers, tokens
+    finally:
+        subprocess.run([str(script), "stop", "--dir", str(state)], env=env, check=False)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """The user + system CPU time of processes ``pids`` (those still alive), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15)
+    return total / tick
+
+
+def bots_process(argv: list[str]) -> None:
+    """A bot process (``--bots PLAN TOKENS OUT``): plays its share, writes what it measured."""
+    from croupier.cli.bots import BotPlan, run_bots
+
+    plan = BotPlan(**json.loads(argv[0]))
+    tokens = Path(argv[1]).read_text().split()
+    stats = asyncio.run(run_bots(plan, tokens))
+    Path(argv[2]).write_text(json.dumps(asdict(stats)))
+
+
+def play(
+    servers: Servers, tokens: list[str], args: argparse.Namespace, label: str
+) -> dict[str, object]:
+    """The bots, in ``args.bot_processes`` processes; their figures merged (rounds and
+    settlement times as the first process's observing seat saw them)."""
+    from croupier.cli.bots import LoadStats
+
+    plan = {
+        "url": servers.url,
+        "table": "live",
+        "ante": 100,
+        "trips": 100,
+        "rounds": args.rounds,
+        "seconds": args.seconds,
+    }
+    work = Path(tempfile.mkdtemp(prefix="croupier-bots-"))
+    n = max(1, min(args.bot_processes, len(tokens)))
+    procs = []
+    before = cpu_seconds(servers.pids)
+    t0 = time.perf_counter()
+    for k in range(n):
+        (work / f"tokens{k}").write_text("\n".join(tokens[k::n]))
+        procs.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    __file__,
+                    "--bots",
+                    json.dumps(plan),
+                    str(work / f"tokens{k}"),
+                    str(work / f"out{k}"),
+                ]
+            )
+        )
+    kill = kill_owner(servers, args, t0, procs) if args.kill_owner_at else None
+    for proc in procs:
+        proc.wait()
+    cpu = cpu_seconds(servers.pids) - before
+    parts = [
+        LoadStats(**json.loads((work / f"out{k}").read_text()))
+        for k in range(n)
+        if (work / f"out{k}").exists()
+    ]
+    shutil.rmtree(work, ignore_errors=True)
+    if not parts:
+        raise SystemExit("no bot process reported")
+    stats = merged(parts)
+    summary = stats.summary()
+    summary["rounds_per_minute"] = round(parts[0].rounds_per_minute(), 2)
+    summary["server_cpu_s"] = round(cpu, 2)
+    summary["server_cpu_s_per_1000_player_rounds"] = (
+        round(1000 * cpu / stats.bets, 3) if stats.bets else None
+    )
+    summary["database_rounds"] = round_statuses(servers.database_url)
+    if kill is not None:
+        summary["kill"] = {**kill, **after_kill(servers, parts, kill, len(tokens))}
+    return {
+        "database": label,
+        "players": len(tokens),
+        "processes": args.processes,
+        "bot_processes": n,
+        **summary,
+    }
+
+
+def merged(parts: list[Any]) -> Any:
+    """The bot processes' figures as one: counts and latencies summed over all, rounds,
+    voids and settlement times from the first process's observer."""
+    from croupier.cli.bots import LoadStats
+
+    total = LoadStats(
+        started=min(p.started for p in parts), finished=max(p.finished for p in parts)
+    )
+    first = parts[0]
+    total.rounds_closed, total.voided, total.settle_gap = (
+        first.rounds_closed,
+        first.voided,
+        first.settle_gap,
+    )
+    for part in parts:
+        total.act_latency += part.act_latency
+        total.bet_latency += part.bet_latency
+        total.bets += part.bets
+        total.acts += part.acts
+        total.net += part.net
+        for mine, theirs in (
+            (total.errors, part.errors),
+            (total.sent, part.sent),
+            (total.unanswered, part.unanswered),
+        ):
+            for key, value in theirs.items():
+                mine[key] = mine.get(key, 0) + value
+        for key, at in part.rounds_opened.items():
+            total.rounds_opened[key] = min(at, total.rounds_opened.get(key, at))
+    return total
+
+
+def _psycopg_url(url: str) -> str:
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+def round_statuses(database_url: str) -> dict[str, int]:
+    """The live table's rounds in the database, by status."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(database_url)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT status, count(*) FROM rounds WHERE table_name = 'live' GROUP BY status")
+        ).all()
+    engine.dispose()
+    return {str(status): int(n) for status, n in rows}
+
+
+def kill_owner(
+    servers: Servers, args: argparse.Namespace, t0: float, procs: list[Any]
+) -> dict[str, Any] | None:
+    """SIGKILL the process that owns the live table ``args.kill_owner_at`` seconds into play
+    (its node id from ``table_leases``), once a round is in play; what was killed, and when."""
+    import signal
+
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(servers.database_url)
+    deadline = t0 + args.kill_owner_at
+    while time.perf_counter() < deadline and any(p.poll() is None for p in procs):
+        time.sleep(0.1)
+    try:
+        for _ in range(600):
+            with engine.connect() as conn:
+                owner = conn.execute(
+                    text("SELECT owner FROM table_leases WHERE table_name = 'live'")
+                ).scalar()
+                in_play = conn.execute(
+                    text("SELECT id FROM rounds WHERE table_name = 'live' AND status = 'open'")
+                ).scalar()
+            if owner is not None and in_play is not None:
+                break
+            time.sleep(0.05)
+        else:
+            return {"killed": None, "why": "no owner with a round in play"}
+    finally:
+        engine.dispose()
+    pid = servers.node_pids.get(str(owner))
+    if pid is None:
+        return {"killed": None, "why": f"owner {owner!r} is not one of {servers.node_pids}"}
+    os.kill(pid, signal.SIGKILL)
+    return {"killed": str(owner), "pid": pid, "round": int(in_play), "at": time.perf_counter()}
+
+
+def after_kill(
+    servers: Servers, parts: list[Any], kill: dict[str, Any], players: int
+) -> dict[str, Any]:
+    """Play resumed (the first ``round_opened`` a bot saw after the kill), balances against
+    deposits, and which rounds were voided."""
+    from sqlalchemy import create_engine, text
+
+    if kill.get("at") is None:
+        return {}
+    opened = sorted(t for p in parts for t in p.rounds_opened.values() if t > kill["at"])
+    engine = create_engine(servers.database_url)
+    with engine.connect() as conn:
+        voided = [
+            int(r)
+            for (r,) in conn.execute(
+                text("SELECT id FROM rounds WHERE table_name = 'live' AND status = 'voided'")
+            )
+        ]
+    engine.dispose()
+    from croupier.server.db import Database
+    from croupier.server.wallet import service as wallet
+
+    db = Database(servers.database_url)
+    with db.session() as session:
+        totals = {k: int(v) for k, v in wallet.check_ledger(session).items()}
+    db.dispose()
+    deposits = players * CREDIT
+    return {
+        "resumed_after_s": round(opened[0] - kill["at"], 2) if opened else None,
+        "voided_rounds": voided,
+        "only_the_interrupted_round_voided": voided == [kill["round"]],
+        "ledger": totals,
+        "deposits": deposits,
+        "balances_equal_deposits": totals.get("player", 0) + totals.get("house", 0) == deposits
+        and totals.get("escrow", 0) == 0,
+    }
+
+
 def run_one(database: str, args: argparse.Namespace) -> dict[str, object]:
-    from croupier.cli.bots import BotPlan, provision, run_bots
+    if args.processes > 1:
+        with cluster(args, args.players) as (servers, tokens):
+            print(f"[cluster x{args.processes}] {len(tokens)} bots made", flush=True)
+            return play(servers, tokens, args, "postgres")
 
     @contextmanager
     def database_url() -> Iterator[str]:
@@ -192,27 +524,9 @@ def run_one(database: str, args: argparse.Namespace) -> dict[str, object]:
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
 
-    with database_url() as db_url, server(db_url, args) as url:
-        names = [f"load-{i:05d}" for i in range(args.players)]
-        t0 = time.perf_counter()
-        tokens = asyncio.run(
-            provision(
-                url, names, password="load-bots-deal-fast-77", operator=OPERATOR, credit=10_000_000
-            )
-        )
-        setup = time.perf_counter() - t0
-        print(
-            f"[{database}] {len(tokens)} bots registered and credited in {setup:.1f} s", flush=True
-        )
-        plan = BotPlan(
-            url=url, table="live", ante=100, trips=100, rounds=args.rounds, seconds=args.seconds
-        )
-        stats = asyncio.run(
-            run_bots(
-                plan, tokens, on_round=lambda n: print(f"[{database}] round {n} closed", flush=True)
-            )
-        )
-    return {"database": database, "players": args.players, **stats.summary()}
+    with database_url() as db_url, single(db_url, args, args.players) as (servers, tokens):
+        print(f"[{database}] {len(tokens)} bots made", flush=True)
+        return play(servers, tokens, args, database)
 
 
 def settle_commit(database_url: str, players: int, *, repeats: int = 3) -> dict[str, object]:
@@ -286,6 +600,13 @@ def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--serve":
         serve(int(sys.argv[2]), sys.argv[3], sys.argv[4])
         return
+    if len(sys.argv) > 1 and sys.argv[1] == "--make-bots":
+        tokens = make_bots(sys.argv[2], int(sys.argv[3]))
+        Path(sys.argv[4]).write_text("\n".join(tokens))
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "--bots":
+        bots_process(sys.argv[2:])
+        return
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -297,6 +618,27 @@ def main() -> None:
     parser.add_argument("--decision-seconds", type=float, default=20)
     parser.add_argument("--pause", type=float, default=0)
     parser.add_argument(
+        "--bot-processes", type=int, default=2, help="processes the bots play in (default 2)"
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="croupier processes: 1 (one server), or a cluster (scripts/cluster-local.sh, "
+        "PostgreSQL and Redis, the bots through HAProxy)",
+    )
+    parser.add_argument(
+        "--kill-owner-at",
+        type=float,
+        default=0,
+        help="with --processes > 1: SIGKILL the table's owner this many seconds into play",
+    )
+    parser.add_argument(
+        "--server-path",
+        default="",
+        help="one server: import croupier from this src directory (to compare checkouts)",
+    )
+    parser.add_argument(
         "--settle-only",
         action="store_true",
         help="time only the settlement transaction for 10, 100 and --players seats",
@@ -304,7 +646,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.players > 5000 or args.seconds > 3600:
         parser.error("bounded: at most 5000 players and 3600 seconds")
+    if args.kill_owner_at and args.processes < 2:
+        parser.error("--kill-owner-at needs a cluster (--processes 2 or more)")
     databases = ["sqlite", "postgres"] if args.database == "both" else [args.database]
+    if args.processes > 1:
+        databases = ["postgres"]  # a cluster shares one PostgreSQL
     if args.settle_only:
         for db in databases:
             for result in run_settle(db, args):

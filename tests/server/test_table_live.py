@@ -230,3 +230,81 @@ def test_requests_waiting_together_are_staked_together(
     assert sum(balances.values()) + totals["house"] == sum(funds.values())
     for user, net in nets.items():
         assert balances[user] == funds[user] + net
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_own_bet_and_decision_are_told_by_events_not_state(
+    db: Database, make_user: UserFactory
+) -> None:
+    """Issue 18: at a live table a seat's own bet or decision sends it its ``seat_event`` and
+    the ack, no ``state`` (a view built and encoded per seat); the next phase's ``state``
+    still reaches everyone, with the seat's box and its legal actions."""
+    users = [make_user(f"quiet{i}") for i in range(3)]
+    config, clock = _live(db, dict.fromkeys(users, 10_000), seconds=20)
+
+    async def scenario() -> list[list[list[dict[str, Any]]]]:
+        table, conns = await _seated(db, config, clock, users)
+        for conn in conns:
+            _drain(conn)
+        steps = []
+        await table.submit(conns[0], BetMessage(id="b0", key="b", bets={"ante": 100}))
+        steps.append([_drain(c) for c in conns])
+        await asyncio.gather(
+            *(table.submit(c, BetMessage(id="b", key="b", bets={"ante": 100})) for c in conns[1:])
+        )
+        steps.append([_drain(c) for c in conns])
+        await table.submit(conns[0], ActMessage(id="a0", action="check"))
+        steps.append([_drain(c) for c in conns])
+        await table.stop()
+        return steps
+
+    bet, closing, check = asyncio.run(scenario())
+    kinds = [f["type"] if f["type"] != "seat_event" else f["event"]["kind"] for f in bet[0]]
+    assert kinds == ["event", "bets_placed", "ack"], kinds  # round_opened, own bet, ack
+    # Betting closed: everyone's pre-flop state carries its own box and legal actions.
+    for i, frames in enumerate(closing):
+        (state,) = [f for f in frames if f["type"] == "state"]
+        assert state["view"]["box"]["seat"] == i and "check" in state["view"]["legal"]
+    kinds = [f["type"] if f["type"] != "seat_event" else f["event"]["kind"] for f in check[0]]
+    assert kinds == ["checked", "ack"], kinds
+    assert check[1] == [] or all(f["type"] == "event" for f in check[1])
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_views_written_once_per_round_equal_the_generic_form(shared: bool) -> None:
+    """The views a table sends (card lists written once a round) are what the generic
+    ``to_json`` gives, with the result as ``result_to_dict`` writes it, in every phase."""
+    from croupier.games.uth import Check, Play
+    from croupier.history.records import to_json
+    from croupier.history.uth import result_to_dict
+
+    rules: dict[str, Any] = {"shared_hand": True} if shared else {"max_seats": 7}
+    config = TableConfig(name="t", game="uth", rules=rules)
+    game_round = UthFactory(config).new_round(live_shoe())
+
+    def generic(seat: int | None) -> dict[str, Any]:
+        view = game_round.engine.view(seat)
+        data: dict[str, Any] = to_json(view)
+        if view.result is not None:
+            data["result"] = result_to_dict(view.result)
+        return data
+
+    def check_views() -> None:
+        for seat in (None, 0, 1, 2):
+            fast = game_round._view_json(game_round.engine.view(seat))
+            assert fast == generic(seat)
+
+    check_views()
+    for seat in (0, 1):
+        game_round.place_bets(seat, {"ante": 100, "trips": 100 * seat})
+    check_views()
+    game_round.close_betting()
+    check_views()
+    game_round.apply(Play(seat=0, multiple=4))
+    game_round.apply(Check(seat=1))
+    check_views()
+    game_round.apply(Check(seat=1))
+    check_views()
+    game_round.apply_timeout(1)
+    assert game_round.finished
+    check_views()

@@ -27,6 +27,8 @@ import typer
 __all__ = ["BotPlan", "LoadStats", "percentile", "provision", "register", "run_bots"]
 
 _RANKS = "23456789TJQKA"
+_GRACE_SECONDS = 10.0
+"""How long a bot waits, once the run stops, for answers to the requests it has sent."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -57,11 +59,18 @@ class LoadStats:
     settle_gap: list[float] = field(default_factory=list)
     """At the observing seat: ``round_settled`` event to ``round_closed`` (commit included)."""
     rounds_closed: list[float] = field(default_factory=list)
+    rounds_opened: dict[str, float] = field(default_factory=dict)
+    """Round id -> the monotonic time the first bot saw its ``round_opened``."""
     """Monotonic times at which the observing seat saw a round closed (settled or voided)."""
     voided: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     bets: int = 0
     acts: int = 0
+    sent: dict[str, int] = field(default_factory=dict)
+    """Requests sent, by kind (``bet``, ``act``, ``join``)."""
+    unanswered: dict[str, int] = field(default_factory=dict)
+    """Requests never answered (neither ack nor error) by the end, by kind: each bot waits
+    a grace period for its last answers once the run stops."""
     net: int = 0
     started: float = 0.0
     finished: float = 0.0
@@ -93,6 +102,8 @@ class LoadStats:
             "settle_p50_ms": ms(self.settle_gap, 50),
             "settle_max_ms": ms(self.settle_gap, 100),
             "errors": dict(self.errors),
+            "sent": dict(self.sent),
+            "unanswered": dict(self.unanswered),
             "players_net": self.net,
             "seconds": round(self.finished - self.started, 2),
         }
@@ -213,17 +224,31 @@ class _Bot:
         self.rounds_done = 0
         self.settled_at: float | None = None
         self.state: dict[str, Any] | None = None
+        self.round_id: int | None = None
+        """The round in play as the last frame told it: a live table sends no ``state``
+        after a seat's own bet (its ``seat_event`` and ack say it), so the last ``state``
+        may predate the round its bet opened."""
         self.failed = False
         """A refused bet is not retried in the same table state (say, bets closed)."""
+        self.stopping = False
+        """The run is over: no new requests, only the answers still owed are read."""
 
     def done(self) -> bool:
         return self.plan.rounds > 0 and self.rounds_done >= self.plan.rounds
 
-    def _send(self, ws: Any, kind: str, message: dict[str, Any]) -> Any:
+    async def _send(self, ws: Any, kind: str, message: dict[str, Any]) -> None:
+        if self.stopping:
+            return
         ident = self.next_id
         self.next_id += 1
         self.inflight[ident] = (kind, time.perf_counter())
-        return ws.send(json.dumps({**message, "id": ident}))
+        self.stats.sent[kind] = self.stats.sent.get(kind, 0) + 1
+        await ws.send(json.dumps({**message, "id": ident}))
+
+    def unanswered(self) -> None:
+        """Count the requests still waiting for an answer."""
+        for kind, _ in self.inflight.values():
+            self.stats.unanswered[kind] = self.stats.unanswered.get(kind, 0) + 1
 
     async def handle(self, ws: Any, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
@@ -234,6 +259,7 @@ class _Bot:
             self._event(frame["event"])
         elif kind == "state":
             self.state = frame
+            self.round_id = frame["table"].get("round_id")
         elif kind == "welcome":
             # A new greeting: the table was taken over by another server of a cluster (its
             # round voided, the seats free): sit down again.
@@ -241,7 +267,7 @@ class _Bot:
             self.failed = False
         if not self.inflight and self.state is not None:
             # State frames that arrive while a request is in flight are kept and acted on
-            # once it is answered (the server sends the seat's new state before the ack).
+            # once it is answered.
             await self._next_move(ws, self.state)
 
     def _answer(self, frame: dict[str, Any]) -> None:
@@ -258,8 +284,9 @@ class _Bot:
         elif what == "bet":
             self.stats.bet_latency.append(elapsed)
             self.stats.bets += 1
-            self.bet_rounds.add(int(frame["result"]["round_id"]))
-            self.bet_seats[int(frame["result"]["round_id"])] = int(frame["result"]["seat"])
+            self.round_id = int(frame["result"]["round_id"])
+            self.bet_rounds.add(self.round_id)
+            self.bet_seats[self.round_id] = int(frame["result"]["seat"])
         elif what == "act":
             self.stats.act_latency.append(elapsed)
             self.stats.acts += 1
@@ -271,7 +298,7 @@ class _Bot:
                 self.joined = True
                 await self._send(ws, "join", {"type": "join"})
             return
-        status, round_id = table.get("status"), table.get("round_id")
+        status, round_id = table.get("status"), self.round_id
         if status in ("idle", "betting") and view.get("box") is None and not self.done():
             if (round_id is None or round_id not in self.bet_rounds) and not self.failed:
                 bets = {"ante": self.plan.ante}
@@ -289,6 +316,9 @@ class _Bot:
 
     def _event(self, event: dict[str, Any]) -> None:
         kind = event.get("kind")
+        if kind == "round_opened":
+            self.round_id = event.get("round_id")
+            self.stats.rounds_opened.setdefault(str(self.round_id), time.perf_counter())
         if kind == "round_settled" and self.observer:
             self.settled_at = time.perf_counter()
         elif kind == "seat_settled":
@@ -299,6 +329,7 @@ class _Bot:
                 self.results[max(self.bet_seats)] = int(result.get("net") or 0)
         elif kind == "round_closed":
             self.failed = False
+            self.round_id = None
             round_id = event.get("round_id")
             if round_id in self.bet_rounds:
                 self.rounds_done += 1
@@ -332,13 +363,25 @@ async def _play(
                     {receiver, stopper}, return_when=asyncio.FIRST_COMPLETED
                 )
                 if stopper in finished:
-                    return
+                    break
                 raw = receiver.result()
                 receiver = asyncio.ensure_future(ws.recv())
                 await bot.handle(ws, json.loads(raw))
                 if observer and plan.rounds and len(stats.rounds_closed) >= plan.rounds:
-                    return
+                    break
+            # The answers still owed are waited for (a while), so that a request the server
+            # never answers is told from one the run's end cut short.
+            bot.stopping = True
+            deadline = time.monotonic() + _GRACE_SECONDS
+            while bot.inflight and time.monotonic() < deadline:
+                done, _ = await asyncio.wait({receiver}, timeout=deadline - time.monotonic())
+                if not done:
+                    break
+                raw = receiver.result()
+                receiver = asyncio.ensure_future(ws.recv())
+                await bot.handle(ws, json.loads(raw))
         finally:
+            bot.unanswered()
             receiver.cancel()
             stopper.cancel()
             with contextlib.suppress(BaseException):
@@ -375,7 +418,7 @@ async def run_bots(
         timeout = plan.seconds if plan.seconds > 0 else None
         await asyncio.wait(tasks[:1], timeout=timeout)
         stop.set()
-        await asyncio.wait(tasks, timeout=10)
+        await asyncio.wait(tasks, timeout=_GRACE_SECONDS + 5)
         for task in tasks:
             if not task.done():
                 task.cancel()

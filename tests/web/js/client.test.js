@@ -99,3 +99,29 @@ test("a bet outside the table's limits is said in euros before it is sent", asyn
   assert.equal(uth.limitError([["ante", 50, 100, 100000]]), "The Ante must be between €1.00 and €1,000.00.");
   assert.equal(uth.limitError([["ante", 500, 100, 100000], ["trips", 0, 100, 50000]]), null);
 });
+
+test("a live seat's view follows its own events: no state frame after its bet or decision", async () => {
+  const uth = await load("uth.js");
+  const m = { view: null, last: null };
+  // Another seat's bet changes nothing; the seat's own makes its box (so no second bet).
+  uth.follow(m, { kind: "bets_placed", seat: 8, ante: 500, blind: 500, trips: 0 }, 3);
+  assert.equal(m.view, null);
+  uth.follow(m, { kind: "bets_placed", seat: 3, ante: 100, blind: 100, trips: 0 }, 3);
+  assert.deepEqual([m.view.box.ante, m.view.box.decided, m.view.legal], [100, false, []]);
+  uth.follow(m, { kind: "trips_placed", seat: 3, trips: 200 }, 3);
+  assert.equal(m.view.box.trips, 200);
+  // The pre-flop state gives the legal actions; the seat's own 4x takes them away.
+  m.view = { ...m.view, phase: "pre-flop", hole: ["As", "Kd"], legal: ["check", "4x", "3x"] };
+  uth.follow(m, { kind: "checked", seat: 4 }, 3);
+  assert.deepEqual(m.view.legal, ["check", "4x", "3x"]);
+  uth.follow(m, { kind: "play_bet", seat: 3, multiple: 4, amount: 400 }, 3);
+  assert.deepEqual([m.view.legal, m.view.box.play, m.view.box.decided], [[], 400, true]);
+  uth.follow(m, { kind: "board_dealt", cards: ["2c", "3d", "4h"] }, 3);
+  uth.follow(m, { kind: "board_dealt", cards: ["5s", "9c"] }, 3);
+  uth.follow(m, { kind: "phase_changed", phase: "showdown" }, 3);
+  uth.follow(m, { kind: "dealer_revealed", cards: ["Qh", "Qs"], value: 1, qualifies: true }, 3);
+  uth.follow(m, { kind: "seat_settled", result: { seat: 3, net: 1200, comparison: "win", bets: [] } }, 3);
+  assert.deepEqual(m.view.board, ["2c", "3d", "4h", "5s", "9c"]);
+  assert.deepEqual([m.view.phase, m.view.dealer, m.view.result.net], ["showdown", ["Qh", "Qs"], 1200]);
+  assert.equal(m.last.result.net, 1200);
+});

@@ -221,7 +221,7 @@ class BankedDriver:
             await self._close_betting()
         for request, ack in acks:
             if not (closing and lone):
-                self.out.send_state_to(request.conn.user_id)
+                self.out.acted(request.conn.user_id)
             self.out.answer(request, ack)
         if closing and not lone:
             await self._close_betting()
@@ -421,7 +421,7 @@ class BankedDriver:
             await self._after_engine(phase_before=before, pending_before=pending, actors=actors)
         for request, result in done:
             if not lone:
-                self.out.send_state_to(request.conn.user_id)
+                self.out.acted(request.conn.user_id)
             self.out.answer(request, result)
         if not lone:
             await self._after_engine(phase_before=before, pending_before=pending)
@@ -488,7 +488,7 @@ class BankedDriver:
             self.out.broadcast_state()
         else:
             for actor in actors:
-                self.out.send_state_to(actor)
+                self.out.acted(actor)
 
     # -- closing -----------------------------------------------------------------------
 

@@ -281,6 +281,14 @@ class Broadcaster:
         for conn in self.by_user.get(user_id, ()):
             conn.send(self.state(conn))
 
+    def acted(self, user_id: int) -> None:
+        """After a seat's own bet or decision: its new state. At a live table none is sent
+        (issue 18): the seat's own ``seat_event`` (its bets placed, its decision) and the
+        request's ``ack`` say what changed, and the next phase's ``state`` follows with
+        ``decisions_open``; a ``state`` per actor was a view built and encoded per seat."""
+        if not self.core.crowd:
+            self.send_state_to(user_id)
+
     def broadcast_state(self) -> None:
         for conn in self.conns:
             conn.send(self.state(conn))

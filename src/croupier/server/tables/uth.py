@@ -10,6 +10,7 @@ as the action; the table's ``play_multiples``); a Play bet holds ``multiple x An
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection, Mapping
 from fractions import Fraction
@@ -19,23 +20,26 @@ from typing import Any, Literal, Protocol
 from croupier.analysis.returns import Box
 from croupier.analysis.uth.moments import BlindKey, UthMoments, UthOutcomes, blind_key, moments
 from croupier.analysis.uth.paytables import PayTable, check_paytable, from_engine
+from croupier.cards import Card
 from croupier.deck import Shoe
 from croupier.errors import ConfigError, CroupierError, IllegalActionError
 from croupier.evaluator import HandCategory
 from croupier.games.paytables import PayTable as EnginePayTable
 from croupier.games.protocol import Action
 from croupier.games.uth import (
+    BoxView,
     Check,
     Fold,
     Phase,
     Play,
+    SeatView,
     UthAction,
     UthConfig,
     UthRound,
     opening_stake,
 )
 from croupier.games.uth.config import PlayMultiples
-from croupier.games.uth.events import PUBLIC, UthEvent
+from croupier.games.uth.events import PUBLIC, SeatSettled, UthEvent
 from croupier.history import uth as uth_history
 from croupier.history.uth import result_to_dict
 from croupier.server.errors import InvalidRequestError
@@ -119,6 +123,15 @@ def _multiple(act: ActMessage) -> int | None:
     return int(match.group(1)) if match else None
 
 
+_VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(SeatView))
+_BOX_FIELDS = tuple(f.name for f in dataclasses.fields(BoxView))
+
+
+def _box_json(box: BoxView) -> dict[str, Any]:
+    # Every field of a box is an int or a bool: JSON as it is.
+    return {name: getattr(box, name) for name in _BOX_FIELDS}
+
+
 class UthTableRound:
     """One :class:`UthRound` driven by a table."""
 
@@ -126,6 +139,16 @@ class UthTableRound:
 
     def __init__(self, engine: UthRound) -> None:
         self.engine = engine
+        self._cards: dict[tuple[Card, ...], list[str]] = {}
+        """Card tuples already written as notation: a live table's thousand views of one
+        phase share the board, the dealer's cards and (a shared hand) the hole cards, so each
+        is written once a round (issue 18: the same work for every seat done once)."""
+
+    def _card_list(self, cards: tuple[Card, ...]) -> list[str]:
+        written = self._cards.get(cards)
+        if written is None:
+            written = self._cards[cards] = [str(c) for c in cards]
+        return written
 
     @property
     def phase(self) -> str:
@@ -247,10 +270,12 @@ class UthTableRound:
     def project_event(self, event: Any, seat: int | None) -> dict[str, Any]:
         # The dealer's cards and burns stay hidden until showdown (DealerRevealed is public);
         # another seat's hole cards are never shown (issue 5: a client sees only its seat).
+        if isinstance(event, SeatSettled):
+            # Written once, straight to its wire form (the generic walk of the result, then
+            # its replacement, cost a live table twice a thousand walks a round).
+            return {"result": result_to_dict(event.result), "kind": event.kind}
         data: dict[str, Any] = to_json(event.seen_by(seat))
         data["kind"] = event.kind
-        if data["kind"] == "seat_settled":
-            data["result"] = result_to_dict(event.result)
         if self.engine.config.max_seats is None:
             # A live table's hundreds of seats are counted, not listed, in what everyone gets.
             if data["kind"] == "betting_closed":
@@ -261,10 +286,7 @@ class UthTableRound:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         # A spectator sees what a seat without a box sees: the board, and nothing private.
-        view = self.engine.view(seat)
-        data: dict[str, Any] = to_json(view)
-        if view.result is not None:
-            data["result"] = result_to_dict(view.result)
+        data = self._view_json(self.engine.view(seat))
         if self.engine.config.max_seats is not None:
             # A casino table shows every box; a live table's hundreds of boxes are not sent
             # with every view (each seat sees its own in ``box``).
@@ -273,6 +295,24 @@ class UthTableRound:
         else:
             data["pending"] = self.engine.pending_count
             data["boxes_in_play"] = self.engine.box_count
+        return data
+
+    def _view_json(self, view: SeatView) -> dict[str, Any]:
+        """``view`` as JSON, the same as :func:`to_json` gives with the result as
+        :func:`result_to_dict` writes it, with the card tuples every seat shares written once."""
+        data: dict[str, Any] = {}
+        for name in _VIEW_FIELDS:
+            value = getattr(view, name)
+            if value is None:
+                data[name] = None
+            elif name == "result":
+                data[name] = result_to_dict(value)
+            elif isinstance(value, BoxView):
+                data[name] = _box_json(value)
+            elif isinstance(value, tuple) and all(isinstance(c, Card) for c in value):
+                data[name] = self._card_list(value) if value else []
+            else:
+                data[name] = to_json(value)
         return data
 
     def record(self, round_id: int) -> dict[str, Any]:

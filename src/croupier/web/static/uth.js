@@ -27,6 +27,57 @@ function snapshot(v) {
   return { hole: v.hole || [], board: v.board || [], dealer: v.dealer, result: v.result, box: v.box };
 }
 
+/** The seat's view follows the events (issue 18): a live table sends no `state` after the
+ * seat's own bet or decision, only its own `seat_event` and the ack, so the box, the legal
+ * actions, the board, the dealer's cards and the result are taken from the events until the
+ * next `state` (the next phase's) replaces the whole view. */
+export function follow(mm, e, me) {
+  const v = mm.view;
+  const own = me != null && e.seat === me;
+  const box = (v && v.box) || null;
+  const decided = (changes) => {
+    mm.view = { ...v, legal: [], box: box && { ...box, decided: true, ...changes } };
+  };
+  switch (e.kind) {
+    case "bets_placed":
+      if (!own) return;
+      mm.view = {
+        seat: me, phase: "betting", hole: [], board: [], dealer: null, legal: [], result: null, ...v,
+        box: { seat: me, ante: e.ante, blind: e.blind, trips: e.trips, play: 0, play_multiple: 0, folded: false, decided: false },
+      };
+      break;
+    case "trips_placed":
+      if (own && box) mm.view = { ...v, box: { ...box, trips: e.trips } };
+      break;
+    case "checked":
+      if (own && v) decided({});
+      break;
+    case "play_bet":
+      if (own && v) decided({ play: e.amount, play_multiple: e.multiple });
+      break;
+    case "folded":
+      if (own && v) decided({ folded: true });
+      break;
+    case "phase_changed":
+      if (v) mm.view = { ...v, phase: e.phase };
+      break;
+    case "board_dealt":
+      if (v && Array.isArray(e.cards)) mm.view = { ...v, board: [...(v.board || []), ...e.cards] };
+      break;
+    case "dealer_revealed":
+      if (v && Array.isArray(e.cards)) mm.view = { ...v, dealer: e.cards };
+      break;
+    case "seat_settled":
+      if (v && e.result && me != null && e.result.seat === me) {
+        mm.view = { ...v, result: e.result };
+        mm.last = snapshot(mm.view);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
 export function UthTable({ info }) {
   const rules = info.rules || {};
   const live = info.max_seats == null;
@@ -51,6 +102,7 @@ export function UthTable({ info }) {
     },
     event(e, mm, f) {
       const me = mm.table ? mm.table.your_seat : null;
+      follow(mm, e, me);
       soundFor(e, e.seat === me || f.type === "seat_event");
       const who = e.seat != null ? nameOf(mm, e.seat) : "";
       switch (e.kind) {
