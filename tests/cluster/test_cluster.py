@@ -418,6 +418,8 @@ def test_sigkill_of_the_owner_mid_round_moves_the_lease_and_returns_every_stake(
 
 
 def test_a_fenced_old_owner_writes_nothing_once_it_runs_again(cluster: ClusterFactory) -> None:
+    import psycopg
+
     c = _start(cluster, decision_seconds=3)
     owner, token = _owner(c)
     other = 1 - owner
@@ -438,21 +440,41 @@ def test_a_fenced_old_owner_writes_nothing_once_it_runs_again(cluster: ClusterFa
                 )
                 assert moved[1] == token + 1
                 _eventually(lambda: _rounds(c) == {round_id: "voided"}, 10, "the void")
-                alice.event("round_closed", mark, timeout=10)
-                # The decisions' deadline passed while it was stopped: once it runs, the old
-                # owner's table wants to settle the round.
-                time.sleep(3.5)
+                voided = alice.event("round_closed", mark, timeout=10)
+                assert voided["round_id"] == round_id and voided["status"] == "voided"
+                alice.welcome(mark)
+                # A Play bet on the stream while the old owner sleeps: it reads it once it runs
+                # again, and its table, still thinking the round in play, holds the money.
+                alice.request({"type": "act", "action": "4x"})
+                before = (cashier.balance(ta), cashier.ledger(), _transactions(c, round_id))
+                assert before[0] == CREDIT and "settle" not in before[2]
+                # The lease row locked: the old owner's write waits at the fence, where the
+                # test sees it, then is refused once the lock goes.
+                lock = psycopg.connect(_dsn(c))
+                lock.execute("SELECT 1 FROM table_leases WHERE table_name = 'felt' FOR UPDATE")
             finally:
                 os.kill(c.pids[owner], signal.SIGCONT)
-            before = (cashier.balance(ta), cashier.ledger(), _transactions(c, round_id))
-            assert before[0] == CREDIT and before[2].count("settle") == 0
-
-            _eventually(
-                lambda: "lost the lease of felt" in c.log(owner) or "fenced" in c.log(owner),
-                10,
-                "the old owner noticing it lost the table",
-            )
-            time.sleep(2 * LEASE)  # room for anything it still tried to write
+            try:
+                _eventually(
+                    lambda: _query(
+                        c,
+                        "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                        "AND query LIKE '%%croupier_fence%%'",
+                    ),
+                    5,
+                    "the old owner's write waiting at the fence",
+                )
+            finally:
+                lock.rollback()
+                lock.close()
+            refused = f"fenced: table felt is leased under token {token + 1}, not {token}"
+            pg_log = Path(c.dir, "logs", "postgres.log")
+            _eventually(lambda: refused in pg_log.read_text(errors="replace"), 10, "CF001")
+            # The old owner says so in its log (its write refused; its renewal failed too).
+            fenced = f"the database refused a write to felt under lease token {token}"
+            _eventually(lambda: fenced in c.log(owner), 10, "the old owner logging the refusal")
+            _eventually(lambda: "lost the lease of felt" in c.log(owner), 10, "the lost lease")
+            time.sleep(LEASE)  # room for anything else it might still try
             assert _rounds(c) == {round_id: "voided"}
             assert (cashier.balance(ta), cashier.ledger(), _transactions(c, round_id)) == before
             assert _lease(c) == (c.node_ids[other], token + 1)
@@ -463,6 +485,12 @@ def test_a_fenced_old_owner_writes_nothing_once_it_runs_again(cluster: ClusterFa
             ack, closed = _play_round(alice, "a2")
             assert closed["status"] == "settled"
             net = _net(alice, ack["result"]["round_id"])
+            # Nothing the old owner's table sent after the takeover reached the socket: every
+            # numbered frame from the void on is the new owner's (its numbers start at
+            # token x 10^9).
+            at = alice.frames.index(next(f for f in alice.frames if f.get("event") == voided))
+            stale = [f for f in alice.frames[at:] if f.get("seq", 2**62) < (token + 1) * 10**9]
+            assert stale == [], stale
         assert cashier.balance(ta) == CREDIT + net
     finally:
         cashier.close()
