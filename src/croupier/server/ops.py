@@ -47,6 +47,12 @@ def healthz(request: Request) -> JSONResponse:
             tables[name] = "running" if alive else "stopped"
             if not alive:
                 failed.append(f"table {name}: stopped")
+    node = getattr(request.app.state, "node", None)
+    if node is not None:
+        # A cluster's process (issue 18): every table, run here or by whichever process
+        # holds its lease (a process owning none is still a healthy gateway).
+        for name in manager.openable() if manager is not None else ():
+            tables.setdefault(name, "elsewhere")
     body = {
         "status": "ok" if not failed else "failing",
         "database": "ok" if problem is None else "unreachable",

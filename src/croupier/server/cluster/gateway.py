@@ -65,6 +65,8 @@ class ClusterAccess:
         self._pending: dict[int, tuple[int, asyncio.Future[None], str | int | None]] = {}
         self._ids = itertools.count(1)
         self._background: set[asyncio.Task[None]] = set()
+        self._tokens: dict[str, int] = {}
+        """Each table's newest lease token heard of: frames from an older owner are stale."""
         self.sessions: LiveSessions | None = None
         """This process's live sessions (revocations and frames from other processes)."""
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -162,6 +164,16 @@ class ClusterAccess:
         batch = m.decode_frames(raw, m.gateway_channel(self.node))
         if batch is None:
             return
+        if batch.token < self._tokens.get(batch.table, 0):
+            # An owner that lost the table and does not know it yet (a process paused past
+            # its lease): what its table says is no longer true, and the requests it answers
+            # are the new owner's to answer.
+            log.warning(
+                "dropped frames for %s from a stale owner (token %d < %d)",
+                batch.table, batch.token, self._tokens[batch.table],
+            )  # fmt: skip
+            return
+        self._tokens[batch.table] = batch.token
         at = self.by_table.get(batch.table, set())
         for item in batch.items:
             if item.conns is None:
@@ -193,6 +205,9 @@ class ClusterAccess:
     async def _taken_over(self, message: m.TakenOver) -> None:
         """The table changed owner: its sockets here hear that the round was voided, their
         waiting requests are answered so, and they connect to the new owner."""
+        if message.token < self._tokens.get(message.table, 0):
+            return  # an older takeover heard late
+        self._tokens[message.table] = message.token
         cids = sorted(self.by_table.get(message.table, ()))
         frame = Shared.encoded(message.frame) if message.frame else None
         for cid in cids:

@@ -223,7 +223,10 @@ class Node:
     async def _take(self, name: str, lease: leases.Lease) -> None:
         """Open table ``name`` here under ``lease``: void what its last owner left open."""
         fenced = leases.FencedDatabase(
-            self.db, table=name, token=lease.token, on_fenced=lambda: self._fenced(name)
+            self.db,
+            table=name,
+            token=lease.token,
+            on_fenced=lambda: self._fenced(name, lease.token),
         )
         self.leases[name] = lease
         self._renewed[name] = time.monotonic()
@@ -256,8 +259,13 @@ class Node:
                 m.CLUSTER_CHANNEL, m.encode(m.TakenOver(name, self.name, lease.token, frame))
             )
 
-    def _fenced(self, name: str) -> None:
+    def _fenced(self, name: str, token: int) -> None:
         """The database refused a write to ``name`` under our token (from a worker thread)."""
+        log.error(
+            "the database refused a write to %s under lease token %d (fenced: another process "
+            "owns the table): stop",
+            name, token,
+        )  # fmt: skip
         loop = self._loop
         if loop is not None:
             loop.call_soon_threadsafe(lambda: loop.create_task(self._give_up(name, abandon=True)))
