@@ -271,7 +271,7 @@ def cluster(args: argparse.Namespace, players: int) -> Iterator[tuple[Servers, l
         "CROUPIER_WS_AUTH_SECONDS": "60",
     }
     state = base / "cluster"
-    start = [str(script), "start", "--processes", str(args.processes), "--dir", str(state)]
+    start = ["bash", str(script), "start", "--processes", str(args.processes), "--dir", str(state)]
     try:
         subprocess.run([*start, "--python", sys.executable], check=True, env=env)
         info = dict(
@@ -291,7 +291,7 @@ def cluster(args: argparse.Namespace, players: int) -> Iterator[tuple[Servers, l
         )
         yield servers, tokens
     finally:
-        subprocess.run([str(script), "stop", "--dir", str(state)], env=env, check=False)
+        subprocess.run(["bash", str(script), "stop", "--dir", str(state)], env=env, check=False)
         shutil.rmtree(base, ignore_errors=True)
 
 
