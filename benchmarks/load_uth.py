@@ -292,6 +292,8 @@ def cluster(args: argparse.Namespace, players: int) -> Iterator[tuple[Servers, l
         yield servers, tokens
     finally:
         subprocess.run(["bash", str(script), "stop", "--dir", str(state)], env=env, check=False)
+        if args.logs is not None and (state / "logs").is_dir():
+            shutil.copytree(state / "logs", args.logs, dirs_exist_ok=True)
         shutil.rmtree(base, ignore_errors=True)
 
 
@@ -465,7 +467,28 @@ def kill_owner(
     if pid is None:
         return {"killed": None, "why": f"owner {owner!r} is not one of {servers.node_pids}"}
     os.kill(pid, signal.SIGKILL)
-    return {"killed": str(owner), "pid": pid, "round": int(in_play), "at": time.perf_counter()}
+    killed_at = time.perf_counter()
+    moved = None
+    engine = create_engine(servers.database_url)
+    try:
+        while time.perf_counter() - killed_at < 60:
+            with engine.connect() as conn:
+                now = conn.execute(
+                    text("SELECT owner FROM table_leases WHERE table_name = 'live'")
+                ).scalar()
+            if now != owner:
+                moved = round(time.perf_counter() - killed_at, 2)
+                break
+            time.sleep(0.05)
+    finally:
+        engine.dispose()
+    return {
+        "killed": str(owner),
+        "pid": pid,
+        "round": int(in_play),
+        "at": killed_at,
+        "lease_moved_after_s": moved,
+    }
 
 
 def after_kill(
@@ -486,6 +509,25 @@ def after_kill(
                 text("SELECT id FROM rounds WHERE table_name = 'live' AND status = 'voided'")
             )
         ]
+        # What escrow holds for each round: nothing for a round settled or voided, its
+        # stakes for one still in play when the run stopped.
+        escrow = {
+            int(r): int(v)
+            for r, v in conn.execute(
+                text(
+                    "SELECT t.round_id, SUM(p.amount) FROM postings p "
+                    "JOIN ledger_accounts a ON a.id = p.account_id "
+                    "JOIN ledger_transactions t ON t.id = p.transaction_id "
+                    "WHERE a.kind = 'escrow' AND t.round_id IS NOT NULL GROUP BY t.round_id"
+                )
+            )
+        }
+        still_open = {
+            int(r)
+            for (r,) in conn.execute(
+                text("SELECT id FROM rounds WHERE table_name = 'live' AND status = 'open'")
+            )
+        }
     engine.dispose()
     from croupier.server.db import Database
     from croupier.server.wallet import service as wallet
@@ -501,8 +543,16 @@ def after_kill(
         "only_the_interrupted_round_voided": voided == [kill["round"]],
         "ledger": totals,
         "deposits": deposits,
-        "balances_equal_deposits": totals.get("player", 0) + totals.get("house", 0) == deposits
-        and totals.get("escrow", 0) == 0,
+        "interrupted_round_stakes_returned": escrow.get(kill["round"], 0) == 0,
+        "escrow_only_for_rounds_in_play": all(
+            amount == 0 for r, amount in escrow.items() if r not in still_open
+        ),
+        # Every cent is a player's, the house's or in escrow for a round still in play.
+        "balances_equal_deposits": totals.get("player", 0)
+        + totals.get("house", 0)
+        + totals.get("rake", 0)
+        + totals.get("escrow", 0)
+        == deposits,
     }
 
 
@@ -632,6 +682,12 @@ def main() -> None:
         type=float,
         default=0,
         help="with --processes > 1: SIGKILL the table's owner this many seconds into play",
+    )
+    parser.add_argument(
+        "--logs",
+        type=Path,
+        default=None,
+        help="keep the cluster's logs (each process, HAProxy, PostgreSQL, Redis) in this directory",
     )
     parser.add_argument(
         "--server-path",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -28,6 +29,8 @@ __all__ = ["BotPlan", "LoadStats", "percentile", "provision", "register", "run_b
 
 _RANKS = "23456789TJQKA"
 _GRACE_SECONDS = 10.0
+_RECONNECTS = 5
+"""How many times a bot connects again after its connection dropped."""
 """How long a bot waits, once the run stops, for answers to the requests it has sent."""
 
 
@@ -347,9 +350,39 @@ class _Bot:
 async def _play(
     plan: BotPlan, token: str, stats: LoadStats, *, observer: bool, stop: asyncio.Event
 ) -> None:
+    """One bot for the whole run. Like a player's client it connects again when its
+    connection drops (its server died: a cluster's load balancer sends it to another
+    process, where the table greets it afresh), at most :data:`_RECONNECTS` times."""
     import websockets
 
     bot = _Bot(plan, stats, observer=observer)
+    for attempt in range(_RECONNECTS + 1):
+        try:
+            await _session(bot, plan, token, stats, observer=observer, stop=stop)
+            return
+        except (websockets.ConnectionClosed, OSError) as exc:
+            if stop.is_set() or bot.done() or attempt == _RECONNECTS:
+                raise
+            name = f"reconnect:{type(exc).__name__}"
+            stats.errors[name] = stats.errors.get(name, 0) + 1
+            bot.unanswered()  # what the dropped connection never answered
+            bot.inflight.clear()
+            bot.joined = False
+            await asyncio.sleep(0.2 + 0.8 * random.random())
+
+
+async def _session(
+    bot: _Bot,
+    plan: BotPlan,
+    token: str,
+    stats: LoadStats,
+    *,
+    observer: bool,
+    stop: asyncio.Event,
+) -> None:
+    """One connection of ``bot``, until the run ends for it."""
+    import websockets
+
     async with websockets.connect(
         plan.ws_url, max_size=2**22, max_queue=None, ping_interval=None
     ) as ws:
@@ -357,6 +390,7 @@ async def _play(
         await ws.send(json.dumps({"type": "auth", "token": token}))
         receiver = asyncio.ensure_future(ws.recv())
         stopper = asyncio.ensure_future(stop.wait())
+        cut = False
         try:
             while not bot.done() or observer:
                 finished, _ = await asyncio.wait(
@@ -380,8 +414,12 @@ async def _play(
                 raw = receiver.result()
                 receiver = asyncio.ensure_future(ws.recv())
                 await bot.handle(ws, json.loads(raw))
+        except websockets.ConnectionClosed:
+            cut = True
+            raise
         finally:
-            bot.unanswered()
+            if not cut:
+                bot.unanswered()
             receiver.cancel()
             stopper.cancel()
             with contextlib.suppress(BaseException):

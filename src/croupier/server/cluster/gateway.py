@@ -20,13 +20,14 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from croupier.server.accounts.sessions import LiveSessions
 from croupier.server.cluster import messages as m
 from croupier.server.cluster.bus import Bus, BusUnavailable
+from croupier.server.cluster.tasks import Background
 from croupier.server.errors import ServiceUnavailable
 from croupier.server.tables.connection import Connection
 from croupier.server.tables.wire import ClientMessage, Shared, encode, error_frame
@@ -64,7 +65,7 @@ class ClusterAccess:
         """Sockets the table's owner has greeted (an ``all`` frame goes to these)."""
         self._pending: dict[int, tuple[int, asyncio.Future[None], str | int | None]] = {}
         self._ids = itertools.count(1)
-        self._background: set[asyncio.Task[None]] = set()
+        self._background = Background()
         self._tokens: dict[str, int] = {}
         """Each table's newest lease token heard of: frames from an older owner are stale."""
         self.sessions: LiveSessions | None = None
@@ -80,11 +81,6 @@ class ClusterAccess:
 
     def check(self, name: str) -> None:
         self._check(name)
-
-    def _later(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
 
     async def connect(self, name: str, *, user_id: int, username: str) -> Connection:
         cid = next(self._ids)
@@ -136,7 +132,7 @@ class ClusterAccess:
         conn.outbox.put_nowait(None)
         if self.conns.get(conn.cid) is conn:
             self._forget(conn)
-            self._later(self._gone(conn))
+            self._background.start(self._gone(conn))
 
     async def _gone(self, conn: GatewayConnection) -> None:
         # Redis down: the owner sees this gateway's sockets go when its heartbeat stops.
@@ -198,7 +194,7 @@ class ClusterAccess:
         message = m.decode_cluster(raw, m.CLUSTER_CHANNEL)
         match message:
             case m.TakenOver():
-                self._later(self._taken_over(message))
+                self._background.start(self._taken_over(message))
             case m.UserNotice():
                 self._user_notice(message)
 
@@ -274,4 +270,4 @@ class ClusterAccess:
             except Exception as exc:
                 log.warning("could not tell the cluster of a %s: %s", kind, exc)
 
-        loop.call_soon_threadsafe(lambda: self._later(send()))
+        loop.call_soon_threadsafe(lambda: self._background.start(send()))

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from croupier.errors import CroupierError
 from croupier.server.cluster import messages as m
 from croupier.server.cluster.bus import Bus
+from croupier.server.cluster.tasks import Background
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.connection import Connect, Connection, Frame, Request
 from croupier.server.tables.table import Table
@@ -140,7 +141,7 @@ class TableHost:
         self.outlet = Outlet(table.config.name, token, bus.publish)
         self.remote: dict[tuple[str, int], RemoteConnection] = {}
         self._tasks: list[asyncio.Task[None]] = []
-        self._changes: set[asyncio.Task[None]] = set()
+        self._changes = Background()
 
     @property
     def name(self) -> str:
@@ -219,9 +220,7 @@ class TableHost:
                         "dropped a reconfigure of %s that does not validate: %s", self.name, exc
                     )
                     return
-                task = asyncio.create_task(table.reconfigure(new, closed=closed, changed=changed))
-                self._changes.add(task)
-                task.add_done_callback(self._changes.discard)
+                self._changes.start(table.reconfigure(new, closed=closed, changed=changed))
 
     def _drop(self, gateway: str, cid: int) -> None:
         conn = self.remote.pop((gateway, cid), None)

@@ -32,6 +32,7 @@ from croupier.server.cluster import messages as m
 from croupier.server.cluster.bus import Bus
 from croupier.server.cluster.gateway import ClusterAccess
 from croupier.server.cluster.host import TableHost
+from croupier.server.cluster.tasks import Background
 from croupier.server.db import Database
 from croupier.server.floor.store import load_or_seed
 from croupier.server.metrics import Metrics
@@ -76,6 +77,7 @@ class Node:
         self._tasks: list[asyncio.Task[None]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lobby_sent: dict[str, bytes] = {}
+        self._background = Background()
         self.access = ClusterAccess(bus, check=manager.check, timeout=request_timeout)
         manager.forward = self._forward
 
@@ -183,7 +185,9 @@ class Node:
     async def _renew(self) -> None:
         for name, lease in list(self.leases.items()):
             try:
-                renewed = await asyncio.to_thread(self._in_session, leases.renew, lease=lease)
+                renewed = await asyncio.to_thread(
+                    self._in_session, leases.renew, lease=lease, seconds=self.lease_seconds
+                )
             except Exception as exc:
                 # The database is unreachable: keep the table while the lease may still be
                 # ours; past it, someone else may own it.
@@ -211,14 +215,18 @@ class Node:
             if name in self.hosts:
                 continue
             lease = await asyncio.to_thread(
-                self._in_session, leases.acquire, table=name, owner=self.name
+                self._in_session,
+                leases.acquire,
+                table=name,
+                owner=self.name,
+                seconds=self.lease_seconds,
             )
             if lease is not None:
                 await self._take(name, lease)
 
     def _in_session(self, fn: Any, **kwargs: Any) -> Any:
         with self.db.session() as session:
-            return fn(session, seconds=self.lease_seconds, **kwargs)
+            return fn(session, **kwargs)
 
     async def _take(self, name: str, lease: leases.Lease) -> None:
         """Open table ``name`` here under ``lease``: void what its last owner left open."""
@@ -237,7 +245,7 @@ class Node:
             log.error("could not take %s over: %s", name, exc)
             self.leases.pop(name, None)
             with contextlib.suppress(Exception):
-                await asyncio.to_thread(self._in_session, _release, lease=lease)
+                await asyncio.to_thread(self._in_session, leases.release, lease=lease)
             return
         table = self.manager.adopt(name, db=fenced)
         table.metrics = self.metrics
@@ -268,9 +276,15 @@ class Node:
         )  # fmt: skip
         loop = self._loop
         if loop is not None:
-            loop.call_soon_threadsafe(lambda: loop.create_task(self._give_up(name, abandon=True)))
+            loop.call_soon_threadsafe(
+                lambda: self._background.start(self._give_up(name, abandon=True, token=token))
+            )
 
-    async def _give_up(self, name: str, *, abandon: bool) -> None:
+    async def _give_up(self, name: str, *, abandon: bool, token: int | None = None) -> None:
+        """Stop table ``name`` here (``token``: only if it is still held under that token --
+        a refusal that arrives late must not drop the table taken again since)."""
+        if token is not None and (name not in self.leases or self.leases[name].token != token):
+            return
         host = self.hosts.pop(name, None)
         lease = self.leases.pop(name, None)
         self._lobby_sent.pop(name, None)
@@ -279,7 +293,7 @@ class Node:
             self.manager.drop(name)
         if lease is not None and not abandon:
             with contextlib.suppress(Exception):
-                await asyncio.to_thread(self._in_session, _release, lease=lease)
+                await asyncio.to_thread(self._in_session, leases.release, lease=lease)
 
     async def _forward(self, name: str, config: TableConfig, closed: bool, changed: Any) -> None:
         """An operator's change of a table another process owns: to its owner."""
@@ -287,10 +301,6 @@ class Node:
             name,
             m.Reconfigure(config.model_dump(mode="json"), closed, dict(changed)),
         )
-
-
-def _release(session: Any, *, seconds: float, lease: leases.Lease) -> bool:
-    return leases.release(session, lease=lease)
 
 
 def _void_left_open(db: leases.FencedDatabase, name: str) -> list[RoundClosed]:
