@@ -293,7 +293,9 @@ def cluster(args: argparse.Namespace, players: int) -> Iterator[tuple[Servers, l
     finally:
         subprocess.run(["bash", str(script), "stop", "--dir", str(state)], env=env, check=False)
         if args.logs is not None and (state / "logs").is_dir():
-            shutil.copytree(state / "logs", args.logs, dirs_exist_ok=True)
+            shutil.copytree(
+                state / "logs", args.logs, dirs_exist_ok=True, ignore_dangling_symlinks=True
+            )
         shutil.rmtree(base, ignore_errors=True)
 
 

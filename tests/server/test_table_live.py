@@ -308,3 +308,53 @@ def test_views_written_once_per_round_equal_the_generic_form(shared: bool) -> No
     game_round.apply_timeout(1)
     assert game_round.finished
     check_views()
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_players_sitting_down_together_are_checked_in_one_query(
+    db: Database, make_user: UserFactory
+) -> None:
+    """A live table's opening (a thousand joins at once, issue 18): the joins waiting together
+    ask responsible gaming once for all of them; a self-excluded player among them is still
+    refused, with the reason, and the others sit."""
+    from croupier.server.accounts.models import User
+    from croupier.server.responsible.admission import ResponsibleAdmission
+    from croupier.server.responsible.service import self_exclude
+
+    users = [make_user(f"sit{i:02d}") for i in range(30)]
+    with db.session() as session:
+        self_exclude(session, user=session.get(User, users[7]), days=30, permanent=False)
+    config, clock = _live(db, dict.fromkeys(users, 10_000), seconds=30)
+    asked: list[list[int]] = []
+
+    class Counting(ResponsibleAdmission):
+        def refused_seats(self, db: Database, user_ids: Any) -> Any:
+            asked.append(list(user_ids))
+            return super().refused_seats(db, user_ids)
+
+    async def scenario() -> list[dict[str, Any]]:
+        table = Table(config, UthFactory(config), db=db, clock=clock, shoe_factory=live_shoe)
+        table.admission = Counting()
+        table.start()
+        conns = [table.connect(user_id=u, username=f"u{u}") for u in users]
+        await asyncio.gather(
+            *(table.submit(c, JoinMessage(id=f"j{i}")) for i, c in enumerate(conns))
+        )
+        answers = []
+        for i, conn in enumerate(conns):
+            answers.append(
+                next(
+                    f
+                    for f in _drain(conn)
+                    if f.get("ref") == f"j{i}" and f["type"] in ("ack", "error")
+                )
+            )
+        await table.stop()
+        return answers
+
+    answers = asyncio.run(scenario())
+    assert len(asked) < 5 and max(len(a) for a in asked) > 10, asked  # together, not one by one
+    assert answers[7]["type"] == "error" and answers[7]["reason"] == "self_excluded"
+    seated = [a["result"]["seat"] for i, a in enumerate(answers) if i != 7]
+    assert all(a["type"] == "ack" for i, a in enumerate(answers) if i != 7)
+    assert len(set(seated)) == len(users) - 1

@@ -55,7 +55,7 @@ class Bus:
             socket_timeout=5,
             health_check_interval=10,
         )
-        self._redis: redis.Redis = redis.Redis(connection_pool=pool)
+        self._redis: redis.Redis = redis.Redis.from_pool(pool)  # closes the pool with it
         self._outgoing: list[tuple[list[tuple[str, m.Command]], asyncio.Future[None]]] = []
         self._sender: asyncio.Task[None] | None = None
         # Blocking reads get their own connection pool (a blocked XREAD holds a connection).

@@ -22,11 +22,10 @@ class ResponsibleAdmission:
     whose wager limit is used up, or whose loss limit was lowered below what they have at
     risk, sits out."""
 
-    def check_seat(self, db: Database, user_id: int) -> None:
+    def refused_seats(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
         with db.session() as session:
-            found = limits.active_exclusion(session, [user_id], now=utcnow()).get(user_id)
-        if found is not None:
-            raise limits.exclusion_error(found)
+            found = limits.active_exclusion(session, user_ids, now=utcnow())
+        return {user: limits.exclusion_error(exclusion) for user, exclusion in found.items()}
 
     def check_buy_in(self, session: Session, user_id: int, amount: int) -> None:
         limits.check_stake(

@@ -21,8 +21,9 @@ class Admission(Protocol):
     staking transaction and before dealing a cash-game hand. Each call runs in a worker
     thread; a refusal is raised (or returned) as a :class:`CroupierError` naming why."""
 
-    def check_seat(self, db: Database, user_id: int) -> None:
-        """Refuse a seat (a self-excluded player)."""
+    def refused_seats(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
+        """The players among ``user_ids`` who may not take a seat (self-excluded), and why:
+        one query for the many who sit down together at a live table, or for one."""
         ...
 
     def check_buy_in(self, session: Session, user_id: int, amount: int) -> None:
@@ -42,8 +43,8 @@ class Admission(Protocol):
 
 
 class _NoChecks:
-    def check_seat(self, db: Database, user_id: int) -> None:
-        return None
+    def refused_seats(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
+        return {}
 
     def check_buy_in(self, session: Session, user_id: int, amount: int) -> None:
         return None

@@ -26,7 +26,7 @@ import math
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
-from croupier.errors import IllegalActionError, InsufficientFunds
+from croupier.errors import CroupierError, IllegalActionError, InsufficientFunds
 from croupier.server.errors import ConflictError
 from croupier.server.tables.admission import NO_CHECKS, Admission
 from croupier.server.tables.broadcast import Broadcaster
@@ -196,7 +196,8 @@ class Seats:
             return int(wallet.player_balance(session, user_id=user_id))
 
     async def may_sit(self, conn: Connection) -> None:
-        """Refuse a new seat to a player who cannot play, or was just freed for idleness.
+        """Refuse a new seat to a player who cannot play, or was just freed for idleness:
+        :meth:`may_sit_many` of one.
 
         Raises:
             IllegalActionError: the table is closed, or the player was freed for not playing
@@ -204,13 +205,38 @@ class Seats:
             PermissionDeniedError: the player excluded themselves (:class:`Admission`).
             InsufficientFunds: the wallet holds less than the table minimum.
         """
+        refused = await self.may_sit_many([conn])
+        if conn in refused:
+            raise refused[conn]
+
+    async def may_sit_many(self, conns: Sequence[Connection]) -> dict[Connection, CroupierError]:
+        """The connections among ``conns`` refused a new seat, each with why; the players of
+        a live table sitting down together are checked in one query.
+
+        Raises:
+            IllegalActionError: the table is closed (every seat refused).
+        """
         core = self.core
-        if conn.user_id in core.seat_of:
-            return
+        new = [conn for conn in conns if conn.user_id not in core.seat_of]
+        if not new:
+            return {}
         self.check_open()
-        await core.db_call(core.admission.check_seat, core.db, conn.user_id)
-        if not self.guarded:
-            return
+        users = [conn.user_id for conn in new]
+        excluded = await core.db_call(core.admission.refused_seats, core.db, users)
+        refused = {conn: excluded[conn.user_id] for conn in new if conn.user_id in excluded}
+        if self.guarded:
+            for conn in new:
+                if conn not in refused:
+                    try:
+                        await self._may_take_scarce(conn)
+                    except CroupierError as exc:
+                        refused[conn] = exc
+        return refused
+
+    async def _may_take_scarce(self, conn: Connection) -> None:
+        """At a table with a seat limit: not freed for idleness a moment ago, and the
+        table's minimum in the wallet."""
+        core = self.core
         wait = self.cooldown.get(conn.user_id, 0.0) - core.clock.now()
         if wait > 0:
             raise IllegalActionError(

@@ -273,7 +273,7 @@ class Table:
         command = batch[i]
         group = [command]
         kind = type(command.message) if isinstance(command, Request) else None
-        if self.core.crowd and kind in (BetMessage, ActMessage):
+        if self.core.crowd and kind in (BetMessage, ActMessage, JoinMessage):
             while i + len(group) < len(batch):
                 after = batch[i + len(group)]
                 if not (isinstance(after, Request) and type(after.message) is kind):
@@ -289,6 +289,8 @@ class Table:
             await self.driver.bets(requests)
         elif kind is ActMessage:
             await self.driver.acts(requests)
+        elif kind is JoinMessage and len(requests) > 1:
+            await self._joins(requests)
         else:
             await self._handle(group[0])
 
@@ -323,6 +325,29 @@ class Table:
                 finally:
                     if not done.done():
                         done.set_result(None)
+
+    async def _joins(self, requests: Sequence[Request]) -> None:
+        """Players sitting down together at a live table (a thousand at its opening): their
+        seats checked in one query, each joined and answered in order."""
+        try:
+            refused = await self.seats.may_sit_many([request.conn for request in requests])
+        except CroupierError as exc:  # the table is closed
+            for request in requests:
+                self.out.refuse(request, exc)
+            return
+        for request in requests:
+            message = request.message
+            assert isinstance(message, JoinMessage)
+            if request.conn in refused:
+                self.out.refuse(request, refused[request.conn])
+                continue
+            try:
+                result = self.seats.join(request.conn, message.seat)
+            except CroupierError as exc:
+                self.out.refuse(request, exc)
+            else:
+                self.out.answer(request, result)
+        self.seats.arm_idle()
 
     async def _request(self, conn: Connection, message: ClientMessage) -> Result | None:
         match message:
