@@ -299,6 +299,21 @@ def cluster(args: argparse.Namespace, players: int) -> Iterator[tuple[Servers, l
         shutil.rmtree(base, ignore_errors=True)
 
 
+def _owner_of_live(database_url: str) -> str | None:
+    """The node that holds the live table's lease."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            owner = conn.execute(
+                text("SELECT owner FROM table_leases WHERE table_name = 'live'")
+            ).scalar()
+    finally:
+        engine.dispose()
+    return None if owner is None else str(owner)
+
+
 def cpu_seconds(pids: list[int]) -> float:
     """The user + system CPU time of processes ``pids`` (those still alive), from /proc."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -341,6 +356,7 @@ def play(
     n = max(1, min(args.bot_processes, len(tokens)))
     procs = []
     before = cpu_seconds(servers.pids)
+    each_before = [cpu_seconds([pid]) for pid in servers.pids]
     t0 = time.perf_counter()
     for k in range(n):
         (work / f"tokens{k}").write_text("\n".join(tokens[k::n]))
@@ -360,6 +376,9 @@ def play(
     for proc in procs:
         proc.wait()
     cpu = cpu_seconds(servers.pids) - before
+    each = [
+        round(cpu_seconds([pid]) - b, 2) for pid, b in zip(servers.pids, each_before, strict=True)
+    ]
     parts = [
         LoadStats(**json.loads((work / f"out{k}").read_text()))
         for k in range(n)
@@ -372,6 +391,13 @@ def play(
     summary = stats.summary()
     summary["rounds_per_minute"] = round(parts[0].rounds_per_minute(), 2)
     summary["server_cpu_s"] = round(cpu, 2)
+    if len(servers.pids) > 1:
+        # Which process did what: the table's owner against the gateways.
+        owner = _owner_of_live(servers.database_url)
+        summary["server_cpu_s_each"] = {
+            f"{node}{' (owner)' if node == owner else ''}": seconds
+            for node, seconds in zip(servers.node_pids, each, strict=True)
+        }
     summary["server_cpu_s_per_1000_player_rounds"] = (
         round(1000 * cpu / stats.bets, 3) if stats.bets else None
     )

@@ -114,17 +114,30 @@ class ClusterAccess:
             )
             conn.send(error_frame(refusal, ref=message.id))
             return
+        # A timer handle, not wait_for (a task and two futures per request, the most
+        # frequent thing a gateway does).
+        timer = asyncio.get_running_loop().call_later(
+            self.timeout, self._unanswered, request, conn, message
+        )
         try:
-            await asyncio.wait_for(asyncio.shield(done), timeout=self.timeout)
-        except TimeoutError:
-            if self._pending.pop(request, None) is not None:
-                refusal = ServiceUnavailable(
-                    f"{message.type}: the table did not answer within {self.timeout:g} s (its "
-                    "server may have stopped; another takes it over): check the table's "
-                    "state before sending it again",
-                    reason="table_unreachable",
-                )
-                conn.send(error_frame(refusal, ref=message.id))
+            await done
+        finally:
+            timer.cancel()
+
+    def _unanswered(self, request: int, conn: GatewayConnection, message: ClientMessage) -> None:
+        """The owner did not answer ``request`` in time: say so, and stop waiting."""
+        found = self._pending.pop(request, None)
+        if found is None:
+            return
+        refusal = ServiceUnavailable(
+            f"{message.type}: the table did not answer within {self.timeout:g} s (its server "
+            "may have stopped; another takes it over): check the table's state before sending "
+            "it again",
+            reason="table_unreachable",
+        )
+        conn.send(error_frame(refusal, ref=message.id))
+        if not found[1].done():
+            found[1].set_result(None)
 
     def disconnect(self, conn: Connection) -> None:
         assert isinstance(conn, GatewayConnection)
