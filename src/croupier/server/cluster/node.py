@@ -24,7 +24,6 @@ import time
 from typing import Any
 
 import msgspec
-from sqlalchemy import select
 
 from croupier.server.audit.service import audit_recovery
 from croupier.server.cluster import lease as leases
@@ -38,8 +37,8 @@ from croupier.server.floor.store import load_or_seed
 from croupier.server.metrics import Metrics
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.manager import TableManager
-from croupier.server.tables.models import Round, RoundStatus
-from croupier.server.tables.rounds import void_round
+from croupier.server.tables.models import Round
+from croupier.server.tables.rounds import recover_open_rounds
 from croupier.server.tables.wire import EventFrame, RoundClosed, encode
 from croupier.server.tables.wire_events import Reveal
 
@@ -173,14 +172,9 @@ class Node:
                 return [(t.config, t.status.value == "closed") for t in load_or_seed(session, [])]
 
         for config, closed in await asyncio.to_thread(read):
-            if config.name not in self.manager.configs:
+            if config.name not in self.hosts:
                 with contextlib.suppress(Exception):
-                    self.manager.add(config, closed=closed)
-            elif config.name not in self.hosts:
-                self.manager.configs[config.name] = config
-                self.manager.closed_names.discard(config.name)
-                if closed:
-                    self.manager.closed_names.add(config.name)
+                    self.manager.learn(config, closed=closed)
 
     async def _renew(self) -> None:
         for name, lease in list(self.leases.items()):
@@ -304,27 +298,20 @@ class Node:
 
 
 def _void_left_open(db: leases.FencedDatabase, name: str) -> list[RoundClosed]:
-    """Void the rounds of table ``name`` its last owner left open (one fenced transaction);
-    their ``round_closed`` events."""
+    """Void the rounds of table ``name`` its last owner left open (one fenced transaction,
+    as a restart after a crash does); their ``round_closed`` events."""
     with db.session() as session:
-        rows = list(
-            session.scalars(
-                select(Round)
-                .where(Round.table_name == name, Round.status == RoundStatus.OPEN.value)
-                .order_by(Round.id)
+        voided = recover_open_rounds(session, reason=TAKEOVER_REASON, table=name)
+        if voided:
+            audit_recovery(session, voided)
+        rows = [session.get(Round, round_id) for round_id in voided]
+        return [
+            RoundClosed(
+                round_id=row.id,
+                status="voided",
+                summary={"void": TAKEOVER_REASON},
+                reveal=Reveal(commitment=row.commitment, salt=row.salt, deck=row.deck),
             )
-        )
-        events = []
-        for row in rows:
-            void_round(session, round_id=row.id, reason=TAKEOVER_REASON)
-            events.append(
-                RoundClosed(
-                    round_id=row.id,
-                    status="voided",
-                    summary={"void": TAKEOVER_REASON},
-                    reveal=Reveal(commitment=row.commitment, salt=row.salt, deck=row.deck),
-                )
-            )
-        if rows:
-            audit_recovery(session, [row.id for row in rows])
-        return events
+            for row in rows
+            if row is not None
+        ]

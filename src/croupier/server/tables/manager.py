@@ -139,6 +139,21 @@ class TableManager:
         for table in self.tables.values():
             await table.stop()
 
+    def learn(self, config: TableConfig, *, closed: bool) -> None:
+        """A table as the database now says (a cluster's process: opened or changed by an
+        operator through another process); applied here to a table not open here.
+
+        Raises:
+            ConfigError: a new table whose rules its game refuses.
+        """
+        if config.name not in self.configs:
+            self.add(config, closed=closed)
+            return
+        self.configs[config.name] = config
+        self.closed_names.discard(config.name)
+        if closed:
+            self.closed_names.add(config.name)
+
     def adopt(self, name: str, *, db: Database) -> Table:
         """Open table ``name`` here, writing through ``db`` (a cluster's process, once it
         holds the table's lease); started by the caller.

@@ -320,13 +320,15 @@ def voided_retry(session: Session, *, user_id: int, key: str) -> RoundVoided | N
     )
 
 
-def recover_open_rounds(session: Session, *, reason: str = CRASH_REASON) -> list[int]:
-    """Void every round still open (run at start, before any table opens); return their ids."""
-    ids = list(
-        session.scalars(
-            select(Round.id).where(Round.status == RoundStatus.OPEN.value).order_by(Round.id)
-        )
-    )
+def recover_open_rounds(
+    session: Session, *, reason: str = CRASH_REASON, table: str | None = None
+) -> list[int]:
+    """Void every round still open (run at start, before any table opens), or only table
+    ``table``'s (a cluster's process taking a table over); return their ids."""
+    query = select(Round.id).where(Round.status == RoundStatus.OPEN.value)
+    if table is not None:
+        query = query.where(Round.table_name == table)
+    ids = list(session.scalars(query.order_by(Round.id)))
     for round_id in ids:
         void_round(session, round_id=round_id, reason=reason)
     return ids
