@@ -320,7 +320,9 @@ def test_a_bet_through_one_gateway_settles_on_the_table_another_process_owns(
         assert "settle" in _transactions(c, round_id)
         ledger = cashier.ledger()
         assert ledger["escrow"] == 0
-        assert ledger["player"] == CREDIT + net and ledger["house"] == -net
+        # The house account is opened by the first settlement that moves money to or from
+        # it: a round that pushes (net 0) leaves none.
+        assert ledger["player"] == CREDIT + net and ledger.get("house", 0) == -net
         # The round was played by the owner: only its log says it opened the table.
         assert _owner(c)[0] == owner
         assert "took table felt over" in c.log(owner)
