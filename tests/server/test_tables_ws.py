@@ -326,6 +326,55 @@ def test_leave_and_seats(server: Server) -> None:
         assert seat.request({"type": "ping"})["type"] == "pong"
 
 
+def _batched_until(ws: Any, kind: str) -> tuple[list[dict[str, Any]], list[int]]:
+    """A batching socket read up to the event ``kind``: its frames, in order, and how many
+    frames each message carried."""
+    frames: list[dict[str, Any]] = []
+    sizes: list[int] = []
+    while not any(f.get("event", {}).get("kind") == kind for f in frames):
+        data = json.loads(ws.receive_text())
+        batch = data if isinstance(data, list) else [data]
+        assert batch and all(isinstance(f, dict) and "type" in f for f in batch), data
+        frames += batch
+        sizes.append(len(batch) if isinstance(data, list) else 0)
+    return frames, sizes
+
+
+def test_a_batching_socket_gets_the_same_frames_in_fewer_messages(server: Server) -> None:
+    """``batch: true`` in ``auth`` (docs/protocol.md "Batched frames"): the frames that are
+    ready together come as one JSON array; the frames themselves, and their order, are those
+    a socket without it gets one by one."""
+    _, token = server.player("alice", credit=100_000)
+    server.shoes.push(ONE_SEAT)
+    with (
+        table_ws(server.client, "casino", token) as ws,
+        server.client.websocket_connect("/ws/tables/casino") as batched,
+    ):
+        seat = Seat(ws)
+        seat.welcome()
+        batched.send_json({"type": "auth", "token": token, "batch": True})
+        assert seat.request({"type": "join"})["result"] == {"seat": 0}
+        assert seat.request({"type": "bet", "key": "b1", "bets": {"ante": 1_000}})["type"] == "ack"
+        assert seat.request({"type": "act", "action": "play", "multiple": 4})["type"] == "ack"
+        seat.seen("round_closed")
+        frames, sizes = _batched_until(batched, "round_closed")
+
+    def from_round(got: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        first = next(
+            i for i, f in enumerate(got) if f.get("event", {}).get("kind") == "round_opened"
+        )
+        upto = [f for f in got[first:] if f["type"] not in ("ack", "error")]
+        last = next(
+            i for i, f in enumerate(upto) if f.get("event", {}).get("kind") == "round_closed"
+        )
+        return upto[: last + 1]
+
+    assert from_round(frames) == from_round(seat.frames)
+    assert len(from_round(frames)) > 10
+    # The close of betting (cards, phase, decisions open, the seat's state) left together.
+    assert max(sizes) >= 3 and len(sizes) < len(frames)
+
+
 def test_unknown_table_and_bad_token_close_the_socket(server: Server) -> None:
     _, token = server.player("alice")
     with table_ws(server.client, "nowhere", token) as ws:

@@ -150,8 +150,7 @@ def tab(chromium: Any, web_server: WebServer, request: pytest.FixtureRequest) ->
     result = Tab(page=page, server=web_server)
 
     def on_socket(ws: Any) -> None:
-        result.sockets += 1
-        ws.on("framereceived", lambda payload: result.frames.append(json.loads(payload)))
+        _record(result, ws)
 
     def on_request(request: Any) -> None:
         # Everything the page loads comes from the server itself (no CDN, no fonts online).
@@ -200,8 +199,15 @@ def screen_tab(
 
 
 def _record(result: Tab, ws: Any) -> None:
+    """Keep every frame the page's socket receives; the client asks for batched frames, so a
+    message may be a JSON array of them (docs/protocol.md "Batched frames")."""
     result.sockets += 1
-    ws.on("framereceived", lambda payload: result.frames.append(json.loads(payload)))
+
+    def received(payload: str) -> None:
+        data = json.loads(payload)
+        result.frames.extend(data if isinstance(data, list) else [data])
+
+    ws.on("framereceived", received)
 
 
 @pytest.fixture

@@ -185,6 +185,12 @@ async def provision(
         return list(await asyncio.gather(*(one(n) for n in names)))
 
 
+def _frames(raw: str | bytes) -> list[dict[str, Any]]:
+    """The frames of one message: a batch (a JSON array) or a single frame."""
+    data = json.loads(raw)
+    return data if isinstance(data, list) else [data]
+
+
 def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
@@ -387,7 +393,8 @@ async def _session(
         plan.ws_url, max_size=2**22, max_queue=None, ping_interval=None
     ) as ws:
         # The token goes in the first frame, never in the URL (docs/protocol.md).
-        await ws.send(json.dumps({"type": "auth", "token": token}))
+        # batch: the frames the server sends together come as one JSON array.
+        await ws.send(json.dumps({"type": "auth", "token": token, "batch": True}))
         receiver = asyncio.ensure_future(ws.recv())
         stopper = asyncio.ensure_future(stop.wait())
         cut = False
@@ -400,7 +407,8 @@ async def _session(
                     break
                 raw = receiver.result()
                 receiver = asyncio.ensure_future(ws.recv())
-                await bot.handle(ws, json.loads(raw))
+                for frame in _frames(raw):
+                    await bot.handle(ws, frame)
                 if observer and plan.rounds and len(stats.rounds_closed) >= plan.rounds:
                     break
             # The answers still owed are waited for (a while), so that a request the server
@@ -413,7 +421,8 @@ async def _session(
                     break
                 raw = receiver.result()
                 receiver = asyncio.ensure_future(ws.recv())
-                await bot.handle(ws, json.loads(raw))
+                for frame in _frames(raw):
+                    await bot.handle(ws, frame)
         except websockets.ConnectionClosed:
             cut = True
             raise

@@ -83,15 +83,34 @@ def stats(operator: OperatorUser, session: SessionDep) -> dict[str, list[dict[st
     return operator_stats(session)
 
 
-async def _pump(websocket: WebSocket, conn: Connection, sent: Any) -> None:
+BATCH_MOST = 64
+"""The most frames one message of a batching socket carries."""
+
+
+async def _pump(websocket: WebSocket, conn: Connection, sent: Any, *, batch: bool) -> None:
+    """Write the socket's frames as they come. A socket that asked for ``batch`` gets the
+    frames already waiting sent together, as one JSON array of frames: a live table's burst
+    (betting closed, cards dealt, decisions open...) is one message and one write, not six.
+    Each frame's text is joined as it was encoded (once per audience), never re-encoded."""
+    outbox = conn.outbox
     while True:
-        frame = await conn.outbox.get()
+        frame = await outbox.get()
+        texts: list[str] = []
+        while frame is not None:
+            texts.append(frame.text if isinstance(frame, Shared) else encode(frame))
+            if not batch or len(texts) >= BATCH_MOST or outbox.empty():
+                break
+            frame = outbox.get_nowait()
+        if texts:
+            if len(texts) == 1:
+                await websocket.send_text(texts[0])
+            else:
+                await websocket.send_text("[" + ",".join(texts) + "]")
+            sent.inc(len(texts))
         if frame is None:
             with contextlib.suppress(Exception):
                 await websocket.close(code=conn.close_code)
             return
-        await websocket.send_text(frame.text if isinstance(frame, Shared) else encode(frame))
-        sent.inc()
 
 
 async def _refuse(websocket: WebSocket, exc: CroupierError, code: int) -> None:
@@ -105,10 +124,10 @@ def _text(message: Mapping[str, Any]) -> str | bytes:
     return raw if raw is not None else message.get("bytes") or b""
 
 
-async def _authenticate(websocket: WebSocket) -> tuple[int, str, str, Any] | None:
+async def _authenticate(websocket: WebSocket) -> tuple[int, str, str, Any, bool] | None:
     """Read the socket's first frame, ``{"type": "auth", "token": ...}``, within
-    ``ws_auth_seconds``; return (user id, username, token hash, expiry), or ``None`` once the
-    socket has been refused and closed."""
+    ``ws_auth_seconds``; return (user id, username, token hash, expiry, whether frames are to
+    be batched), or ``None`` once the socket has been refused and closed."""
     settings = websocket.app.state.settings
     db = websocket.app.state.db
     secret = settings.secret_key.get_secret_value()
@@ -128,12 +147,12 @@ async def _authenticate(websocket: WebSocket) -> tuple[int, str, str, Any] | Non
     if message["type"] == "websocket.disconnect":
         return None
     try:
-        token = parse_auth_message(_text(message)).token
+        auth = parse_auth_message(_text(message))
 
-        def who() -> tuple[int, str, str, Any]:
+        def who() -> tuple[int, str, str, Any, bool]:
             with db.session() as session:
-                user, row = session_for_token(session, token=token, secret=secret)
-                return user.id, user.username, row.token_hash, row.expires_at
+                user, row = session_for_token(session, token=auth.token, secret=secret)
+                return user.id, user.username, row.token_hash, row.expires_at, auth.batch
 
         return await asyncio.to_thread(who)
     except CroupierError as exc:
@@ -167,7 +186,7 @@ async def table_socket(websocket: WebSocket, name: str) -> None:
     who = await _authenticate(websocket)
     if who is None:
         return
-    user_id, username, token_hash, expires_at = who
+    user_id, username, token_hash, expires_at, batch = who
     try:
         conn = await access.connect(name, user_id=user_id, username=username)
     except CroupierError as exc:  # a cluster whose bus is down
@@ -190,7 +209,9 @@ async def table_socket(websocket: WebSocket, name: str) -> None:
     metrics: Metrics = websocket.app.state.metrics
     sockets = metrics.sockets.labels(table=name)
     sockets.inc()
-    writer = asyncio.create_task(_pump(websocket, conn, metrics.frames.labels(table=name)))
+    writer = asyncio.create_task(
+        _pump(websocket, conn, metrics.frames.labels(table=name), batch=batch)
+    )
     try:
         await _serve(websocket, access, conn, session, metrics)
     except WebSocketDisconnect:

@@ -148,9 +148,12 @@ class _Client(Struct, tag_field="type", forbid_unknown_fields=True, frozen=True,
 
 
 class AuthMessage(_Client, tag="auth", frozen=True, kw_only=True):
-    """The first frame of every socket: the session token from ``POST /api/auth/login``."""
+    """The first frame of every socket: the session token from ``POST /api/auth/login``.
+    `batch: true` asks for frames sent together as one JSON array (a live table's burst of
+    events in one message instead of many); without it every frame is its own message."""
 
     token: Annotated[str, Meta(min_length=1, max_length=256)]
+    batch: bool = False
 
 
 class JoinMessage(_Client, tag="join", frozen=True, kw_only=True):

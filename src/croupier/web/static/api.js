@@ -103,7 +103,8 @@ export class TableSocket {
     this.onStatus(this.lastSeq === null ? "connecting" : "reconnecting");
     ws.onopen = () => {
       this.retry = 0;
-      ws.send(JSON.stringify({ type: "auth", token: token() || "" }));
+      // batch: frames that leave the server together arrive as one JSON array.
+      ws.send(JSON.stringify({ type: "auth", token: token() || "", batch: true }));
       this.onStatus("open");
       if (this.lastSeq !== null) {
         // A reconnect: ask for everything after the last event we applied.
@@ -111,7 +112,11 @@ export class TableSocket {
         this.sendRaw({ type: "resync", last_seq: this.lastSeq });
       }
     };
-    ws.onmessage = (e) => this.receive(JSON.parse(e.data));
+    ws.onmessage = (e) => {
+      const data = JSON.parse(e.data);
+      if (Array.isArray(data)) for (const frame of data) this.receive(frame);
+      else this.receive(data);
+    };
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
       for (const { reject } of this.pending.values()) reject(new ApiError(0, "disconnected", "connection lost"));
