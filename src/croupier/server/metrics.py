@@ -63,6 +63,13 @@ class Metrics:
             buckets=_LATENCY_BUCKETS,
             registry=r,
         )
+        self.gateway_holds = Counter(
+            "croupier_gateway_holds",
+            "Bets whose stakes this process (a cluster's gateway) handled before their table's "
+            "owner, by outcome: held, replayed, refused (nothing held), passed (left to the owner)",
+            ["table", "outcome"],
+            registry=r,
+        )
         self.sockets = Gauge(
             "croupier_open_sockets", "Open table WebSockets", ["table"], registry=r
         )

@@ -19,18 +19,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from croupier.errors import CroupierError
 from croupier.server.accounts.sessions import LiveSessions
 from croupier.server.cluster import messages as m
 from croupier.server.cluster.bus import Bus, BusUnavailable
+from croupier.server.cluster.holds import GatewayHolds
 from croupier.server.cluster.tasks import Background
 from croupier.server.errors import ServiceUnavailable
 from croupier.server.tables.connection import Connection
-from croupier.server.tables.wire import ClientMessage, Shared, encode, error_frame
+from croupier.server.tables.wire import (
+    BetMessage,
+    ClientMessage,
+    JoinMessage,
+    LeaveMessage,
+    Shared,
+    encode,
+    error_frame,
+)
 
 __all__ = ["ClusterAccess", "GatewayConnection"]
 
@@ -43,6 +54,10 @@ class GatewayConnection(Connection):
 
     table: str = ""
     cid: int = 0
+    seat: int | None = None
+    """The seat the table last said this socket's player has (its ``welcome``, the answer
+    to its ``join`` or ``leave``): the seat a bet's stake is held for here. The owner checks
+    it; a stale one gets the bet refused and its stake returned."""
 
 
 class ClusterAccess:
@@ -54,6 +69,7 @@ class ClusterAccess:
         *,
         check: Callable[[str], None],
         timeout: float,
+        holds: GatewayHolds | None = None,
     ) -> None:
         self.bus = bus
         self.node = bus.node
@@ -70,6 +86,10 @@ class ClusterAccess:
         """Each table's newest lease token heard of: frames from an older owner are stale."""
         self.sessions: LiveSessions | None = None
         """This process's live sessions (revocations and frames from other processes)."""
+        self.holds = holds
+        """Where this gateway holds its bets' stakes (``None``: the owners hold them)."""
+        self._asked: dict[int, tuple[str, str | int | None]] = {}
+        """Sockets waiting for the answer to a ``join`` or ``leave``: its type and id."""
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def attach(self, sessions: LiveSessions) -> None:
@@ -99,17 +119,33 @@ class ClusterAccess:
 
     async def submit(self, conn: Connection, message: ClientMessage, raw: str | bytes) -> None:
         assert isinstance(conn, GatewayConnection)
+        prepaid = None
+        if isinstance(message, BetMessage) and self.holds is not None and conn.seat is not None:
+            held = await self.holds.hold(
+                conn.table, user_id=conn.user_id, seat=conn.seat, bet=message
+            )
+            if isinstance(held, CroupierError):
+                conn.send(error_frame(held, ref=message.id))  # nothing was held
+                return
+            prepaid = held
+        elif isinstance(message, JoinMessage | LeaveMessage):
+            self._asked[conn.cid] = (message.type, message.id)
         request = next(self._ids)
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending[request] = (conn.cid, done, message.id)
         text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
         try:
-            await self.bus.send(conn.table, m.Submit(self.node, conn.cid, request, text))
+            await self.bus.send(conn.table, m.Submit(self.node, conn.cid, request, text, prepaid))
         except BusUnavailable:
             self._pending.pop(request, None)
+            held_note = (
+                "its stake is returned when betting closes"
+                if prepaid is not None
+                else "nothing was done"
+            )
             refusal = ServiceUnavailable(
                 f"{message.type} refused: the table cannot be reached now (the cluster's bus "
-                "is down); nothing was done, send it again shortly",
+                f"is down); {held_note}, send it again shortly",
                 reason="table_unreachable",
             )
             conn.send(error_frame(refusal, ref=message.id))
@@ -154,6 +190,7 @@ class ClusterAccess:
 
     def _forget(self, conn: GatewayConnection) -> None:
         self.conns.pop(conn.cid, None)
+        self._asked.pop(conn.cid, None)
         self._greeted.discard(conn.cid)
         at = self.by_table.get(conn.table)
         if at is not None:
@@ -195,6 +232,8 @@ class ClusterAccess:
                 frame = Shared.encoded(item.text)
                 for cid in targets:
                     self.conns[cid].send(frame)
+                if len(targets) == 1 and item.conns is not None:
+                    self._learn_seat(self.conns[targets[0]], item.text)
             if item.close:
                 for cid in targets:
                     self.conns[cid].close(item.close)
@@ -202,6 +241,26 @@ class ClusterAccess:
                 found = self._pending.pop(item.answered, None)
                 if found is not None and not found[1].done():
                     found[1].set_result(None)
+
+    def _learn_seat(self, conn: GatewayConnection, text: str) -> None:
+        """The socket's seat, from a frame for it alone: its ``welcome``, or the answer to
+        its ``join`` or ``leave`` (only these are decoded)."""
+        asked = self._asked.get(conn.cid)
+        if asked is None and not text.startswith('{"type":"welcome"'):
+            return
+        try:
+            frame = json.loads(text)
+        except ValueError:
+            return
+        kind = frame.get("type")
+        if kind == "welcome":
+            seat = frame.get("seat")
+            conn.seat = seat if isinstance(seat, int) else None
+        elif asked is not None and kind in ("ack", "error") and frame.get("ref") == asked[1]:
+            del self._asked[conn.cid]
+            if kind == "ack":
+                seat = (frame.get("result") or {}).get("seat")
+                conn.seat = seat if asked[0] == "join" and isinstance(seat, int) else None
 
     def on_cluster(self, raw: bytes) -> None:
         message = m.decode_cluster(raw, m.CLUSTER_CHANNEL)
@@ -221,6 +280,7 @@ class ClusterAccess:
         frame = Shared.encoded(message.frame) if message.frame else None
         for cid in cids:
             conn = self.conns[cid]
+            conn.seat = None  # the new owner's table has its seats free (its welcome says)
             self._greeted.discard(cid)
             if frame is not None:
                 conn.send(frame)

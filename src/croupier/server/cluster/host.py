@@ -24,7 +24,7 @@ from croupier.server.cluster import messages as m
 from croupier.server.cluster.bus import Bus
 from croupier.server.cluster.tasks import Background
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.connection import Connect, Connection, Frame, Request
+from croupier.server.tables.connection import Connect, Connection, Frame, Prepaid, Request
 from croupier.server.tables.table import Table
 from croupier.server.tables.wire import Closing, Shared, encode, parse_client_message
 
@@ -135,6 +135,7 @@ class TableHost:
 
     def __init__(self, table: Table, *, token: int, bus: Bus, start_id: str) -> None:
         self.table = table
+        table.core.windowed = True  # gateways hold the bets' stakes (:mod:`..tables.window`)
         self.token = token
         self.bus = bus
         self._start_id = start_id
@@ -210,8 +211,8 @@ class TableHost:
                 table.core.inbox.put_nowait(Connect(conn))
             case m.Disconnect(gateway, cid):
                 self._drop(gateway, cid)
-            case m.Submit(gateway, cid, request, text):
-                self._submit(gateway, cid, request, text)
+            case m.Submit(gateway, cid, request, text, prepaid):
+                self._submit(gateway, cid, request, text, prepaid)
             case m.Reconfigure(config, closed, changed):
                 try:
                     new = TableConfig.model_validate(config)
@@ -232,7 +233,9 @@ class TableHost:
         if conn is not None:
             self.table.disconnect(conn)
 
-    def _submit(self, gateway: str, cid: int, request: int, text: str) -> None:
+    def _submit(
+        self, gateway: str, cid: int, request: int, text: str, prepaid: m.Prepaid | None
+    ) -> None:
         conn = self.remote.get((gateway, cid))
         if conn is None:
             # A socket this owner never saw connect (it connected to the table's previous
@@ -249,7 +252,17 @@ class TableHost:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         outlet = self.outlet
         done.add_done_callback(lambda _: outlet.answered(gateway, request))
-        self.table.core.inbox.put_nowait(Request(conn, message, done))
+        paid = None
+        if prepaid is not None:
+            paid = Prepaid(
+                round_id=prepaid.round_id,
+                transaction_id=prepaid.transaction_id,
+                amount=prepaid.amount,
+                balance=prepaid.balance,
+                replayed=prepaid.replayed,
+                seat=prepaid.seat,
+            )
+        self.table.core.inbox.put_nowait(Request(conn, message, done, paid))
 
     async def _reap(self) -> None:
         """Disconnect the sockets of gateways that stopped beating (a dead process)."""

@@ -33,6 +33,7 @@ __all__ = [
     "Disconnect",
     "Frames",
     "Item",
+    "Prepaid",
     "Reconfigure",
     "Submit",
     "TakenOver",
@@ -81,12 +82,26 @@ class Disconnect(msgspec.Struct, tag="disconnect", frozen=True):
     conn: int
 
 
+class Prepaid(msgspec.Struct, array_like=True, frozen=True):
+    """A bet's stake the gateway held already (:class:`croupier.server.tables.connection.
+    Prepaid`)."""
+
+    round_id: int
+    transaction_id: int
+    amount: int
+    balance: int
+    replayed: bool
+    seat: int
+
+
 class Submit(msgspec.Struct, tag="submit", frozen=True):
     gateway: str
     conn: int
     request: int
     message: str
     """The client's frame as it sent it (the owner parses it again)."""
+    prepaid: Prepaid | None = None
+    """A bet whose stake this gateway held for the round in betting (issue 18)."""
 
 
 class Reconfigure(msgspec.Struct, tag="reconfigure", frozen=True):

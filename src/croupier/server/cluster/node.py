@@ -30,6 +30,7 @@ from croupier.server.cluster import lease as leases
 from croupier.server.cluster import messages as m
 from croupier.server.cluster.bus import Bus
 from croupier.server.cluster.gateway import ClusterAccess
+from croupier.server.cluster.holds import GatewayHolds
 from croupier.server.cluster.host import TableHost
 from croupier.server.cluster.tasks import Background
 from croupier.server.db import Database
@@ -77,7 +78,18 @@ class Node:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lobby_sent: dict[str, bytes] = {}
         self._background = Background()
-        self.access = ClusterAccess(bus, check=manager.check, timeout=request_timeout)
+        holds = metrics.gateway_holds
+        self.access = ClusterAccess(
+            bus,
+            check=manager.check,
+            timeout=request_timeout,
+            holds=GatewayHolds(
+                db,
+                price=manager.bet_stake,
+                check=manager.admission.check_stakes,
+                count=lambda table, outcome: holds.labels(table=table, outcome=outcome).inc(),
+            ),
+        )
         manager.forward = self._forward
 
     # -- life --------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from croupier.errors import CroupierError, IllegalActionError
 from croupier.games.protocol import Action
 from croupier.server.errors import PermissionDeniedError
 from croupier.server.tables import rounds, stakes
-from croupier.server.tables.connection import Connection, Request
+from croupier.server.tables.connection import Connection, Prepaid, Request
 from croupier.server.tables.driver import Parts
 from croupier.server.tables.fairness import commit, deck_text, new_salt
 from croupier.server.tables.games import BankedFactory, BankedRound, game_round_shoe
@@ -59,6 +59,17 @@ Held = tuple[Request, int, dict[str, int], rounds.Stake]
 Decision = tuple[Request, ActMessage, int, Action, int]
 """A decision checked: its request, message, seat, the engine's typed action (translated once
 from the message) and the extra stake it needs."""
+
+
+def _prepaid_ack(paid: Prepaid, seat: int, *, replayed: bool) -> Result:
+    """The answer to a bet placed whose stake a gateway held (as :func:`.staking.bet_ack`)."""
+    return Result(
+        round_id=paid.round_id,
+        seat=seat,
+        staked=paid.amount,
+        balance=paid.balance,
+        replayed=replayed,
+    )
 
 
 class BankedDriver:
@@ -117,6 +128,10 @@ class BankedDriver:
         add to its bets (UTH: Trips, seed 001), else ``check_bets`` refuses it, nothing held.
         A second bet from one seat in the batch is handled after it, as a batch of its own."""
         core = self.core
+        prepaid = [r for r in requests if r.prepaid is not None]
+        if prepaid:
+            await self._prepaid_bets(prepaid)
+            requests = [r for r in requests if r.prepaid is None]
         later: list[Request] = []
         seats: list[tuple[Request, int]] = []
         for request in requests:
@@ -215,16 +230,7 @@ class BankedDriver:
         acks = await self._place_bets(game_round, held, answers)
         if acks is None or self.round is None:
             return  # voided, or every bet refused: no round was opened
-        self.out.drain_engine()
-        closing = self._everyone_bet()
-        if closing and lone:
-            await self._close_betting()
-        for request, ack in acks:
-            if not (closing and lone):
-                self.out.acted(request.conn.user_id)
-            self.out.answer(request, ack)
-        if closing and not lone:
-            await self._close_betting()
+        await self._answer_bets(acks, lone=lone)
 
     async def _place_bets(
         self, game_round: BankedRound, held: list[Held], answers: list[Any]
@@ -240,6 +246,7 @@ class BankedDriver:
             if answer.replayed:
                 self.out.answer(request, bet_ack(answer, round_id=core.round_id, seat=seat))
                 continue
+            core.kept_holds.add(answer.transaction_id)
             try:
                 game_round.place_bets(seat, bets)
             except Exception as exc:
@@ -311,11 +318,143 @@ class BankedDriver:
             )
         )
 
+    # -- bets whose stakes a gateway held (issue 18, :mod:`.window`) ---------------------
+
+    async def _prepaid_bets(self, requests: list[Request]) -> None:
+        """Bets a cluster's gateway has held the stakes of, for the round in betting: each
+        placed as it came (its hold kept), or refused and its hold returned at once."""
+        core = self.core
+        placed: list[tuple[Request, Result]] = []
+        refused: list[tuple[Request, CroupierError]] = []
+        for request in requests:
+            paid = request.prepaid
+            assert paid is not None
+            if paid.transaction_id in core.kept_holds:  # a resend of a bet placed
+                self.out.answer(request, _prepaid_ack(paid, paid.seat, replayed=True))
+                continue
+            try:
+                seat, bets = self._check_prepaid(request)
+            except CroupierError as exc:
+                refused.append((request, exc))
+                continue
+            game_round = self.round
+            assert game_round is not None
+            try:
+                game_round.place_bets(seat, bets)
+            except Exception as exc:
+                log.exception("place_bets failed at %s", core.name)
+                await self._void(f"engine malfunction: {exc}")
+                voided = IllegalActionError("the round was voided: every bet returned")
+                for other in requests:
+                    if not other.done.done():
+                        self.out.refuse(other, voided)
+                return
+            core.round_users[seat] = request.conn.user_id
+            core.kept_holds.add(paid.transaction_id)
+            placed.append((request, _prepaid_ack(paid, seat, replayed=paid.replayed)))
+        if refused:
+            await self._release(refused)
+        if placed:
+            await self._answer_bets(placed, lone=len(requests) == 1)
+
+    def _check_prepaid(self, request: Request) -> tuple[int, dict[str, int]]:
+        """The seat and spots of a bet a gateway held the stake of, if the table takes it
+        as it is: in this round's betting, from the seat it was held for, for that stake.
+
+        Raises:
+            CroupierError: why the table refuses it.
+        """
+        core = self.core
+        paid = request.prepaid
+        assert paid is not None
+        if (
+            paid.round_id != core.round_id
+            or core.status != "betting"
+            or paid.transaction_id in core.released_holds
+            or self.round is None
+        ):
+            raise IllegalActionError(
+                "bets are closed for the round this bet was held for: its stake is returned",
+                reason="bets_closed",
+            )
+        seat = self.seats.seat(request.conn)
+        self.seats.check_open()
+        if seat != paid.seat:
+            raise IllegalActionError(
+                f"the bet was made for seat {paid.seat}, but you sit at seat {seat}: its "
+                "stake is returned",
+                reason="not_your_seat",
+            )
+        bets = dict(bet_message(request).bets)
+        total = self.round.check_bets(seat, bets)
+        if total != paid.amount:  # pragma: no cover - the gateway asks the same game
+            raise IllegalActionError(
+                f"the bet stakes {total}, not the {paid.amount} held (the table's rules "
+                "changed): its stake is returned; bet again"
+            )
+        return seat, bets
+
+    async def _release(self, refused: list[tuple[Request, CroupierError]]) -> None:
+        """Return the holds of the bets refused, then say why to each (after the return:
+        the balance they see is whole again)."""
+        core = self.core
+        holds = []
+        for request, _ in refused:
+            paid = request.prepaid
+            assert paid is not None
+            if paid.round_id == core.round_id and paid.transaction_id not in core.kept_holds:
+                holds.append(paid.transaction_id)
+        if holds and core.round_id is not None and core.status == "betting":
+            core.released_holds.update(holds)
+            try:
+                await core.db_call(stakes.release, core.db, round_id=core.round_id, holds=holds)
+            except Exception:
+                # Not kept: the close of betting returns them (:func:`.window.close_window`).
+                log.exception("releasing %d holds at %s failed", len(holds), core.name)
+        for request, exc in refused:
+            self.out.refuse(request, exc)
+
+    async def _answer_bets(self, acks: list[tuple[Request, Result]], *, lone: bool) -> None:
+        """Answer the bets placed, closing betting once every seat has bet (as
+        :meth:`_hold_bets` does)."""
+        self.out.drain_engine()
+        closing = self._everyone_bet()
+        if closing and lone:
+            await self._close_betting()
+        for request, ack in acks:
+            if not (closing and lone):
+                self.out.acted(request.conn.user_id)
+            self.out.answer(request, ack)
+        if closing and not lone:
+            await self._close_betting()
+
+    async def _close_window(self) -> bool:
+        """Close the round's betting in the database: the gateways hold no more stakes for
+        it, and the holds of bets the table never placed are returned. ``False``: that
+        failed, and the round was voided (every stake back)."""
+        core = self.core
+        try:
+            released = await core.db_call(
+                stakes.close_window, core.db, round_id=core.round_id, kept=set(core.kept_holds)
+            )
+        except Exception as exc:
+            log.exception("closing betting at %s failed", core.name)
+            await self._void(f"closing betting failed: {exc}")
+            return False
+        if released:
+            log.warning(
+                "%s: %d stakes held for bets the table never placed returned at the close",
+                core.name, len(released),
+            )  # fmt: skip
+        return True
+
     async def _close_betting(self) -> None:
         game_round = self.round
         assert game_round is not None
         if not game_round.can_close_betting():  # pragma: no cover - a round opens with a bet
             await self._void("betting closed without bets")
+            return
+        if self.core.windowed and not await self._close_window():
             return
         try:
             game_round.close_betting()

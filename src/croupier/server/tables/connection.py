@@ -21,6 +21,7 @@ __all__ = [
     "Connection",
     "Disconnect",
     "Frame",
+    "Prepaid",
     "Reconfigure",
     "Request",
     "Shared",
@@ -67,6 +68,21 @@ class Connection:
         self.outbox.put_nowait(None)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Prepaid:
+    """A bet whose stake a cluster's gateway has held already (issue 18, see
+    :mod:`.window`): the round it was held for, its hold transaction, the stake, the player's
+    balance after it, whether the hold was a replay of its key, and the seat it was held for.
+    The table places the bet or refuses it (the hold is then released)."""
+
+    round_id: int
+    transaction_id: int
+    amount: int
+    balance: int
+    replayed: bool
+    seat: int
+
+
 @dataclass(frozen=True, slots=True)
 class Request:
     """A client's message; ``done`` is set once the table has answered it."""
@@ -74,6 +90,8 @@ class Request:
     conn: Connection
     message: ClientMessage
     done: asyncio.Future[None]
+    prepaid: Prepaid | None = None
+    """A bet's stake held by a gateway already (a cluster's; ``None``: the table holds it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,6 +71,13 @@ class TableCore:
         self.deck = ""
         self.round_users: dict[int, int] = {}
         """seat -> user id of everyone with a stake in the current round."""
+        self.windowed = False
+        """A cluster's table: gateways hold bets' stakes for its betting window themselves
+        (issue 18, :mod:`.window`), and the close of betting returns those it did not take."""
+        self.kept_holds: set[int] = set()
+        """The hold transactions of the bets placed in the current round."""
+        self.released_holds: set[int] = set()
+        """The gateways' holds of the current round refused and returned (never placed)."""
         self.cursor = 0
         """How many of the round's engine events were sent."""
         self.rounds_played = 0
@@ -98,6 +105,7 @@ class TableCore:
         self.commitment, self.salt, self.deck = commitment, salt, deck
         self.cursor = 0
         self.round_users = users
+        self.kept_holds, self.released_holds = set(), set()
 
     def end_round(self) -> None:
         """The round closed: none in play, its timer disarmed."""
@@ -106,6 +114,7 @@ class TableCore:
         self.commitment = None
         self.salt = self.deck = ""
         self.round_users = {}
+        self.kept_holds, self.released_holds = set(), set()
         self.deadline = None
         self.timer_generation += 1
 

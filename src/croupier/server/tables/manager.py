@@ -7,14 +7,14 @@ from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from croupier.deck import Shoe
-from croupier.errors import ConfigError
+from croupier.errors import ConfigError, CroupierError
 from croupier.server.db import Database
 from croupier.server.errors import NotFoundError
 from croupier.server.rng import live_shoe
 from croupier.server.tables.admission import NO_CHECKS, Admission
 from croupier.server.tables.clock import Clock, MonotonicClock
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import FactoryBuilder
+from croupier.server.tables.games import BankedRound, FactoryBuilder
 from croupier.server.tables.registry import available_games
 from croupier.server.tables.table import Table
 
@@ -57,11 +57,15 @@ class TableManager:
         self._shoe_factory = shoe_factory
         self._builders = dict(available_games() if games is None else games)
         self._admission = admission
+        self.admission = admission
+        """Who may sit and play (a cluster's gateway asks it before holding a stake)."""
         self.tables: dict[str, Table] = {}
         self.unavailable: dict[str, dict[str, Any]] = {}
         self.configs: dict[str, TableConfig] = {}
         """Every table's configuration as it stands, in lobby order (open ones too)."""
         self.closed_names: set[str] = set()
+        self._calculators: dict[str, BankedRound] = {}
+        """Per banked table, a round of its game that prices bets (:meth:`bet_stake`)."""
         for config in configs:
             self._build(config, closed=config.name in closed)
 
@@ -69,6 +73,7 @@ class TableManager:
         self, config: TableConfig, *, closed: bool, db: Database | None = None
     ) -> Table | None:
         self.configs[config.name] = config
+        self._calculators.pop(config.name, None)
         self.closed_names.discard(config.name)
         if closed:
             self.closed_names.add(config.name)
@@ -118,6 +123,7 @@ class TableManager:
         """An operator's change: the table applies it between two of its commands, from the
         next round on (a table not running only keeps the new configuration)."""
         self.configs[name] = config
+        self._calculators.pop(name, None)
         self.closed_names.discard(name)
         if closed:
             self.closed_names.add(name)
@@ -150,9 +156,31 @@ class TableManager:
             self.add(config, closed=closed)
             return
         self.configs[config.name] = config
+        self._calculators.pop(config.name, None)
         self.closed_names.discard(config.name)
         if closed:
             self.closed_names.add(config.name)
+
+    def bet_stake(self, name: str, bets: Mapping[str, int]) -> int | None:
+        """The money a bet at banked table ``name`` puts on the table, as its game counts it
+        (:meth:`~.games.BankedRound.bets_total`, no seat rules checked); ``None`` for a table
+        that is not banked, or spots its game refuses as they are (the table says why).
+        A cluster's gateway holds that much before the table's owner sees the bet."""
+        calculator = self._calculators.get(name)
+        if calculator is None:
+            config = self.configs.get(name)
+            builder = None if config is None else self._builders.get(config.game)
+            if config is None or builder is None or name in self.unavailable:
+                return None
+            factory = builder(config)
+            if factory.kind != "banked":
+                return None
+            calculator = factory.new_round(self._shoe_factory())  # type: ignore[attr-defined]
+            self._calculators[name] = calculator
+        try:
+            return int(calculator.bets_total(bets))
+        except CroupierError:
+            return None
 
     def adopt(self, name: str, *, db: Database) -> Table:
         """Open table ``name`` here, writing through ``db`` (a cluster's process, once it

@@ -6,7 +6,17 @@ import datetime as dt
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from croupier.server.base import Base, UtcDateTime, utcnow
@@ -42,6 +52,9 @@ class Round(Base):
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime, default=utcnow)
     closed_at: Mapped[dt.datetime | None] = mapped_column(UtcDateTime, default=None)
+    betting_open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """The round takes bets (issue 18: a cluster's gateways hold stakes for it only while
+    this is set; the owner clears it when betting closes)."""
 
 
 class RoundPlayer(Base):

@@ -37,6 +37,7 @@ __all__ = [
     "RecalledRound",
     "Stake",
     "open_round",
+    "open_row",
     "recall",
     "recent_rounds",
     "recover_open_rounds",
@@ -61,9 +62,17 @@ CRASH_REASON = "server restarted while the round was in play (malfunction: all b
 
 
 def open_round(
-    session: Session, *, table: str, game: str, commitment: str, salt: str, deck: str
+    session: Session,
+    *,
+    table: str,
+    game: str,
+    commitment: str,
+    salt: str,
+    deck: str,
+    betting_open: bool = False,
 ) -> Round:
-    """Record a new open round with its commitment (salt and deck stay secret until closed)."""
+    """Record a new open round with its commitment (salt and deck stay secret until closed);
+    ``betting_open``: it takes bets (a banked game's betting window, see :mod:`.window`)."""
     row = Round(
         table_name=table,
         game=game,
@@ -71,10 +80,21 @@ def open_round(
         commitment=commitment,
         salt=salt,
         deck=deck,
+        betting_open=betting_open,
     )
     session.add(row)
     session.flush()
     return row
+
+
+def open_row(session: Session, round_id: int) -> Round:
+    """Round ``round_id``, which must be open.
+
+    Raises:
+        NotFoundError: no such round.
+        ConflictError: it is closed.
+    """
+    return _open(session, round_id)
 
 
 def _open(session: Session, round_id: int) -> Round:

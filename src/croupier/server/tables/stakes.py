@@ -15,19 +15,22 @@ of a round voided since is answered ``round_voided`` (:func:`rounds.voided_retry
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from croupier.errors import CroupierError
 from croupier.server.db import Database
 from croupier.server.errors import IdempotencyConflict
-from croupier.server.tables import rounds
-from croupier.server.wallet.service import Movement, StakeCheck
+from croupier.server.tables import rounds, window
+from croupier.server.wallet.service import Movement, Released, StakeCheck
 
 __all__ = [
     "Opening",
+    "close_window",
+    "hold_in_window",
     "open_and_stake",
+    "release",
     "replayed_stakes",
     "settle",
     "stake",
@@ -169,6 +172,7 @@ def _opened(
                 commitment=opening.commitment,
                 salt=opening.salt,
                 deck=opening.deck,
+                betting_open=True,
             )
             answers = rounds.stake_many(session, round_id=row.id, stakes=stakes, check=check)
             if not any(isinstance(a, Movement) for a in answers):
@@ -217,3 +221,62 @@ def void(db: Database, *, round_id: int, reason: str, record: Mapping[str, Any])
     """Void the round: every stake back."""
     with db.session() as session:
         rounds.void_round(session, round_id=round_id, reason=reason, record=record)
+
+
+# -- a betting window's holds (issue 18: a cluster's gateways hold stakes themselves) -------
+
+
+def hold_in_window(
+    db: Database,
+    *,
+    table: str,
+    stakes: Sequence[rounds.Stake],
+    check: StakeCheck | None = None,
+) -> tuple[int | None, list[Answer]]:
+    """Hold stakes for table ``table``'s round whose betting is open (a gateway's batch, see
+    :func:`.window.hold_in_window`): that round's id and the answers of the first stakes, in
+    order -- all of them, unless betting closed meanwhile: the stakes past the answers were
+    not held -- or ``(None, [])`` when no round takes bets now. A batch that fails as a whole
+    is tried one stake at a time, as :func:`stake_many` does."""
+    if not stakes:
+        return None, []
+    try:
+        return _in_window(db, table, stakes, check)
+    except CroupierError:
+        raise
+    except Exception:
+        log.warning("holds at %s failed together; one by one", table, exc_info=True)
+    round_id: int | None = None
+    answers: list[Answer] = []
+    for one in stakes:
+        try:
+            found, answer = _in_window(db, table, [one], check)
+        except CroupierError as exc:
+            answers.append(exc)
+            continue
+        if found is None or (round_id is not None and found != round_id):
+            break  # betting closed: the rest were not held
+        round_id = found
+        answers.extend(answer)
+    return (round_id, answers) if round_id is not None else (None, [])
+
+
+def _in_window(
+    db: Database, table: str, stakes: Sequence[rounds.Stake], check: StakeCheck | None
+) -> tuple[int | None, list[Answer]]:
+    with db.session() as session:
+        round_id, answers = window.hold_in_window(session, table=table, stakes=stakes, check=check)
+    return round_id, _explained(db, stakes, answers) if round_id is not None else []
+
+
+def release(db: Database, *, round_id: int, holds: Sequence[int]) -> list[Released]:
+    """Return the stakes of holds the table refused (:func:`.window.release`)."""
+    with db.session() as session:
+        return window.release(session, round_id=round_id, holds=holds)
+
+
+def close_window(db: Database, *, round_id: int, kept: Collection[int]) -> list[Released]:
+    """Close the round's betting; return the holds the table did not take
+    (:func:`.window.close_window`)."""
+    with db.session() as session:
+        return window.close_window(session, round_id=round_id, kept=kept)

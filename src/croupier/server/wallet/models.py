@@ -56,6 +56,9 @@ class TransactionKind(StrEnum):
     CREDIT = "credit"
     DEBIT = "debit"
     HOLD = "hold"
+    RELEASE = "release"
+    """A stake held for a round that the table did not take, returned (issue 18: a gateway
+    held a bet its table refused, or never heard of before betting closed)."""
     SETTLE = "settle"
     VOID = "void"
     TRANSFER = "transfer"

@@ -49,6 +49,7 @@ from croupier.server.wallet.idempotency import (
 from croupier.server.wallet.ledger import Entry, post, post_many
 from croupier.server.wallet.models import (
     AccountKind,
+    IdempotencyKey,
     LedgerAccount,
     LedgerTransaction,
     Posting,
@@ -60,6 +61,7 @@ __all__ = [
     "HoldRequest",
     "Keyed",
     "Movement",
+    "Released",
     "account_balance",
     "cashier_account",
     "check_amount",
@@ -81,7 +83,9 @@ __all__ = [
     "player_balance",
     "post",
     "rake_account",
+    "release_holds",
     "request_hash",
+    "round_holds",
     "settle",
     "void",
 ]
@@ -570,19 +574,117 @@ def hold_request(
 
 
 def held_in_round(session: Session, *, round_id: int) -> dict[int, Chips]:
-    """What each user has staked in a round (their hold transactions), by user id."""
+    """What each user has staked in a round (their hold transactions, less the holds
+    released), by user id; a user whose every hold was released is not listed."""
     rows = session.execute(
         select(LedgerTransaction.user_id, func.sum(Posting.amount))
         .join(Posting, Posting.transaction_id == LedgerTransaction.id)
         .join(LedgerAccount, LedgerAccount.id == Posting.account_id)
         .where(
             LedgerTransaction.round_id == round_id,
-            LedgerTransaction.kind == TransactionKind.HOLD.value,
+            LedgerTransaction.kind.in_([TransactionKind.HOLD.value, TransactionKind.RELEASE.value]),
             LedgerAccount.kind == AccountKind.ESCROW.value,
         )
         .group_by(LedgerTransaction.user_id)
     ).all()
-    return {int(user): Chips(int(total)) for user, total in rows if user is not None}
+    return {int(user): Chips(int(total)) for user, total in rows if user is not None and total}
+
+
+def round_holds(session: Session, *, round_id: int) -> list[int]:
+    """The ids of a round's hold transactions, in order."""
+    return list(
+        session.scalars(
+            select(LedgerTransaction.id)
+            .where(
+                LedgerTransaction.round_id == round_id,
+                LedgerTransaction.kind == TransactionKind.HOLD.value,
+            )
+            .order_by(LedgerTransaction.id)
+        )
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Released:
+    """A hold returned: whose, how much, by which transaction."""
+
+    hold_id: int
+    user_id: int
+    amount: int
+    transaction_id: int
+
+
+def release_holds(
+    session: Session, *, table: str, round_id: int, holds: Sequence[int]
+) -> list[Released]:
+    """Return to their players, in the caller's transaction, the stakes of hold transactions
+    ``holds`` of round ``round_id`` that the table did not take (issue 18: a gateway holds a
+    bet before its table's owner sees it; the owner refuses it, or betting closed before the
+    bet reached it). Each hold is released at most once -- its release is recorded under the
+    key ``hold:ID`` in scope ``release:ROUND``, whose uniqueness the database enforces -- so
+    asking again (a retry, the sweep at the close of betting after a refusal) moves nothing.
+
+    Raises:
+        LedgerInvariantError: an id that is not a hold of that round.
+    """
+    wanted = sorted(set(holds))
+    if not wanted:
+        return []
+    scope = f"release:{round_id}"
+    done = set(
+        session.scalars(
+            select(IdempotencyKey.key).where(
+                IdempotencyKey.scope == scope,
+                IdempotencyKey.key.in_([f"hold:{h}" for h in wanted]),
+            )
+        )
+    )
+    rows = session.execute(
+        select(LedgerTransaction.id, LedgerTransaction.user_id, Posting.amount)
+        .join(Posting, Posting.transaction_id == LedgerTransaction.id)
+        .join(LedgerAccount, LedgerAccount.id == Posting.account_id)
+        .where(
+            LedgerTransaction.id.in_(wanted),
+            LedgerTransaction.round_id == round_id,
+            LedgerTransaction.kind == TransactionKind.HOLD.value,
+            LedgerAccount.kind == AccountKind.ESCROW.value,
+        )
+    ).all()
+    found = {int(txn): (int(user), int(amount)) for txn, user, amount in rows if user}
+    missing = [h for h in wanted if h not in found]
+    if missing:
+        raise LedgerInvariantError(f"transactions {missing} are not holds of round {round_id}")
+    todo = [h for h in wanted if f"hold:{h}" not in done]
+    if not todo:
+        return []
+    escrow = escrow_account(session, table=table)
+    accounts = _player_accounts(session, sorted({found[h][0] for h in todo}))
+    entries = [
+        Entry(
+            kind=TransactionKind.RELEASE,
+            legs=[(escrow, -found[h][1]), (accounts[found[h][0]], found[h][1])],
+            round_id=round_id,
+            user_id=found[h][0],
+            memo=f"release hold {h} at {table}: the table did not take the stake",
+        )
+        for h in todo
+    ]
+    released = [
+        Released(hold_id=h, user_id=found[h][0], amount=found[h][1], transaction_id=txn)
+        for h, txn in zip(todo, post_many(session, entries), strict=True)
+    ]
+    record(
+        session,
+        [
+            (
+                Keyed(scope, f"hold:{r.hold_id}", {"hold": r.hold_id}),
+                {"released": r.amount},
+                r.transaction_id,
+            )
+            for r in released
+        ],
+    )
+    return released
 
 
 def settle(

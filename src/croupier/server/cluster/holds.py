@@ -1,0 +1,156 @@
+"""A gateway's wallet holds (issue 18): the stakes of the bets its sockets make, held by the
+gateway itself for the round whose betting is open, batched, before the bets go to their
+table's owner.
+
+Bets that arrive together at one table are held in one database transaction
+(:func:`croupier.server.tables.stakes.hold_in_window`): the owner of a live table with
+thousands of players then places bets whose money has moved already, and the wallet's work
+is spread over every gateway. The stake is the one the owner would hold -- the same amount
+(the game's price of the spots), idempotency key and details (spots and seat) -- so a bet
+resent reaches the same record whichever process holds it.
+
+A bet is passed on as it is, for the owner to hold (or refuse), when the gateway cannot hold
+it: no round of the table takes bets now (the first bet opens the round at the owner), the
+socket's seat is not known here, the game refuses the spots as they are, the key was used
+before for something else, or the database failed. A refusal that moved no money -- funds
+short, a limit reached -- is answered by the gateway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from croupier.errors import CroupierError
+from croupier.server.cluster import messages as m
+from croupier.server.cluster.tasks import Background
+from croupier.server.db import Database
+from croupier.server.errors import IdempotencyConflict
+from croupier.server.tables import stakes
+from croupier.server.tables.rounds import Stake
+from croupier.server.tables.wire import BetMessage
+from croupier.server.wallet.service import Movement, StakeCheck
+
+__all__ = ["GatewayHolds"]
+
+log = logging.getLogger(__name__)
+
+BATCH_MOST = 500
+"""The most stakes one transaction holds."""
+
+Outcome = m.Prepaid | CroupierError | None
+"""A bet's stake held (:class:`.messages.Prepaid`), refused with nothing held, or ``None``:
+the bet goes to its table's owner as it is."""
+
+
+@dataclass(slots=True)
+class _Waiting:
+    stake: Stake
+    answer: asyncio.Future[Outcome]
+
+
+@dataclass(slots=True)
+class GatewayHolds:
+    """The holds of one gateway's bets, batched per table."""
+
+    db: Database
+    price: Callable[[str, Mapping[str, int]], int | None]
+    """A bet's stake at a table (``TableManager.bet_stake``); ``None``: not held here."""
+    check: StakeCheck | None = None
+    """The players' limits (the tables' :class:`~croupier.server.tables.admission.Admission`)."""
+    count: Callable[[str, str], None] | None = None
+    """Told each bet's table and outcome: held, replayed, refused, passed."""
+    _waiting: dict[str, list[_Waiting]] = field(default_factory=dict)
+    _background: Background = field(default_factory=Background)
+
+    async def hold(self, table: str, *, user_id: int, seat: int, bet: BetMessage) -> Outcome:
+        """Hold the stake of ``bet`` (from ``user_id`` at ``seat``) for ``table``'s round in
+        betting, with the other bets waiting at that table."""
+        bets = dict(bet.bets)
+        amount = self.price(table, bets)
+        if amount is None or amount <= 0:
+            if self.count is not None:
+                self.count(table, "passed")
+            return None
+        # The owner's stake of a bet exactly (:func:`croupier.server.tables.staking.bet_stake`).
+        stake = Stake(
+            user_id=user_id,
+            seat=seat,
+            amount=amount,
+            idempotency_key=bet.key,
+            details={"bets": bets, "seat": seat},
+        )
+        waiting = _Waiting(stake, asyncio.get_running_loop().create_future())
+        queue = self._waiting.get(table)
+        if queue is None:
+            queue = self._waiting[table] = []
+            self._background.start(self._flush(table))
+        queue.append(waiting)
+        return await waiting.answer
+
+    async def _flush(self, table: str) -> None:
+        """Hold what waits at ``table``, a batch at a time, until nothing does."""
+        try:
+            while queue := self._waiting.get(table):
+                batch: list[_Waiting] = []
+                rest: list[_Waiting] = []
+                users: set[int] = set()
+                for one in queue:
+                    # A player once per transaction (a second bet of theirs goes next).
+                    if one.stake.user_id in users or len(batch) >= BATCH_MOST:
+                        rest.append(one)
+                    else:
+                        users.add(one.stake.user_id)
+                        batch.append(one)
+                self._waiting[table] = rest
+                await self._hold(table, batch)
+        finally:
+            self._waiting.pop(table, None)
+
+    async def _hold(self, table: str, batch: list[_Waiting]) -> None:
+        try:
+            round_id, answers = await asyncio.to_thread(
+                stakes.hold_in_window,
+                self.db,
+                table=table,
+                stakes=[one.stake for one in batch],
+                check=self.check,
+            )
+        except Exception as exc:
+            log.warning("%d holds at %s failed: %s (the owner takes them)", len(batch), table, exc)
+            round_id, answers = None, []
+        for i, one in enumerate(batch):
+            if one.answer.done():
+                continue
+            answer = answers[i] if round_id is not None and i < len(answers) else None
+            outcome = _outcome(round_id, one.stake, answer)
+            one.answer.set_result(outcome)
+            if self.count is not None:
+                self.count(table, _counted(outcome))
+
+
+def _counted(outcome: Outcome) -> str:
+    if outcome is None:
+        return "passed"
+    if isinstance(outcome, CroupierError):
+        return "refused"
+    return "replayed" if outcome.replayed else "held"
+
+
+def _outcome(
+    round_id: int | None, stake: Stake, answer: Movement | CroupierError | None
+) -> Outcome:
+    if round_id is None or answer is None or isinstance(answer, IdempotencyConflict):
+        return None  # not held: the owner holds it, or explains the key's conflict
+    if isinstance(answer, CroupierError):
+        return answer
+    return m.Prepaid(
+        round_id,
+        answer.transaction_id,
+        int(answer.amount),
+        int(answer.balance),
+        bool(answer.replayed),
+        stake.seat,
+    )

@@ -1,0 +1,104 @@
+"""A banked round's betting window in the database (issue 18): stakes held for it by a
+cluster's gateways, the holds its table did not take returned, and its close.
+
+A gateway holds a bet's stake itself, before the table's owner sees the bet, so that the
+owner does not do every player's wallet work. The round row's ``betting_open`` is the guard:
+
+- :func:`hold_in_window` (a gateway) reads the table's open round with betting open under a
+  share lock (``SELECT ... FOR SHARE`` on PostgreSQL) and holds the stakes in that
+  transaction, exactly as the owner would (:func:`.rounds.stake_many`: the same ledger
+  transactions, idempotency records and round players);
+- :func:`close_window` (the owner, when betting closes) clears ``betting_open`` -- the update
+  waits for the holds in flight, and none is taken after it -- then returns every hold of the
+  round the table did not take (:func:`release`): a bet the owner never received because
+  its gateway died between the hold and the message, say;
+- :func:`release` (the owner) returns at once the holds of bets it refused.
+
+A hold is released at most once (:func:`croupier.server.wallet.service.release_holds`), and
+a round voided returns what is held less what was released.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from croupier.errors import CroupierError
+from croupier.server.tables import rounds
+from croupier.server.tables.models import Round, RoundPlayer, RoundStatus
+from croupier.server.wallet import service as wallet
+
+__all__ = ["close_window", "hold_in_window", "release"]
+
+
+def hold_in_window(
+    session: Session,
+    *,
+    table: str,
+    stakes: Sequence[rounds.Stake],
+    check: wallet.StakeCheck | None = None,
+) -> tuple[int | None, list[wallet.Movement | CroupierError]]:
+    """Hold ``stakes`` for table ``table``'s round whose betting is open, in the caller's one
+    transaction: that round's id and each stake's answer (:func:`.rounds.stake_many`), or
+    ``(None, [])`` when no round of the table takes bets now (nothing was written: the bets
+    then go to the table's owner as they are)."""
+    query = select(Round.id).where(
+        Round.table_name == table,
+        Round.status == RoundStatus.OPEN.value,
+        Round.betting_open.is_(True),
+    )
+    round_id = session.scalars(query.with_for_update(read=True)).first()
+    if round_id is None:
+        return None, []
+    return round_id, rounds.stake_many(session, round_id=round_id, stakes=stakes, check=check)
+
+
+def release(session: Session, *, round_id: int, holds: Sequence[int]) -> list[wallet.Released]:
+    """Return the stakes of hold transactions ``holds`` of open round ``round_id`` (each at
+    most once) and take them off the round's players (a player left with no stake is no
+    longer one of the round's).
+
+    Raises:
+        NotFoundError, ConflictError: no such round, or it is closed.
+        LedgerInvariantError: an id that is not a hold of the round.
+    """
+    row = rounds.open_row(session, round_id)
+    released = wallet.release_holds(session, table=row.table_name, round_id=round_id, holds=holds)
+    if released:
+        back: dict[int, int] = {}
+        for one in released:
+            back[one.user_id] = back.get(one.user_id, 0) + one.amount
+        for player in session.scalars(
+            select(RoundPlayer).where(
+                RoundPlayer.round_id == round_id, RoundPlayer.user_id.in_(back)
+            )
+        ):
+            player.staked -= back[player.user_id]
+        session.flush()
+        session.execute(
+            delete(RoundPlayer).where(RoundPlayer.round_id == round_id, RoundPlayer.staked <= 0)
+        )
+    return released
+
+
+def close_window(
+    session: Session, *, round_id: int, kept: Collection[int]
+) -> list[wallet.Released]:
+    """Close round ``round_id``'s betting, in the caller's one transaction: no hold is taken
+    for it from now on, and every hold of the round whose transaction is not in ``kept``
+    (the stakes of the bets the table placed) is returned; what was returned.
+
+    Raises:
+        NotFoundError, ConflictError: no such round, or it is closed.
+    """
+    rounds.open_row(session, round_id)
+    session.execute(
+        update(Round)
+        .where(Round.id == round_id)
+        .values(betting_open=False)
+        .execution_options(synchronize_session=False)
+    )
+    stray = [h for h in wallet.round_holds(session, round_id=round_id) if h not in kept]
+    return release(session, round_id=round_id, holds=stray) if stray else []

@@ -1,0 +1,274 @@
+"""A cluster's gateways hold the stakes of bets themselves, for the round whose betting is
+open (issue 18; :mod:`croupier.server.tables.window`): the database's part -- the guard of
+the betting window, the holds the table did not take returned, each once -- and the whole
+path through a two-process cluster: the gateway holds, the owner places or refuses (and
+returns), and a hold the owner never heard of is returned when betting closes."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from server_testkit import Seat, Server, table_ws
+from sqlalchemy import select, text
+
+from croupier.server.db import Database
+from croupier.server.errors import LedgerInvariantError
+from croupier.server.tables import rounds, stakes, window
+from croupier.server.tables.models import Round, RoundPlayer
+from croupier.server.wallet import service as wallet
+from croupier.server.wallet.models import LedgerTransaction
+
+pytestmark = pytest.mark.timeout(90)
+
+TABLE = "live"
+
+
+def _funded(db: Database, make_user: Any, n: int, amount: int = 10_000) -> list[int]:
+    users = [make_user(f"holder{i:02d}") for i in range(n)]
+    with db.session() as session:
+        for user in users:
+            wallet.credit(session, user_id=user, amount=amount, idempotency_key=f"d{user}")
+    return users
+
+
+def _stake(user: int, seat: int, amount: int = 200, key: str = "b1") -> rounds.Stake:
+    return rounds.Stake(
+        user_id=user,
+        seat=seat,
+        amount=amount,
+        idempotency_key=key,
+        details={"bets": {"ante": amount // 2}, "seat": seat},
+    )
+
+
+def _open(db: Database, *, betting: bool = True) -> int:
+    with db.session() as session:
+        row = rounds.open_round(
+            session,
+            table=TABLE,
+            game="uth",
+            commitment="c" * 64,
+            salt="s",
+            deck="d",
+            betting_open=betting,
+        )
+        return row.id
+
+
+def _balances(db: Database, users: list[int]) -> list[int]:
+    with db.session() as session:
+        return [int(wallet.player_balance(session, user_id=u)) for u in users]
+
+
+def _kinds(db: Database, round_id: int) -> list[str]:
+    with db.session() as session:
+        return list(
+            session.scalars(
+                select(LedgerTransaction.kind)
+                .where(LedgerTransaction.round_id == round_id)
+                .order_by(LedgerTransaction.id)
+            )
+        )
+
+
+def test_no_hold_without_a_round_whose_betting_is_open(db: Database, make_user: Any) -> None:
+    (user,) = _funded(db, make_user, 1)
+    assert stakes.hold_in_window(db, table=TABLE, stakes=[_stake(user, 0)]) == (None, [])
+    _open(db, betting=False)  # a round in play, its betting closed
+    assert stakes.hold_in_window(db, table=TABLE, stakes=[_stake(user, 0)]) == (None, [])
+    assert _balances(db, [user]) == [10_000]
+
+
+def test_the_close_returns_every_hold_the_table_did_not_take_once(
+    db: Database, make_user: Any
+) -> None:
+    users = _funded(db, make_user, 3)
+    round_id = _open(db)
+    found, answers = stakes.hold_in_window(
+        db, table=TABLE, stakes=[_stake(u, i, 200 * (i + 1)) for i, u in enumerate(users)]
+    )
+    assert found == round_id
+    assert all(isinstance(a, wallet.Movement) for a in answers)
+    assert _balances(db, users) == [9_800, 9_600, 9_400]
+    holds = [a.transaction_id for a in answers if isinstance(a, wallet.Movement)]
+    # The table refused the second at once; it placed the first; the third never reached it.
+    assert [r.user_id for r in stakes.release(db, round_id=round_id, holds=[holds[1]])] == [
+        users[1]
+    ]
+    released = stakes.close_window(db, round_id=round_id, kept={holds[0]})
+    assert [(r.user_id, r.amount) for r in released] == [(users[2], 600)]
+    assert _balances(db, users) == [9_800, 10_000, 10_000]
+    # Asked again (a retry), nothing more moves; no hold is taken after the close.
+    assert stakes.release(db, round_id=round_id, holds=holds[1:]) == []
+    assert stakes.close_window(db, round_id=round_id, kept={holds[0]}) == []
+    late = stakes.hold_in_window(db, table=TABLE, stakes=[_stake(users[1], 1, key="b2")])
+    assert late == (None, [])
+    with db.session() as session:
+        assert wallet.held_in_round(session, round_id=round_id) == {users[0]: 200}
+        players = session.scalars(select(RoundPlayer).where(RoundPlayer.round_id == round_id))
+        assert [(p.user_id, p.staked) for p in players] == [(users[0], 200)]
+        # The settlement pays what is held; the ledger stays whole.
+        rounds.settle_round(
+            session, round_id=round_id, returns={users[0]: 400}, record={}, summary={}
+        )
+    assert _balances(db, users) == [10_200, 10_000, 10_000]
+    assert _kinds(db, round_id) == ["hold"] * 3 + ["release"] * 2 + ["settle"]
+    with db.session() as session:
+        totals = wallet.check_ledger(session)
+    assert totals["escrow"] == 0 and totals["player"] == 30_200
+
+
+def test_a_void_returns_what_is_held_less_what_was_released(db: Database, make_user: Any) -> None:
+    users = _funded(db, make_user, 2)
+    round_id = _open(db)
+    _, answers = stakes.hold_in_window(
+        db, table=TABLE, stakes=[_stake(u, i) for i, u in enumerate(users)]
+    )
+    first = answers[0]
+    assert isinstance(first, wallet.Movement)
+    stakes.release(db, round_id=round_id, holds=[first.transaction_id])
+    stakes.void(db, round_id=round_id, reason="test", record={})
+    assert _balances(db, users) == [10_000, 10_000]
+    with db.session() as session:
+        assert wallet.check_ledger(session)["escrow"] == 0
+
+
+def test_a_resent_key_is_the_same_hold_and_a_release_names_only_holds_of_the_round(
+    db: Database, make_user: Any
+) -> None:
+    (user,) = _funded(db, make_user, 1)
+    _open(db)
+    _, (first,) = stakes.hold_in_window(db, table=TABLE, stakes=[_stake(user, 0)])
+    _, (again,) = stakes.hold_in_window(db, table=TABLE, stakes=[_stake(user, 0)])
+    assert isinstance(first, wallet.Movement) and isinstance(again, wallet.Movement)
+    assert again.replayed and again.transaction_id == first.transaction_id
+    assert _balances(db, [user]) == [9_800]
+    other = _open(db)
+    with pytest.raises(LedgerInvariantError, match="not holds of round"):
+        stakes.release(db, round_id=other, holds=[first.transaction_id])
+    assert _balances(db, [user]) == [9_800]
+
+
+@pytest.mark.parametrize(
+    "db_url", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True
+)
+def test_the_close_waits_for_a_hold_in_flight_and_returns_it(db: Database, make_user: Any) -> None:
+    """The race the guard is for: a gateway's hold committed while the owner closes betting
+    is either seen by the close (and returned, the table never having placed it) or refused;
+    never taken after the close and left in escrow."""
+    (user,) = _funded(db, make_user, 1)
+    round_id = _open(db)
+    locked = threading.Event()
+    closed: list[Any] = []
+
+    def hold_slowly() -> None:
+        with db.session() as session:
+            found, answers = window.hold_in_window(session, table=TABLE, stakes=[_stake(user, 0)])
+            assert found == round_id and isinstance(answers[0], wallet.Movement)
+            locked.set()
+            time.sleep(0.5)  # the close waits for this transaction
+
+    def close() -> None:
+        locked.wait(5)
+        started = time.monotonic()
+        closed.append(stakes.close_window(db, round_id=round_id, kept=set()))
+        closed.append(time.monotonic() - started)
+
+    threads = [threading.Thread(target=hold_slowly), threading.Thread(target=close)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    released, waited = closed
+    assert [(r.user_id, r.amount) for r in released] == [(user, 200)]
+    assert waited > 0.3
+    assert _balances(db, [user]) == [10_000]
+    with db.session() as session:
+        row = session.get(Round, round_id)
+        assert row is not None and row.betting_open is False
+        assert session.execute(text("SELECT count(*) FROM round_players")).scalar() == 0
+
+
+# -- through a two-process cluster ------------------------------------------------------
+
+
+def _gateway_holds(server: Server) -> dict[str, float]:
+    """The gateway process's count of the bets it handled, by outcome."""
+    found: dict[str, float] = {}
+    for line in server.client.get("/metrics").text.splitlines():
+        if line.startswith("croupier_gateway_holds_total{"):
+            labels, value = line.rsplit(" ", 1)
+            outcome = labels.split('outcome="')[1].split('"')[0]
+            found[outcome] = found.get(outcome, 0) + float(value)
+    return found
+
+
+@pytest.mark.parametrize(
+    "db_url", [pytest.param("cluster", marks=pytest.mark.postgres)], indirect=True
+)
+def test_the_gateway_holds_bets_the_owner_places_refuses_or_never_hears_of(
+    server: Server,
+) -> None:
+    players = [server.player(f"player{i}", credit=5_000) for i in range(4)]
+    db: Database = server.app.state.db  # the owner's (the test's) app
+    with (
+        table_ws(server.client, "live", players[0][1]) as w0,
+        table_ws(server.client, "live", players[1][1]) as w1,
+        table_ws(server.client, "live", players[2][1]) as w2,
+        table_ws(server.client, "live", players[3][1]) as w3,
+    ):
+        seats = [Seat(w) for w in (w0, w1, w2, w3)]
+        for i, seat in enumerate(seats):
+            seat.welcome()
+            assert seat.request({"type": "join"})["result"] == {"seat": i}
+        # The first bet opens the round: the owner holds it (no betting window yet).
+        opened = seats[0].request({"type": "bet", "key": "k", "bets": {"ante": 100}})
+        assert opened["type"] == "ack" and opened["result"]["balance"] == 4_800
+        round_id = opened["result"]["round_id"]
+        # The next bets are held by the gateway, and placed by the owner.
+        for seat in seats[1:3]:
+            ack = seat.request({"type": "bet", "key": "k", "bets": {"ante": 200}})
+            assert ack["type"] == "ack" and ack["result"]["staked"] == 400, ack
+            assert ack["result"]["round_id"] == round_id
+        resent = seats[1].request({"type": "bet", "key": "k", "bets": {"ante": 200}})
+        assert resent["result"]["replayed"] is True and resent["result"]["balance"] == 4_600
+        assert _gateway_holds(server) == {"passed": 1, "held": 2, "replayed": 1}
+        # A bet the game refuses once held (a second Ante from a seat that has bet): its
+        # stake goes back at once.
+        refused = seats[2].request({"type": "bet", "key": "k2", "bets": {"ante": 100}})
+        assert refused["type"] == "error", refused
+        assert server.balance(players[2][1]) == 4_600
+        # A hold its owner never hears of (the gateway died between the hold and the
+        # message): returned when betting closes.
+        with db.session() as session:
+            found, (lost,) = window.hold_in_window(
+                session, table="live", stakes=[_stake(players[3][0], 3, 300, "lost")]
+            )
+        assert found == round_id and isinstance(lost, wallet.Movement)
+        assert server.balance(players[3][1]) == 4_700
+        server.clock.advance(10)
+        closed = seats[0].event("betting_closed")
+        assert closed["boxes"] == 3
+        assert server.balance(players[3][1]) == 5_000
+        for phase, action in (("pre-flop", "check"), ("flop", "check"), ("river", "fold")):
+            for seat in seats[:3]:
+                seat.after(
+                    0,
+                    lambda f, phase=phase: (
+                        f.get("event", {}).get("kind") == "decisions_open"
+                        and f["event"]["phase"] == phase
+                    ),
+                )
+                assert seat.request({"type": "act", "action": action})["type"] == "ack"
+        for seat in seats[:3]:
+            seat.seen("round_closed")
+    assert _kinds(db, round_id).count("release") == 2
+    with db.session() as session:
+        staked = dict(session.execute(select(RoundPlayer.user_id, RoundPlayer.staked)).all())
+        totals = wallet.check_ledger(session)
+    assert staked == {players[0][0]: 200, players[1][0]: 400, players[2][0]: 400}
+    assert totals["escrow"] == 0
+    assert totals["player"] + totals.get("house", 0) == 20_000
