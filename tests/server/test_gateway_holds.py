@@ -134,6 +134,8 @@ def test_a_void_returns_what_is_held_less_what_was_released(db: Database, make_u
     assert _balances(db, users) == [10_000, 10_000]
     with db.session() as session:
         assert wallet.check_ledger(session)["escrow"] == 0
+        row = session.get(Round, round_id)
+        assert row is not None and row.betting_open is False  # a closed round takes no bet
 
 
 def test_a_resent_key_is_the_same_hold_and_a_release_names_only_holds_of_the_round(
