@@ -383,7 +383,7 @@ def test_sigkill_of_the_owner_mid_round_moves_the_lease_and_returns_every_stake(
             assert time.monotonic() - killed < 10
             assert moved == (c.node_ids[survivor], token + 1)
 
-            for sock, mark in zip([alice, bob], marks, strict=True):
+            for seat, (sock, mark) in enumerate(zip([alice, bob], marks, strict=True)):
                 voided = sock.event("round_closed", mark, timeout=10)
                 assert voided["round_id"] == round_id and voided["status"] == "voided", voided
                 at = next(
@@ -393,6 +393,14 @@ def test_sigkill_of_the_owner_mid_round_moves_the_lease_and_returns_every_stake(
                 )
                 welcome = sock.welcome(at)
                 assert welcome["table"]["name"] == "felt"
+                # Their gateway seats them again at the seats they had.
+                again = sock.after(at, lambda f: f["type"] == "ack" and f.get("ref") is None)
+                assert again["result"]["seat"] == seat, again
+                state = sock.after(
+                    sock.frames.index(again),
+                    lambda f: f["type"] == "state" and f["table"]["your_seat"] is not None,
+                )
+                assert state["table"]["your_seat"] == seat
             late = alice.after(marks[0], lambda f: f.get("ref") == "late")
             assert late["type"] == "error" and late["reason"] == "table_moved", late
 
@@ -404,8 +412,8 @@ def test_sigkill_of_the_owner_mid_round_moves_the_lease_and_returns_every_stake(
             ledger = cashier.ledger()
             assert ledger["escrow"] == 0 and ledger["player"] == 2 * CREDIT
 
-            # Play resumes on the new owner: the same sockets join again and a round settles.
-            assert alice.request({"type": "join"})["type"] == "ack"
+            # Play resumes on the new owner: a round settles (joining again keeps the seat).
+            assert alice.request({"type": "join"})["result"] == {"seat": 0}
             ack, closed = _play_round(alice, "a2")
             assert closed["status"] == "settled", closed
             net = _net(alice, ack["result"]["round_id"])

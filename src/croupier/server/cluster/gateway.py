@@ -278,8 +278,12 @@ class ClusterAccess:
         self._tokens[message.table] = message.token
         cids = sorted(self.by_table.get(message.table, ()))
         frame = Shared.encoded(message.frame) if message.frame else None
+        seated: dict[int, tuple[int, int]] = {}
+        """user id -> one of their sockets and the seat it had."""
         for cid in cids:
             conn = self.conns[cid]
+            if conn.seat is not None:
+                seated.setdefault(conn.user_id, (cid, conn.seat))
             conn.seat = None  # the new owner's table has its seats free (its welcome says)
             self._greeted.discard(cid)
             if frame is not None:
@@ -305,6 +309,14 @@ class ClusterAccess:
             for cid in cids
             if cid in self.conns
         ]
+        # Each player seated here sits down again at the seat they had (the new owner's
+        # table starts with its seats free, as after a restart): a `join` in their name,
+        # whose answer reaches their socket as one to a join of theirs would.
+        for cid, seat in seated.values():
+            request = next(self._ids)
+            self._asked[cid] = ("join", None)
+            join = json.dumps({"type": "join", "seat": seat})
+            commands.append((message.table, m.Submit(self.node, cid, request, join)))
         if commands:
             try:
                 await self.bus.send_many(commands)
