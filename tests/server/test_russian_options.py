@@ -278,3 +278,32 @@ def test_two_open_boxes_at_a_server_table(make_server: Any) -> None:
         _ok(seat, {"type": "join"})
         refused = seat.request({"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
         assert refused["type"] == "error" and "outside 1..1" in refused["message"]
+
+
+@pytest.mark.timeout(30)
+def test_the_second_open_box_gets_its_own_timer_after_the_first_times_out(
+    make_server: Any,
+) -> None:
+    """Both open boxes are one seat's: when the first times out (and folds), the second's
+    turn opens with ``decisions_open`` and a timer of its own (docs/protocol.md), so an
+    absent player's round still ends. The timer's firing used to leave the seat pending
+    with no timer at all: the round waited for ever."""
+    server: Server = make_server(open_boxes_per_player=2)
+    _, token = server.player("olga", credit=CREDIT)
+    with table_ws(server.client, "russian", token) as ws:
+        seat = Seat(ws)
+        seat.welcome()
+        _ok(seat, {"type": "join"})
+        server.shoes.push("Ah As Ad 7c 2h Kh Ks 8d 8h 2c Qs Qd 9c 5s 3h")
+        _ok(seat, {"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
+        assert seat.event("decisions_open")["pending_seats"] == [0]
+        server.clock.advance(20)
+        assert seat.event("folded")["box"] == 0
+        assert seat.event("decisions_open")["pending_seats"] == [0]
+        view = seat.state()["view"]
+        assert (view["to_act"], view["legal"]) == (1, ["exchange", "sixth_card", "bet", "fold"])
+        server.clock.advance(20)
+        assert seat.event("folded")["box"] == 1
+        closed = seat.event("round_closed")
+    assert closed["returns"] == {"0": 0}
+    assert server.balance(token) == CREDIT - 200

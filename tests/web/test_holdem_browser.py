@@ -133,3 +133,50 @@ def test_play_a_hand_against_a_bot_and_cash_out(
     opened, closed = int(verified[1]), int(verified[2])
     assert opened + closed == 52 and opened in (2, 6, 8, 10, 12) and closed >= 40
     tab.shot("holdem-history")
+
+
+def test_pot_limit_offers_no_all_in_the_limit_cannot_reach(
+    tab: Tab, web_server: WebServer, make_bot: Any
+) -> None:
+    """Pot-Limit with 100 big blinds: the most a first raise may reach is far below the
+    stack, so the page shows no All-in button (it used to, and the word only called or
+    checked), and the slider stops at the server's pot-limit bound."""
+    name, _, _ = web_server.player("pola", credit=CREDIT)
+    _, _, bot_token = web_server.player("plbot", credit=CREDIT)
+    tab.login(name)
+    tab.open_table("holdem-pl")
+    tab.page.click("[data-testid=sit]")
+    tab.page.wait_for_selector("[data-testid=buyin-dialog]")
+    tab.page.fill("[data-testid=buyin-amount]", _euros(BUY_IN))
+    tab.page.click("[data-testid=buyin-submit]")
+    tab.page.wait_for_selector(f"[data-testid=my-stack][data-stack='{BUY_IN}']")
+    me = int(tab.page.get_attribute(".hm-seat.mine", "data-seat") or "x")
+
+    bot = make_bot("holdem-pl", bot_token)
+    bot_seat = bot.request({"type": "join"})["result"]["seat"]
+    assert bot.request({"type": "buy_in", "key": "plbot-in", "amount": BUY_IN})["type"] == "ack"
+    event = bot.wait_for(_turn, timeout=30)["event"]
+    if event["seat"] == bot_seat:  # the bot limps; the browser, in the big blind, decides
+        assert bot.request({"type": "act", "action": "call"})["type"] == "ack"
+        event = bot.wait_for(_turn, timeout=30)["event"]
+    assert event["seat"] == me
+    tab.page.wait_for_selector("[data-testid=holdem-table][data-turn=me]")
+    options = next(
+        f["view"]["options"]
+        for f in reversed(tab.frames)
+        if f.get("type") == "state" and f.get("view") and f["view"].get("options")
+    )
+    assert "all_in" not in options["actions"]
+    assert options["max_raise_to"] < options["stack"] + options["bet"]
+    buttons = [
+        b.get_attribute("data-testid") or ""
+        for b in tab.page.query_selector_all("[data-testid=decision] .actions button")
+    ]
+    assert buttons == [f"act-{a}" for a in options["actions"]]
+    assert tab.page.query_selector("[data-testid=act-all_in]") is None
+    high = _cents(tab.page.get_attribute("[data-testid=raise-amount]", "max"))
+    assert high == options["max_raise_to"]
+    tab.page.click("[data-testid=act-fold]:not([disabled])")
+    closed = bot.wait_for(_turn, timeout=30)["event"]
+    assert closed["kind"] == "round_closed" and closed["status"] == "settled"
+    assert bot.request({"type": "leave"})["type"] == "ack"

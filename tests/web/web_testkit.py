@@ -163,6 +163,15 @@ game = "holdem"
 title = "Hold'em pre-actions"
 decision_seconds = 60
 pause_seconds = 0.5
+
+[[tables]]
+name = "holdem-pl"
+game = "holdem"
+title = "Hold'em Pot-Limit"
+decision_seconds = 60
+pause_seconds = 0.5
+[tables.rules]
+structure = "pot-limit"
 """
 
 

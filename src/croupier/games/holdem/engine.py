@@ -274,14 +274,28 @@ def _turn_reason(hand: HandState, seat: int) -> dict[str, Any]:
     return {"reason": "not_your_turn", "params": {"seat": seat, "to_act": hand.actor}}
 
 
-def all_in(hand: HandState, seat: int) -> Raise | Call | Check:
-    """The action that puts ``seat``'s whole stack in: a raise all-in when a raise to it is
-    allowed, else a call (all-in for less when short), else a check."""
-    bounds = hand.raise_bounds()
+def all_in(hand: HandState, seat: int) -> Raise | Call | None:
+    """The legal action that puts ``seat``'s whole stack in, or ``None`` when none does.
+
+    A raise to the whole stack when the rules allow one to it (always in No-Limit once a
+    raise is allowed; in Pot- and Fixed-Limit only when the limit reaches the stack), else
+    the call when calling takes the whole stack (all-in for the bet, or for less). Nothing
+    when the limit stops short of the stack, or the call against a smaller all-in leaves
+    chips behind: the table then offers no ``all_in`` and refuses the word (a check or a
+    part call is not an all-in).
+    """
+    legal = _legal_actions(hand, seat)
+    if not legal:
+        return None
     stack, bet = hand.stacks[seat], hand.bets[seat]
-    if bounds is not None and bounds[1] == stack + bet:
-        return Raise(seat=seat, to=Chips(stack + bet))
-    return Call(seat=seat) if hand.to_call else Check(seat=seat)
+    shove = Raise(seat=seat, to=Chips(stack + bet))
+    for entry in legal:
+        if isinstance(entry.action, Raise) and entry.admits(shove):
+            return shove
+    for entry in legal:
+        if isinstance(entry.action, Call) and max(hand.bets) - bet >= stack:
+            return Call(seat=seat)
+    return None
 
 
 def _unknown(action: object) -> IllegalActionError:

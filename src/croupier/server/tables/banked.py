@@ -591,7 +591,9 @@ class BankedDriver:
                 await self._void(f"engine malfunction: {exc}")
                 return
             self.out.drain_engine()
-            await self._after_engine(phase_before=before, pending_before=pending)
+            # The timer is spent: a seat still to decide (a Russian seat's next open box)
+            # gets a window of its own, as a seat newly to decide does.
+            await self._after_engine(phase_before=before, pending_before=())
         elif core.status == "pause":
             self._to_idle()
         elif core.status == "idle":

@@ -14,10 +14,13 @@ Table rules (``[tables.rules]``, amounts in minor units): ``small_blind`` (defau
 docs/rules.md.
 
 Decisions are ``fold``, ``check``, ``call``, ``bet``/``raise`` with ``amount`` = the street
-total to bet or raise to, and ``all_in``. A seat that does not act in time checks when it
-can, else folds. At showdown the table shows or mucks for each player in turn (spec/holdem.md
-"Winning"): a hand that cannot win any pot against the hands already shown is mucked, and a
-mucked hand is never shown to anyone (see :meth:`HoldemHand.showdown`).
+total to bet or raise to, and ``all_in`` (the whole stack, when a legal action puts it in).
+What a seat is offered (``options.actions``) and what a seat that does not act in time does
+(check when it can, else fold) are the engine's answers (``legal_actions``,
+``default_action``), never worked out here again. At showdown the table shows or mucks for
+each player in turn (spec/holdem.md "Winning"): a hand that cannot win any pot against the
+hands already shown is mucked, and a mucked hand is never shown to anyone (see
+:meth:`HoldemHand.showdown`).
 """
 
 from __future__ import annotations
@@ -257,7 +260,15 @@ class HoldemHand:
                     )
                 return Raise(seat=pos, to=Chips(act.amount))
             case "all_in":
-                return all_in(self.engine, pos)
+                shove = all_in(self.engine, pos)
+                if shove is None:
+                    raise IllegalActionError(
+                        f"seat {seat} cannot put the whole stack in now: no legal bet, raise "
+                        "or call reaches it",
+                        reason="all_in_not_allowed",
+                        params={"seat": seat},
+                    )
+                return shove
             case other:
                 raise InvalidRequestError(
                     f"unknown action {other!r}; hold'em has {ACTIONS}",
@@ -291,13 +302,12 @@ class HoldemHand:
                 engine.show(pos)
 
     def apply_timeout(self, seat: int) -> None:
-        """The actor ran out of time: check if possible, else fold."""
-        pos = self._turn(seat)
-        if self.engine.can_check(pos):
-            self.engine.check(pos)
-        else:
-            self.engine.fold(pos)
-        self.showdown()
+        """The actor ran out of time: the engine's :meth:`~CashHand.default_action` (check
+        if possible, else fold), then the showdown if the betting is over."""
+        action = self.engine.default_action(self._turn(seat))
+        if action is None:  # pragma: no cover - _turn refused a seat not to act
+            raise IllegalActionError(f"seat {seat} has nothing to decide", reason="not_your_turn")
+        self.apply(action)
 
     def void(self, reason: str) -> None:
         if self._void is None:
@@ -331,21 +341,33 @@ class HoldemHand:
         return [str(c) for c in cards]
 
     def options(self, seat: int) -> dict[str, Any] | None:
-        """The legal actions of ``seat`` if it is to act (the client's hints)."""
-        if self.actor != seat or self.finished:
+        """What ``seat`` may do if it is to act (the client's hints): the words of the
+        engine's :meth:`~CashHand.legal_actions` (its :class:`Raise` is ``bet`` on a street
+        nobody has bet yet, else ``raise``, with its bounds), and ``all_in`` when a legal
+        action puts the whole stack in (:func:`all_in`)."""
+        pos = self._position.get(seat)
+        if pos is None or self.actor != seat or self.finished:
             return None
-        options = self.engine.options()
+        engine = self.engine
+        options = engine.options()
         assert options is not None
-        actions = ["fold", "check" if options.can_check else "call"]
-        if options.min_raise_to is not None:
-            actions += ["bet" if max(self.engine.bets) == 0 else "raise", "all_in"]
-        elif not options.can_check:
+        actions: list[str] = []
+        low = high = None
+        for legal in engine.legal_actions(pos):
+            if isinstance(legal.action, Raise):
+                bounds = legal.amount("to")
+                assert bounds is not None
+                low, high = bounds.low, bounds.high
+                actions.append("bet" if max(engine.bets) == 0 else "raise")
+            else:
+                actions.append(legal.kind)
+        if all_in(engine, pos) is not None:
             actions.append("all_in")
         return {
             "actions": actions,
             "to_call": options.to_call,
-            "min_raise_to": options.min_raise_to,
-            "max_raise_to": options.max_raise_to,
+            "min_raise_to": low,
+            "max_raise_to": high,
             "stack": options.stack,
             "bet": options.bet,
             "pot": options.pot,

@@ -25,6 +25,9 @@ or ``decline``. Fees, the Bet, the insurance and a buy are held from the wallet 
 
 A box that does not decide in time folds (before the Bet: the spec sets no default and
 folding moves no money); when offered to buy the dealer's game it declines (the Ante paid).
+Both are the engine's answers (``default_action``), as the decisions a seat is offered
+(``legal``, the wire names of the engine's ``legal_actions``) and the insurance its Bet
+allows are: this adapter never works them out again.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from croupier.analysis.russian import bonus_return, bonus_second_moment
 from croupier.cards import Card, parse_cards
 from croupier.deck import keyed_reshuffler
 from croupier.errors import IllegalActionError
-from croupier.games.protocol import PUBLIC, Action
+from croupier.games.protocol import PUBLIC, Action, Legal
 from croupier.games.russian import (
     BuyGame,
     DeclineBuy,
@@ -347,30 +350,29 @@ class RussianTableRound:
         self.engine.apply(_decision(action))
 
     def apply_timeout(self, seat: int) -> None:
-        box = self._open_box(seat)
-        if self.engine.phase is Phase.BUYING:
-            self.engine.decline_buy(seat, box=box)
-        else:
-            self.engine.fold(seat, box=box)
+        """The seat's box deciding now ran out of time: the engine's
+        :meth:`~RussianRound.default_action` (fold, or decline to buy the dealer's game),
+        which never needs money from the wallet."""
+        action = self.engine.default_action(seat)
+        if action is None:
+            raise IllegalActionError(
+                f"seat {seat} has no box deciding now",
+                reason="not_your_turn",
+                params={"seat": seat, "to_act": self.engine.to_act},
+            )
+        if self.check(action):  # pragma: no cover - a fold or a decline holds nothing
+            raise AssertionError(f"a timeout's {action!r} would need money from the wallet")
+        self.engine.apply(action)
 
-    def legal(self, seat: int) -> list[str]:
-        """The decisions ``seat`` may take now (the client's hints)."""
-        if seat not in self.pending_seats:
-            return []
-        box = self._open_box(seat)
-        engine = self.engine
-        words = []
-        if engine.phase is Phase.BUYING:
-            if engine.can_buy_game(seat, box=box):
-                words.append("buy")
-            words.append("decline")
-            return words
-        cards = engine.cards(box)
-        if engine.can_exchange(seat, box=box, discard=cards[: engine.config.exchange_min]):
-            words.append("exchange")
-        if engine.can_sixth_card(seat, box=box):
-            words.append("sixth_card")
-        return [*words, "bet", "fold"]
+    def _decisions(self, seat: int) -> tuple[Legal, ...]:
+        """The engine's legal actions of ``seat`` that are decisions of its open box (not
+        the boxes it may still place while bets are open): the view's ``legal`` hints are
+        their wire names, in the engine's order."""
+        return tuple(
+            legal
+            for legal in self.engine.legal_actions(seat)
+            if isinstance(legal.action, _Decision)
+        )
 
     # -- closing -------------------------------------------------------------------------
 
@@ -411,15 +413,19 @@ class RussianTableRound:
         view = self.engine.view(seat if mine else None)
         data: dict[str, Any] = to_json(view)
         data["to_act_seat"] = self.pending_seats[0] if self.pending_seats else None
-        data["legal"] = self.legal(seat) if mine and seat is not None else []
-        # The insurance the seat's hand allows now, or null (below three of a kind).
-        box = view.to_act
-        limits = (
-            self.engine.insurance_limits(box)
-            if box is not None and "bet" in data["legal"]
-            else None
+        decisions = self._decisions(seat) if mine and seat is not None else ()
+        data["legal"] = [legal.kind for legal in decisions]
+        # The insurance the seat's Bet may carry now (the engine's bounds), or null (below
+        # three of a kind, or no Bet to place).
+        insurance = next(
+            (
+                legal.amount("insurance")
+                for legal in decisions
+                if isinstance(legal.action, PlaceBet)
+            ),
+            None,
         )
-        data["insurance"] = list(limits) if limits else None
+        data["insurance"] = None if insurance is None else [insurance.low, insurance.high]
         return data
 
     def record(self, round_id: int) -> dict[str, Any]:

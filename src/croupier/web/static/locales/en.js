@@ -460,6 +460,7 @@ export default {
   "reason.leave_with_bets": "You have bets in this round: you can leave when it ends.",
   "reason.cash_game_only": "That is only for cash-game tables.",
   "reason.bets_closed": "Bets are closed for this round: wait for the next one.",
+  "reason.all_in_not_allowed": "You cannot go all-in now: choose another action.",
   "reason.already_bet": "You have already bet in this round.",
   "reason.no_decisions_now": "There is nothing to decide now.",
   "reason.no_bets_this_round": "You have no bets in this round.",

@@ -463,6 +463,7 @@ export default {
   "reason.leave_with_bets": "Hai puntate in questa mano: puoi alzarti quando finisce.",
   "reason.cash_game_only": "Vale solo ai tavoli cash game.",
   "reason.bets_closed": "Le puntate di questa mano sono chiuse: aspetta la prossima.",
+  "reason.all_in_not_allowed": "Ora non puoi andare all-in: scegli un'altra azione.",
   "reason.already_bet": "Hai già puntato in questa mano.",
   "reason.no_decisions_now": "Non c'è niente da decidere ora.",
   "reason.no_bets_this_round": "Non hai puntate in questa mano.",

@@ -467,6 +467,7 @@ export default {
   "reason.leave_with_bets": "V tej igri imate stave: odidete lahko, ko se konča.",
   "reason.cash_game_only": "To velja le za mize za igro z denarjem.",
   "reason.bets_closed": "Stave za to igro so zaprte: počakajte na naslednjo.",
+  "reason.all_in_not_allowed": "Zdaj ne morete staviti vseh žetonov: izberite drugo dejanje.",
   "reason.already_bet": "V tej igri ste že stavili.",
   "reason.no_decisions_now": "Zdaj se ni treba o ničemer odločati.",
   "reason.no_bets_this_round": "V tej igri nimate stav.",
