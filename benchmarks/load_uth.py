@@ -212,6 +212,8 @@ class Servers:
     database_url: str
     node_pids: dict[str, int] = field(default_factory=dict)
     """A cluster's node id -> pid (who owns a table is named by node id)."""
+    node_urls: list[str] = field(default_factory=list)
+    """A cluster's processes' own URLs (their metrics)."""
 
 
 @contextmanager
@@ -288,6 +290,7 @@ def cluster(args: argparse.Namespace, players: int) -> Iterator[tuple[Servers, l
             pids=pids,
             database_url=db_url,
             node_pids=dict(zip(nodes, pids, strict=True)),
+            node_urls=info["CLUSTER_NODES"].split(","),
         )
         yield servers, tokens
     finally:
@@ -402,6 +405,8 @@ def play(
         round(1000 * cpu / stats.bets, 3) if stats.bets else None
     )
     summary["database_rounds"] = round_statuses(servers.database_url)
+    if servers.node_urls:
+        summary["gateway_holds"] = gateway_holds(servers.node_urls)
     if kill is not None:
         summary["kill"] = {**kill, **after_kill(servers, parts, kill, len(tokens))}
     return {
@@ -447,6 +452,26 @@ def merged(parts: list[Any]) -> Any:
 
 def _psycopg_url(url: str) -> str:
     return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+def gateway_holds(urls: list[str]) -> dict[str, int]:
+    """The bets whose stakes the cluster's gateways handled themselves, by outcome (held,
+    replayed, refused; passed: left to the table's owner), summed over the processes still
+    up (their ``croupier_gateway_holds`` counters)."""
+    import httpx
+
+    found: dict[str, int] = {}
+    for url in urls:
+        try:
+            text = httpx.get(f"{url}/metrics", timeout=5).text
+        except httpx.HTTPError:
+            continue  # a process killed by --kill-owner-at
+        for line in text.splitlines():
+            if line.startswith("croupier_gateway_holds_total{"):
+                labels, value = line.rsplit(" ", 1)
+                outcome = labels.split('outcome="', 1)[1].split('"', 1)[0]
+                found[outcome] = found.get(outcome, 0) + int(float(value))
+    return found
 
 
 def round_statuses(database_url: str) -> dict[str, int]:

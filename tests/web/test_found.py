@@ -283,6 +283,9 @@ def test_a_new_player_finds_the_cashier_and_a_credit_shows_at_once(
     tab.page.wait_for_selector("[data-testid=deposits] tr[data-status=pending]")
     tab.page.goto(f"{web_server.url}/#/table/casino-bugs-6")
     tab.page.wait_for_selector("[data-testid=connection][data-state=open]")
+    # The socket is open once its auth frame is sent; the server has taken it (and will
+    # send it the user's frames) once its welcome came (flaky when credited before).
+    tab.wait_frame(lambda f: f.get("type") == "welcome")
     (request,) = web_server.operator("GET", "/api/operator/deposits")
     assert request["user_id"] == user_id and request["amount"] == 5_000
     web_server.operator("POST", f"/api/operator/deposits/{request['id']}/approve", json={})
