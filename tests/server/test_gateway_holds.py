@@ -243,6 +243,10 @@ def test_the_gateway_holds_bets_the_owner_places_refuses_or_never_hears_of(
         refused = seats[2].request({"type": "bet", "key": "k2", "bets": {"ante": 100}})
         assert refused["type"] == "error", refused
         assert server.balance(players[2][1]) == 4_600
+        # Sent again under its key, it is not taken as a bet made (its stake was returned).
+        again = seats[2].request({"type": "bet", "key": "k2", "bets": {"ante": 100}})
+        assert again["type"] == "error" and again["reason"] == "idempotency_conflict", again
+        assert server.balance(players[2][1]) == 4_600
         # A hold its owner never hears of (the gateway died between the hold and the
         # message): returned when betting closes.
         with db.session() as session:
@@ -267,7 +271,7 @@ def test_the_gateway_holds_bets_the_owner_places_refuses_or_never_hears_of(
                 assert seat.request({"type": "act", "action": action})["type"] == "ack"
         for seat in seats[:3]:
             seat.seen("round_closed")
-    assert _kinds(db, round_id).count("release") == 2
+    assert _kinds(db, round_id).count("release") == 2  # the refused bet's, the lost one's
     with db.session() as session:
         staked = dict(session.execute(select(RoundPlayer.user_id, RoundPlayer.staked)).all())
         totals = wallet.check_ledger(session)

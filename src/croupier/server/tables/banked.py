@@ -72,6 +72,15 @@ def _prepaid_ack(paid: Prepaid, seat: int, *, replayed: bool) -> Result:
     )
 
 
+def _returned(hold: int) -> IllegalActionError:
+    """A bet resent under the key of one refused before, whose stake was returned."""
+    return IllegalActionError(
+        f"this bet was refused before and its stake returned (hold {hold}): bet again with a "
+        "new key",
+        reason="idempotency_conflict",
+    )
+
+
 class BankedDriver:
     """Plays the rounds of a table against the house."""
 
@@ -243,6 +252,10 @@ class BankedDriver:
             if isinstance(answer, CroupierError):
                 self.out.refuse(request, answer)
                 continue
+            if answer.replayed and answer.transaction_id in core.released_holds:
+                # Its key's hold was a gateway's, refused and returned (issue 18): no bet.
+                self.out.refuse(request, _returned(answer.transaction_id))
+                continue
             if answer.replayed:
                 self.out.answer(request, bet_ack(answer, round_id=core.round_id, seat=seat))
                 continue
@@ -367,12 +380,9 @@ class BankedDriver:
         core = self.core
         paid = request.prepaid
         assert paid is not None
-        if (
-            paid.round_id != core.round_id
-            or core.status != "betting"
-            or paid.transaction_id in core.released_holds
-            or self.round is None
-        ):
+        if paid.transaction_id in core.released_holds:
+            raise _returned(paid.transaction_id)
+        if paid.round_id != core.round_id or core.status != "betting" or self.round is None:
             raise IllegalActionError(
                 "bets are closed for the round this bet was held for: its stake is returned",
                 reason="bets_closed",
