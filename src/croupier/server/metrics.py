@@ -8,7 +8,7 @@ counts sockets, frames and acknowledgement latency itself.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
@@ -70,6 +70,7 @@ class Metrics:
             ["table", "outcome"],
             registry=r,
         )
+        self._answered: dict[tuple[str, str, bool], Any] = {}
         self.sockets = Gauge(
             "croupier_open_sockets", "Open table WebSockets", ["table"], registry=r
         )
@@ -78,7 +79,16 @@ class Metrics:
         self.rounds.labels(table=table, game=game, status=status).inc()
 
     def answered(self, *, table: str, kind: str, ok: bool) -> None:
-        self.requests.labels(table=table, type=kind, outcome="ack" if ok else "error").inc()
+        # The labelled child looked up once per (table, type, outcome): ``labels`` builds and
+        # checks its key on every call, and a live table answers thousands a round.
+        key = (table, kind, ok)
+        child = self._answered.get(key)
+        if child is None:
+            outcome = "ack" if ok else "error"
+            child = self._answered[key] = self.requests.labels(
+                table=table, type=kind, outcome=outcome
+            )
+        child.inc()
 
     def render(self) -> bytes:
         """The text exposition format."""
