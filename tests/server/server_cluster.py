@@ -46,6 +46,11 @@ THROUGH_CLUSTER = pytest.mark.parametrize(
 )
 """A module's ``server`` tests on SQLite, on PostgreSQL, and through a two-process cluster."""
 
+SQLITE_AND_CLUSTER = pytest.mark.parametrize(
+    "db_url", ["sqlite", pytest.param("cluster", marks=pytest.mark.postgres)], indirect=True
+)
+"""A test on SQLite and through a two-process cluster (one that was on SQLite only)."""
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -84,6 +89,14 @@ def _require(packages: Mapping[str, Callable[[], bool]]) -> None:
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[str]:
     """A redis-server of our own for the whole session; yields its URL."""
+    with redis_process() as url:
+        yield url
+
+
+@contextmanager
+def redis_process() -> Iterator[str]:
+    """A redis-server on a free port in a temporary directory, no persistence, stopped on
+    exit; yields its URL (a test that needs a second cluster besides the session's)."""
     _require({"redis": _has_redis})
     import redis
 
@@ -180,7 +193,12 @@ class RemoteClient:
     def websocket_connect(self, path: str) -> Iterator[_Socket]:
         from websockets.sync.client import connect
 
-        with connect("ws" + self.base.removeprefix("http") + path, max_size=2**22) as ws:
+        # No flow control (max_queue=None), as a TestClient's socket: a test leaves many
+        # frames unread on a socket it does not follow (a spectator, a seat waiting its turn);
+        # with websockets' default high-water mark of 16 frames the client stops reading, never
+        # sees the server's close frame and closing waits out its 10 s close timeout.
+        url = "ws" + self.base.removeprefix("http") + path
+        with connect(url, max_size=2**22, max_queue=None) as ws:
             yield _Socket(ws)
 
     def close(self) -> None:
@@ -211,10 +229,20 @@ def cluster_server(
         app.state.test_client = owner  # the owner's own HTTP, for tests that need both sides
         node = app.state.node
         deadline = time.monotonic() + wait
-        while set(node.owned()) != set(app.state.tables.openable()):
+        tables = set(app.state.tables.openable())
+        while set(node.owned()) != tables:
             if time.monotonic() > deadline:
                 raise AssertionError(f"the owner took {node.owned()} only")
             time.sleep(0.05)
+        # ... and announced them in the cluster's lobby, which the gateway reads as it starts
+        lobby = redis.Redis.from_url(redis_url)
+        try:
+            while {k.decode() for k in lobby.hkeys("croupier:lobby")} != tables:
+                if time.monotonic() > deadline:
+                    raise AssertionError("the owner did not announce its tables in the lobby")
+                time.sleep(0.05)
+        finally:
+            lobby.close()
         gateway = start_gateway(
             tmp_path,
             url=db_url,

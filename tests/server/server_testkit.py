@@ -10,7 +10,7 @@ import sys
 import time
 import uuid
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +36,7 @@ __all__ = [
     "PASSWORD",
     "Seat",
     "Server",
+    "ServerFactory",
     "ShoeStack",
     "TestClient",
     "complete_shoe",
@@ -231,6 +232,10 @@ class Server:
         assert response.status_code == 200, response.text
         totals: dict[str, int] = response.json()
         return totals
+
+
+ServerFactory = Callable[..., Server]
+"""The ``table_server`` fixture: ``table_server(tables=None) -> Server`` (tests/server/conftest.py)."""
 
 
 def make_settings(url: str) -> Settings:

@@ -4,27 +4,16 @@ privacy of hidden cards, refused decisions and the decision timer."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import (
-    Seat,
-    Server,
-    ShoeStack,
-    TestClient,
-    make_settings,
-    table_ws,
-    test_tables,
-)
+from server_cluster import SQLITE_AND_CLUSTER
+from server_testkit import Seat, Server, ServerFactory, table_ws, test_tables
 
-from croupier.server.app import create_app
-from croupier.server.tables.clock import ManualClock
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.fairness import verify
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.timeout(60), SQLITE_AND_CLUSTER]
 
 RUSSIAN = TableConfig(
     name="russian", game="russian", betting_seconds=10, decision_seconds=20, pause_seconds=0
@@ -40,12 +29,11 @@ CREDIT = 10_000
 
 
 @pytest.fixture
-def russian(tmp_path: Path) -> Iterator[Server]:
-    settings = make_settings(f"sqlite:///{tmp_path / 'russian.db'}")
-    clock, shoes = ManualClock(), ShoeStack()
-    app = create_app(settings, tables=[*test_tables(), RUSSIAN], clock=clock, shoe_factory=shoes)
-    with TestClient(app) as client:
-        yield Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)
+def russian(table_server: ServerFactory) -> Server:
+    """The application with a Russian Poker table, on SQLite or through a two-process cluster
+    (the test's app owns the table, every socket and request goes through a gateway process:
+    tests/server/server_cluster.py)."""
+    return table_server([*test_tables(), RUSSIAN])
 
 
 def _ok(seat: Seat, message: dict[str, Any]) -> dict[str, Any]:

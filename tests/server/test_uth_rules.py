@@ -4,49 +4,43 @@ the commitment card by card, and boxes settled right to left."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings, table_ws
+from server_cluster import SQLITE_AND_CLUSTER
+from server_testkit import Seat, Server, ServerFactory, table_ws
 
 from croupier.cards import parse_cards
 from croupier.errors import ConfigError
 from croupier.games.uth.config import Dealing
 from croupier.games.uth.dealing import deal_plan
 from croupier.history import uth as uth_history
-from croupier.server.app import create_app
-from croupier.server.tables.clock import ManualClock
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.fairness import verify
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.timeout(60), SQLITE_AND_CLUSTER]
 
 ONE_SEAT = "As 2c Ah 7d 3s Ad Kc 9h 4s Jc"
 
 
 @pytest.fixture
-def make_server(tmp_path: Path) -> Iterator[Any]:
-    with ExitStack() as stack:
+def make_server(table_server: ServerFactory) -> Any:
+    """``make_server(name, **rules)``: a whole server with one UTH table, on SQLite or through
+    a two-process cluster (tests/server/server_cluster.py)."""
 
-        def build(name: str, **rules: Any) -> Server:
-            settings = make_settings(f"sqlite:///{tmp_path / f'{name}.db'}")
-            clock, shoes = ManualClock(), ShoeStack()
-            table = TableConfig(
-                name=name,
-                game="uth",
-                betting_seconds=10,
-                decision_seconds=20,
-                pause_seconds=0,
-                rules=rules,
-            )
-            app = create_app(settings, tables=[table], clock=clock, shoe_factory=shoes)
-            client = stack.enter_context(TestClient(app))
-            return Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)
+    def build(name: str, **rules: Any) -> Server:
+        table = TableConfig(
+            name=name,
+            game="uth",
+            betting_seconds=10,
+            decision_seconds=20,
+            pause_seconds=0,
+            rules=rules,
+        )
+        return table_server([table])
 
-        yield build
+    return build
 
 
 def _seat(stack: ExitStack, server: Server, table: str, token: str) -> Seat:
