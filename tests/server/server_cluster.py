@@ -249,6 +249,7 @@ def cluster_server(
             port=_free_port(),
             tables='[[tables]]\nname = "unused"\ngame = "uth"\n',
             secret="test-secret",
+            cheap_hashing=True,  # as the owner's (the test process's) passwords
             env={
                 "CROUPIER_REDIS_URL": redis_url,
                 "CROUPIER_NODE_ID": "gateway",

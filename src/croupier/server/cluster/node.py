@@ -266,6 +266,7 @@ class Node:
             await self.bus.publish(
                 m.CLUSTER_CHANNEL, m.encode(m.TakenOver(name, self.name, lease.token, frame))
             )
+        await self._refresh_lobby()  # the table's lobby entry now, not at the next tick
 
     def _fenced(self, name: str, token: int) -> None:
         """The database refused a write to ``name`` under our token (from a worker thread)."""
