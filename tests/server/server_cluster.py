@@ -35,21 +35,27 @@ REPO = Path(__file__).resolve().parents[2]
 APT_LOCK = "/tmp/croupier-apt.lock"
 
 
-THROUGH_CLUSTER = pytest.mark.parametrize(
-    "db_url",
-    [
-        "sqlite",
-        pytest.param("postgres", marks=pytest.mark.postgres),
-        pytest.param("cluster", marks=pytest.mark.postgres),
-    ],
-    indirect=True,
-)
-"""A module's ``server`` tests on SQLite, on PostgreSQL, and through a two-process cluster."""
+def backends(*, postgres: bool = True, slow_cluster: bool = False) -> pytest.MarkDecorator:
+    """Parametrize a test's ``db_url`` (and so its ``server`` / ``table_server``): SQLite,
+    PostgreSQL unless ``postgres=False``, and ``cluster``, through a two-process cluster
+    (about 4 s more a test: a gateway process, a lease), marked ``slow`` (``make test-all``)
+    when ``slow_cluster``. The fast suite keeps one cluster case or two per behaviour."""
+    cluster = [pytest.mark.postgres, *([pytest.mark.slow] if slow_cluster else [])]
+    params: list[Any] = ["sqlite"]
+    if postgres:
+        params.append(pytest.param("postgres", marks=pytest.mark.postgres))
+    params.append(pytest.param("cluster", marks=cluster))
+    return pytest.mark.parametrize("db_url", params, indirect=True)
 
-SQLITE_AND_CLUSTER = pytest.mark.parametrize(
-    "db_url", ["sqlite", pytest.param("cluster", marks=pytest.mark.postgres)], indirect=True
-)
-"""A test on SQLite and through a two-process cluster (one that was on SQLite only)."""
+
+THROUGH_CLUSTER = backends()
+"""SQLite, PostgreSQL, and through a two-process cluster."""
+THROUGH_CLUSTER_SLOW = backends(slow_cluster=True)
+"""The same, the cluster's case in ``make test-all`` only."""
+SQLITE_AND_CLUSTER = backends(postgres=False)
+"""SQLite and through a two-process cluster (a test that was on SQLite only)."""
+SQLITE_AND_CLUSTER_SLOW = backends(postgres=False, slow_cluster=True)
+"""The same, the cluster's case in ``make test-all`` only."""
 
 
 def _free_port() -> int:

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_cluster import THROUGH_CLUSTER
+from server_cluster import THROUGH_CLUSTER, THROUGH_CLUSTER_SLOW
 from server_testkit import (
     OPERATOR,
     Seat,
@@ -190,7 +190,7 @@ def test_a_limit_changed_during_a_round_applies_to_the_next_one(floor: Server) -
     assert second != round_id
 
 
-@THROUGH_CLUSTER
+@THROUGH_CLUSTER_SLOW
 def test_closing_lets_the_round_finish_and_refuses_new_bets_and_seats(floor: Server) -> None:
     _, ta = floor.player("alice", credit=50_000)
     _, tb = floor.player("bob", credit=50_000)
@@ -345,7 +345,7 @@ def test_bad_new_tables_are_refused(
     assert list(_tables(floor)) == ["casino", "live", "holdem", "russian"]
 
 
-@THROUGH_CLUSTER
+@THROUGH_CLUSTER_SLOW
 def test_holdem_buy_in_limits_and_closing(floor: Server) -> None:
     changed = _patch(floor, "holdem", {"min_bet": 3_000, "max_bet": 6_000})
     assert changed.status_code == 200, changed.text
@@ -403,7 +403,7 @@ def test_a_new_blind_table_is_computing_then_exact(floor: Server) -> None:
         floor.app.state.theory.close()
 
 
-@THROUGH_CLUSTER
+@THROUGH_CLUSTER_SLOW
 def test_changes_are_kept_in_order_with_a_version(floor: Server) -> None:
     for value in (300, 400, 500):
         assert _patch(floor, "live", {"min_bet": value}).status_code == 200

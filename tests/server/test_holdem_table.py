@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_cluster import SQLITE_AND_CLUSTER, THROUGH_CLUSTER
+from server_cluster import SQLITE_AND_CLUSTER, SQLITE_AND_CLUSTER_SLOW, THROUGH_CLUSTER
 from server_testkit import (
     Seat,
     Server,
@@ -235,7 +235,7 @@ def test_a_three_handed_hand_settles_with_rake(holdem: Server) -> None:
     assert len(players) == 3 and sum(p["staked"] - p["returned"] for p in players) == 75
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_leaving_returns_the_stack_and_balances_are_conserved(holdem: Server) -> None:
     server = holdem
     server.shoes.push(THREE)
@@ -263,7 +263,7 @@ def test_leaving_returns_the_stack_and_balances_are_conserved(holdem: Server) ->
     assert ledger["player"] == 2 * CREDIT == -ledger["cashier"]
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_buy_in_limits_and_idempotency(holdem: Server) -> None:
     server = holdem
     _, token = server.player("alice", credit=CREDIT)
@@ -293,7 +293,7 @@ def test_buy_in_limits_and_idempotency(holdem: Server) -> None:
     assert server.ledger()["escrow"] == 0
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_illegal_actions_are_refused_and_change_nothing(holdem: Server) -> None:
     server = holdem
     server.shoes.push(THREE)
@@ -350,7 +350,7 @@ def test_hole_cards_never_leak(holdem: Server) -> None:
         assert burns == [None, None, None]
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_a_seat_that_does_not_act_checks_or_folds(holdem: Server) -> None:
     server = holdem
     server.shoes.push(THREE)
@@ -431,7 +431,7 @@ def test_a_crash_mid_hand_restores_the_stacks(tmp_path: Path) -> None:
 MUCK = "Ks As Kh Ah 5h 2c 7d 9h 6s 3s 8d Jc"
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_a_losing_hand_is_mucked_and_stays_private(holdem: Server) -> None:
     """spec/holdem.md "Winning": alice bet the river, so she shows first; bob's kings cannot
     win against her aces and are mucked. Nobody but bob ever sees them: not in a frame, not

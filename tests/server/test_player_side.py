@@ -10,7 +10,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from server_cluster import SQLITE_AND_CLUSTER
+from server_cluster import SQLITE_AND_CLUSTER, SQLITE_AND_CLUSTER_SLOW
 from server_testkit import (
     Seat,
     Server,
@@ -208,7 +208,7 @@ def test_a_live_round_announces_its_biggest_winners_in_one_frame(casino: Server)
     assert nets == sorted(nets, reverse=True) and all(n > 0 for n in nets)
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_leave_after_this_hand_holds_on_the_server(casino: Server) -> None:
     server = casino
     server.shoes.push(THREE)
@@ -245,7 +245,7 @@ def test_leave_after_this_hand_holds_on_the_server(casino: Server) -> None:
     assert ledger["player"] + ledger["escrow"] == 40_000
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_history_pages_back_through_a_players_own_rounds(casino: Server) -> None:
     _, token = casino.player("pager", credit=100_000)
     _, other = casino.player("stranger", credit=100_000)
@@ -274,7 +274,7 @@ def test_history_pages_back_through_a_players_own_rounds(casino: Server) -> None
     assert bad.status_code == 422
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_refusals_carry_reasons_and_money_in_minor_units(casino: Server) -> None:
     _, token = casino.player("short", credit=150)
     with table_ws(casino.client, "casino", token) as ws:

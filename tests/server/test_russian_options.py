@@ -12,7 +12,7 @@ from contextlib import ExitStack
 from typing import Any
 
 import pytest
-from server_cluster import SQLITE_AND_CLUSTER
+from server_cluster import SQLITE_AND_CLUSTER, SQLITE_AND_CLUSTER_SLOW
 from server_testkit import Seat, Server, ServerFactory, table_ws
 
 from croupier.errors import ConfigError
@@ -205,7 +205,7 @@ def _play_one(server: Server, deck: str, bets: dict[str, int], acts: list[dict[s
 TRIPS_VS_PAIR = "Kh Kd Ks 7c 2h Qs Qd 9c 5s 3h"
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_ante_paid_on_win_changes_the_settlement(make_server: Any) -> None:
     plain = _play_one(make_server(), TRIPS_VS_PAIR, {"ante": 100}, [{"action": "bet"}])
     riga = _play_one(
@@ -216,7 +216,7 @@ def test_ante_paid_on_win_changes_the_settlement(make_server: Any) -> None:
     assert riga["returns"] == {"0": 100 + 100 + 200 + 600}
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_exchange_range_and_blind_choices_at_the_table(make_server: Any) -> None:
     server = make_server(exchange_min=2, blind_insurance=True, blind_sixth_card=True)
     _, token = server.player("zoe", credit=CREDIT)
@@ -241,7 +241,7 @@ def test_exchange_range_and_blind_choices_at_the_table(make_server: Any) -> None
     assert closed["returns"] == {"0": 100 + 200 + 4_000}
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_two_open_boxes_at_a_server_table(make_server: Any) -> None:
     """open_boxes_per_player 2 (Aragon, Senator, Corona, Sochi): one bet places two open boxes;
     the player sees the second box's cards only once the first has decided."""

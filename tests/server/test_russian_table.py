@@ -7,13 +7,13 @@ import json
 from typing import Any
 
 import pytest
-from server_cluster import SQLITE_AND_CLUSTER
+from server_cluster import SQLITE_AND_CLUSTER, SQLITE_AND_CLUSTER_SLOW
 from server_testkit import Seat, Server, ServerFactory, table_ws, test_tables
 
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.fairness import verify
 
-pytestmark = [pytest.mark.timeout(60), SQLITE_AND_CLUSTER]
+pytestmark = pytest.mark.timeout(60)
 
 RUSSIAN = TableConfig(
     name="russian", game="russian", betting_seconds=10, decision_seconds=20, pause_seconds=0
@@ -52,6 +52,7 @@ def _before(frames: list[dict[str, Any]], kind: str) -> str:
     return "\n".join(out)
 
 
+@SQLITE_AND_CLUSTER
 def test_open_and_blind_boxes_play_a_round(russian: Server) -> None:
     server = russian
     _, ta = server.player("alice", credit=CREDIT)
@@ -111,6 +112,7 @@ def test_open_and_blind_boxes_play_a_round(russian: Server) -> None:
     assert all(f'"{card}"' in alice_before for card in ALICE_OPEN)
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_a_box_that_does_not_decide_folds(russian: Server) -> None:
     server = russian
     _, token = server.player("alice", credit=CREDIT)
