@@ -174,8 +174,18 @@ def _sqlite_db(tmp_path: Path) -> Database:
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A URL of an empty database, on each backend (``cluster``: PostgreSQL too)."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'croupier.db'}"
+    with _empty_database(request, sqlite=request.param == "sqlite", directory=tmp_path) as url:
+        yield url
+
+
+@contextmanager
+def _empty_database(
+    request: pytest.FixtureRequest, *, sqlite: bool, directory: Path
+) -> Iterator[str]:
+    """The URL of a new database: a SQLite file in ``directory``, or a PostgreSQL database
+    copied from the migrated template (dropped on exit)."""
+    if sqlite:
+        yield f"sqlite:///{directory / 'croupier.db'}"
         return
     cluster: PgCluster = request.getfixturevalue("pg_cluster")
     name = f"t_{uuid.uuid4().hex[:12]}"
@@ -232,7 +242,8 @@ def table_server(
             if built > 1:
                 here = tmp_path / f"server-{built}"
                 here.mkdir()
-                url = stack.enter_context(_another_database(request, db_url, here))
+                sqlite = db_url.startswith("sqlite")
+                url = stack.enter_context(_empty_database(request, sqlite=sqlite, directory=here))
             configs = test_tables() if tables is None else tables
             if cluster:
                 redis_url = request.getfixturevalue("redis_server")
@@ -246,21 +257,6 @@ def table_server(
             return Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)
 
         yield build
-
-
-@contextmanager
-def _another_database(request: pytest.FixtureRequest, db_url: str, here: Path) -> Iterator[str]:
-    """An empty migrated database like ``db_url``'s, besides it."""
-    if db_url.startswith("sqlite"):
-        yield f"sqlite:///{here / 'croupier.db'}"
-        return
-    pg: PgCluster = request.getfixturevalue("pg_cluster")
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    pg.admin(f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE}")
-    try:
-        yield pg.url(name)
-    finally:
-        pg.admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @contextmanager
