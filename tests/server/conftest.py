@@ -18,6 +18,7 @@ import sys
 import tempfile
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from croupier.server.accounts.service import register
 from croupier.server.app import create_app
 from croupier.server.db import Database
 from croupier.server.tables.clock import ManualClock
+from croupier.server.tables.config import TableConfig
 
 UserFactory = Callable[..., int]
 _TEMPLATE = "croupier_template"
@@ -37,10 +39,11 @@ REPO = Path(__file__).resolve().parents[2]
 # does not put test directories on sys.path).
 sys.path.insert(0, str(Path(__file__).parent))
 
-from server_cluster import cluster_server, redis_server  # noqa: E402
+from server_cluster import cluster_server, redis_process, redis_server  # noqa: E402
 from server_testkit import (  # noqa: E402
     PASSWORD,
     Server,
+    ServerFactory,
     ShoeStack,
     TestClient,
     make_settings,
@@ -171,8 +174,18 @@ def _sqlite_db(tmp_path: Path) -> Database:
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A URL of an empty database, on each backend (``cluster``: PostgreSQL too)."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'croupier.db'}"
+    with _empty_database(request, sqlite=request.param == "sqlite", directory=tmp_path) as url:
+        yield url
+
+
+@contextmanager
+def _empty_database(
+    request: pytest.FixtureRequest, *, sqlite: bool, directory: Path
+) -> Iterator[str]:
+    """The URL of a new database: a SQLite file in ``directory``, or a PostgreSQL database
+    copied from the migrated template (dropped on exit)."""
+    if sqlite:
+        yield f"sqlite:///{directory / 'croupier.db'}"
         return
     cluster: PgCluster = request.getfixturevalue("pg_cluster")
     name = f"t_{uuid.uuid4().hex[:12]}"
@@ -207,28 +220,66 @@ def make_user(db: Database) -> UserFactory:
 
 
 @pytest.fixture
-def server(request: pytest.FixtureRequest, db_url: str, tmp_path: Path) -> Iterator[Server]:
-    """The whole application (SQLite and PostgreSQL), a manual clock and stackable shoes;
-    through a two-process cluster for a module marked ``server_cluster.THROUGH_CLUSTER``."""
-    clock, shoes = ManualClock(), ShoeStack()
-    if (
-        getattr(request.node, "callspec", None)
+def table_server(
+    request: pytest.FixtureRequest, db_url: str, tmp_path: Path
+) -> Iterator[ServerFactory]:
+    """A factory: ``table_server(tables=None) -> Server``, the whole application with
+    ``tables`` (default :func:`test_tables`), a manual clock and stackable shoes, on the
+    test's database (SQLite or PostgreSQL), or through a two-process cluster when the test is
+    parametrized ``db_url="cluster"`` (``server_cluster.THROUGH_CLUSTER``). Each further call
+    builds another whole server on a database (and, for a cluster, a Redis) of its own."""
+    cluster = (
+        getattr(request.node, "callspec", None) is not None
         and request.node.callspec.params.get("db_url") == "cluster"
+    )
+    with ExitStack() as stack:
+        built = 0
+
+        def build(tables: list[TableConfig] | None = None) -> Server:
+            nonlocal built
+            built += 1
+            url, here = db_url, tmp_path
+            if built > 1:
+                here = tmp_path / f"server-{built}"
+                here.mkdir()
+                sqlite = db_url.startswith("sqlite")
+                url = stack.enter_context(_empty_database(request, sqlite=sqlite, directory=here))
+            configs = test_tables() if tables is None else tables
+            if cluster:
+                redis_url = request.getfixturevalue("redis_server")
+                if built > 1:
+                    redis_url = stack.enter_context(redis_process())
+                return stack.enter_context(_cluster(url, redis_url, here, configs))
+            settings = make_settings(url)
+            clock, shoes = ManualClock(), ShoeStack()
+            app = create_app(settings, tables=configs, clock=clock, shoe_factory=shoes)
+            client = stack.enter_context(TestClient(app))
+            return Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)
+
+        yield build
+
+
+@contextmanager
+def _cluster(url: str, redis_url: str, here: Path, tables: list[TableConfig]) -> Iterator[Server]:
+    """The test's app (manual clock, stacked shoes) owning ``tables``, and a gateway process
+    every request of the returned server goes through."""
+    clock, shoes = ManualClock(), ShoeStack()
+
+    def owner(changes: dict[str, object]) -> tuple[object, TestClient]:
+        settings = make_settings(url).model_copy(update=changes)
+        app = create_app(settings, tables=tables, clock=clock, shoe_factory=shoes)
+        return app, TestClient(app)
+
+    with cluster_server(url, redis_url, here, make_owner=owner, start_gateway=start_serve) as (
+        app,
+        client,
     ):
-        redis_url = request.getfixturevalue("redis_server")
+        settings = app.state.settings
+        yield Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)  # type: ignore[arg-type]
 
-        def owner(changes: dict[str, object]) -> tuple[object, TestClient]:
-            settings = make_settings(db_url).model_copy(update=changes)
-            app = create_app(settings, tables=test_tables(), clock=clock, shoe_factory=shoes)
-            return app, TestClient(app)
 
-        with cluster_server(
-            db_url, redis_url, tmp_path, make_owner=owner, start_gateway=start_serve
-        ) as (app, client):
-            settings = app.state.settings
-            yield Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)  # type: ignore[arg-type]
-        return
-    settings = make_settings(db_url)
-    app = create_app(settings, tables=test_tables(), clock=clock, shoe_factory=shoes)
-    with TestClient(app) as client:
-        yield Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)
+@pytest.fixture
+def server(table_server: ServerFactory) -> Server:
+    """The whole application with :func:`test_tables` (SQLite and PostgreSQL); through a
+    two-process cluster for a module marked ``server_cluster.THROUGH_CLUSTER``."""
+    return table_server()

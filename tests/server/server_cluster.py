@@ -35,16 +35,27 @@ REPO = Path(__file__).resolve().parents[2]
 APT_LOCK = "/tmp/croupier-apt.lock"
 
 
-THROUGH_CLUSTER = pytest.mark.parametrize(
-    "db_url",
-    [
-        "sqlite",
-        pytest.param("postgres", marks=pytest.mark.postgres),
-        pytest.param("cluster", marks=pytest.mark.postgres),
-    ],
-    indirect=True,
-)
-"""A module's ``server`` tests on SQLite, on PostgreSQL, and through a two-process cluster."""
+def backends(*, postgres: bool = True, slow_cluster: bool = False) -> pytest.MarkDecorator:
+    """Parametrize a test's ``db_url`` (and so its ``server`` / ``table_server``): SQLite,
+    PostgreSQL unless ``postgres=False``, and ``cluster``, through a two-process cluster
+    (about 4 s more a test: a gateway process, a lease), marked ``slow`` (``make test-all``)
+    when ``slow_cluster``. The fast suite keeps one cluster case or two per behaviour."""
+    cluster = [pytest.mark.postgres, *([pytest.mark.slow] if slow_cluster else [])]
+    params: list[Any] = ["sqlite"]
+    if postgres:
+        params.append(pytest.param("postgres", marks=pytest.mark.postgres))
+    params.append(pytest.param("cluster", marks=cluster))
+    return pytest.mark.parametrize("db_url", params, indirect=True)
+
+
+THROUGH_CLUSTER = backends()
+"""SQLite, PostgreSQL, and through a two-process cluster."""
+THROUGH_CLUSTER_SLOW = backends(slow_cluster=True)
+"""The same, the cluster's case in ``make test-all`` only."""
+SQLITE_AND_CLUSTER = backends(postgres=False)
+"""SQLite and through a two-process cluster (a test that was on SQLite only)."""
+SQLITE_AND_CLUSTER_SLOW = backends(postgres=False, slow_cluster=True)
+"""The same, the cluster's case in ``make test-all`` only."""
 
 
 def _free_port() -> int:
@@ -84,6 +95,14 @@ def _require(packages: Mapping[str, Callable[[], bool]]) -> None:
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[str]:
     """A redis-server of our own for the whole session; yields its URL."""
+    with redis_process() as url:
+        yield url
+
+
+@contextmanager
+def redis_process() -> Iterator[str]:
+    """A redis-server on a free port in a temporary directory, no persistence, stopped on
+    exit; yields its URL (a test that needs a second cluster besides the session's)."""
     _require({"redis": _has_redis})
     import redis
 
@@ -180,7 +199,12 @@ class RemoteClient:
     def websocket_connect(self, path: str) -> Iterator[_Socket]:
         from websockets.sync.client import connect
 
-        with connect("ws" + self.base.removeprefix("http") + path, max_size=2**22) as ws:
+        # No flow control (max_queue=None), as a TestClient's socket: a test leaves many
+        # frames unread on a socket it does not follow (a spectator, a seat waiting its turn);
+        # with websockets' default high-water mark of 16 frames the client stops reading, never
+        # sees the server's close frame and closing waits out its 10 s close timeout.
+        url = "ws" + self.base.removeprefix("http") + path
+        with connect(url, max_size=2**22, max_queue=None) as ws:
             yield _Socket(ws)
 
     def close(self) -> None:
@@ -211,16 +235,27 @@ def cluster_server(
         app.state.test_client = owner  # the owner's own HTTP, for tests that need both sides
         node = app.state.node
         deadline = time.monotonic() + wait
-        while set(node.owned()) != set(app.state.tables.openable()):
+        tables = set(app.state.tables.openable())
+        while set(node.owned()) != tables:
             if time.monotonic() > deadline:
                 raise AssertionError(f"the owner took {node.owned()} only")
             time.sleep(0.05)
+        # ... and announced them in the cluster's lobby, which the gateway reads as it starts
+        lobby = redis.Redis.from_url(redis_url)
+        try:
+            while {k.decode() for k in lobby.hkeys("croupier:lobby")} != tables:
+                if time.monotonic() > deadline:
+                    raise AssertionError("the owner did not announce its tables in the lobby")
+                time.sleep(0.05)
+        finally:
+            lobby.close()
         gateway = start_gateway(
             tmp_path,
             url=db_url,
             port=_free_port(),
             tables='[[tables]]\nname = "unused"\ngame = "uth"\n',
             secret="test-secret",
+            cheap_hashing=True,  # as the owner's (the test process's) passwords
             env={
                 "CROUPIER_REDIS_URL": redis_url,
                 "CROUPIER_NODE_ID": "gateway",

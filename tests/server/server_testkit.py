@@ -10,7 +10,7 @@ import sys
 import time
 import uuid
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +36,7 @@ __all__ = [
     "PASSWORD",
     "Seat",
     "Server",
+    "ServerFactory",
     "ShoeStack",
     "TestClient",
     "complete_shoe",
@@ -59,6 +60,13 @@ register(app)
 def main() -> None: ...
 app(sys.argv[1:])
 """
+_CHEAP_HASHING = """
+from argon2 import PasswordHasher
+from croupier.server.accounts import service
+service._HASHER = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
+"""
+"""Argon2 at the suite's minimal cost in a child server (conftest's autouse fixture does it
+in the test process): a gateway hashes every password of a test played through a cluster."""
 
 
 @contextmanager
@@ -97,12 +105,14 @@ def start_serve(
     secret: str,
     env: Mapping[str, str] | None = None,
     log_path: Path | None = None,
+    cheap_hashing: bool = False,
 ) -> subprocess.Popen[bytes]:
     """``croupier serve`` in a child process on database ``url`` with the tables TOML
     ``tables`` and the operator :data:`OPERATOR`; return once it answers ``/api/health``.
 
     ``env`` adds ``CROUPIER_*`` settings; the server's output goes to ``log_path`` (by default
-    a new file in ``tmp_path``)."""
+    a new file in ``tmp_path``); ``cheap_hashing``: passwords hashed at the suite's minimal
+    cost, as in the test process."""
     config = tmp_path / "tables.toml"
     config.write_text(tables)
     environment = {
@@ -112,7 +122,8 @@ def start_serve(
         "CROUPIER_SECRET_KEY": secret,
         **(env or {}),
     }
-    command = [sys.executable, "-c", _SERVE, "serve", "--config", str(config)]
+    script = _CHEAP_HASHING + _SERVE if cheap_hashing else _SERVE
+    command = [sys.executable, "-c", script, "serve", "--config", str(config)]
     command += ["--database", url, "--port", str(port)]
     log_path = log_path or tmp_path / f"server-{port}-{time.monotonic_ns()}.log"
     with open(log_path, "ab") as log:
@@ -231,6 +242,10 @@ class Server:
         assert response.status_code == 200, response.text
         totals: dict[str, int] = response.json()
         return totals
+
+
+ServerFactory = Callable[..., Server]
+"""The ``table_server`` fixture: ``table_server(tables=None) -> Server`` (tests/server/conftest.py)."""
 
 
 def make_settings(url: str) -> Settings:

@@ -5,21 +5,19 @@ WebSockets, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from server_cluster import THROUGH_CLUSTER, THROUGH_CLUSTER_SLOW
 from server_testkit import (
     OPERATOR,
     Seat,
     Server,
-    ShoeStack,
-    TestClient,
+    ServerFactory,
     free_port,
-    make_settings,
     start_serve,
     table_socket,
     table_ws,
@@ -29,8 +27,6 @@ from server_testkit import (
 from croupier.analysis.uth import DEFAULT_TRIPS
 from croupier.analysis.uth.moments import load_default_outcomes, moments
 from croupier.evaluator import HandCategory
-from croupier.server.app import create_app
-from croupier.server.tables.clock import ManualClock
 from croupier.server.tables.config import TableConfig
 
 pytestmark = pytest.mark.timeout(120)
@@ -68,14 +64,10 @@ def _trips_return(pays: dict[HandCategory, int]) -> Fraction:
 
 
 @pytest.fixture
-def floor(db_url: str) -> Iterator[Server]:
-    """The application with the UTH casino and live tables, Hold'em and Russian Poker."""
-    settings = make_settings(db_url)
-    clock, shoes = ManualClock(), ShoeStack()
-    tables = [*test_tables(), HOLDEM, RUSSIAN]
-    app = create_app(settings, tables=tables, clock=clock, shoe_factory=shoes)
-    with TestClient(app) as client:
-        yield Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)
+def floor(table_server: ServerFactory) -> Server:
+    """The application with the UTH casino and live tables, Hold'em and Russian Poker (on
+    SQLite or PostgreSQL; through a two-process cluster for the THROUGH_CLUSTER tests)."""
+    return table_server([*test_tables(), HOLDEM, RUSSIAN])
 
 
 def _op(server: Server) -> dict[str, str]:
@@ -98,6 +90,7 @@ def _audit(server: Server) -> list[dict[str, Any]]:
     return entries
 
 
+@THROUGH_CLUSTER
 def test_every_table_with_its_limits_and_theoretical_return(floor: Server) -> None:
     tables = _tables(floor)
     assert list(tables) == ["casino", "live", "holdem", "russian"]
@@ -158,6 +151,7 @@ def _seat(server: Server, ws: Any, seat: int | None = None) -> Seat:
     return s
 
 
+@THROUGH_CLUSTER
 def test_a_limit_changed_during_a_round_applies_to_the_next_one(floor: Server) -> None:
     _, ta = floor.player("alice", credit=50_000)
     _, tb = floor.player("bob", credit=50_000)
@@ -196,6 +190,7 @@ def test_a_limit_changed_during_a_round_applies_to_the_next_one(floor: Server) -
     assert second != round_id
 
 
+@THROUGH_CLUSTER_SLOW
 def test_closing_lets_the_round_finish_and_refuses_new_bets_and_seats(floor: Server) -> None:
     _, ta = floor.player("alice", credit=50_000)
     _, tb = floor.player("bob", credit=50_000)
@@ -239,6 +234,7 @@ def test_closing_lets_the_round_finish_and_refuses_new_bets_and_seats(floor: Ser
     assert floor.balance(tb) == 50_000
 
 
+@THROUGH_CLUSTER
 def test_an_operator_opens_a_new_table(floor: Server) -> None:
     body = {
         "name": "uth-high", "game": "uth", "title": "High limit", "betting_seconds": 10,
@@ -349,6 +345,7 @@ def test_bad_new_tables_are_refused(
     assert list(_tables(floor)) == ["casino", "live", "holdem", "russian"]
 
 
+@THROUGH_CLUSTER_SLOW
 def test_holdem_buy_in_limits_and_closing(floor: Server) -> None:
     changed = _patch(floor, "holdem", {"min_bet": 3_000, "max_bet": 6_000})
     assert changed.status_code == 200, changed.text
@@ -406,6 +403,7 @@ def test_a_new_blind_table_is_computing_then_exact(floor: Server) -> None:
         floor.app.state.theory.close()
 
 
+@THROUGH_CLUSTER_SLOW
 def test_changes_are_kept_in_order_with_a_version(floor: Server) -> None:
     for value in (300, 400, 500):
         assert _patch(floor, "live", {"min_bet": value}).status_code == 200

@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from server_cluster import SQLITE_AND_CLUSTER, SQLITE_AND_CLUSTER_SLOW, THROUGH_CLUSTER
 from server_testkit import (
     Seat,
     Server,
+    ServerFactory,
     ShoeStack,
     TestClient,
     make_settings,
@@ -67,15 +69,11 @@ def _server(url: str) -> Iterator[Server]:
 
 
 @pytest.fixture
-def holdem(tmp_path: Path) -> Iterator[Server]:
-    """The application on SQLite with a Hold'em table."""
-    yield from _server(f"sqlite:///{tmp_path / 'holdem.db'}")
-
-
-@pytest.fixture
-def holdem_any(db_url: str) -> Iterator[Server]:
-    """The same on SQLite and on PostgreSQL."""
-    yield from _server(db_url)
+def holdem(table_server: ServerFactory) -> Server:
+    """The application with a Hold'em table, on the test's backend: SQLite, PostgreSQL, or
+    through a two-process cluster (the test's app owns the table, every socket and request
+    goes through a gateway process: tests/server/server_cluster.py)."""
+    return table_server([*test_tables(), HOLDEM])
 
 
 def _seat_down(server: Server, stack: ExitStack, names: list[str]) -> list[tuple[Seat, str]]:
@@ -165,8 +163,9 @@ def _visible(recalled: dict[str, Any]) -> str:
     return json.dumps(shown) + " " + " ".join(cards)
 
 
-def test_a_three_handed_hand_settles_with_rake(holdem_any: Server) -> None:
-    server = holdem_any
+@THROUGH_CLUSTER
+def test_a_three_handed_hand_settles_with_rake(holdem: Server) -> None:
+    server = holdem
     _, tokens, closed = _play_three_handed(server)
     # Pot 300 + 300 + 100 + 400 + 400 = 1500; rake 5 % = 75 (spec/holdem.md "House").
     assert closed["status"] == "settled"
@@ -236,6 +235,7 @@ def test_a_three_handed_hand_settles_with_rake(holdem_any: Server) -> None:
     assert len(players) == 3 and sum(p["staked"] - p["returned"] for p in players) == 75
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_leaving_returns_the_stack_and_balances_are_conserved(holdem: Server) -> None:
     server = holdem
     server.shoes.push(THREE)
@@ -263,6 +263,7 @@ def test_leaving_returns_the_stack_and_balances_are_conserved(holdem: Server) ->
     assert ledger["player"] == 2 * CREDIT == -ledger["cashier"]
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_buy_in_limits_and_idempotency(holdem: Server) -> None:
     server = holdem
     _, token = server.player("alice", credit=CREDIT)
@@ -283,15 +284,16 @@ def test_buy_in_limits_and_idempotency(holdem: Server) -> None:
         bets = a.request({"type": "bet", "key": "b", "bets": {"ante": 100}})
         assert bets["type"] == "error"
     # Disconnecting between hands cashes the stack out (the table handles the disconnect
-    # after the socket closes: wait for it).
-    for _ in range(200):
-        if server.balance(token) == CREDIT:
-            break
+    # after the socket closes -- through a cluster, after the gateway tells the owner: wait
+    # for it).
+    deadline = time.monotonic() + 10
+    while server.balance(token) != CREDIT and time.monotonic() < deadline:
         time.sleep(0.01)
     assert server.balance(token) == CREDIT
     assert server.ledger()["escrow"] == 0
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_illegal_actions_are_refused_and_change_nothing(holdem: Server) -> None:
     server = holdem
     server.shoes.push(THREE)
@@ -318,6 +320,7 @@ def test_illegal_actions_are_refused_and_change_nothing(holdem: Server) -> None:
         assert _last_state(c)["view"]["actor"] == 1
 
 
+@SQLITE_AND_CLUSTER
 def test_hole_cards_never_leak(holdem: Server) -> None:
     server = holdem
     seats, _, _ = _play_three_handed(server)
@@ -347,6 +350,7 @@ def test_hole_cards_never_leak(holdem: Server) -> None:
         assert burns == [None, None, None]
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_a_seat_that_does_not_act_checks_or_folds(holdem: Server) -> None:
     server = holdem
     server.shoes.push(THREE)
@@ -427,6 +431,7 @@ def test_a_crash_mid_hand_restores_the_stacks(tmp_path: Path) -> None:
 MUCK = "Ks As Kh Ah 5h 2c 7d 9h 6s 3s 8d Jc"
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_a_losing_hand_is_mucked_and_stays_private(holdem: Server) -> None:
     """spec/holdem.md "Winning": alice bet the river, so she shows first; bob's kings cannot
     win against her aces and are mucked. Nobody but bob ever sees them: not in a frame, not

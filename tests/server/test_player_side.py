@@ -10,7 +10,16 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings, table_ws
+from server_cluster import SQLITE_AND_CLUSTER, SQLITE_AND_CLUSTER_SLOW
+from server_testkit import (
+    Seat,
+    Server,
+    ServerFactory,
+    ShoeStack,
+    TestClient,
+    make_settings,
+    table_ws,
+)
 from server_testkit import test_tables as uth_tables
 
 from croupier.server.app import create_app
@@ -44,8 +53,13 @@ def demo(tmp_path: Path) -> Iterator[Server]:
 
 
 @pytest.fixture
-def casino(tmp_path: Path) -> Iterator[Server]:
-    yield from _server(tmp_path)
+def casino(table_server: ServerFactory) -> Server:
+    """UTH and Hold'em tables on the test's backend (SQLite, or through a two-process
+    cluster: tests/server/server_cluster.py)."""
+    return table_server([*uth_tables(), HOLDEM])
+
+
+SQLITE = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -83,6 +97,7 @@ def test_demo_credit_is_bounded_by_the_cap_and_a_wait(demo: Server) -> None:
     assert refused.status_code == 403 and refused.json()["error"]["reason"] == "deposits_in_demo"
 
 
+@SQLITE
 def test_no_demo_credit_outside_demo_mode(casino: Server) -> None:
     _, token = casino.player("real-bob")
     refused = casino.client.post("/api/cashier/demo-credit", headers=_auth(token))
@@ -90,6 +105,7 @@ def test_no_demo_credit_outside_demo_mode(casino: Server) -> None:
     assert casino.balance(token) == 0
 
 
+@SQLITE
 def test_a_deposit_request_approved_credits_once_and_the_table_hears_it(casino: Server) -> None:
     user_id, token = casino.player("depositor", credit=1_000)
     other_id, other = casino.player("other")
@@ -128,6 +144,7 @@ def test_a_deposit_request_approved_credits_once_and_the_table_hears_it(casino: 
     assert other_id != user_id
 
 
+@SQLITE
 def test_deposit_requests_are_bounded_cancelled_and_refused(casino: Server) -> None:
     _, token = casino.player("asker")
     low = casino.client.post("/api/cashier/deposits", json={"amount": 1}, headers=_auth(token))
@@ -153,6 +170,7 @@ def test_deposit_requests_are_bounded_cancelled_and_refused(casino: Server) -> N
     assert casino.balance(token) == 0
 
 
+@SQLITE
 def test_an_operator_credit_reaches_the_players_sockets(casino: Server) -> None:
     user_id, token = casino.player("credited")
     with table_ws(casino.client, "casino", token) as ws:
@@ -162,6 +180,7 @@ def test_an_operator_credit_reaches_the_players_sockets(casino: Server) -> None:
         assert seat.until(lambda f: f["type"] == "balance")["balance"] == 4_200
 
 
+@SQLITE_AND_CLUSTER
 def test_a_live_round_announces_its_biggest_winners_in_one_frame(casino: Server) -> None:
     # Shared hand (seat -1) As Ad; dealer 7c 2d; board 3s Kh 9c 5d Jh: the players win.
     casino.shoes.push("As 7c Ad 2d 4h 3s Kh 9c 8h 5d 6s Jh")
@@ -189,44 +208,44 @@ def test_a_live_round_announces_its_biggest_winners_in_one_frame(casino: Server)
     assert nets == sorted(nets, reverse=True) and all(n > 0 for n in nets)
 
 
-def test_leave_after_this_hand_holds_on_the_server(tmp_path: Path) -> None:
-    for server in _server(tmp_path):
-        server.shoes.push(THREE)
-        with ExitStack() as stack:
-            players = []
-            for index, name in enumerate(["stayer", "goer"]):
-                _, token = server.player(name, credit=20_000)
-                seat = Seat(stack.enter_context(table_ws(server.client, "holdem", token)))
-                seat.welcome()
-                seat.request({"type": "join", "seat": index})
-                seat.request({"type": "buy_in", "key": f"in-{name}", "amount": 5_000})
-                players.append((seat, token))
-            (stay, _), (go, go_token) = players
-            server.clock.advance(5)
-            go.event("round_opened")
-            flagged = go.request({"type": "leave", "after_hand": True})
-            assert flagged["result"] == {"seat": 1, "leaving": True}
-            state = go.until(
-                lambda f: (
-                    f["type"] == "state" and any(s.get("leaving") for s in f["table"]["seats"])
-                )
-            )
-            assert [s["seat"] for s in state["table"]["seats"] if s["leaving"]] == [1]
-            # Both stay connected; the hand plays out on timers. The flagged seat leaves
-            # when it ends -- not before, and without sending anything more.
-            for _ in range(10):
-                server.clock.advance(30)
-            left = stay.event("left")
-            assert left["seat"] == 1 and left["username"] == "goer"
-            kinds = [f["event"]["kind"] for f in stay.frames if f["type"] == "event"]
-            assert kinds.index("round_closed") < kinds.index("left")
-            assert server.balance(go_token) == 15_000 + left["cashed_out"]
-            mine = go.request({"type": "leave"})
-            assert mine["type"] == "error" and mine["reason"] == "not_seated"
-        ledger = server.ledger()
-        assert ledger["player"] + ledger["escrow"] == 40_000
+@SQLITE_AND_CLUSTER_SLOW
+def test_leave_after_this_hand_holds_on_the_server(casino: Server) -> None:
+    server = casino
+    server.shoes.push(THREE)
+    with ExitStack() as stack:
+        players = []
+        for index, name in enumerate(["stayer", "goer"]):
+            _, token = server.player(name, credit=20_000)
+            seat = Seat(stack.enter_context(table_ws(server.client, "holdem", token)))
+            seat.welcome()
+            seat.request({"type": "join", "seat": index})
+            seat.request({"type": "buy_in", "key": f"in-{name}", "amount": 5_000})
+            players.append((seat, token))
+        (stay, _), (go, go_token) = players
+        server.clock.advance(5)
+        go.event("round_opened")
+        flagged = go.request({"type": "leave", "after_hand": True})
+        assert flagged["result"] == {"seat": 1, "leaving": True}
+        state = go.until(
+            lambda f: f["type"] == "state" and any(s.get("leaving") for s in f["table"]["seats"])
+        )
+        assert [s["seat"] for s in state["table"]["seats"] if s["leaving"]] == [1]
+        # Both stay connected; the hand plays out on timers. The flagged seat leaves
+        # when it ends -- not before, and without sending anything more.
+        for _ in range(10):
+            server.clock.advance(30)
+        left = stay.event("left")
+        assert left["seat"] == 1 and left["username"] == "goer"
+        kinds = [f["event"]["kind"] for f in stay.frames if f["type"] == "event"]
+        assert kinds.index("round_closed") < kinds.index("left")
+        assert server.balance(go_token) == 15_000 + left["cashed_out"]
+        mine = go.request({"type": "leave"})
+        assert mine["type"] == "error" and mine["reason"] == "not_seated"
+    ledger = server.ledger()
+    assert ledger["player"] + ledger["escrow"] == 40_000
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_history_pages_back_through_a_players_own_rounds(casino: Server) -> None:
     _, token = casino.player("pager", credit=100_000)
     _, other = casino.player("stranger", credit=100_000)
@@ -255,6 +274,7 @@ def test_history_pages_back_through_a_players_own_rounds(casino: Server) -> None
     assert bad.status_code == 422
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_refusals_carry_reasons_and_money_in_minor_units(casino: Server) -> None:
     _, token = casino.player("short", credit=150)
     with table_ws(casino.client, "casino", token) as ws:

@@ -6,23 +6,21 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
 import pytest
-from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings, table_ws, test_tables
+from server_cluster import THROUGH_CLUSTER, THROUGH_CLUSTER_SLOW
+from server_testkit import Seat, Server, ServerFactory, table_ws, test_tables
 from sqlalchemy import update
 
 from croupier.errors import IllegalActionError
 from croupier.server.accounts.models import AuthToken
-from croupier.server.app import create_app
 from croupier.server.db import Database
 from croupier.server.responsible import limits
 from croupier.server.responsible.models import LimitKind, Period, PlayerLimit
 from croupier.server.tables import rounds
 from croupier.server.tables.cash_ledger import stack_account
-from croupier.server.tables.clock import ManualClock
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.models import Round
 from croupier.server.wallet import service as wallet
@@ -40,12 +38,10 @@ HOLDEM = TableConfig(
 
 
 @pytest.fixture
-def casino(db_url: str) -> Iterator[Server]:
-    settings = make_settings(db_url)
-    clock, shoes = ManualClock(), ShoeStack()
-    app = create_app(settings, tables=[*test_tables(), HOLDEM], clock=clock, shoe_factory=shoes)
-    with TestClient(app) as client:
-        yield Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)
+def casino(table_server: ServerFactory) -> Server:
+    """UTH and Hold'em tables on SQLite or PostgreSQL; the table tests also through a
+    two-process cluster (THROUGH_CLUSTER: tests/server/server_cluster.py)."""
+    return table_server([*test_tables(), HOLDEM])
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -304,6 +300,7 @@ def _login(server: Server, username: str) -> dict[str, Any]:
     return body
 
 
+@THROUGH_CLUSTER_SLOW
 def test_self_exclusion_refuses_seats_and_deposits_and_cannot_be_lifted(casino: Server) -> None:
     user_id, token = casino.player("alice", credit=10_000)
     assert _login(casino, "alice")["self_exclusion"] is None
@@ -393,6 +390,7 @@ def _fold_hand(server: Server, seats: list[Seat]) -> dict[str, Any]:
     return closed
 
 
+@THROUGH_CLUSTER_SLOW
 def test_self_exclusion_stops_a_seated_player_at_the_next_hand(casino: Server) -> None:
     with ExitStack() as stack:
         (a, ta), (b, _) = _ready_pair(casino, stack)
@@ -413,6 +411,7 @@ def test_self_exclusion_stops_a_seated_player_at_the_next_hand(casino: Server) -
         assert again["code"] == "forbidden" and again["reason"] == "self_excluded"
 
 
+@THROUGH_CLUSTER
 def test_a_buy_in_must_fit_the_loss_limit_and_a_used_up_wager_limit_sits_out(
     casino: Server,
 ) -> None:
@@ -441,6 +440,7 @@ def test_a_buy_in_must_fit_the_loss_limit_and_a_used_up_wager_limit_sits_out(
 # -- the reality check --------------------------------------------------------------------------
 
 
+@THROUGH_CLUSTER_SLOW
 def test_the_reality_check_reports_the_session(casino: Server) -> None:
     _, token = casino.player("alice", credit=10_000)
     headers = _auth(token)
@@ -542,8 +542,28 @@ def test_deposit_requests_respect_the_limits_and_self_exclusion(casino: Server) 
     assert excluded.status_code == 403 and excluded.json()["error"]["reason"] == "self_excluded"
 
 
-@pytest.mark.parametrize("kind", ["wager", "loss"])
-@pytest.mark.parametrize("table", ["casino", "live"])
+def _limit_cases() -> list[Any]:
+    """Each table kind and limit on SQLite and PostgreSQL; through a cluster, one limit on
+    each table kind in the fast suite and the other two in ``make test-all``."""
+    fast = {("casino", "wager"), ("live", "loss")}
+    cases = []
+    for table in ("casino", "live"):
+        for kind in ("wager", "loss"):
+            cases.append(pytest.param("sqlite", table, kind, id=f"{table}-{kind}-sqlite"))
+            cases.append(
+                pytest.param(
+                    "postgres", table, kind, marks=pytest.mark.postgres,
+                    id=f"{table}-{kind}-postgres",
+                )
+            )  # fmt: skip
+            marks = [pytest.mark.postgres, *([] if (table, kind) in fast else [pytest.mark.slow])]
+            cases.append(
+                pytest.param("cluster", table, kind, marks=marks, id=f"{table}-{kind}-cluster")
+            )
+    return cases
+
+
+@pytest.mark.parametrize(("db_url", "table", "kind"), _limit_cases(), indirect=["db_url"])
 def test_a_bet_must_fit_the_wager_and_loss_limits(casino: Server, table: str, kind: str) -> None:
     """The one staking path asks the limits in the staking transaction: a bet over the wager
     or loss limit (a stake is at risk: it counts as lost until the round settles) is refused

@@ -8,18 +8,15 @@ it is not valid, and changes the settlement as docs/rules.md says.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings, table_ws
+from server_cluster import SQLITE_AND_CLUSTER, SQLITE_AND_CLUSTER_SLOW
+from server_testkit import Seat, Server, ServerFactory, table_ws
 
 from croupier.errors import ConfigError
 from croupier.history import russian as russian_history
-from croupier.server.app import create_app
-from croupier.server.tables.clock import ManualClock
 from croupier.server.tables.config import TableConfig, parse_tables
 from croupier.server.tables.fairness import verify
 from croupier.server.tables.russian import RussianFactory
@@ -47,17 +44,14 @@ def _table(**rules: Any) -> TableConfig:
 
 
 @pytest.fixture
-def make_server(tmp_path: Path) -> Iterator[Any]:
-    with ExitStack() as stack:
+def make_server(table_server: ServerFactory) -> Any:
+    """``make_server(**rules)``: a whole server with one Russian Poker table of ``rules``, on
+    SQLite or through a two-process cluster (tests/server/server_cluster.py)."""
 
-        def build(**rules: Any) -> Server:
-            settings = make_settings(f"sqlite:///{tmp_path / f'r{len(rules)}.db'}")
-            clock, shoes = ManualClock(), ShoeStack()
-            app = create_app(settings, tables=[_table(**rules)], clock=clock, shoe_factory=shoes)
-            client = stack.enter_context(TestClient(app))
-            return Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)
+    def build(**rules: Any) -> Server:
+        return table_server([_table(**rules)])
 
-        yield build
+    return build
 
 
 def _ok(seat: Seat, message: dict[str, Any]) -> dict[str, Any]:
@@ -75,6 +69,7 @@ def _turn(seat: Seat, number: int) -> dict[str, Any]:
             return view
 
 
+@SQLITE_AND_CLUSTER
 def test_full_table_exchanges_five_and_buys_to_the_end(make_server: Any) -> None:
     server: Server = make_server()
     names = ("alice", "bob", "carol", "dave")
@@ -210,6 +205,7 @@ def _play_one(server: Server, deck: str, bets: dict[str, int], acts: list[dict[s
 TRIPS_VS_PAIR = "Kh Kd Ks 7c 2h Qs Qd 9c 5s 3h"
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_ante_paid_on_win_changes_the_settlement(make_server: Any) -> None:
     plain = _play_one(make_server(), TRIPS_VS_PAIR, {"ante": 100}, [{"action": "bet"}])
     riga = _play_one(
@@ -220,6 +216,7 @@ def test_ante_paid_on_win_changes_the_settlement(make_server: Any) -> None:
     assert riga["returns"] == {"0": 100 + 100 + 200 + 600}
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_exchange_range_and_blind_choices_at_the_table(make_server: Any) -> None:
     server = make_server(exchange_min=2, blind_insurance=True, blind_sixth_card=True)
     _, token = server.player("zoe", credit=CREDIT)
@@ -244,6 +241,7 @@ def test_exchange_range_and_blind_choices_at_the_table(make_server: Any) -> None
     assert closed["returns"] == {"0": 100 + 200 + 4_000}
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_two_open_boxes_at_a_server_table(make_server: Any) -> None:
     """open_boxes_per_player 2 (Aragon, Senator, Corona, Sochi): one bet places two open boxes;
     the player sees the second box's cards only once the first has decided."""

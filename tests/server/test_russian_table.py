@@ -4,23 +4,12 @@ privacy of hidden cards, refused decisions and the decision timer."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import (
-    Seat,
-    Server,
-    ShoeStack,
-    TestClient,
-    make_settings,
-    table_ws,
-    test_tables,
-)
+from server_cluster import SQLITE_AND_CLUSTER, SQLITE_AND_CLUSTER_SLOW
+from server_testkit import Seat, Server, ServerFactory, table_ws, test_tables
 
-from croupier.server.app import create_app
-from croupier.server.tables.clock import ManualClock
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.fairness import verify
 
@@ -40,12 +29,11 @@ CREDIT = 10_000
 
 
 @pytest.fixture
-def russian(tmp_path: Path) -> Iterator[Server]:
-    settings = make_settings(f"sqlite:///{tmp_path / 'russian.db'}")
-    clock, shoes = ManualClock(), ShoeStack()
-    app = create_app(settings, tables=[*test_tables(), RUSSIAN], clock=clock, shoe_factory=shoes)
-    with TestClient(app) as client:
-        yield Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)
+def russian(table_server: ServerFactory) -> Server:
+    """The application with a Russian Poker table, on SQLite or through a two-process cluster
+    (the test's app owns the table, every socket and request goes through a gateway process:
+    tests/server/server_cluster.py)."""
+    return table_server([*test_tables(), RUSSIAN])
 
 
 def _ok(seat: Seat, message: dict[str, Any]) -> dict[str, Any]:
@@ -64,6 +52,7 @@ def _before(frames: list[dict[str, Any]], kind: str) -> str:
     return "\n".join(out)
 
 
+@SQLITE_AND_CLUSTER
 def test_open_and_blind_boxes_play_a_round(russian: Server) -> None:
     server = russian
     _, ta = server.player("alice", credit=CREDIT)
@@ -123,6 +112,7 @@ def test_open_and_blind_boxes_play_a_round(russian: Server) -> None:
     assert all(f'"{card}"' in alice_before for card in ALICE_OPEN)
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_a_box_that_does_not_decide_folds(russian: Server) -> None:
     server = russian
     _, token = server.player("alice", credit=CREDIT)

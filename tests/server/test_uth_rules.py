@@ -4,21 +4,18 @@ the commitment card by card, and boxes settled right to left."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any
 
 import pytest
-from server_testkit import Seat, Server, ShoeStack, TestClient, make_settings, table_ws
+from server_cluster import SQLITE_AND_CLUSTER, SQLITE_AND_CLUSTER_SLOW
+from server_testkit import Seat, Server, ServerFactory, table_ws
 
 from croupier.cards import parse_cards
 from croupier.errors import ConfigError
 from croupier.games.uth.config import Dealing
 from croupier.games.uth.dealing import deal_plan
 from croupier.history import uth as uth_history
-from croupier.server.app import create_app
-from croupier.server.tables.clock import ManualClock
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.fairness import verify
 
@@ -28,25 +25,22 @@ ONE_SEAT = "As 2c Ah 7d 3s Ad Kc 9h 4s Jc"
 
 
 @pytest.fixture
-def make_server(tmp_path: Path) -> Iterator[Any]:
-    with ExitStack() as stack:
+def make_server(table_server: ServerFactory) -> Any:
+    """``make_server(name, **rules)``: a whole server with one UTH table, on SQLite or through
+    a two-process cluster (tests/server/server_cluster.py)."""
 
-        def build(name: str, **rules: Any) -> Server:
-            settings = make_settings(f"sqlite:///{tmp_path / f'{name}.db'}")
-            clock, shoes = ManualClock(), ShoeStack()
-            table = TableConfig(
-                name=name,
-                game="uth",
-                betting_seconds=10,
-                decision_seconds=20,
-                pause_seconds=0,
-                rules=rules,
-            )
-            app = create_app(settings, tables=[table], clock=clock, shoe_factory=shoes)
-            client = stack.enter_context(TestClient(app))
-            return Server(app=app, client=client, clock=clock, shoes=shoes, settings=settings)
+    def build(name: str, **rules: Any) -> Server:
+        table = TableConfig(
+            name=name,
+            game="uth",
+            betting_seconds=10,
+            decision_seconds=20,
+            pause_seconds=0,
+            rules=rules,
+        )
+        return table_server([table])
 
-        yield build
+    return build
 
 
 def _seat(stack: ExitStack, server: Server, table: str, token: str) -> Seat:
@@ -55,6 +49,7 @@ def _seat(stack: ExitStack, server: Server, table: str, token: str) -> Seat:
     return seat
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_trips_after_the_ante_is_a_second_request(make_server: Any) -> None:
     server: Server = make_server("live", shared_hand=True)
     _, token = server.player("alice", credit=10_000)
@@ -104,6 +99,7 @@ def test_trips_after_the_ante_is_a_second_request(make_server: Any) -> None:
     assert ledger["escrow"] == 0 and sum(ledger.values()) == 0
 
 
+@SQLITE_AND_CLUSTER
 def test_a_round_keeps_the_limits_it_opened_with(make_server: Any) -> None:
     server: Server = make_server("live", shared_hand=True, ante_min=100, trips_min=100)
     _, ta = server.player("alice", credit=100_000)
@@ -144,6 +140,7 @@ def test_a_round_keeps_the_limits_it_opened_with(make_server: Any) -> None:
     assert tables.lobby()[0]["rules"]["ante_min"] == 1_000
 
 
+@SQLITE_AND_CLUSTER_SLOW
 @pytest.mark.parametrize("dealing", ["seed003", "seed000"])
 def test_the_revealed_deck_says_which_card_went_where(make_server: Any, dealing: str) -> None:
     server: Server = make_server("casino", max_seats=6, dealing=dealing)
@@ -187,6 +184,7 @@ def test_the_revealed_deck_says_which_card_went_where(make_server: Any, dealing:
     assert [r["seat"] for r in closed["summary"]["results"]] == [4, 2, 0]
 
 
+@SQLITE_AND_CLUSTER
 def test_uth_options_at_a_server_table(make_server: Any) -> None:
     """play_multiples, trips_needs_win and blind_rounding from the table's rules change what
     the table takes and how it settles (docs/rules.md)."""
@@ -218,6 +216,7 @@ def test_uth_options_at_a_server_table(make_server: Any) -> None:
     assert bets["blind"]["net"] == 52_500 and bets["trips"]["net"] == 5_000
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_blind_rounded_up_at_a_server_table(make_server: Any) -> None:
     server: Server = make_server("casino", max_seats=6, blind_rounding="up")
     _, token = server.player("bob", credit=50_000)

@@ -100,6 +100,9 @@ class Node:
         self._loop = asyncio.get_running_loop()
         await self.bus.ping()
         await self.bus.beat()
+        # The lobby of the tables other processes own, before this one serves its first
+        # request (else it lists them "starting", without their rules, for a second).
+        await self._refresh_lobby()
         channels = [m.gateway_channel(self.name), m.CLUSTER_CHANNEL]
         self._tasks = [
             asyncio.create_task(self.bus.subscribe(channels, self._on_message), name="bus"),
@@ -138,23 +141,26 @@ class Node:
             await asyncio.sleep(self.lease_seconds / 3)
 
     async def _lobby(self) -> None:
-        """Publish the lobby entries of the tables owned here; read the others'."""
         while True:
             await asyncio.sleep(1.0)
-            try:
-                for name, host in list(self.hosts.items()):
-                    entry = msgspec.json.encode(host.table.describe())
-                    if self._lobby_sent.get(name) != entry:
-                        await self.bus.set_lobby(name, entry)
-                        self._lobby_sent[name] = entry
-                found = await self.bus.lobby()
-                self.manager.remote_lobby = {
-                    name: msgspec.json.decode(raw)
-                    for name, raw in found.items()
-                    if name not in self.hosts
-                }
-            except Exception as exc:
-                log.debug("lobby refresh failed: %s", exc)
+            await self._refresh_lobby()
+
+    async def _refresh_lobby(self) -> None:
+        """Publish the lobby entries of the tables owned here; read the others'."""
+        try:
+            for name, host in list(self.hosts.items()):
+                entry = msgspec.json.encode(host.table.describe())
+                if self._lobby_sent.get(name) != entry:
+                    await self.bus.set_lobby(name, entry)
+                    self._lobby_sent[name] = entry
+            found = await self.bus.lobby()
+            self.manager.remote_lobby = {
+                name: msgspec.json.decode(raw)
+                for name, raw in found.items()
+                if name not in self.hosts
+            }
+        except Exception as exc:
+            log.debug("lobby refresh failed: %s", exc)
 
     def _on_message(self, channel: str, raw: bytes) -> None:
         if channel == m.CLUSTER_CHANNEL:
@@ -272,6 +278,7 @@ class Node:
             await self.bus.publish(
                 m.CLUSTER_CHANNEL, m.encode(m.TakenOver(name, self.name, lease.token, frame))
             )
+        await self._refresh_lobby()  # the table's lobby entry now, not at the next tick
 
     def _fenced(self, name: str, token: int) -> None:
         """The database refused a write to ``name`` under our token (from a worker thread)."""

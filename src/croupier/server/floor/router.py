@@ -51,6 +51,9 @@ def _entry(request: Request, table: store.StoredTable) -> dict[str, Any]:
     """One table as the operator's console shows it."""
     config, manager = table.config, _manager(request)
     running = manager.tables.get(config.name)
+    # A cluster's table run by another process: as its owner last published it, with the
+    # rules of the configuration stored now.
+    lobby = manager.run_elsewhere(config.name, config) if running is None else running.describe()
     entry: dict[str, Any] = {
         "name": config.name,
         "title": config.title,
@@ -61,7 +64,7 @@ def _entry(request: Request, table: store.StoredTable) -> dict[str, Any]:
         "updated_by": table.updated_by,
         "config": store.config_json(config),
     }
-    if running is None:
+    if lobby is None:
         reason = manager.unavailable.get(config.name, {}).get("reason", "not running")
         return {
             **entry,
@@ -70,7 +73,6 @@ def _entry(request: Request, table: store.StoredTable) -> dict[str, Any]:
             "rules": dict(config.rules),
             "theoretical_return": {"status": "unavailable", "reason": reason},
         }
-    lobby = running.describe()
     described = lobby["rules"]
     paytables = changes.paytables(config.game, described)
     return {

@@ -241,20 +241,45 @@ class TableManager:
             if name in self.unavailable:
                 continue
             table = self.tables.get(name)
-            if table is not None:
-                entries.append(table.describe())
-            else:
-                entries.append(
-                    self.remote_lobby.get(name)
-                    or {
-                        "name": name,
-                        "title": config.title,
-                        "game": config.game,
-                        "status": "starting",
-                        "closed": name in self.closed_names,
-                    }
-                )
+            entries.append(table.describe() if table is not None else self._elsewhere(config))
         return entries + list(self.unavailable.values())
+
+    def run_elsewhere(self, name: str, config: TableConfig | None = None) -> dict[str, Any] | None:
+        """The lobby entry of table ``name`` when another process of the cluster runs it
+        (``config``: its configuration as just read from the database, if fresher than this
+        process's); ``None`` when it runs here, or nowhere (disabled, no engine, unknown)."""
+        known = self.configs.get(name)
+        if self.open_now or known is None or name in self.unavailable or name in self.tables:
+            return None
+        return self._elsewhere(config or known)
+
+    def _elsewhere(self, config: TableConfig) -> dict[str, Any]:
+        """A table another process runs: its play as its owner last published it (every
+        second; ``starting`` before it has), its rules and status as this process knows its
+        configuration -- the owner's entry may predate an operator's change made here."""
+        name = config.name
+        published = self.remote_lobby.get(name, {})
+        entry: dict[str, Any] = {
+            "name": name,
+            "title": config.title,
+            "game": config.game,
+            "status": published.get("status", "starting"),
+            "closed": name in self.closed_names,
+            "max_seats": published.get("max_seats"),
+            "seats_taken": published.get("seats_taken", 0),
+            "rules": published.get("rules", {}),
+            "timers": {
+                "betting_seconds": config.betting_seconds,
+                "decision_seconds": config.decision_seconds,
+                "pause_seconds": config.pause_seconds,
+            },
+            "round_id": published.get("round_id"),
+        }
+        try:
+            factory = self._builders[config.game](config)
+        except ConfigError:  # rules this process's engine refuses: as the owner published
+            return entry
+        return {**entry, "rules": dict(factory.describe()), "max_seats": factory.max_seats()}
 
     def closed(self, name: str) -> bool:
         """Whether table ``name`` is closed by an operator."""
