@@ -326,12 +326,12 @@ def test_leave_and_seats(server: Server) -> None:
         assert seat.request({"type": "ping"})["type"] == "pong"
 
 
-def _batched_until(ws: Any, kind: str) -> tuple[list[dict[str, Any]], list[int]]:
-    """A batching socket read up to the event ``kind``: its frames, in order, and how many
-    frames each message carried."""
-    frames: list[dict[str, Any]] = []
-    sizes: list[int] = []
-    while not any(f.get("event", {}).get("kind") == kind for f in frames):
+def _batched_until(
+    ws: Any, kind: str, frames: list[dict[str, Any]], sizes: list[int]
+) -> tuple[list[dict[str, Any]], list[int]]:
+    """A batching socket read up to a frame of type, or event of kind, ``kind``: its frames,
+    in order, and how many frames each message carried (both added to those given)."""
+    while not any(f["type"] == kind or f.get("event", {}).get("kind") == kind for f in frames):
         data = json.loads(ws.receive_text())
         batch = data if isinstance(data, list) else [data]
         assert batch and all(isinstance(f, dict) and "type" in f for f in batch), data
@@ -353,11 +353,12 @@ def test_a_batching_socket_gets_the_same_frames_in_fewer_messages(server: Server
         seat = Seat(ws)
         seat.welcome()
         batched.send_json({"type": "auth", "token": token, "batch": True})
+        frames, sizes = _batched_until(batched, "state", [], [])  # at the table before play
         assert seat.request({"type": "join"})["result"] == {"seat": 0}
         assert seat.request({"type": "bet", "key": "b1", "bets": {"ante": 1_000}})["type"] == "ack"
         assert seat.request({"type": "act", "action": "play", "multiple": 4})["type"] == "ack"
         seat.seen("round_closed")
-        frames, sizes = _batched_until(batched, "round_closed")
+        frames, sizes = _batched_until(batched, "round_closed", frames, sizes)
 
     def from_round(got: list[dict[str, Any]]) -> list[dict[str, Any]]:
         first = next(
