@@ -2,6 +2,12 @@
 
 :class:`Database` wraps one SQLAlchemy engine and its session factory. :func:`migrate`
 applies the Alembic migrations shipped in ``croupier/server/migrations`` programmatically.
+
+Statements of many rows (a live table's hundreds of stakes) take them as one JSON
+parameter, :func:`json_rows`, instead of an ``executemany``: SQLAlchemy processes an
+``executemany``'s parameters a row at a time in Python, and on PostgreSQL psycopg sends a
+statement a row (or a long INSERT it parses again each time), where one JSON array of objects
+is encoded by :mod:`json` in C into a statement whose text never changes.
 """
 
 from __future__ import annotations
@@ -11,10 +17,29 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import (
+    JSON,
+    Engine,
+    bindparam,
+    column,
+    create_engine,
+    event,
+    func,
+    select,
+    type_coerce,
+)
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.types import TypeEngine
 
-__all__ = ["MIGRATIONS_DIR", "Database", "downgrade", "make_engine", "migrate"]
+__all__ = [
+    "MIGRATIONS_DIR",
+    "Database",
+    "downgrade",
+    "is_postgres",
+    "json_rows",
+    "make_engine",
+    "migrate",
+]
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
@@ -101,3 +126,28 @@ class Database:
     def dispose(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
+
+
+def is_postgres(session: Session) -> bool:
+    """Whether the session's database is PostgreSQL."""
+    return session.get_bind().dialect.name == "postgresql"
+
+
+def json_rows(name: str, *, postgres: bool, **columns: TypeEngine[Any]) -> Any:
+    """The rows of the parameter ``name``, a list of objects keyed by column name, as a table
+    called ``name`` with these typed columns: PostgreSQL's ``json_to_recordset`` (integers
+    stay exact: JSON numbers are read as ``integer`` or ``bigint``, not floats), SQLite's
+    ``json_each``. ``name`` may not be the name of a column its statement writes (SQLAlchemy
+    keeps those names for its own parameters)."""
+    rows = bindparam(name, type_=JSON())
+    if postgres:
+        typed = func.json_to_recordset(rows).table_valued(
+            *(column(c, t) for c, t in columns.items())
+        )
+        return typed.render_derived(name=name, with_types=True)
+    each = func.json_each(rows).table_valued("value")
+    fields = [
+        type_coerce(func.json_extract(each.c.value, f"$.{c}"), t).label(c)
+        for c, t in columns.items()
+    ]
+    return select(*fields).select_from(each).subquery(name)

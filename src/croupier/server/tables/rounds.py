@@ -11,14 +11,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import BigInteger, Integer, Table, bindparam, select, true, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
 from croupier.server.accounts.models import Role, User
 from croupier.server.base import utcnow
+from croupier.server.db import is_postgres, json_rows
 from croupier.server.errors import (
     ConflictError,
     IdempotencyConflict,
@@ -159,26 +162,44 @@ def stake_many(
     return answers
 
 
+_PLAYERS = cast(Table, RoundPlayer.__table__)
+
+
+def _counting(postgres: bool) -> Any:
+    """Insert the rows ``stakes`` (user id, seat, amount) as players of round ``round``, a
+    player already one adding the amount to their stake (their seat stays the first one)."""
+    stakes = json_rows(
+        "stakes", postgres=postgres, user_id=Integer(), seat=Integer(), staked=BigInteger()
+    )
+    # SQLite reads "INSERT ... SELECT ... FROM x ON CONFLICT" as a join without the WHERE.
+    rows = select(bindparam("round", type_=Integer()), *stakes.c).where(true())
+    statement = (pg_insert if postgres else sqlite_insert)(_PLAYERS).from_select(
+        ["round_id", "user_id", "seat", "staked"], rows
+    )
+    return statement.on_conflict_do_update(
+        index_elements=[_PLAYERS.c.round_id, _PLAYERS.c.user_id],
+        set_={"staked": _PLAYERS.c.staked + statement.excluded.staked},
+    )
+
+
+_COUNTING = {postgres: _counting(postgres) for postgres in (False, True)}
+
+
 def _count_stakes(session: Session, round_id: int, taken: Mapping[int, tuple[int, int]]) -> None:
-    """Add the stakes just held (user id -> seat and amount) to the round's players."""
-    players = {
-        p.user_id: p
-        for p in session.scalars(
-            select(RoundPlayer).where(
-                RoundPlayer.round_id == round_id, RoundPlayer.user_id.in_(taken)
-            )
-        )
-    }
-    new = [
-        {"round_id": round_id, "user_id": user, "seat": seat, "staked": amount}
-        for user, (seat, amount) in taken.items()
-        if user not in players
+    """Add the stakes just held (user id -> seat and amount) to the round's players, in one
+    statement: a new player's row inserted with their seat, a player's next stake (a Play
+    bet) added to their row."""
+    rows = [
+        {"user_id": user, "seat": seat, "staked": amount} for user, (seat, amount) in taken.items()
     ]
-    if new:
-        session.execute(insert(RoundPlayer), new)
-    for user, player in players.items():
-        player.staked += taken[user][1]
-    session.flush()
+    session.execute(_COUNTING[is_postgres(session)], {"round": round_id, "stakes": rows})
+    for loaded in session.identity_map.values():
+        if (
+            isinstance(loaded, RoundPlayer)
+            and loaded.__dict__.get("round_id") == round_id
+            and loaded.__dict__.get("user_id") in taken
+        ):
+            session.expire(loaded, ["staked"])  # updated past the ORM
 
 
 def stake(

@@ -8,7 +8,8 @@ not recorded (its transaction rolls back), so it may be retried.
 Two ways to use them, on the same records: :func:`find_replays` (any number of keys in one
 query) and :func:`record` (their rows in one insert) for requests applied in bulk -- the
 stakes of a table, one or a thousand -- and :func:`idempotent`, which claims its key before
-applying, for the one-off movements (an operator's credit, a buy-in).
+applying, for the one-off movements (an operator's credit, a buy-in). The bulk ones read and
+write rows, not ORM objects; on PostgreSQL the keys go as arrays in one statement (``unnest``).
 """
 
 from __future__ import annotations
@@ -19,10 +20,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select, tuple_
+from sqlalchemy import (
+    JSON,
+    Integer,
+    String,
+    Table,
+    and_,
+    bindparam,
+    insert,
+    select,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from croupier.server.base import UtcDateTime, utcnow
+from croupier.server.db import is_postgres, json_rows
 from croupier.server.errors import IdempotencyConflict, InvalidRequestError
 from croupier.server.wallet.models import IdempotencyKey
 
@@ -38,8 +50,36 @@ __all__ = [
 
 _KEYS = cast(Table, IdempotencyKey.__table__)
 _MAX_KEY = 128
-_CHUNK = 500
-"""Keys looked up per query (two bound parameters each)."""
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str)
+"""What ``json.dumps(request, sort_keys=True, separators=(",", ":"), default=str)`` runs,
+made once: the digests of requests stored under their keys stay what they were."""
+_FOUND = (_KEYS.c.scope, _KEYS.c.key, _KEYS.c.request_hash, _KEYS.c.response)
+
+
+def _find(postgres: bool) -> Any:
+    """The stored keys among the rows ``asked`` (scope, key)."""
+    asked = json_rows("asked", postgres=postgres, scope=String(), key=String())
+    match = and_(_KEYS.c.scope == asked.c.scope, _KEYS.c.key == asked.c.key)
+    return select(*_FOUND).join(asked, match)
+
+
+def _record(postgres: bool) -> Any:
+    """Insert the rows ``applied`` (``created_at``: one time for all)."""
+    rows = json_rows(
+        "applied",
+        postgres=postgres,
+        scope=String(),
+        key=String(),
+        request_hash=String(),
+        response=JSON(),
+        transaction_id=Integer(),
+    )
+    created = bindparam("created_at", type_=UtcDateTime())
+    return insert(_KEYS).from_select([*rows.c.keys(), "created_at"], select(*rows.c, created))
+
+
+_FIND = {postgres: _find(postgres) for postgres in (False, True)}
+_RECORD = {postgres: _record(postgres) for postgres in (False, True)}
 
 
 def check_idempotency_key(key: object) -> str:
@@ -62,8 +102,7 @@ def check_idempotency_key(key: object) -> str:
 
 def request_hash(request: Mapping[str, Any]) -> str:
     """The SHA-256 of a request's defining fields (what an idempotency key is bound to)."""
-    canonical = json.dumps(request, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    return hashlib.sha256(_CANONICAL.encode(request).encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,18 +118,20 @@ class Keyed:
         object.__setattr__(self, "digest", request_hash(self.request))
 
 
-def _answer(row: IdempotencyKey, keyed: Keyed) -> dict[str, Any]:
-    """The stored response of ``row`` for ``keyed``.
+def _answer(stored: tuple[str, Mapping[str, Any]], keyed: Keyed) -> dict[str, Any]:
+    """The stored response for ``keyed`` of a key applied before (``stored``: its request's
+    digest and its response).
 
     Raises:
         IdempotencyConflict: the key was applied to a different request.
     """
-    if row.request_hash != keyed.digest:
+    digest, response = stored
+    if digest != keyed.digest:
         raise IdempotencyConflict(
             f"idempotency key {keyed.key!r} was already used for a different request",
             reason="idempotency_conflict",
         )
-    return dict(row.response)
+    return dict(response)
 
 
 def find_replays(
@@ -98,14 +139,11 @@ def find_replays(
 ) -> list[dict[str, Any] | IdempotencyConflict | None]:
     """For each request, in order: the stored response when its key was applied to the same
     request, the conflict when to another, ``None`` when never applied."""
-    found: dict[tuple[str, str], IdempotencyKey] = {}
-    pairs = list({(r.scope, r.key) for r in requests})
-    for start in range(0, len(pairs), _CHUNK):
-        chunk = pairs[start : start + _CHUNK]
-        query = select(IdempotencyKey).where(
-            tuple_(IdempotencyKey.scope, IdempotencyKey.key).in_(chunk)
-        )
-        found.update(((row.scope, row.key), row) for row in session.scalars(query))
+    found: dict[tuple[str, str], tuple[str, Mapping[str, Any]]] = {}
+    asked = [{"scope": scope, "key": key} for scope, key in {(r.scope, r.key) for r in requests}]
+    if asked:
+        rows = session.execute(_FIND[is_postgres(session)], {"asked": asked})
+        found.update(((scope, key), (digest, response)) for scope, key, digest, response in rows)
     answers: list[dict[str, Any] | IdempotencyConflict | None] = []
     for keyed in requests:
         row = found.get((keyed.scope, keyed.key))
@@ -134,20 +172,19 @@ def record(
     session: Session, applied: Sequence[tuple[Keyed, Mapping[str, Any], int | None]]
 ) -> None:
     """Record requests just applied: each with its response and ledger transaction."""
-    if applied:
-        session.execute(
-            insert(_KEYS),
-            [
-                {
-                    "scope": keyed.scope,
-                    "key": keyed.key,
-                    "request_hash": keyed.digest,
-                    "response": dict(response),
-                    "transaction_id": transaction_id,
-                }
-                for keyed, response, transaction_id in applied
-            ],
-        )
+    if not applied:
+        return
+    rows = [
+        {
+            "scope": keyed.scope,
+            "key": keyed.key,
+            "request_hash": keyed.digest,
+            "response": dict(response),
+            "transaction_id": transaction_id,
+        }
+        for keyed, response, transaction_id in applied
+    ]
+    session.execute(_RECORD[is_postgres(session)], {"applied": rows, "created_at": utcnow()})
 
 
 def idempotent(
@@ -170,14 +207,15 @@ def idempotent(
     query = select(IdempotencyKey).where(IdempotencyKey.scope == scope, IdempotencyKey.key == key)
     existing = session.scalars(query).first()
     if existing is not None:
-        return _answer(existing, keyed), True
+        return _answer((existing.request_hash, existing.response), keyed), True
     row = IdempotencyKey(scope=scope, key=key, request_hash=keyed.digest, response={})
     try:
         with session.begin_nested():
             session.add(row)
     except IntegrityError:
         # Another transaction applied the same key first (PostgreSQL waits for it to commit).
-        return _answer(session.scalars(query).one(), keyed), True
+        theirs = session.scalars(query).one()
+        return _answer((theirs.request_hash, theirs.response), keyed), True
     response, transaction_id = apply()
     row.response = response
     row.transaction_id = transaction_id

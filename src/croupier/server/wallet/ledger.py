@@ -3,24 +3,48 @@
 A movement of money is an :class:`Entry` (a kind and its legs, signed amounts that sum to
 zero). :func:`post_many` writes any number of entries in the caller's transaction -- a lone
 credit, a settlement paying hundreds of players, or the hundreds of stakes a live table
-accepted together -- with the same statements whatever the count: the balance updates of
-every account touched as one ``executemany`` in account-id order (so concurrent transactions
-lock accounts in one order), each guarded so that an account without ``allow_negative``
-never goes below zero; the transactions inserted in bulk; their postings inserted in bulk.
-:func:`post` is one entry.
+accepted together -- with the same few statements whatever the count: the balance updates of
+every account touched, in account-id order (so concurrent transactions lock accounts in one
+order), each guarded so that an account without ``allow_negative`` never goes below zero;
+the transactions inserted in bulk; their postings inserted in bulk. :func:`post` is one
+entry. :func:`lock_accounts` reads many accounts' balances locked, as rows (no ORM objects):
+a leg names its account by object or by id.
+
+The statements are the database's cheapest for many rows. On PostgreSQL each is one
+statement whatever the count, the rows passed as one JSON parameter
+(:func:`croupier.server.db.json_rows`): the accounts locked by one ``SELECT ... ORDER BY id
+FOR UPDATE``, then updated by one guarded ``UPDATE ... FROM``, the transactions and postings
+inserted from the rows. On SQLite, whose transaction holds the database's write lock from
+``BEGIN IMMEDIATE``, an ``executemany`` runs in the driver. Transaction ids are taken before
+the insert -- from the table's sequence on PostgreSQL, after the largest under SQLite's write
+lock (what SQLite itself would assign) -- so no ``RETURNING`` has to come back in the rows'
+order.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Table, bindparam, insert, or_, select, update
+from sqlalchemy import (
+    BigInteger,
+    Integer,
+    String,
+    Table,
+    bindparam,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from croupier.errors import InsufficientFunds
+from croupier.server.base import UtcDateTime, utcnow
+from croupier.server.db import is_postgres, json_rows
 from croupier.server.errors import LedgerInvariantError
 from croupier.server.wallet.models import (
     LedgerAccount,
@@ -29,34 +53,107 @@ from croupier.server.wallet.models import (
     TransactionKind,
 )
 
-__all__ = ["Entry", "post", "post_many"]
+__all__ = ["AccountBalance", "Entry", "lock_accounts", "post", "post_many"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Entry:
     """One balanced movement to post: legs on the same account are merged, zero legs
-    dropped."""
+    dropped. A leg's account is a :class:`LedgerAccount` or its id."""
 
     kind: TransactionKind
-    legs: Sequence[tuple[LedgerAccount, int]]
+    legs: Sequence[tuple[LedgerAccount | int, int]]
     round_id: int | None = None
     user_id: int | None = None
     memo: str = ""
 
 
+class AccountBalance(NamedTuple):
+    """An account's row as :func:`lock_accounts` read it."""
+
+    id: int
+    code: str
+    user_id: int | None
+    balance: int
+
+
 _ACCOUNTS = cast(Table, LedgerAccount.__table__)
 _TRANSACTIONS = cast(Table, LedgerTransaction.__table__)
 _POSTINGS = cast(Table, Posting.__table__)
-# Core inserts (the columns' Python defaults still apply): bulk rows need no ORM bookkeeping.
-_INSERT_TRANSACTIONS = insert(_TRANSACTIONS).returning(
-    _TRANSACTIONS.c.id, sort_by_parameter_order=True
-)
-_GUARDED = (
-    update(_ACCOUNTS)
-    .where(_ACCOUNTS.c.id == bindparam("account"))
-    .where(or_(_ACCOUNTS.c.allow_negative, _ACCOUNTS.c.balance + bindparam("delta") >= 0))
-    .values(balance=_ACCOUNTS.c.balance + bindparam("delta"))
-)
+_BALANCES = (_ACCOUNTS.c.id, _ACCOUNTS.c.code, _ACCOUNTS.c.user_id, _ACCOUNTS.c.balance)
+
+
+@dataclass(frozen=True, slots=True)
+class _Statements:
+    """One database's statements of many rows, each taking them as one JSON parameter
+    (:func:`croupier.server.db.json_rows`)."""
+
+    find: Any
+    """The accounts of the codes ``codes``, in account-id order (locked on PostgreSQL)."""
+    lock: Any
+    """Lock the accounts ``accounts`` in account-id order (PostgreSQL)."""
+    guarded: Any
+    """Add each of ``deltas``' delta to its account's balance, where the account may go
+    negative or stays at zero or above."""
+    transactions: Any
+    postings: Any
+
+
+def _statements(postgres: bool) -> _Statements:
+    codes = json_rows("codes", postgres=postgres, code=String())
+    accounts = json_rows("accounts", postgres=postgres, id=Integer())
+    deltas = json_rows("deltas", postgres=postgres, id=Integer(), delta=BigInteger())
+    rows = json_rows(
+        "transactions",
+        postgres=postgres,
+        id=Integer(),
+        kind=String(),
+        round_id=Integer(),
+        user_id=Integer(),
+        memo=String(),
+    )
+    legs = json_rows(
+        "legs",
+        postgres=postgres,
+        transaction_id=Integer(),
+        account_id=Integer(),
+        amount=BigInteger(),
+    )
+    find = select(*_BALANCES).where(_ACCOUNTS.c.code.in_(select(codes.c.code)))
+    lock = select(_ACCOUNTS.c.id).where(_ACCOUNTS.c.id.in_(select(accounts.c.id)))
+    guarded = (
+        update(_ACCOUNTS)
+        .where(_ACCOUNTS.c.id == deltas.c.id)
+        .where(or_(_ACCOUNTS.c.allow_negative, _ACCOUNTS.c.balance + deltas.c.delta >= 0))
+        .values(balance=_ACCOUNTS.c.balance + deltas.c.delta)
+    )
+    created = bindparam("created_at", type_=UtcDateTime())
+    return _Statements(
+        find=find.order_by(_ACCOUNTS.c.id).with_for_update(),
+        lock=lock.order_by(_ACCOUNTS.c.id).with_for_update(),
+        guarded=guarded,
+        transactions=insert(_TRANSACTIONS).from_select(
+            [*rows.c.keys(), "created_at"], select(*rows.c, created)
+        ),
+        postings=insert(_POSTINGS).from_select(list(legs.c.keys()), select(*legs.c)),
+    )
+
+
+_SQLITE, _POSTGRES = _statements(postgres=False), _statements(postgres=True)
+_NEXT_ID = select(func.coalesce(func.max(_TRANSACTIONS.c.id), 0))
+_PG_IDS = select(
+    func.nextval(func.pg_get_serial_sequence(_TRANSACTIONS.name, "id")).label("id")
+).select_from(func.generate_series(1, bindparam("n", type_=Integer())))
+
+
+def lock_accounts(session: Session, codes: Sequence[str]) -> list[AccountBalance]:
+    """The accounts with these codes (those that exist), read locked in account-id order:
+    ``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite's transaction holds the write lock."""
+    if not codes:
+        return []
+    find = (_POSTGRES if is_postgres(session) else _SQLITE).find
+    rows = session.execute(find, {"codes": [{"code": code} for code in codes]})
+    return [AccountBalance._make(row) for row in rows]
 
 
 def _merged(entry: Entry) -> dict[int, int]:
@@ -65,11 +162,12 @@ def _merged(entry: Entry) -> dict[int, int]:
     Raises:
         LedgerInvariantError: the legs do not sum to zero, or all are zero (a caller's bug).
     """
-    merged: dict[int, int] = defaultdict(int)
+    merged: dict[int, int] = {}
     for account, amount in entry.legs:
-        merged[account.id] += int(amount)
+        key = account if isinstance(account, int) else account.id
+        merged[key] = merged.get(key, 0) + int(amount)
     if sum(merged.values()) != 0:
-        raise LedgerInvariantError(f"unbalanced {entry.kind.value} transaction: {dict(merged)}")
+        raise LedgerInvariantError(f"unbalanced {entry.kind.value} transaction: {merged}")
     nonzero = {account: amount for account, amount in merged.items() if amount != 0}
     if not nonzero:
         raise LedgerInvariantError(f"empty {entry.kind.value} transaction")
@@ -80,15 +178,20 @@ class _Overdraft(Exception):
     """A guarded balance update did not apply (raised inside the savepoint to roll it back)."""
 
 
-def _update_balances(session: Session, deltas: dict[int, int]) -> None:
-    """Add each account's delta to its cached balance, in account-id order, guarded.
+def _update_balances(session: Session, deltas: dict[int, int], *, postgres: bool) -> None:
+    """Add each account's delta to its cached balance, guarded, the accounts locked first in
+    account-id order (PostgreSQL; SQLite's transaction holds the write lock).
 
     Raises:
         _Overdraft: an account that may not go negative would have.
     """
-    params = [{"account": account, "delta": deltas[account]} for account in sorted(deltas)]
-    changed = session.execute(_GUARDED, params).rowcount  # type: ignore[attr-defined]
-    if changed != len(params):
+    accounts = sorted(deltas)
+    statements = _POSTGRES if postgres else _SQLITE
+    if postgres:
+        session.execute(statements.lock, {"accounts": [{"id": a} for a in accounts]})
+    rows = [{"id": a, "delta": deltas[a]} for a in accounts]
+    changed = session.execute(statements.guarded, {"deltas": rows}).rowcount  # type: ignore[attr-defined]
+    if changed != len(accounts):
         raise _Overdraft
 
 
@@ -111,6 +214,14 @@ def _overdrawn(session: Session, deltas: dict[int, int]) -> InsufficientFunds:
     raise LedgerInvariantError("a guarded balance update failed with no account overdrawn")
 
 
+def _expire_balances(session: Session, accounts: Collection[int]) -> None:
+    """Forget the balance of any of these accounts loaded as an object in the session: the
+    updates went past the ORM (its next read of ``balance`` asks the database)."""
+    for loaded in session.identity_map.values():
+        if isinstance(loaded, LedgerAccount) and loaded.__dict__.get("id") in accounts:
+            session.expire(loaded, ["balance"])
+
+
 def post_many(session: Session, entries: Sequence[Entry]) -> list[int]:
     """Record balanced transactions and update the cached balances; return their ids, in order.
 
@@ -125,10 +236,7 @@ def post_many(session: Session, entries: Sequence[Entry]) -> list[int]:
         return []
     legs = [_merged(entry) for entry in entries]
     deltas: dict[int, int] = defaultdict(int)
-    touched: dict[int, LedgerAccount] = {}
-    for entry, merged in zip(entries, legs, strict=True):
-        for account, _ in entry.legs:
-            touched[account.id] = account
+    for merged in legs:
         for account_id, amount in merged.items():
             deltas[account_id] += amount
     moving = {account: delta for account, delta in deltas.items() if delta != 0}
@@ -138,33 +246,46 @@ def post_many(session: Session, entries: Sequence[Entry]) -> list[int]:
     except _Overdraft:
         raise _overdrawn(session, moving) from None
     finally:
-        for account in touched.values():
-            session.expire(account, ["balance"])
+        _expire_balances(session, deltas)
     return ids
+
+
+def _new_ids(session: Session, count: int, *, postgres: bool) -> list[int]:
+    """``count`` new transaction ids, ascending: from the table's sequence (PostgreSQL), or
+    after the largest (SQLite: its transaction holds the write lock, so no other can take
+    them; what SQLite itself assigns to a row without one)."""
+    if postgres:
+        return sorted(session.scalars(_PG_IDS, {"n": count}))
+    last = int(session.scalar(_NEXT_ID) or 0)
+    return list(range(last + 1, last + 1 + count))
 
 
 def _write(
     session: Session, entries: Sequence[Entry], legs: list[dict[int, int]], deltas: dict[int, int]
 ) -> list[int]:
     """The balance updates, the transactions and their postings."""
+    postgres = is_postgres(session)
     if deltas:
-        _update_balances(session, deltas)
+        _update_balances(session, deltas, postgres=postgres)
+    ids = _new_ids(session, len(entries), postgres=postgres)
     rows = [
         {
+            "id": txn_id,
             "kind": entry.kind.value,
             "round_id": entry.round_id,
             "user_id": entry.user_id,
             "memo": entry.memo,
         }
-        for entry in entries
+        for txn_id, entry in zip(ids, entries, strict=True)
     ]
-    ids = list(session.execute(_INSERT_TRANSACTIONS, rows).scalars())
-    postings: list[dict[str, Any]] = [
+    postings = [
         {"transaction_id": txn_id, "account_id": account, "amount": amount}
         for txn_id, merged in zip(ids, legs, strict=True)
         for account, amount in sorted(merged.items())
     ]
-    session.execute(insert(_POSTINGS), postings)
+    statements = _POSTGRES if postgres else _SQLITE
+    session.execute(statements.transactions, {"transactions": rows, "created_at": utcnow()})
+    session.execute(statements.postings, {"legs": postings})
     return ids
 
 
@@ -172,7 +293,7 @@ def post(
     session: Session,
     *,
     kind: TransactionKind,
-    legs: Sequence[tuple[LedgerAccount, int]],
+    legs: Sequence[tuple[LedgerAccount | int, int]],
     round_id: int | None = None,
     user_id: int | None = None,
     memo: str = "",

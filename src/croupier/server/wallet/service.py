@@ -46,7 +46,7 @@ from croupier.server.wallet.idempotency import (
     record,
     request_hash,
 )
-from croupier.server.wallet.ledger import Entry, post, post_many
+from croupier.server.wallet.ledger import AccountBalance, Entry, lock_accounts, post, post_many
 from croupier.server.wallet.models import (
     AccountKind,
     IdempotencyKey,
@@ -400,6 +400,7 @@ def hold_many(
     users = [r.user_id for r in requests]
     if len(set(users)) != len(users):
         raise InvalidRequestError("a batch of holds names a user twice")
+    session.flush()  # what the caller left pending goes first (the reads below are Core)
     answers: list[Movement | CroupierError | None] = [None] * len(requests)
     pending = _checked(requests, answers, table=table, round_id=round_id)
     accounts = _locked_players(session, pending, answers)
@@ -412,7 +413,7 @@ def hold_many(
         entries = [
             Entry(
                 kind=TransactionKind.HOLD,
-                legs=[(accounts[h.user_id], -h.chips), (escrow, h.chips)],
+                legs=[(accounts[h.user_id].id, -h.chips), (escrow.id, h.chips)],
                 round_id=round_id,
                 user_id=h.user_id,
                 memo=f"stake at {table}",
@@ -454,28 +455,21 @@ def _checked(
 
 def _locked_players(
     session: Session, pending: Sequence[_Hold], answers: list[Movement | CroupierError | None]
-) -> dict[int, LedgerAccount]:
-    """The players' wallet accounts, read locked in account-id order; a request of an
-    unknown user answered :class:`NotFoundError`."""
-    codes = [f"player:{h.user_id}" for h in pending]
-    accounts: dict[int, LedgerAccount] = {}
-    for start in range(0, len(codes), 1000):
-        query = (
-            select(LedgerAccount)
-            .where(LedgerAccount.code.in_(codes[start : start + 1000]))
-            .order_by(LedgerAccount.id)
-            .with_for_update()
-            .execution_options(populate_existing=True)
-        )
-        for account in session.scalars(query):
-            assert account.user_id is not None
-            accounts[account.user_id] = account
+) -> dict[int, AccountBalance]:
+    """The players' wallet accounts, read locked in account-id order (rows, not objects); a
+    request of an unknown user answered :class:`NotFoundError`."""
+    accounts: dict[int, AccountBalance] = {}
+    for row in lock_accounts(session, [f"player:{h.user_id}" for h in pending]):
+        assert row.user_id is not None
+        accounts[row.user_id] = row
     for h in pending:
         if h.user_id not in accounts:
             try:
-                accounts[h.user_id] = existing_player_account(session, user_id=h.user_id)
+                new = existing_player_account(session, user_id=h.user_id)
             except CroupierError as exc:
                 answers[h.index] = exc
+                continue
+            accounts[h.user_id] = AccountBalance(new.id, new.code, new.user_id, new.balance)
     return accounts
 
 
@@ -514,7 +508,7 @@ def _allowed(
 
 def _funded(
     pending: Sequence[_Hold],
-    accounts: Mapping[int, LedgerAccount],
+    accounts: Mapping[int, AccountBalance],
     answers: list[Movement | CroupierError | None],
 ) -> list[tuple[_Hold, Chips]]:
     """The requests the players' balances cover, each with the balance after it; the others
