@@ -145,6 +145,8 @@ def test_pot_limit_offers_no_all_in_the_limit_cannot_reach(
     _, _, bot_token = web_server.player("plbot", credit=CREDIT)
     tab.login(name)
     tab.open_table("holdem-pl")
+    # The head names the table's betting structure (it said No-Limit at every table).
+    assert tab.page.inner_text(".table-page .limits") == "Blinds €1.00/€2.00 · Pot-Limit"
     tab.page.click("[data-testid=sit]")
     tab.page.wait_for_selector("[data-testid=buyin-dialog]")
     tab.page.fill("[data-testid=buyin-amount]", _euros(BUY_IN))

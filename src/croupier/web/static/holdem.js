@@ -1,4 +1,4 @@
-// The Hold'em No-Limit cash table (docs/protocol.md "Hold'em cash tables"): an oval felt with
+// The Hold'em cash table (No-, Pot- or Fixed-Limit) (docs/protocol.md "Hold'em cash tables"): an oval felt with
 // the seats around it (names, stacks, bets, cards), the board and the pot, the buy-in, the
 // decision buttons with raise presets (min, ½ pot, ¾ pot, pot, all-in) bounded by the
 // server's `options`, pre-actions (check/fold, check, call any) that never act on a changed
@@ -205,7 +205,8 @@ export function HoldemTable({ info }) {
   const myCards = (v && ((v.players || []).find((p) => p.seat === me) || {}).cards) || m.myHole;
   const myHand = myCards && board && board.length >= 3 ? bestHand([...myCards, ...board]) : null;
   const street = v ? (v.phase === "void" ? t("holdem.voided") : t(`holdem.street.${v.street}`)) : tb ? t(`lobby.status.${tb.status}`) : t("conn.connecting");
-  const limits = t("holdem.limits", { sb: money(rules.small_blind), bb: money(rules.big_blind) });
+  const structure = t(`holdem.structure.${rules.structure || "no-limit"}`);
+  const limits = t("holdem.limits", { sb: money(rules.small_blind), bb: money(rules.big_blind), structure });
 
   return html`<section class="table-page holdem" data-testid="holdem-table" data-phase=${v ? v.street || v.phase : tb ? tb.status : "connecting"} data-turn=${opts ? "me" : ""} aria-label=${info.title || info.name}>
     <${TableHead} info=${info} model=${m} limits=${limits} extra=${tb && tb.round_id ? html`<span class="round">${t("holdem.hand_n", { n: tb.round_id })}</span>` : null} />

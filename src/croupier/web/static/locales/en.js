@@ -238,7 +238,10 @@ export default {
   "uth.hint.ev": "Expected value per Ante: {list}",
   "uth.hint.none": "This server offers no strategy advisor.",
 
-  "holdem.limits": "Blinds {sb}/{bb} · No-Limit",
+  "holdem.limits": "Blinds {sb}/{bb} · {structure}",
+  "holdem.structure.no-limit": "No-Limit",
+  "holdem.structure.pot-limit": "Pot-Limit",
+  "holdem.structure.fixed-limit": "Fixed-Limit",
   "holdem.hand_n": "Hand {n}",
   "holdem.street.pre-flop": "Pre-flop",
   "holdem.street.flop": "Flop",

@@ -241,7 +241,10 @@ export default {
   "uth.hint.ev": "Valore atteso per Ante: {list}",
   "uth.hint.none": "Questo server non offre consigli di strategia.",
 
-  "holdem.limits": "Bui {sb}/{bb} · No-Limit",
+  "holdem.limits": "Bui {sb}/{bb} · {structure}",
+  "holdem.structure.no-limit": "No-Limit",
+  "holdem.structure.pot-limit": "Pot-Limit",
+  "holdem.structure.fixed-limit": "Fixed-Limit",
   "holdem.hand_n": "Mano {n}",
   "holdem.street.pre-flop": "Pre-flop",
   "holdem.street.flop": "Flop",

@@ -245,7 +245,10 @@ export default {
   "uth.hint.ev": "Pričakovana vrednost na Ante: {list}",
   "uth.hint.none": "Ta strežnik nima strateškega svetovalca.",
 
-  "holdem.limits": "Obvezni stavi {sb}/{bb} · No-Limit",
+  "holdem.limits": "Obvezni stavi {sb}/{bb} · {structure}",
+  "holdem.structure.no-limit": "No-Limit",
+  "holdem.structure.pot-limit": "Pot-Limit",
+  "holdem.structure.fixed-limit": "Fixed-Limit",
   "holdem.hand_n": "Roka {n}",
   "holdem.street.pre-flop": "Pred flopom",
   "holdem.street.flop": "Flop",
