@@ -24,11 +24,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from croupier.errors import CroupierError
-from croupier.server.cluster import messages as m
 from croupier.server.cluster.tasks import Background
 from croupier.server.db import Database
 from croupier.server.errors import IdempotencyConflict
 from croupier.server.tables import stakes
+from croupier.server.tables.connection import Prepaid
 from croupier.server.tables.rounds import Stake
 from croupier.server.tables.wire import BetMessage
 from croupier.server.wallet.service import Movement, StakeCheck
@@ -40,9 +40,9 @@ log = logging.getLogger(__name__)
 BATCH_MOST = 500
 """The most stakes one transaction holds."""
 
-Outcome = m.Prepaid | CroupierError | None
-"""A bet's stake held (:class:`.messages.Prepaid`), refused with nothing held, or ``None``:
-the bet goes to its table's owner as it is."""
+Outcome = Prepaid | CroupierError | None
+"""A bet's stake held (:class:`~croupier.server.tables.connection.Prepaid`), refused with
+nothing held, or ``None``: the bet goes to its table's owner as it is."""
 
 
 @dataclass(slots=True)
@@ -146,11 +146,11 @@ def _outcome(
         return None  # not held: the owner holds it, or explains the key's conflict
     if isinstance(answer, CroupierError):
         return answer
-    return m.Prepaid(
-        round_id,
-        answer.transaction_id,
-        int(answer.amount),
-        int(answer.balance),
-        bool(answer.replayed),
-        stake.seat,
+    return Prepaid(
+        round_id=round_id,
+        transaction_id=answer.transaction_id,
+        amount=int(answer.amount),
+        balance=int(answer.balance),
+        replayed=bool(answer.replayed),
+        seat=stake.seat,
     )

@@ -234,7 +234,7 @@ class TableHost:
             self.table.disconnect(conn)
 
     def _submit(
-        self, gateway: str, cid: int, request: int, text: str, prepaid: m.Prepaid | None
+        self, gateway: str, cid: int, request: int, text: str, prepaid: Prepaid | None
     ) -> None:
         conn = self.remote.get((gateway, cid))
         if conn is None:
@@ -252,17 +252,7 @@ class TableHost:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         outlet = self.outlet
         done.add_done_callback(lambda _: outlet.answered(gateway, request))
-        paid = None
-        if prepaid is not None:
-            paid = Prepaid(
-                round_id=prepaid.round_id,
-                transaction_id=prepaid.transaction_id,
-                amount=prepaid.amount,
-                balance=prepaid.balance,
-                replayed=prepaid.replayed,
-                seat=prepaid.seat,
-            )
-        self.table.core.inbox.put_nowait(Request(conn, message, done, paid))
+        self.table.core.inbox.put_nowait(Request(conn, message, done, prepaid))
 
     async def _reap(self) -> None:
         """Disconnect the sockets of gateways that stopped beating (a dead process)."""

@@ -25,6 +25,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from croupier.server.tables.connection import Prepaid
+
 __all__ = [
     "CLUSTER_CHANNEL",
     "ClusterMessage",
@@ -33,7 +35,6 @@ __all__ = [
     "Disconnect",
     "Frames",
     "Item",
-    "Prepaid",
     "Reconfigure",
     "Submit",
     "TakenOver",
@@ -80,18 +81,6 @@ class Connect(msgspec.Struct, tag="connect", frozen=True):
 class Disconnect(msgspec.Struct, tag="disconnect", frozen=True):
     gateway: str
     conn: int
-
-
-class Prepaid(msgspec.Struct, array_like=True, frozen=True):
-    """A bet's stake the gateway held already (:class:`croupier.server.tables.connection.
-    Prepaid`)."""
-
-    round_id: int
-    transaction_id: int
-    amount: int
-    balance: int
-    replayed: bool
-    seat: int
 
 
 class Submit(msgspec.Struct, tag="submit", frozen=True):
