@@ -214,15 +214,17 @@ def _gateway_holds(server: Server) -> dict[str, float]:
 def test_the_gateway_holds_bets_the_owner_places_refuses_or_never_hears_of(
     server: Server,
 ) -> None:
-    players = [server.player(f"player{i}", credit=5_000) for i in range(4)]
+    players = [server.player(f"player{i}", credit=5_000) for i in range(5)]
     db: Database = server.app.state.db  # the owner's (the test's) app
     with (
         table_ws(server.client, "live", players[0][1]) as w0,
         table_ws(server.client, "live", players[1][1]) as w1,
         table_ws(server.client, "live", players[2][1]) as w2,
         table_ws(server.client, "live", players[3][1]) as w3,
+        table_ws(server.client, "live", players[4][1]) as w4,
     ):
-        seats = [Seat(w) for w in (w0, w1, w2, w3)]
+        seats = [Seat(w) for w in (w0, w1, w2, w3, w4)]
+        playing = [*seats[:3], seats[4]]
         for i, seat in enumerate(seats):
             seat.welcome()
             assert seat.request({"type": "join"})["result"] == {"seat": i}
@@ -255,12 +257,23 @@ def test_the_gateway_holds_bets_the_owner_places_refuses_or_never_hears_of(
             )
         assert found == round_id and isinstance(lost, wallet.Movement)
         assert server.balance(players[3][1]) == 4_700
+        # The same, but its player sends the bet again under its key: the hold is the one
+        # made, and the bet is placed now.
+        with db.session() as session:
+            window.hold_in_window(
+                session, table="live", stakes=[_stake(players[4][0], 4, 300, "found")]
+            )
+        found_again = seats[4].request({"type": "bet", "key": "found", "bets": {"ante": 150}})
+        assert found_again["type"] == "ack", found_again
+        assert found_again["result"]["replayed"] is True
+        assert server.balance(players[4][1]) == 4_700
         server.clock.advance(10)
         closed = seats[0].event("betting_closed")
-        assert closed["boxes"] == 3
+        assert closed["boxes"] == 4
         assert server.balance(players[3][1]) == 5_000
+        assert server.balance(players[4][1]) == 4_700
         for phase, action in (("pre-flop", "check"), ("flop", "check"), ("river", "fold")):
-            for seat in seats[:3]:
+            for seat in playing:
                 seat.after(
                     0,
                     lambda f, phase=phase: (
@@ -269,12 +282,17 @@ def test_the_gateway_holds_bets_the_owner_places_refuses_or_never_hears_of(
                     ),
                 )
                 assert seat.request({"type": "act", "action": action})["type"] == "ack"
-        for seat in seats[:3]:
+        for seat in playing:
             seat.seen("round_closed")
     assert _kinds(db, round_id).count("release") == 2  # the refused bet's, the lost one's
     with db.session() as session:
         staked = dict(session.execute(select(RoundPlayer.user_id, RoundPlayer.staked)).all())
         totals = wallet.check_ledger(session)
-    assert staked == {players[0][0]: 200, players[1][0]: 400, players[2][0]: 400}
+    assert staked == {
+        players[0][0]: 200,
+        players[1][0]: 400,
+        players[2][0]: 400,
+        players[4][0]: 300,
+    }
     assert totals["escrow"] == 0
-    assert totals["player"] + totals.get("house", 0) == 20_000
+    assert totals["player"] + totals.get("house", 0) == 25_000

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from croupier.errors import CroupierError
 from croupier.server.cluster.tasks import Background
 from croupier.server.db import Database
-from croupier.server.errors import IdempotencyConflict
+from croupier.server.errors import IdempotencyConflict, ServiceUnavailable
 from croupier.server.tables import stakes
 from croupier.server.tables.connection import Prepaid
 from croupier.server.tables.rounds import Stake
@@ -88,7 +88,10 @@ class GatewayHolds:
             queue = self._waiting[table] = []
             self._background.start(self._flush(table))
         queue.append(waiting)
-        return await waiting.answer
+        try:
+            return await waiting.answer
+        except CroupierError as exc:  # the process stopping mid-hold
+            return exc
 
     async def _flush(self, table: str) -> None:
         """Hold what waits at ``table``, a batch at a time, until nothing does."""
@@ -107,20 +110,25 @@ class GatewayHolds:
                 self._waiting[table] = rest
                 await self._hold(table, batch)
         finally:
-            self._waiting.pop(table, None)
+            # Stopped (the process shuts down): what still waits goes to the owner as it is.
+            for one in self._waiting.pop(table, []):
+                if not one.answer.done():
+                    one.answer.set_result(None)
 
     async def _hold(self, table: str, batch: list[_Waiting]) -> None:
         try:
-            round_id, answers = await asyncio.to_thread(
-                stakes.hold_in_window,
-                self.db,
-                table=table,
-                stakes=[one.stake for one in batch],
-                check=self.check,
-            )
-        except Exception as exc:
-            log.warning("%d holds at %s failed: %s (the owner takes them)", len(batch), table, exc)
-            round_id, answers = None, []
+            round_id, answers = await self._held(table, batch)
+        except asyncio.CancelledError:
+            # The holds may be done: the bets are not passed on (their resend replays them).
+            for one in batch:
+                if not one.answer.done():
+                    one.answer.set_exception(
+                        ServiceUnavailable(
+                            "the server is stopping: send the bet again, under its key",
+                            reason="table_unreachable",
+                        )
+                    )
+            raise
         for i, one in enumerate(batch):
             if one.answer.done():
                 continue
@@ -129,6 +137,21 @@ class GatewayHolds:
             one.answer.set_result(outcome)
             if self.count is not None:
                 self.count(table, _counted(outcome))
+
+    async def _held(
+        self, table: str, batch: list[_Waiting]
+    ) -> tuple[int | None, list[Movement | CroupierError]]:
+        try:
+            return await asyncio.to_thread(
+                stakes.hold_in_window,
+                self.db,
+                table=table,
+                stakes=[one.stake for one in batch],
+                check=self.check,
+            )
+        except Exception as exc:
+            log.warning("%d holds at %s failed: %s (the owner takes them)", len(batch), table, exc)
+            return None, []
 
 
 def _counted(outcome: Outcome) -> str:

@@ -256,9 +256,11 @@ class BankedDriver:
                 # Its key's hold was a gateway's, refused and returned (issue 18): no bet.
                 self.out.refuse(request, _returned(answer.transaction_id))
                 continue
-            if answer.replayed:
+            if answer.replayed and answer.transaction_id in core.kept_holds:
                 self.out.answer(request, bet_ack(answer, round_id=core.round_id, seat=seat))
                 continue
+            # A fresh stake, or one held before under this key for this round but never
+            # placed (a gateway's hold whose message never came, issue 18): placed now.
             core.kept_holds.add(answer.transaction_id)
             try:
                 game_round.place_bets(seat, bets)
