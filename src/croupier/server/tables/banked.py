@@ -265,14 +265,7 @@ class BankedDriver:
             try:
                 game_round.place_bets(seat, bets)
             except Exception as exc:
-                # Checked above, so the engine is broken: money is held for a bet it
-                # refused. Void the round (every stake back) and say so.
-                log.exception("place_bets failed at %s", core.name)
-                await self._void(f"engine malfunction: {exc}")
-                voided = IllegalActionError("the round was voided: every bet returned")
-                for other, _, _, _ in held:
-                    if not other.done.done():
-                        self.out.refuse(other, voided)
+                await self._bets_malfunction(exc, [other for other, _, _, _ in held])
                 return None
             core.round_users[seat] = request.conn.user_id
             acks.append((request, bet_ack(answer, round_id=core.round_id, seat=seat)))
@@ -357,12 +350,7 @@ class BankedDriver:
             try:
                 game_round.place_bets(seat, bets)
             except Exception as exc:
-                log.exception("place_bets failed at %s", core.name)
-                await self._void(f"engine malfunction: {exc}")
-                voided = IllegalActionError("the round was voided: every bet returned")
-                for other in requests:
-                    if not other.done.done():
-                        self.out.refuse(other, voided)
+                await self._bets_malfunction(exc, requests)
                 return
             core.round_users[seat] = request.conn.user_id
             core.kept_holds.add(paid.transaction_id)
@@ -576,6 +564,16 @@ class BankedDriver:
             self.out.answer(request, result)
         if not lone:
             await self._after_engine(phase_before=before, pending_before=pending)
+
+    async def _bets_malfunction(self, exc: Exception, requests: list[Request]) -> None:
+        """A bet checked, its stake held, that the engine then refused to place: the engine
+        is broken. Void the round (every stake back) and say so to the bets not answered."""
+        log.exception("place_bets failed at %s", self.core.name, exc_info=exc)
+        await self._void(f"engine malfunction: {exc}")
+        voided = IllegalActionError("the round was voided: every bet returned")
+        for other in requests:
+            if not other.done.done():
+                self.out.refuse(other, voided)
 
     async def _malfunction(self, exc: Exception, valid: list[Decision]) -> None:
         """A decision checked the engine then failed on (or one it refused with a Play bet
