@@ -236,10 +236,12 @@ def test_requests_waiting_together_are_staked_together(
 def test_own_bet_and_decision_are_told_by_events_not_state(
     db: Database, make_user: UserFactory
 ) -> None:
-    """Issue 18: at a live table a seat's own bet or decision sends it its ``seat_event`` and
-    the ack, no ``state`` (a view built and encoded per seat); the next phase's ``state``
-    still reaches everyone, with the seat's box and its legal actions."""
-    users = [make_user(f"quiet{i}") for i in range(3)]
+    """Issue 18: at a live table no ``state`` (a view built and encoded per seat) is sent
+    during a round: a seat's own bet or decision sends it its ``seat_event`` and the ack; when
+    a decision phase opens everyone gets ``decisions_open`` and each seat to decide its
+    ``your_turn`` with its legal actions (one frame, the same text for every seat); a seated
+    player without a box gets no ``your_turn``."""
+    users = [make_user(f"quiet{i}") for i in range(4)]
     config, clock = _live(db, dict.fromkeys(users, 10_000), seconds=20)
 
     async def scenario() -> list[list[list[dict[str, Any]]]]:
@@ -250,8 +252,13 @@ def test_own_bet_and_decision_are_told_by_events_not_state(
         await table.submit(conns[0], BetMessage(id="b0", key="b", bets={"ante": 100}))
         steps.append([_drain(c) for c in conns])
         await asyncio.gather(
-            *(table.submit(c, BetMessage(id="b", key="b", bets={"ante": 100})) for c in conns[1:])
+            *(table.submit(c, BetMessage(id="b", key="b", bets={"ante": 100})) for c in conns[1:3])
         )
+        clock.advance(20)  # the fourth player does not bet: betting closes on its timer
+        for _ in range(200):
+            if table.status == "playing":
+                break
+            await asyncio.sleep(0.005)
         steps.append([_drain(c) for c in conns])
         await table.submit(conns[0], ActMessage(id="a0", action="check"))
         steps.append([_drain(c) for c in conns])
@@ -261,10 +268,22 @@ def test_own_bet_and_decision_are_told_by_events_not_state(
     bet, closing, check = asyncio.run(scenario())
     kinds = [f["type"] if f["type"] != "seat_event" else f["event"]["kind"] for f in bet[0]]
     assert kinds == ["event", "bets_placed", "ack"], kinds  # round_opened, own bet, ack
-    # Betting closed: everyone's pre-flop state carries its own box and legal actions.
+    turns = []
     for i, frames in enumerate(closing):
-        (state,) = [f for f in frames if f["type"] == "state"]
-        assert state["view"]["box"]["seat"] == i and "check" in state["view"]["legal"]
+        assert [f for f in frames if f["type"] == "state"] == []
+        events = [f["event"] for f in frames if f["type"] in ("event", "seat_event")]
+        (opened,) = [e for e in events if e["kind"] == "decisions_open"]
+        assert opened["pending"] == 3 and opened["phase"] == "pre-flop"
+        mine = [f["event"] for f in frames if f["type"] == "seat_event"]
+        mine = [e for e in mine if e["kind"] == "your_turn"]
+        if i < 3:
+            (turn,) = mine
+            assert turn["phase"] == "pre-flop" and turn["legal"][0] == "check"
+            assert set(turn["legal"][1:]) == {"3x", "4x"}
+            turns.append(turn)
+        else:
+            assert mine == []
+    assert turns[0] == turns[1] == turns[2]
     kinds = [f["type"] if f["type"] != "seat_event" else f["event"]["kind"] for f in check[0]]
     assert kinds == ["checked", "ack"], kinds
     assert check[1] == [] or all(f["type"] == "event" for f in check[1])

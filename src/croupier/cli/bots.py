@@ -237,6 +237,12 @@ class _Bot:
         """The round in play as the last frame told it: a live table sends no ``state``
         after a seat's own bet (its ``seat_event`` and ack say it), so the last ``state``
         may predate the round its bet opened."""
+        self.turn: tuple[str, list[str]] | None = None
+        """A live table's ``your_turn`` not acted on yet: the phase and its legal actions
+        (a live table sends no ``state`` during a round)."""
+        self.hole: list[str] = []
+        self.board: list[str] = []
+        """The round's cards as its events dealt them (what a live table's bot decides on)."""
         self.failed = False
         """A refused bet is not retried in the same table state (say, bets closed)."""
         self.stopping = False
@@ -274,9 +280,15 @@ class _Bot:
             # round voided, the seats free): sit down again.
             self.joined = False
             self.failed = False
-        if not self.inflight and self.state is not None:
-            # State frames that arrive while a request is in flight are kept and acted on
-            # once it is answered.
+        if self.inflight:
+            # Frames that arrive while a request is in flight are kept and acted on once it
+            # is answered.
+            return
+        if self.turn is not None:
+            phase, legal = self.turn
+            self.turn = None
+            await self._decide(ws, phase, legal, self.hole, self.board)
+        elif self.state is not None:
             await self._next_move(ws, self.state)
 
     def _answer(self, frame: dict[str, Any]) -> None:
@@ -316,17 +328,39 @@ class _Bot:
                 await self._send(ws, "bet", {"type": "bet", "key": uuid.uuid4().hex, "bets": bets})
             return
         legal = view.get("legal") or []
-        if legal and round_id is not None:
-            key = (int(round_id), str(view.get("phase")))
-            if key not in self.acted:
-                self.acted.add(key)
-                act = decide(legal, view.get("hole") or [], view.get("board") or [])
-                await self._send(ws, "act", {"type": "act", **act})
+        if legal:
+            await self._decide(
+                ws, str(view.get("phase")), legal, view.get("hole") or [], view.get("board") or []
+            )
+
+    async def _decide(
+        self, ws: Any, phase: str, legal: list[str], hole: list[str], board: list[str]
+    ) -> None:
+        """Act once per phase of the round in play on ``legal``."""
+        if not legal or self.round_id is None:
+            return
+        key = (int(self.round_id), phase)
+        if key not in self.acted:
+            self.acted.add(key)
+            act = decide(legal, hole, board)
+            await self._send(ws, "act", {"type": "act", **act})
 
     def _event(self, event: dict[str, Any]) -> None:
         kind = event.get("kind")
+        if kind == "your_turn":
+            self.turn = (str(event.get("phase")), list(event.get("legal") or []))
+        elif kind == "hole_cards_dealt" and isinstance(event.get("cards"), list):
+            # A live table's one shared hand is dealt to seat -1, in public; a casino
+            # table's own cards come in this bot's projection (the others' are hidden).
+            if event.get("seat") == -1 or event.get("seat") == self.bet_seats.get(
+                self.round_id or -1
+            ):
+                self.hole = [str(c) for c in event["cards"]]
+        elif kind == "board_dealt" and isinstance(event.get("cards"), list):
+            self.board = [*self.board, *(str(c) for c in event["cards"])]
         if kind == "round_opened":
             self.round_id = event.get("round_id")
+            self.hole, self.board, self.turn = [], [], None
             self.stats.rounds_opened.setdefault(str(self.round_id), time.perf_counter())
         if kind == "round_settled" and self.observer:
             self.settled_at = time.perf_counter()

@@ -100,18 +100,27 @@ test("a bet outside the table's limits is said in euros before it is sent", asyn
   assert.equal(uth.limitError([["ante", 500, 100, 100000], ["trips", 0, 100, 50000]]), null);
 });
 
-test("a live seat's view follows its own events: no state frame after its bet or decision", async () => {
+test("a live seat's view follows the events: no state frame during a round", async () => {
   const uth = await load("uth.js");
   const m = { view: null, last: null };
+  uth.follow(m, { kind: "round_opened", round_id: 7, commitment: "c", betting_seconds: 10 }, 3);
+  assert.deepEqual([m.view.phase, m.view.box, m.view.board, m.view.legal], ["betting", null, [], []]);
   // Another seat's bet changes nothing; the seat's own makes its box (so no second bet).
   uth.follow(m, { kind: "bets_placed", seat: 8, ante: 500, blind: 500, trips: 0 }, 3);
-  assert.equal(m.view, null);
+  assert.equal(m.view.box, null);
   uth.follow(m, { kind: "bets_placed", seat: 3, ante: 100, blind: 100, trips: 0 }, 3);
   assert.deepEqual([m.view.box.ante, m.view.box.decided, m.view.legal], [100, false, []]);
   uth.follow(m, { kind: "trips_placed", seat: 3, trips: 200 }, 3);
   assert.equal(m.view.box.trips, 200);
-  // The pre-flop state gives the legal actions; the seat's own 4x takes them away.
-  m.view = { ...m.view, phase: "pre-flop", hole: ["As", "Kd"], legal: ["check", "4x", "3x"] };
+  // The shared hand (seat -1) is everyone's; another seat's own cards are not.
+  uth.follow(m, { kind: "hole_cards_dealt", seat: 5, cards: ["2h", "2d"] }, 3);
+  assert.deepEqual(m.view.hole, []);
+  uth.follow(m, { kind: "hole_cards_dealt", seat: -1, cards: ["As", "Kd"] }, 3);
+  uth.follow(m, { kind: "phase_changed", phase: "pre-flop" }, 3);
+  assert.deepEqual([m.view.hole, m.view.phase, m.view.legal], [["As", "Kd"], "pre-flop", []]);
+  // The seat's your_turn gives the legal actions; its own 4x takes them away.
+  uth.follow(m, { kind: "your_turn", phase: "pre-flop", legal: ["check", "4x", "3x"] }, 3);
+  assert.deepEqual(m.view.legal, ["check", "4x", "3x"]);
   uth.follow(m, { kind: "checked", seat: 4 }, 3);
   assert.deepEqual(m.view.legal, ["check", "4x", "3x"]);
   uth.follow(m, { kind: "play_bet", seat: 3, multiple: 4, amount: 400 }, 3);
@@ -124,4 +133,12 @@ test("a live seat's view follows its own events: no state frame after its bet or
   assert.deepEqual(m.view.board, ["2c", "3d", "4h", "5s", "9c"]);
   assert.deepEqual([m.view.phase, m.view.dealer, m.view.result.net], ["showdown", ["Qh", "Qs"], 1200]);
   assert.equal(m.last.result.net, 1200);
+  // A spectator (no seat) sees the shared hand and the board from the same events.
+  const s = { view: null, last: null };
+  for (const e of [
+    { kind: "round_opened", round_id: 8, commitment: "c", betting_seconds: 10 },
+    { kind: "hole_cards_dealt", seat: -1, cards: ["Th", "Td"] },
+    { kind: "board_dealt", cards: ["2c", "3d", "4h"] },
+  ]) uth.follow(s, e, null);
+  assert.deepEqual([s.view.hole, s.view.board, s.view.box], [["Th", "Td"], ["2c", "3d", "4h"], null]);
 });

@@ -633,10 +633,14 @@ class BankedDriver:
             )
             if core.crowd:
                 opened.pending = len(game_round.pending_seats)
+                self.out.emit(opened)
+                # Each seat to decide is told its actions; everyone else's view follows the
+                # events (docs/protocol.md "Live tables").
+                self.out.turns(game_round.phase, game_round.pending_seats, game_round.legal)
             else:
                 opened.pending_seats = list(game_round.pending_seats)
-            self.out.emit(opened)
-            self.out.broadcast_state()
+                self.out.emit(opened)
+                self.out.broadcast_state()
         else:
             for actor in actors:
                 self.out.acted(actor)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,7 @@ from croupier.server.tables.wire import (
     Timers,
     UserRef,
     Welcome,
+    YourTurn,
     as_json,
     error_frame,
 )
@@ -194,6 +195,24 @@ class Broadcaster:
         frame = Shared(SeatEventFrame(table=self.core.name, event=data))
         for conn in self.by_user.get(user_id, ()):
             conn.send(frame)
+
+    def turns(self, phase: str, pending: Iterable[int], legal: Callable[[int], list[str]]) -> None:
+        """A live table's decision phase opened: each seat to decide gets its ``your_turn``
+        (a ``seat_event`` with its ``legal`` actions), one frame encoded per distinct list
+        of actions, where a casino table sends every connection its ``state`` (issue 18: a
+        view built and encoded per seat, a thousand times a phase)."""
+        frames: dict[tuple[str, ...], Shared] = {}
+        for seat in pending:
+            user = self.core.round_users.get(seat)
+            if user is None:
+                continue
+            words = tuple(legal(seat))
+            frame = frames.get(words)
+            if frame is None:
+                event = YourTurn(phase=phase, legal=list(words))
+                frame = frames[words] = Shared(SeatEventFrame(table=self.core.name, event=event))
+            for conn in self.by_user.get(user, ()):
+                conn.send(frame)
 
     def announce(self, user_id: int, data: Event) -> None:
         """A seat taken or given up: an event for everyone, or at a live table (where the

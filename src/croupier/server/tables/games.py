@@ -142,6 +142,11 @@ class BankedRound(GameRound, Protocol):
         """After settlement: everything paid back to each seat (stakes included)."""
         ...
 
+    def legal(self, seat: int) -> list[str]:
+        """The wire names of ``seat``'s decisions now (its view's ``legal``), without
+        building its view: a live table's ``your_turn``."""
+        ...
+
 
 class CashRound(GameRound, Protocol):
     """A hand at a cash table: players against each other, chips from their stacks."""

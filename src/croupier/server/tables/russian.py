@@ -374,6 +374,9 @@ class RussianTableRound:
             if isinstance(legal.action, _Decision)
         )
 
+    def legal(self, seat: int) -> list[str]:
+        return [legal.kind for legal in self._decisions(seat)]
+
     # -- closing -------------------------------------------------------------------------
 
     def returns(self) -> dict[int, int]:

@@ -257,6 +257,9 @@ class UthTableRound:
     def returns(self) -> dict[int, int]:
         return {seat: result.returned for seat, result in self.engine.results.items()}
 
+    def legal(self, seat: int) -> list[str]:
+        return list(self.engine.legal_words(seat))
+
     def void(self, reason: str) -> None:
         if self.engine.can_void():
             self.engine.void(reason)

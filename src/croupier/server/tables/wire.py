@@ -48,6 +48,7 @@ from croupier.server.tables.wire_events import (
     TimedOut,
     Turn,
     Winner,
+    YourTurn,
     round_closed,
 )
 
@@ -108,6 +109,7 @@ __all__ = [
     "UserRef",
     "Welcome",
     "Winner",
+    "YourTurn",
     "as_json",
     "encode",
     "error_frame",

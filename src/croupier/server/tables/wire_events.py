@@ -38,6 +38,7 @@ __all__ = [
     "TimedOut",
     "Turn",
     "Winner",
+    "YourTurn",
     "round_closed",
 ]
 
@@ -89,6 +90,15 @@ class DecisionsOpen(_Event, tag="decisions_open"):
     decision_seconds: float
     pending_seats: list[int] | UnsetType = UNSET
     pending: int | UnsetType = UNSET
+
+
+class YourTurn(_Event, tag="your_turn"):
+    """At a live table, to each seat that has to decide when a decision phase opens (a
+    ``seat_event``, after ``decisions_open``): its ``legal`` actions in ``phase``. A casino
+    table sends each seat its ``state`` instead (its view's ``legal``)."""
+
+    phase: str
+    legal: list[str]
 
 
 class Reveal(Struct, kw_only=True):
@@ -211,6 +221,7 @@ TableEvent = (
     | Left
     | RoundOpened
     | DecisionsOpen
+    | YourTurn
     | RoundClosed
     | TableIdle
     | Tally
@@ -229,6 +240,7 @@ TABLE_EVENTS: Final[tuple[type[_Event], ...]] = (
     Left,
     RoundOpened,
     DecisionsOpen,
+    YourTurn,
     RoundClosed,
     TableIdle,
     Tally,

@@ -95,6 +95,13 @@ export function useTable(info, handlers) {
           m.winners = { round: e.round_id, list: e.winners };
           announce(t("winners.announce", { list: e.winners.map((w) => `${w.name} ${money(w.net)}`).join(", ") }));
         }
+        // A live table sends no `state` during a round: its status follows the events.
+        // (A banked round opens with `betting_seconds`; a cash hand's `state` follows.)
+        if (m.table && e.kind === "round_opened" && e.betting_seconds != null) {
+          m.table = { ...m.table, status: "betting", round_id: e.round_id };
+        } else if (m.table && e.kind === "decisions_open") {
+          m.table = { ...m.table, status: "playing" };
+        }
         if (e.kind === "turn" || e.kind === "decisions_open") {
           const seconds = e.decision_seconds;
           if (seconds) m.deadline = { at: f._at + seconds * 1000, total: seconds };

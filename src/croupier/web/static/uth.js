@@ -27,10 +27,10 @@ function snapshot(v) {
   return { hole: v.hole || [], board: v.board || [], dealer: v.dealer, result: v.result, box: v.box };
 }
 
-/** The seat's view follows the events (issue 18): a live table sends no `state` after the
- * seat's own bet or decision, only its own `seat_event` and the ack, so the box, the legal
- * actions, the board, the dealer's cards and the result are taken from the events until the
- * next `state` (the next phase's) replaces the whole view. */
+/** The seat's view follows the events (issue 18): a live table sends no `state` during a
+ * round (docs/protocol.md "Live tables"), so the hole cards, the box, the legal actions (its
+ * `your_turn`), the board, the dealer's cards and the result are taken from the events; a
+ * casino table's `state` replaces the whole view after each of them. */
 export function follow(mm, e, me) {
   const v = mm.view;
   const own = me != null && e.seat === me;
@@ -39,6 +39,16 @@ export function follow(mm, e, me) {
     mm.view = { ...v, legal: [], box: box && { ...box, decided: true, ...changes } };
   };
   switch (e.kind) {
+    case "round_opened":
+      mm.view = { seat: me, phase: "betting", hole: [], board: [], dealer: null, legal: [], result: null, box: null };
+      break;
+    case "hole_cards_dealt":
+      // A live table's one shared hand is dealt to seat -1, in public.
+      if (v && Array.isArray(e.cards) && (own || e.seat === -1)) mm.view = { ...v, hole: e.cards };
+      break;
+    case "your_turn":
+      if (v) mm.view = { ...v, phase: e.phase, legal: e.legal || [], box: box && { ...box, decided: false } };
+      break;
     case "bets_placed":
       if (!own) return;
       mm.view = {
@@ -59,7 +69,7 @@ export function follow(mm, e, me) {
       if (own && v) decided({ folded: true });
       break;
     case "phase_changed":
-      if (v) mm.view = { ...v, phase: e.phase };
+      if (v) mm.view = { ...v, phase: e.phase, legal: [] };
       break;
     case "board_dealt":
       if (v && Array.isArray(e.cards)) mm.view = { ...v, board: [...(v.board || []), ...e.cards] };
@@ -120,6 +130,10 @@ export function UthTable({ info }) {
           break;
         case "bets_placed":
           addLog(mm, t("uth.log.bets", { name: who, ante: money(e.ante), trips: e.trips ? money(e.trips) : "" }));
+          break;
+        case "your_turn":
+          play("turn");
+          announce(t(`uth.phase.${e.phase}`));
           break;
         case "betting_closed":
           addLog(mm, t("log.no_more_bets"));
