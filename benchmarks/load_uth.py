@@ -405,6 +405,7 @@ def play(
         round(1000 * cpu / stats.bets, 3) if stats.bets else None
     )
     summary["database_rounds"] = round_statuses(servers.database_url)
+    summary["server_acks_within"] = server_acks(servers.node_urls or [servers.url])
     if servers.node_urls:
         summary["gateway_holds"] = gateway_holds(servers.node_urls)
     if kill is not None:
@@ -472,6 +473,38 @@ def gateway_holds(urls: list[str]) -> dict[str, int]:
                 outcome = labels.split('outcome="', 1)[1].split('"', 1)[0]
                 found[outcome] = found.get(outcome, 0) + int(float(value))
     return found
+
+
+def server_acks(urls: list[str]) -> dict[str, dict[str, float]]:
+    """The share of bets and decisions the servers answered within 0.1, 0.25, 0.5 and 1 s of
+    their arrival (``croupier_ack_latency_seconds``, summed over the processes still up): the
+    server's part of the bots' act→ack times, which also wait on the bots' own processes."""
+    import httpx
+
+    counts: dict[str, dict[str, float]] = {}
+    for url in urls:
+        try:
+            text = httpx.get(f"{url}/metrics", timeout=5).text
+        except httpx.HTTPError:
+            continue  # a process killed by --kill-owner-at
+        for line in text.splitlines():
+            if not line.startswith("croupier_ack_latency_seconds_bucket{"):
+                continue
+            labels, value = line.rsplit(" ", 1)
+            kind = labels.split('type="', 1)[1].split('"', 1)[0]
+            bound = labels.split('le="', 1)[1].split('"', 1)[0]
+            mine = counts.setdefault(kind, {})
+            mine[bound] = mine.get(bound, 0.0) + float(value)
+    shares: dict[str, dict[str, float]] = {}
+    for kind in ("bet", "act"):
+        mine = counts.get(kind, {})
+        total = mine.get("+Inf", 0.0)
+        if total:
+            shares[kind] = {
+                f"{bound}s": round(100 * mine.get(bound, 0.0) / total, 2)
+                for bound in ("0.1", "0.25", "0.5", "1.0")
+            }
+    return shares
 
 
 def round_statuses(database_url: str) -> dict[str, int]:

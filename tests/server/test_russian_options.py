@@ -305,3 +305,31 @@ def test_the_second_open_box_gets_its_own_timer_after_the_first_times_out(
         closed = seat.event("round_closed")
     assert closed["returns"] == {"0": 0}
     assert server.balance(token) == CREDIT - 200
+
+
+@pytest.mark.timeout(30)
+def test_the_second_open_box_gets_its_own_timer_after_the_first_decides(
+    make_server: Any,
+) -> None:
+    """When the player decides on the first of its two open boxes, the second's turn opens
+    with ``decisions_open`` and a whole timer of its own, as when the first timed out. It
+    used to keep what was left of the first box's timer, without ``decisions_open``: a player
+    who took 15 of the 20 seconds on the first box had 5 for the second."""
+    server: Server = make_server(open_boxes_per_player=2)
+    _, token = server.player("olga", credit=CREDIT)
+    with table_ws(server.client, "russian", token) as ws:
+        seat = Seat(ws)
+        seat.welcome()
+        _ok(seat, {"type": "join"})
+        server.shoes.push("Ah As Ad 7c 2h Kh Ks 8d 8h 2c Qs Qd 9c 5s 3h")
+        _ok(seat, {"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
+        assert seat.event("decisions_open")["pending_seats"] == [0]
+        server.clock.advance(15)
+        _ok(seat, {"type": "act", "action": "fold"})
+        opened = seat.event("decisions_open")
+        assert opened["pending_seats"] == [0] and opened["decision_seconds"] == 20
+        assert seat.state()["table"]["deadline_in"] == 20
+        server.clock.advance(10)  # the first box's timer would have run out by now
+        assert _ok(seat, {"type": "act", "action": "fold"})["action"] == "fold"
+        closed = seat.event("round_closed")
+    assert closed["returns"] == {"0": 0}

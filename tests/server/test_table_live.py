@@ -327,6 +327,24 @@ def test_views_written_once_per_round_equal_the_generic_form(shared: bool) -> No
     game_round.apply_timeout(1)
     assert game_round.finished
     check_views()
+    # Every event as each seat sees it is the generic form (the bets and decisions written
+    # straight from their fields); the summary read from the record equals a fresh one.
+    for event in game_round.engine.events:
+        for seat in (None, 0, 1):
+            fast = game_round.project_event(event, seat)
+            slow: dict[str, Any] = to_json(event.seen_by(seat))
+            if event.kind == "seat_settled":
+                slow["result"] = result_to_dict(event.result)
+            slow["kind"] = event.kind
+            if shared and event.kind == "betting_closed":
+                slow["boxes"] = len(slow.pop("seats"))
+            assert fast == slow, event.kind
+    kinds = {event.kind for event in game_round.engine.events}
+    assert {"bets_placed", "play_bet", "checked", "folded", "seat_settled"} <= kinds
+    game_round.record(1)
+    summary = game_round.summary()
+    game_round._recorded = None
+    assert summary == game_round.summary()
 
 
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)

@@ -8,14 +8,63 @@ counts sockets, frames and acknowledgement latency itself.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Iterator, Sequence
+from typing import Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.registry import Collector
 
-__all__ = ["CONTENT_TYPE_LATEST", "NO_METRICS", "Metrics", "TableObserver"]
+__all__ = ["CONTENT_TYPE_LATEST", "NO_METRICS", "Counts", "Metrics", "TableObserver", "Tally"]
 
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+
+class Tally:
+    """One labelled value of a :class:`Counts`: a plain integer."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+    def inc(self, amount: int = 1) -> None:
+        self.value += amount
+
+
+class Counts(Collector):
+    """A counter family counted in plain integers and read when scraped: what the event
+    loop counts thousands of times a round (requests answered, frames written). A
+    :class:`prometheus_client.Counter` takes a lock on every ``inc``; these are only ever
+    added to from the event loop's thread."""
+
+    def __init__(
+        self, name: str, documentation: str, labels: Sequence[str], *, registry: CollectorRegistry
+    ) -> None:
+        self.name = name
+        self.documentation = documentation
+        self.labels = tuple(labels)
+        self._values: dict[tuple[str, ...], Tally] = {}
+        registry.register(self)
+
+    def child(self, *values: str) -> Tally:
+        """The value of these label values (one per label, in order)."""
+        if len(values) != len(self.labels):
+            raise ValueError(f"{self.name} has labels {self.labels}, not {values}")
+        tally = self._values.get(values)
+        if tally is None:
+            tally = self._values[values] = Tally()
+        return tally
+
+    def describe(self) -> Iterator[CounterMetricFamily]:
+        yield CounterMetricFamily(self.name, self.documentation, labels=self.labels)
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        family = CounterMetricFamily(self.name, self.documentation, labels=self.labels)
+        for values, tally in list(self._values.items()):
+            family.add_metric(list(values), tally.value)
+        yield family
 
 
 class TableObserver(Protocol):
@@ -47,15 +96,13 @@ class Metrics:
         self.rounds = Counter(
             "croupier_rounds", "Rounds closed", ["table", "game", "status"], registry=r
         )
-        self.requests = Counter(
+        self.requests = Counts(
             "croupier_requests",
             "Table requests answered (type bet: the bets), by outcome",
             ["table", "type", "outcome"],
             registry=r,
         )
-        self.frames = Counter(
-            "croupier_frames_sent", "WebSocket frames sent", ["table"], registry=r
-        )
+        self.frames = Counts("croupier_frames_sent", "WebSocket frames sent", ["table"], registry=r)
         self.ack_latency = Histogram(
             "croupier_ack_latency_seconds",
             "From a table request's arrival to its acknowledgement or error",
@@ -70,7 +117,7 @@ class Metrics:
             ["table", "outcome"],
             registry=r,
         )
-        self._answered: dict[tuple[str, str, bool], Any] = {}
+        self._answered: dict[tuple[str, str, bool], Tally] = {}
         self.sockets = Gauge(
             "croupier_open_sockets", "Open table WebSockets", ["table"], registry=r
         )
@@ -85,10 +132,8 @@ class Metrics:
         child = self._answered.get(key)
         if child is None:
             outcome = "ack" if ok else "error"
-            child = self._answered[key] = self.requests.labels(
-                table=table, type=kind, outcome=outcome
-            )
-        child.inc()
+            child = self._answered[key] = self.requests.child(table, kind, outcome)
+        child.value += 1
 
     def render(self) -> bytes:
         """The text exposition format."""

@@ -535,7 +535,7 @@ class BankedDriver:
         """Apply the checked decisions whose Play bets were held, answer them, and go on. A
         lone decision is answered after what it set off (the next phase, the settlement);
         decisions taken together first, each after its seat's new state."""
-        before, pending = game_round.phase, game_round.pending_seats
+        before, pending = game_round.phase, game_round.pending_turns
         done: list[tuple[Request, Result]] = []
         for request, message, seat, action, extra in valid:
             result = Result(seat=seat, action=message.action, staked=extra)
@@ -622,9 +622,9 @@ class BankedDriver:
         if game_round.finished:
             await self._settle()
             return
-        # A new phase, or seats that now have to decide (games where boxes decide one after
-        # another, as in Russian Poker): a fresh timer for them.
-        if game_round.phase != phase_before or not set(game_round.pending_seats) <= set(
+        # A new phase, or turns that now have to be taken (seats; boxes where they decide
+        # one after another, as in Russian Poker): a fresh timer for them.
+        if game_round.phase != phase_before or not set(game_round.pending_turns) <= set(
             pending_before
         ):
             core.arm(core.config.decision_seconds)

@@ -121,6 +121,13 @@ class GameRound(Protocol):
 class BankedRound(GameRound, Protocol):
     """A round against the house: opening bets, then decisions, then the settlement."""
 
+    @property
+    def pending_turns(self) -> tuple[int, ...]:
+        """Who decides now, as finely as the game's turns go: the pending seats (UTH), or
+        the box deciding (Russian Poker, where one seat's open boxes decide one after
+        another). A turn not pending before opens with ``decisions_open`` and its own timer."""
+        ...
+
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
         """Validate the opening bets, or a bet a seat that has bet may add in the same
         betting window (UTH: Trips after the Ante); return the stake to hold."""

@@ -209,9 +209,7 @@ async def table_socket(websocket: WebSocket, name: str) -> None:
     metrics: Metrics = websocket.app.state.metrics
     sockets = metrics.sockets.labels(table=name)
     sockets.inc()
-    writer = asyncio.create_task(
-        _pump(websocket, conn, metrics.frames.labels(table=name), batch=batch)
-    )
+    writer = asyncio.create_task(_pump(websocket, conn, metrics.frames.child(name), batch=batch))
     try:
         await _serve(websocket, access, conn, session, metrics)
     except WebSocketDisconnect:

@@ -163,6 +163,12 @@ class RussianTableRound:
         return () if box is None else (self.engine.seat_of(box),)
 
     @property
+    def pending_turns(self) -> tuple[int, ...]:
+        # The box deciding: a seat's second open box is a turn of its own (own timer).
+        box = self.engine.to_act
+        return () if box is None else (box,)
+
+    @property
     def finished(self) -> bool:
         return self.engine.finished
 

@@ -39,7 +39,16 @@ from croupier.games.uth import (
     opening_stake,
 )
 from croupier.games.uth.config import PlayMultiples
-from croupier.games.uth.events import PUBLIC, SeatSettled, UthEvent
+from croupier.games.uth.events import (
+    PUBLIC,
+    BetsPlaced,
+    Checked,
+    Folded,
+    PlayBet,
+    SeatSettled,
+    TripsPlaced,
+    UthEvent,
+)
 from croupier.history import uth as uth_history
 from croupier.history.uth import result_to_dict
 from croupier.server.errors import InvalidRequestError
@@ -132,6 +141,13 @@ def _box_json(box: BoxView) -> dict[str, Any]:
     return {name: getattr(box, name) for name in _BOX_FIELDS}
 
 
+_PLAIN_EVENTS: dict[type, tuple[str, ...]] = {
+    cls: tuple(f.name for f in dataclasses.fields(cls))
+    for cls in (BetsPlaced, TripsPlaced, PlayBet, Checked, Folded)
+}
+"""Events whose wire form is their fields as they are (ints and booleans, no card)."""
+
+
 class UthTableRound:
     """One :class:`UthRound` driven by a table."""
 
@@ -143,6 +159,9 @@ class UthTableRound:
         """Card tuples already written as notation: a live table's thousand views of one
         phase share the board, the dealer's cards and (a shared hand) the hole cards, so each
         is written once a round (issue 18: the same work for every seat done once)."""
+        self._recorded: tuple[int, dict[str, Any]] | None = None
+        """The last record made and how many events it saw: the summary of a thousand-box
+        round reads it instead of walking the round again."""
 
     def _card_list(self, cards: tuple[Card, ...]) -> list[str]:
         written = self._cards.get(cards)
@@ -161,6 +180,12 @@ class UthTableRound:
     @property
     def pending_seats(self) -> tuple[int, ...]:
         return self.engine.pending_seats
+
+    @property
+    def pending_turns(self) -> tuple[int, ...]:
+        # Every seat decides at once in a phase (spec/uth.md "Dealing and decisions"): the phase is the turn,
+        # and no seat's turn opens within one (nor is a thousand seats sorted each request).
+        return ()
 
     @property
     def finished(self) -> bool:
@@ -277,6 +302,13 @@ class UthTableRound:
             # Written once, straight to its wire form (the generic walk of the result, then
             # its replacement, cost a live table twice a thousand walks a round).
             return {"result": result_to_dict(event.result), "kind": event.kind}
+        plain = _PLAIN_EVENTS.get(type(event))
+        if plain is not None:
+            # A seat's bets and decisions: numbers only, nothing hidden from anyone; a live
+            # table writes a thousand of them a phase, straight from their fields.
+            fields = {name: getattr(event, name) for name in plain}
+            fields["kind"] = event.kind
+            return fields
         data: dict[str, Any] = to_json(event.seen_by(seat))
         data["kind"] = event.kind
         if self.engine.config.max_seats is None:
@@ -319,10 +351,16 @@ class UthTableRound:
         return data
 
     def record(self, round_id: int) -> dict[str, Any]:
-        return uth_history.record(self.engine, round_id=str(round_id))
+        data = uth_history.record(self.engine, round_id=str(round_id))
+        self._recorded = (len(self.engine.events), data)
+        return data
 
     def summary(self) -> dict[str, Any]:
-        record = uth_history.record(self.engine)
+        recorded = self._recorded
+        if recorded is not None and not self.engine.events_since(recorded[0]):
+            record = recorded[1]  # nothing happened since: the same record
+        else:
+            record = uth_history.record(self.engine)
         return {
             "phase": record["phase"],
             "board": [str(c) for c in self.engine.board],
