@@ -289,6 +289,45 @@ def test_own_bet_and_decision_are_told_by_events_not_state(
     assert check[1] == [] or all(f["type"] == "event" for f in check[1])
 
 
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_a_live_round_sends_no_state_to_its_end(db: Database, make_user: UserFactory) -> None:
+    """Issue 18: from the first bet to ``table_idle`` a live table sends no ``state`` (a view
+    and a table built and encoded per connection): a seated player without a box and a
+    player with one both get ``round_closed`` and ``table_idle``, and nothing else carries a
+    per-connection snapshot; a new connection still gets its whole ``state``."""
+    users = [make_user(f"whole{i}") for i in range(3)]
+    config, clock = _live(db, dict.fromkeys(users, 10_000), seconds=20)
+
+    async def scenario() -> tuple[list[list[dict[str, Any]]], list[dict[str, Any]]]:
+        table, conns = await _seated(db, config, clock, users)
+        for conn in conns:
+            _drain(conn)
+        await asyncio.gather(
+            *(table.submit(c, BetMessage(id="b", key="b", bets={"ante": 100})) for c in conns[:2])
+        )
+        clock.advance(20)
+        for _ in range(200):
+            if table.status == "playing":
+                break
+            await asyncio.sleep(0.005)
+        await asyncio.gather(*(table.submit(c, ActMessage(id="a", action="4x")) for c in conns[:2]))
+        await _settle_down(table, rounds=1)
+        frames = [_drain(c) for c in conns]
+        late = table.connect(user_id=users[2], username="late")
+        await asyncio.sleep(0)
+        fresh = _drain(late)
+        await table.stop()
+        return frames, fresh
+
+    frames, fresh = asyncio.run(scenario())
+    for mine in frames:
+        assert [f for f in mine if f["type"] == "state"] == []
+        kinds = [f["event"]["kind"] for f in mine if f["type"] == "event"]
+        assert kinds[-2:] == ["round_closed", "table_idle"], kinds
+    assert [f["type"] for f in fresh] == ["welcome", "state"]
+    assert fresh[1]["table"]["status"] == "idle"
+
+
 @pytest.mark.parametrize("shared", [True, False])
 def test_views_written_once_per_round_equal_the_generic_form(shared: bool) -> None:
     """The views a table sends (card lists written once a round) are what the generic

@@ -190,7 +190,25 @@ def test_live_table_shared_hand(tab: Tab, web_server: WebServer, make_bot: Any) 
     ]
     assert about_bot == []
     own = [f["event"]["kind"] for f in tab.frames if f.get("type") == "seat_event"]
-    assert {"seated", "bets_placed", "play_bet", "seat_settled"} <= set(own)
+    assert {"seated", "bets_placed", "your_turn", "play_bet", "seat_settled"} <= set(own)
+    # The table goes idle with no `state` (the page follows a live table's events), and the
+    # page takes the next round's bet, which the server places.
+    tab.wait_until(lambda: bool(tab.events("table_idle")))
+    _sit_and_bet_only(tab)
+
+    def placed() -> int:
+        return sum(
+            1
+            for f in tab.frames
+            if f.get("type") == "seat_event" and f["event"]["kind"] == "bets_placed"
+        )
+
+    tab.wait_until(lambda: placed() == 2)
+    frames = list(tab.frames)
+    opened = next(
+        i for i, f in enumerate(frames) if f.get("event", {}).get("kind") == "round_opened"
+    )
+    assert [f for f in frames[opened:] if f.get("type") == "state"] == []
 
 
 def test_reload_in_the_middle_of_a_round(tab: Tab, web_server: WebServer) -> None:

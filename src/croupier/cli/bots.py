@@ -358,6 +358,10 @@ class _Bot:
                 self.hole = [str(c) for c in event["cards"]]
         elif kind == "board_dealt" and isinstance(event.get("cards"), list):
             self.board = [*self.board, *(str(c) for c in event["cards"])]
+        elif kind == "table_idle" and self.state is not None:
+            # A live table sends no `state` when it goes idle: the next bet is due now.
+            table = {**self.state["table"], "status": "idle", "round_id": None}
+            self.state = {**self.state, "table": table, "view": None}
         if kind == "round_opened":
             self.round_id = event.get("round_id")
             self.hole, self.board, self.turn = [], [], None

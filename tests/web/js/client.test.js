@@ -133,6 +133,10 @@ test("a live seat's view follows the events: no state frame during a round", asy
   assert.deepEqual(m.view.board, ["2c", "3d", "4h", "5s", "9c"]);
   assert.deepEqual([m.view.phase, m.view.dealer, m.view.result.net], ["showdown", ["Qh", "Qs"], 1200]);
   assert.equal(m.last.result.net, 1200);
+  // The table goes idle (no state at a live table): no view, the last result kept.
+  m.last = null;
+  uth.follow(m, { kind: "table_idle" }, 3);
+  assert.deepEqual([m.view, m.last.result.net, m.last.board.length], [null, 1200, 5]);
   // A spectator (no seat) sees the shared hand and the board from the same events.
   const s = { view: null, last: null };
   for (const e of [

@@ -711,7 +711,10 @@ class BankedDriver:
         if core.config.pause_seconds > 0:
             core.status = "pause"
             core.arm(core.config.pause_seconds)
-            self.out.broadcast_state()
+            if not core.crowd:
+                # A live table's clients pause on ``round_closed`` (docs/protocol.md "Live
+                # tables"): no view built and encoded for each of a thousand connections.
+                self.out.broadcast_state()
         else:
             self._to_idle()
 
@@ -723,7 +726,8 @@ class BankedDriver:
         self.out.emit(TableIdle())
         self.seats.free_ghost_seats()
         self.seats.free_counted()
-        self.out.broadcast_state()
+        if not core.crowd:
+            self.out.broadcast_state()
         self.seats.arm_idle()
 
     async def shutdown(self, reason: str) -> None:

@@ -101,6 +101,14 @@ export function useTable(info, handlers) {
           m.table = { ...m.table, status: "betting", round_id: e.round_id };
         } else if (m.table && e.kind === "decisions_open") {
           m.table = { ...m.table, status: "playing" };
+        } else if (m.table && e.kind === "round_closed" && info.max_seats == null) {
+          // A live table pauses (its timers say how long) and goes idle without a `state`.
+          const pause = (info.timers && info.timers.pause_seconds) || 0;
+          m.table = { ...m.table, status: pause > 0 ? "pause" : m.table.status };
+          m.deadline = pause > 0 ? { at: f._at + pause * 1000, total: pause } : null;
+        } else if (m.table && e.kind === "table_idle") {
+          m.table = { ...m.table, status: "idle", round_id: null };
+          m.deadline = null;
         }
         if (e.kind === "turn" || e.kind === "decisions_open") {
           const seconds = e.decision_seconds;

@@ -42,6 +42,11 @@ export function follow(mm, e, me) {
     case "round_opened":
       mm.view = { seat: me, phase: "betting", hole: [], board: [], dealer: null, legal: [], result: null, box: null };
       break;
+    case "table_idle":
+      // No round in play (a casino table's `state` follows and says the same).
+      if (v && (v.phase === "settled" || v.result)) mm.last = snapshot(v);
+      mm.view = null;
+      break;
     case "hole_cards_dealt":
       // A live table's one shared hand is dealt to seat -1, in public.
       if (v && Array.isArray(e.cards) && (own || e.seat === -1)) mm.view = { ...v, hole: e.cards };
