@@ -143,6 +143,7 @@ class BankedDriver:
             requests = [r for r in requests if r.prepaid is None]
         later: list[Request] = []
         seats: list[tuple[Request, int]] = []
+        betting: set[int] = set()  # the seats in ``seats`` (a thousand at a live table)
         for request in requests:
             try:
                 seat = self.seats.seat(request.conn)
@@ -154,9 +155,10 @@ class BankedDriver:
             except CroupierError as exc:
                 self.out.refuse(request, exc)
                 continue
-            if any(seat == taken for _, taken in seats):
+            if seat in betting:
                 later.append(request)
             else:
+                betting.add(seat)
                 seats.append((request, seat))
         if seats:
             opening = self.round is None
@@ -498,6 +500,7 @@ class BankedDriver:
         after it, as a batch of its own."""
         later: list[Request] = []
         valid: list[Decision] = []
+        deciding: set[int] = set()  # the seats in ``valid`` (a thousand at a live table)
         plays: list[rounds.Stake] = []
         game_round = self.round
         for request in requests:
@@ -508,9 +511,10 @@ class BankedDriver:
             except CroupierError as exc:
                 self.out.refuse(request, exc)
                 continue
-            if any(seat == s for _, _, s, _, _ in valid):
+            if seat in deciding:
                 later.append(request)
                 continue
+            deciding.add(seat)
             valid.append((request, message, seat, action, extra))
             if extra:
                 phase, round_id = game_round.phase, self.core.round_id
