@@ -83,8 +83,15 @@ def result_to_dict(result: SeatResult) -> dict[str, Any]:
     }
 
 
-def record(rnd: UthRound, *, round_id: int | str | None = None) -> dict[str, Any]:
-    """The record of a round (complete or not): what is needed to recall and replay it."""
+def record(
+    rnd: UthRound,
+    *,
+    round_id: int | str | None = None,
+    written: Mapping[int, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The record of a round (complete or not): what is needed to recall and replay it.
+    ``written``: seat -> its result as :func:`result_to_dict` wrote it already (a table that
+    sent each seat its result), used as it is."""
     bets: dict[int, dict[str, int]] = {}
     actions: list[dict[str, Any]] = []
     closed = False
@@ -119,7 +126,10 @@ def record(rnd: UthRound, *, round_id: int | str | None = None) -> dict[str, Any
         "void": void,
         "phase": rnd.phase.value,
         # in the order settled: right to left (seed 003)
-        "results": [result_to_dict(result) for result in rnd.results.values()],
+        "results": [
+            (written or {}).get(result.seat) or result_to_dict(result)
+            for result in rnd.results.values()
+        ],
         "players_net": sum(r.net for r in rnd.results.values()),
         "house_net": -sum(r.net for r in rnd.results.values()),
     }

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import TypeVar
 
 from croupier.cards import Card
@@ -390,8 +391,7 @@ class UthRound:
         box = self._boxes.get(seat)
         if box is None or box.decided or self._phase not in _DECISION_PHASES:
             return ()
-        plays = tuple(f"{m}x" for m in self._config.multiples(self._phase))
-        return (*plays, "fold") if self._phase is Phase.RIVER else ("check", *plays)
+        return _words(self._config.multiples(self._phase), self._phase is Phase.RIVER)
 
     def _verify_turn(self, seat: int) -> _Box:
         if self._phase not in _DECISION_PHASES:
@@ -758,3 +758,11 @@ def _check_amount(name: str, amount: int, low: int, high: int) -> None:
 def _unknown(action: object) -> IllegalActionError:
     kind = getattr(action, "kind", type(action).__name__)
     return refused(f"{kind!r} is not an action of a UTH round", "unknown_action", action=kind)
+
+
+@lru_cache(maxsize=64)
+def _words(multiples: tuple[int, ...], river: bool) -> tuple[str, ...]:
+    """A decision phase's actions as words: the Play multiples, with fold on the river and
+    check before it (written once per phase's rules, not once per seat)."""
+    plays = tuple(f"{m}x" for m in multiples)
+    return (*plays, "fold") if river else ("check", *plays)

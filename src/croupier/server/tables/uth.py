@@ -159,6 +159,8 @@ class UthTableRound:
         """Card tuples already written as notation: a live table's thousand views of one
         phase share the board, the dealer's cards and (a shared hand) the hole cards, so each
         is written once a round (issue 18: the same work for every seat done once)."""
+        self._written: dict[int, dict[str, Any]] = {}
+        """Each seat's result as sent (``seat_settled``), written once: the record reuses it."""
         self._recorded: tuple[int, dict[str, Any]] | None = None
         """The last record made and how many events it saw: the summary of a thousand-box
         round reads it instead of walking the round again."""
@@ -301,7 +303,10 @@ class UthTableRound:
         if isinstance(event, SeatSettled):
             # Written once, straight to its wire form (the generic walk of the result, then
             # its replacement, cost a live table twice a thousand walks a round).
-            return {"result": result_to_dict(event.result), "kind": event.kind}
+            result = self._written.get(event.result.seat)
+            if result is None:
+                result = self._written[event.result.seat] = result_to_dict(event.result)
+            return {"result": result, "kind": event.kind}
         plain = _PLAIN_EVENTS.get(type(event))
         if plain is not None:
             # A seat's bets and decisions: numbers only, nothing hidden from anyone; a live
@@ -351,7 +356,7 @@ class UthTableRound:
         return data
 
     def record(self, round_id: int) -> dict[str, Any]:
-        data = uth_history.record(self.engine, round_id=str(round_id))
+        data = uth_history.record(self.engine, round_id=str(round_id), written=self._written)
         self._recorded = (len(self.engine.events), data)
         return data
 
