@@ -86,6 +86,7 @@ def serve(port: int, database_url: str, tables: str) -> None:
     import uvicorn
 
     from croupier.server.app import create_app
+    from croupier.server.runtime import tune_gc
     from croupier.server.settings import Settings
 
     settings = Settings(
@@ -95,8 +96,10 @@ def serve(port: int, database_url: str, tables: str) -> None:
         operator_password=OPERATOR[1],  # type: ignore[arg-type]
         secret_key=SECRET,  # type: ignore[arg-type]
     )
+    application = create_app(settings)
+    tune_gc()  # as `croupier serve` does
     uvicorn.run(
-        create_app(settings),
+        application,
         host="127.0.0.1",
         port=port,
         log_level="warning",

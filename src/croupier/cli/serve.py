@@ -117,6 +117,7 @@ def _run(overrides: dict[str, object], static: Path | None) -> None:
     from croupier.errors import ConfigError
     from croupier.server.app import create_app
     from croupier.server.logs import log_config
+    from croupier.server.runtime import tune_gc
     from croupier.server.settings import Settings
     from croupier.server.tables.protocol import MAX_FRAME_BYTES
 
@@ -138,6 +139,7 @@ def _run(overrides: dict[str, object], static: Path | None) -> None:
         where,
         mode,
     )
+    tune_gc()  # server/runtime.py: the collector tuned for a live table's heap
     uvicorn.run(
         application,
         host=settings.host,
