@@ -221,13 +221,17 @@ class ClusterAccess:
             return
         self._tokens[batch.table] = batch.token
         at = self.by_table.get(batch.table, set())
+        everyone: list[int] | None = None  # the table's greeted sockets, found once a batch
         for item in batch.items:
             if item.conns is None:
-                targets = [c for c in at if c in self._greeted]
+                if everyone is None:
+                    everyone = [c for c in at if c in self._greeted]
+                targets = everyone
             else:
                 targets = [c for c in item.conns if c in at]
-                if item.text is not None:
+                if item.text is not None and not self._greeted.issuperset(targets):
                     self._greeted.update(targets)
+                    everyone = None
             if item.text is not None:
                 frame = Shared.encoded(item.text)
                 for cid in targets:
