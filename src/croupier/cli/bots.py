@@ -280,6 +280,10 @@ class _Bot:
             # round voided, the seats free): sit down again.
             self.joined = False
             self.failed = False
+            # The last `state` is stale (a reconnected bot bet from it, seatless): wait for
+            # the one that follows the greeting.
+            self.state = None
+            self.turn = None
         if self.inflight:
             # Frames that arrive while a request is in flight are kept and acted on once it
             # is answered.
@@ -299,7 +303,8 @@ class _Bot:
         what, t0 = sent
         elapsed = time.perf_counter() - t0
         if frame["type"] == "error":
-            code = f"{what}:{frame.get('code')}"
+            reason = frame.get("reason")
+            code = f"{what}:{frame.get('code')}" + (f"/{reason}" if reason else "")
             self.stats.errors[code] = self.stats.errors.get(code, 0) + 1
             self.failed = True
         elif what == "bet":
@@ -412,6 +417,9 @@ async def _play(
             bot.unanswered()  # what the dropped connection never answered
             bot.inflight.clear()
             bot.joined = False
+            # What the dropped connection said is stale: the next connection's `state` says
+            # (a bot that bet from the old one before its greeting was refused `not_seated`).
+            bot.state, bot.turn = None, None
             await asyncio.sleep(0.2 + 0.8 * random.random())
 
 
