@@ -86,3 +86,44 @@ def test_the_bots_command(web_server: WebServer) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "rounds_per_minute" in result.output and "act_ack_p50_ms" in result.output
+
+
+def test_a_bot_greeted_anew_waits_for_the_new_state() -> None:
+    """A takeover's greeting (or a new connection) makes the bot's last ``state`` stale:
+    until the ``state`` that follows, it neither bets nor joins from it (it used to bet from
+    the old one, seated, and be refused ``not_seated``); a live table's ``your_turn`` and
+    ``table_idle`` are acted on from events alone."""
+    from croupier.cli.bots import LoadStats, _Bot
+
+    class Socket:
+        def __init__(self) -> None:
+            self.sent: list[dict[str, object]] = []
+
+        async def send(self, text: str) -> None:
+            import json
+
+            self.sent.append(json.loads(text))
+
+    async def scenario() -> list[list[dict[str, object]]]:
+        bot = _Bot(BotPlan(url="http://x", table="live"), LoadStats(), observer=False)
+        ws = Socket()
+        seated = {"status": "playing", "your_seat": 4, "round_id": 7}
+        await bot.handle(ws, {"type": "state", "table": seated, "view": None})
+        steps = [list(ws.sent)]
+        await bot.handle(ws, {"type": "event", "event": {"kind": "table_idle"}})
+        steps.append(list(ws.sent))  # idle from the event: the bot bets
+        ack = {"round_id": 8, "seat": 4}
+        await bot.handle(ws, {"type": "ack", "ref": ws.sent[-1]["id"], "result": ack})
+        await bot.handle(ws, {"type": "welcome", "seat": None})
+        await bot.handle(ws, {"type": "event", "event": {"kind": "round_closed"}})
+        steps.append(list(ws.sent))  # nothing from the stale state
+        fresh = {"status": "idle", "your_seat": None, "round_id": None}
+        await bot.handle(ws, {"type": "state", "table": fresh, "view": None})
+        steps.append(list(ws.sent))
+        return steps
+
+    playing, idle, greeted, fresh = asyncio.run(scenario())
+    assert playing == []
+    assert [m["type"] for m in idle] == ["bet"]
+    assert greeted == idle
+    assert [m["type"] for m in fresh] == ["bet", "join"]
