@@ -303,7 +303,7 @@ class Broadcaster:
     def acted(self, user_id: int) -> None:
         """After a seat's own bet or decision: its new state. At a live table none is sent
         (issue 18): the seat's own ``seat_event`` (its bets placed, its decision) and the
-        request's ``ack`` say what changed, and the next phase's ``state`` follows with
+        request's ``ack`` say what changed, and the next phase's ``your_turn`` follows
         ``decisions_open``; a ``state`` per actor was a view built and encoded per seat."""
         if not self.core.crowd:
             self.send_state_to(user_id)
