@@ -458,23 +458,34 @@ def _psycopg_url(url: str) -> str:
     return url.replace("postgresql+psycopg://", "postgresql://", 1)
 
 
-def gateway_holds(urls: list[str]) -> dict[str, int]:
-    """The bets whose stakes the cluster's gateways handled themselves, by outcome (held,
-    replayed, refused; passed: left to the table's owner), summed over the processes still
-    up (their ``croupier_gateway_holds`` counters)."""
+def _metric(urls: list[str], name: str) -> Iterator[tuple[str, float]]:
+    """Each sample of the metric ``name`` (its labels as written, its value) that the
+    processes still up expose at ``/metrics``."""
     import httpx
 
-    found: dict[str, int] = {}
     for url in urls:
         try:
             text = httpx.get(f"{url}/metrics", timeout=5).text
         except httpx.HTTPError:
             continue  # a process killed by --kill-owner-at
         for line in text.splitlines():
-            if line.startswith("croupier_gateway_holds_total{"):
+            if line.startswith(name + "{"):
                 labels, value = line.rsplit(" ", 1)
-                outcome = labels.split('outcome="', 1)[1].split('"', 1)[0]
-                found[outcome] = found.get(outcome, 0) + int(float(value))
+                yield labels, float(value)
+
+
+def _label(labels: str, name: str) -> str:
+    return labels.split(f'{name}="', 1)[1].split('"', 1)[0]
+
+
+def gateway_holds(urls: list[str]) -> dict[str, int]:
+    """The bets whose stakes the cluster's gateways handled themselves, by outcome (held,
+    replayed, refused; passed: left to the table's owner), summed over the processes still
+    up (their ``croupier_gateway_holds`` counters)."""
+    found: dict[str, int] = {}
+    for labels, value in _metric(urls, "croupier_gateway_holds_total"):
+        outcome = _label(labels, "outcome")
+        found[outcome] = found.get(outcome, 0) + int(value)
     return found
 
 
@@ -482,22 +493,11 @@ def server_acks(urls: list[str]) -> dict[str, dict[str, float]]:
     """The share of bets and decisions the servers answered within 0.1, 0.25, 0.5 and 1 s of
     their arrival (``croupier_ack_latency_seconds``, summed over the processes still up): the
     server's part of the bots' act→ack times, which also wait on the bots' own processes."""
-    import httpx
-
     counts: dict[str, dict[str, float]] = {}
-    for url in urls:
-        try:
-            text = httpx.get(f"{url}/metrics", timeout=5).text
-        except httpx.HTTPError:
-            continue  # a process killed by --kill-owner-at
-        for line in text.splitlines():
-            if not line.startswith("croupier_ack_latency_seconds_bucket{"):
-                continue
-            labels, value = line.rsplit(" ", 1)
-            kind = labels.split('type="', 1)[1].split('"', 1)[0]
-            bound = labels.split('le="', 1)[1].split('"', 1)[0]
-            mine = counts.setdefault(kind, {})
-            mine[bound] = mine.get(bound, 0.0) + float(value)
+    for labels, value in _metric(urls, "croupier_ack_latency_seconds_bucket"):
+        mine = counts.setdefault(_label(labels, "type"), {})
+        bound = _label(labels, "le")
+        mine[bound] = mine.get(bound, 0.0) + value
     shares: dict[str, dict[str, float]] = {}
     for kind in ("bet", "act"):
         mine = counts.get(kind, {})

@@ -8,7 +8,8 @@ it is not valid, and changes the settlement as docs/rules.md says.
 
 from __future__ import annotations
 
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
@@ -278,6 +279,14 @@ def test_two_open_boxes_at_a_server_table(make_server: Any) -> None:
         assert refused["type"] == "error" and "outside 1..1" in refused["message"]
 
 
+@contextmanager
+def _two_boxes_open(make_server: Any) -> Iterator[tuple[Server, str, Seat]]:
+    """A player at a table of two open boxes each, with both boxes bet and the first's turn
+    open (its ``decisions_open`` read): the server, the player's token, the seat."""
+    with _two_boxes_open(make_server) as (server, token, seat):
+        yield server, token, seat
+
+
 @pytest.mark.timeout(30)
 def test_the_second_open_box_gets_its_own_timer_after_the_first_times_out(
     make_server: Any,
@@ -286,15 +295,7 @@ def test_the_second_open_box_gets_its_own_timer_after_the_first_times_out(
     turn opens with ``decisions_open`` and a timer of its own (docs/protocol.md), so an
     absent player's round still ends. The timer's firing used to leave the seat pending
     with no timer at all: the round waited for ever."""
-    server: Server = make_server(open_boxes_per_player=2)
-    _, token = server.player("olga", credit=CREDIT)
-    with table_ws(server.client, "russian", token) as ws:
-        seat = Seat(ws)
-        seat.welcome()
-        _ok(seat, {"type": "join"})
-        server.shoes.push("Ah As Ad 7c 2h Kh Ks 8d 8h 2c Qs Qd 9c 5s 3h")
-        _ok(seat, {"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
-        assert seat.event("decisions_open")["pending_seats"] == [0]
+    with _two_boxes_open(make_server) as (server, token, seat):
         server.clock.advance(20)
         assert seat.event("folded")["box"] == 0
         assert seat.event("decisions_open")["pending_seats"] == [0]
@@ -315,15 +316,7 @@ def test_the_second_open_box_gets_its_own_timer_after_the_first_decides(
     with ``decisions_open`` and a whole timer of its own, as when the first timed out. It
     used to keep what was left of the first box's timer, without ``decisions_open``: a player
     who took 15 of the 20 seconds on the first box had 5 for the second."""
-    server: Server = make_server(open_boxes_per_player=2)
-    _, token = server.player("olga", credit=CREDIT)
-    with table_ws(server.client, "russian", token) as ws:
-        seat = Seat(ws)
-        seat.welcome()
-        _ok(seat, {"type": "join"})
-        server.shoes.push("Ah As Ad 7c 2h Kh Ks 8d 8h 2c Qs Qd 9c 5s 3h")
-        _ok(seat, {"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
-        assert seat.event("decisions_open")["pending_seats"] == [0]
+    with _two_boxes_open(make_server) as (server, _, seat):
         server.clock.advance(15)
         _ok(seat, {"type": "act", "action": "fold"})
         opened = seat.event("decisions_open")
