@@ -283,7 +283,15 @@ def test_two_open_boxes_at_a_server_table(make_server: Any) -> None:
 def _two_boxes_open(make_server: Any) -> Iterator[tuple[Server, str, Seat]]:
     """A player at a table of two open boxes each, with both boxes bet and the first's turn
     open (its ``decisions_open`` read): the server, the player's token, the seat."""
-    with _two_boxes_open(make_server) as (server, token, seat):
+    server: Server = make_server(open_boxes_per_player=2)
+    _, token = server.player("olga", credit=CREDIT)
+    with table_ws(server.client, "russian", token) as ws:
+        seat = Seat(ws)
+        seat.welcome()
+        _ok(seat, {"type": "join"})
+        server.shoes.push("Ah As Ad 7c 2h Kh Ks 8d 8h 2c Qs Qd 9c 5s 3h")
+        _ok(seat, {"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
+        assert seat.event("decisions_open")["pending_seats"] == [0]
         yield server, token, seat
 
 
