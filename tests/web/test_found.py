@@ -26,7 +26,10 @@ def _bet(tab: Tab, chip: int = 500) -> None:
 
 def _inject(tab: Tab, frame: dict[str, Any]) -> None:
     """Hand the page a frame as if the server had sent it (the socket's receive); an event
-    gets the next sequence number."""
+    gets the next sequence number. A ``state`` waits for the server's own first: arriving
+    after the injected one, it replaced it (CI once saw the injected dealer's hand vanish)."""
+    if frame.get("type") == "state":
+        tab.wait_frame(lambda f: f.get("type") == "state")
     tab.page.evaluate(
         """(f) => { const t = window.croupier.table;
             if (f.type === 'event') f.seq = t.lastSeq + 1;
