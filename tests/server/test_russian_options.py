@@ -246,12 +246,7 @@ def test_exchange_range_and_blind_choices_at_the_table(make_server: Any) -> None
 def test_two_open_boxes_at_a_server_table(make_server: Any) -> None:
     """open_boxes_per_player 2 (Aragon, Senator, Corona, Sochi): one bet places two open boxes;
     the player sees the second box's cards only once the first has decided."""
-    server: Server = make_server(open_boxes_per_player=2)
-    _, token = server.player("olga", credit=CREDIT)
-    with table_ws(server.client, "russian", token) as ws:
-        seat = Seat(ws)
-        seat.welcome()
-        _ok(seat, {"type": "join"})
+    with _seated_at_two_boxes(make_server) as (server, _, seat):
         one = seat.request({"type": "bet", "key": "x", "bets": {"ante": 100, "open_boxes": 3}})
         assert one["type"] == "error" and "open_boxes 3 is outside 1..2" in one["message"]
         # box 0 Ah As Ad 7c 2h, box 1 Kh Ks 8d 8h 2c; dealer Qs Qd 9c 5s 3h qualifies
@@ -280,15 +275,22 @@ def test_two_open_boxes_at_a_server_table(make_server: Any) -> None:
 
 
 @contextmanager
-def _two_boxes_open(make_server: Any) -> Iterator[tuple[Server, str, Seat]]:
-    """A player at a table of two open boxes each, with both boxes bet and the first's turn
-    open (its ``decisions_open`` read): the server, the player's token, the seat."""
+def _seated_at_two_boxes(make_server: Any) -> Iterator[tuple[Server, str, Seat]]:
+    """A player seated at a table of two open boxes each: the server, their token, the seat."""
     server: Server = make_server(open_boxes_per_player=2)
     _, token = server.player("olga", credit=CREDIT)
     with table_ws(server.client, "russian", token) as ws:
         seat = Seat(ws)
         seat.welcome()
         _ok(seat, {"type": "join"})
+        yield server, token, seat
+
+
+@contextmanager
+def _two_boxes_open(make_server: Any) -> Iterator[tuple[Server, str, Seat]]:
+    """:func:`_seated_at_two_boxes`, with both boxes bet and the first's turn open (its
+    ``decisions_open`` read)."""
+    with _seated_at_two_boxes(make_server) as (server, token, seat):
         server.shoes.push("Ah As Ad 7c 2h Kh Ks 8d 8h 2c Qs Qd 9c 5s 3h")
         _ok(seat, {"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
         assert seat.event("decisions_open")["pending_seats"] == [0]
