@@ -595,7 +595,10 @@ def after_kill(
         voided = [
             int(r)
             for (r,) in conn.execute(
-                text("SELECT id FROM rounds WHERE table_name = 'live' AND status = 'voided'")
+                text(
+                    "SELECT id FROM rounds WHERE table_name = 'live' AND status = 'voided' "
+                    "AND commitment <> ''"  # dealt: not a next round never played
+                )
             )
         ]
         # What escrow holds for each round: nothing for a round settled or voided, its

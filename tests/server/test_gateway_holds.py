@@ -197,6 +197,36 @@ def test_the_close_waits_for_a_hold_in_flight_and_returns_it(db: Database, make_
 # -- through a two-process cluster ------------------------------------------------------
 
 
+def _prepared(db: Database, table: str, *, wait: float = 10.0) -> int:
+    """The id of ``table``'s next round, recorded open for bets with no stake yet (waits
+    for its owner to record it)."""
+    deadline = time.monotonic() + wait
+    while True:
+        with db.session() as session:
+            found = session.execute(
+                select(Round.id, Round.betting_open).where(
+                    Round.table_name == table, Round.status == "open"
+                )
+            ).all()
+            players = session.scalars(
+                select(RoundPlayer.round_id).where(RoundPlayer.round_id.in_([r for r, _ in found]))
+            ).all()
+        if len(found) == 1:
+            ((round_id, betting),) = found
+            assert betting is True and not players, (found, players)
+            return int(round_id)
+        assert len(found) < 2, f"{table} has two rounds open: {found}"
+        assert time.monotonic() < deadline, f"{table} has no next round recorded"
+        time.sleep(0.05)
+
+
+def _commitment(db: Database, round_id: int) -> str:
+    with db.session() as session:
+        row = session.get(Round, round_id)
+        assert row is not None
+        return row.commitment
+
+
 def _gateway_holds(server: Server) -> dict[str, float]:
     """The gateway process's count of the bets it handled, by outcome."""
     found: dict[str, float] = {}
@@ -228,10 +258,15 @@ def test_the_gateway_holds_bets_the_owner_places_refuses_or_never_hears_of(
         for i, seat in enumerate(seats):
             seat.welcome()
             assert seat.request({"type": "join"})["result"] == {"seat": i}
-        # The first bet opens the round: the owner holds it (no betting window yet).
+        # The table's next round is recorded open for bets before anyone bets, so the
+        # first bet is held by the gateway too; the owner places it, and the round is in
+        # play under the commitment recorded.
+        prepared = _prepared(db, "live")
         opened = seats[0].request({"type": "bet", "key": "k", "bets": {"ante": 100}})
         assert opened["type"] == "ack" and opened["result"]["balance"] == 4_800
         round_id = opened["result"]["round_id"]
+        assert round_id == prepared
+        assert seats[0].event("round_opened")["commitment"] == _commitment(db, round_id)
         # The next bets are held by the gateway, and placed by the owner.
         for seat in seats[1:3]:
             ack = seat.request({"type": "bet", "key": "k", "bets": {"ante": 200}})
@@ -239,7 +274,7 @@ def test_the_gateway_holds_bets_the_owner_places_refuses_or_never_hears_of(
             assert ack["result"]["round_id"] == round_id
         resent = seats[1].request({"type": "bet", "key": "k", "bets": {"ante": 200}})
         assert resent["result"]["replayed"] is True and resent["result"]["balance"] == 4_600
-        assert _gateway_holds(server) == {"passed": 1, "held": 2, "replayed": 1}
+        assert _gateway_holds(server) == {"held": 3, "replayed": 1}
         # A bet the game refuses once held (a second Ante from a seat that has bet): its
         # stake goes back at once.
         refused = seats[2].request({"type": "bet", "key": "k2", "bets": {"ante": 100}})
@@ -296,3 +331,89 @@ def test_the_gateway_holds_bets_the_owner_places_refuses_or_never_hears_of(
     }
     assert totals["escrow"] == 0
     assert totals["player"] + totals.get("house", 0) == 25_000
+
+
+@pytest.mark.parametrize(
+    "db_url", [pytest.param("cluster", marks=pytest.mark.postgres)], indirect=True
+)
+def test_a_next_round_never_played_is_voided_with_every_hold_returned(server: Server) -> None:
+    """The round a cluster's table records for the gateways' holds before anyone bets
+    (:mod:`croupier.server.tables.nextround`): an operator who closes the table voids it,
+    returning the stakes held for it; bets are refused while the table is closed; the table
+    opened again records a new one, whose first bet the gateway holds."""
+    (user0, token0), (user1, token1) = (server.player(f"bettor{i}", credit=5_000) for i in range(2))
+    db: Database = server.app.state.db
+    headers = {"Authorization": f"Bearer {server.operator_token()}"}
+    with table_ws(server.client, "live", token0) as w0:
+        seat = Seat(w0)
+        seat.welcome()
+        assert seat.request({"type": "join"})["result"] == {"seat": 0}
+        first = _prepared(db, "live")
+        # A gateway's hold whose bet never reached the owner (its process died).
+        with db.session() as session:
+            found, (lost,) = window.hold_in_window(
+                session, table="live", stakes=[_stake(user1, 1, 300, "lost")]
+            )
+        assert found == first and isinstance(lost, wallet.Movement)
+        assert server.balance(token1) == 4_700
+        closing = server.client.patch(
+            "/api/operator/tables/live", json={"status": "closed"}, headers=headers
+        )
+        assert closing.status_code == 200, closing.text
+        seat.seen("table_changed")
+        deadline = time.monotonic() + 10
+        while _status(db, first) == "open":
+            assert time.monotonic() < deadline, "the next round was not voided"
+            time.sleep(0.05)
+        assert _status(db, first) == "voided"
+        assert server.balance(token1) == 5_000
+        refused = seat.request({"type": "bet", "key": "closed", "bets": {"ante": 100}})
+        assert refused["type"] == "error", refused
+        assert server.balance(token0) == 5_000
+        with db.session() as session:
+            assert window.hold_in_window(session, table="live", stakes=[_stake(user0, 0)]) == (
+                None,
+                [],
+            )
+        opening = server.client.patch(
+            "/api/operator/tables/live", json={"status": "open"}, headers=headers
+        )
+        assert opening.status_code == 200, opening.text
+        second = _prepared(db, "live")
+        assert second > first
+        before = _gateway_holds(server).get("held", 0)
+        ack = seat.request({"type": "bet", "key": "open", "bets": {"ante": 100}})
+        assert ack["type"] == "ack" and ack["result"]["round_id"] == second, ack
+        assert _gateway_holds(server).get("held", 0) == before + 1
+    with db.session() as session:
+        assert wallet.check_ledger(session)["player"] == 10_000 - 200
+
+
+def _status(db: Database, round_id: int) -> str:
+    with db.session() as session:
+        row = session.get(Round, round_id)
+        assert row is not None
+        return row.status
+
+
+def test_a_gateway_prices_a_bet_as_the_table_checks_a_seat_that_has_not_bet(
+    server: Server,
+) -> None:
+    """A gateway holds what the owner would, and nothing for a bet the owner would refuse
+    whatever the seat: such a bet goes to the owner, which says why (the limits, not the
+    wallet)."""
+    manager = server.app.state.tables
+    rules = manager.configs["live"].rules
+    described = server.client.get("/api/tables").json()
+    live = next(t for t in described if t["name"] == "live")
+    ante_min, ante_max = live["rules"]["ante_min"], live["rules"]["ante_max"]
+    trips = live["rules"]["trips_min"]
+    assert manager.bet_stake("live", {"ante": ante_min}) == 2 * ante_min  # and the Blind
+    assert manager.bet_stake("live", {"ante": ante_min, "trips": trips}) == 2 * ante_min + trips
+    assert manager.bet_stake("live", {"ante": ante_min - 1}) is None  # under the limit
+    assert manager.bet_stake("live", {"ante": ante_max}) == 2 * ante_max
+    assert manager.bet_stake("live", {"ante": ante_max + 1}) is None  # over the limit
+    assert manager.bet_stake("live", {"ante": ante_min, "color": 5}) is None  # no such spot
+    assert manager.bet_stake("live", {"trips": trips}) is None  # added after an Ante: the table's
+    assert manager.bet_stake("nowhere", {"ante": 100}) is None
+    assert rules == manager.configs["live"].rules  # asking changed nothing

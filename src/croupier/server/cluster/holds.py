@@ -10,8 +10,8 @@ is spread over every gateway. The stake is the one the owner would hold -- the s
 resent reaches the same record whichever process holds it.
 
 A bet is passed on as it is, for the owner to hold (or refuse), when the gateway cannot hold
-it: no round of the table takes bets now (the first bet opens the round at the owner), the
-socket's seat is not known here, the game refuses the spots as they are, the key was used
+it: no round of the table takes bets now (a table between two rounds, or one whose next
+round could not be recorded, :mod:`croupier.server.tables.nextround`), the socket's seat is not known here, the game refuses the spots as they are, the key was used
 before for something else, or the database failed. A refusal that moved no money -- funds
 short, a limit reached -- is answered by the gateway.
 """

@@ -332,5 +332,5 @@ def _void_left_open(db: leases.FencedDatabase, name: str) -> list[RoundClosed]:
                 reveal=Reveal(commitment=row.commitment, salt=row.salt, deck=row.deck),
             )
             for row in rows
-            if row is not None
+            if row is not None and row.commitment  # not a next round never played
         ]

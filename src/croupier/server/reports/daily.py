@@ -25,7 +25,7 @@ from croupier.analysis.returns import ReturnFigures, ReturnTally
 from croupier.server.errors import InvalidRequestError
 from croupier.server.reports.theory import TheoryBook
 from croupier.server.tables.games import GameTheory, RoundTheory
-from croupier.server.tables.models import Round, RoundPlayer, RoundStatus
+from croupier.server.tables.models import Round, RoundPlayer, RoundStatus, dealt
 from croupier.server.tables.registry import theories
 
 __all__ = ["CSV_COLUMNS", "TableDay", "daily_report", "parse_day", "to_csv", "to_json"]
@@ -107,6 +107,7 @@ def _closed_on(day: dt.date) -> list[Any]:
         Round.closed_at >= start,
         Round.closed_at < start + dt.timedelta(days=1),
         Round.status != RoundStatus.OPEN.value,
+        dealt(),  # not a cluster's next round voided unplayed
     ]
 
 

@@ -4,7 +4,8 @@ A round's life (issue 5; spec/uth.md):
 
 1. *idle*: the first valid bet shuffles a shoe from the OS CSPRNG, commits to it (SHA-256
    with a fresh salt) and opens the round in the database together with that bet's hold, in
-   one transaction. ``round_opened`` publishes the commitment before any card is dealt.
+   one transaction. ``round_opened`` publishes the commitment before any card is dealt. (A
+   cluster's table records its next round as soon as it is idle: :mod:`.nextround`.)
 2. *betting*: bets are held in escrow as they are accepted; betting closes when the timer
    runs out or every seated player has bet.
 3. *playing*: each decision phase has a timer; seats that have not acted by then get the
@@ -30,12 +31,19 @@ from typing import Any, Literal
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.games.protocol import Action
 from croupier.server.errors import PermissionDeniedError
-from croupier.server.tables import rounds, stakes
-from croupier.server.tables.connection import Connection, Prepaid, Request
+from croupier.server.tables import nextround, rounds, stakes
+from croupier.server.tables.connection import Connection, Request
 from croupier.server.tables.driver import Parts
-from croupier.server.tables.fairness import commit, deck_text, new_salt
-from croupier.server.tables.games import BankedFactory, BankedRound, game_round_shoe
-from croupier.server.tables.staking import bet_ack, bet_message, bet_stake, decision_stake
+from croupier.server.tables.games import BankedFactory, BankedRound
+from croupier.server.tables.nextround import NextRound
+from croupier.server.tables.staking import (
+    bet_ack,
+    bet_message,
+    bet_stake,
+    decision_stake,
+    prepaid_ack,
+    returned_hold,
+)
 from croupier.server.tables.wire import (
     ActMessage,
     BuyInMessage,
@@ -61,26 +69,6 @@ Decision = tuple[Request, ActMessage, int, Action, int]
 from the message) and the extra stake it needs."""
 
 
-def _prepaid_ack(paid: Prepaid, seat: int, *, replayed: bool) -> Result:
-    """The answer to a bet placed whose stake a gateway held (as :func:`.staking.bet_ack`)."""
-    return Result(
-        round_id=paid.round_id,
-        seat=seat,
-        staked=paid.amount,
-        balance=paid.balance,
-        replayed=replayed,
-    )
-
-
-def _returned(hold: int) -> IllegalActionError:
-    """A bet resent under the key of one refused before, whose stake was returned."""
-    return IllegalActionError(
-        f"this bet was refused before and its stake returned (hold {hold}): bet again with a "
-        "new key",
-        reason="idempotency_conflict",
-    )
-
-
 class BankedDriver:
     """Plays the rounds of a table against the house."""
 
@@ -89,9 +77,36 @@ class BankedDriver:
         self.factory: BankedFactory = parts.core.factory  # type: ignore[assignment]
         self.round: BankedRound | None = None
         """The round in play (the core's, typed as a round against the house)."""
+        self.ready: NextRound | None = None
+        """A cluster's next round, open for the gateways' holds, not yet in play."""
+        self.stopping = False
 
     async def start(self) -> None:
-        return None
+        await self._prepare()
+
+    async def _prepare(self) -> None:
+        """A cluster's idle table: its next round opened for the gateways' holds, so that
+        they hold the first bets too (:mod:`.nextround`)."""
+        core = self.core
+        if core.windowed and not (core.closed or self.stopping or self.ready or self.round):
+            self.ready = await nextround.prepare(core, self.factory)
+
+    async def _drop_ready(self, reason: str) -> None:
+        """The next round prepared is not played: voided, every stake held for it back."""
+        ready, self.ready = self.ready, None
+        if ready is not None:
+            await nextround.drop(self.core, ready, reason)
+
+    async def _play_ready(self) -> None:
+        """The next round prepared is in play: its first bet (a gateway's hold) is placed now.
+
+        Raises:
+            CroupierError: its deck could not be recorded; the round is voided.
+        """
+        ready, self.ready = self.ready, None
+        assert ready is not None
+        game_round, opening = await nextround.commit(self.core, self.factory, ready)
+        self._begin(game_round, ready.round_id, opening, ready)
 
     # -- seat policy (.seats) ----------------------------------------------------------
 
@@ -124,7 +139,11 @@ class BankedDriver:
         self.seats.free_ghost_seats()
 
     async def reconfigured(self) -> None:
-        return None
+        """New rules, or the table closed or opened: a next round prepared under the old
+        settings is not played; an idle open table prepares one under the new."""
+        await self._drop_ready("the table's settings changed")
+        if self.round is None and self.core.status == "idle":
+            await self._prepare()
 
     # -- betting -----------------------------------------------------------------------
 
@@ -162,11 +181,13 @@ class BankedDriver:
                 seats.append((request, seat))
         if seats:
             opening = self.round is None
-            salt = new_salt() if opening else core.salt
-            game_round = (
-                self.factory.new_round(core.shoe_factory(), salt=salt) if opening else self.round
-            )
-            assert game_round is not None
+            if self.round is not None:
+                salt, game_round = core.salt, self.round
+            elif self.ready is not None:  # a cluster's round recorded before
+                game_round = self.ready.shuffled(core, self.factory)
+                salt = self.ready.salt
+            else:
+                salt, game_round = nextround.shuffle(core, self.factory)
             fresh = await self._not_resent(game_round, seats)
             held = self._checked_bets(game_round, fresh)
             if held:
@@ -256,7 +277,7 @@ class BankedDriver:
                 continue
             if answer.replayed and answer.transaction_id in core.released_holds:
                 # Its key's hold was a gateway's, refused and returned (issue 18): no bet.
-                self.out.refuse(request, _returned(answer.transaction_id))
+                self.out.refuse(request, returned_hold(answer.transaction_id))
                 continue
             if answer.replayed and answer.transaction_id in core.kept_holds:
                 self.out.answer(request, bet_ack(answer, round_id=core.round_id, seat=seat))
@@ -277,36 +298,54 @@ class BankedDriver:
         self, game_round: BankedRound, salt: str, batch: list[rounds.Stake]
     ) -> list[Any]:
         """Open the round with its first stakes; each stake's answer (every one a refusal,
-        and no round opened, when none was taken)."""
+        and no round opened, when none was taken). A cluster's round prepared is in play
+        from its first stake taken."""
         core = self.core
-        deck = deck_text(game_round_shoe(game_round))
-        commitment = commit(salt=salt, deck=deck)
-        opening = stakes.Opening(
-            table=core.name, game=self.factory.game, commitment=commitment, salt=salt, deck=deck
-        )
+        ready = self.ready if self.ready and self.ready.game_round is game_round else None
+        opening = nextround.opening(core, self.factory, game_round, salt)
         round_id, answers = await core.db_call(
             stakes.open_and_stake,
             core.db,
             opening=opening,
             stakes=batch,
             check=core.admission.check_stakes,
+            recorded=ready.round_id if ready else None,
         )
-        if round_id is None:
-            return list(answers)
+        if round_id is not None:
+            self._begin(game_round, round_id, opening, ready)
+        return list(answers)
+
+    def _begin(
+        self,
+        game_round: BankedRound,
+        round_id: int,
+        opening: stakes.Opening,
+        ready: NextRound | None = None,
+    ) -> None:
+        """Round ``round_id`` (``ready``, a cluster's, recorded before), its deck recorded,
+        is in play: betting is open."""
+        core = self.core
         self.round = game_round
         core.begin_round(
-            game_round, round_id=round_id, commitment=commitment, salt=salt, deck=deck, users={}
+            game_round,
+            round_id=round_id,
+            commitment=opening.commitment,
+            salt=opening.salt,
+            deck=opening.deck,
+            users={},
         )
+        if ready is not None:
+            self.ready = None
+            core.released_holds |= ready.released
         core.status = "betting"
         core.arm(core.config.betting_seconds)
         self.out.emit(
             RoundOpened(
                 round_id=round_id,
-                commitment=commitment,
+                commitment=opening.commitment,
                 betting_seconds=core.config.betting_seconds,
             )
         )
-        return list(answers)
 
     def _everyone_bet(self) -> bool:
         core = self.core
@@ -314,7 +353,9 @@ class BankedDriver:
             seat in core.round_users for seat in core.seats
         )
 
-    async def _stake_many(self, batch: list[rounds.Stake]) -> list[Any]:
+    async def _stake_many(
+        self, batch: list[rounds.Stake], *, round_id: int | None = None
+    ) -> list[Any]:
         if not batch:
             return []
         core = self.core
@@ -322,7 +363,7 @@ class BankedDriver:
             await core.db_call(
                 stakes.stake_many,
                 core.db,
-                round_id=core.round_id,
+                round_id=core.round_id if round_id is None else round_id,
                 stakes=batch,
                 check=core.admission.check_stakes,
             )
@@ -340,13 +381,19 @@ class BankedDriver:
             paid = request.prepaid
             assert paid is not None
             if paid.transaction_id in core.kept_holds:  # a resend of a bet placed
-                self.out.answer(request, _prepaid_ack(paid, paid.seat, replayed=True))
+                self.out.answer(request, prepaid_ack(paid, paid.seat, replayed=True))
                 continue
             try:
                 seat, bets = self._check_prepaid(request)
             except CroupierError as exc:
                 refused.append((request, exc))
                 continue
+            if self.round is None:  # the first bet of a cluster's round prepared
+                try:
+                    await self._play_ready()
+                except CroupierError as exc:
+                    refused.append((request, exc))
+                    continue
             game_round = self.round
             assert game_round is not None
             try:
@@ -356,7 +403,7 @@ class BankedDriver:
                 return
             core.round_users[seat] = request.conn.user_id
             core.kept_holds.add(paid.transaction_id)
-            placed.append((request, _prepaid_ack(paid, seat, replayed=paid.replayed)))
+            placed.append((request, prepaid_ack(paid, seat, replayed=paid.replayed)))
         if refused:
             await self._release(refused)
         if placed:
@@ -372,9 +419,17 @@ class BankedDriver:
         core = self.core
         paid = request.prepaid
         assert paid is not None
-        if paid.transaction_id in core.released_holds:
-            raise _returned(paid.transaction_id)
-        if paid.round_id != core.round_id or core.status != "betting" or self.round is None:
+        ready = self.ready if self.round is None else None
+        game_round: BankedRound | None
+        if ready is not None and paid.round_id == ready.round_id:
+            released, game_round = ready.released, ready.shuffled(core, self.factory)
+        else:
+            released, game_round = core.released_holds, self.round
+        if paid.transaction_id in released:
+            raise returned_hold(paid.transaction_id)
+        if game_round is None or (
+            ready is None and (paid.round_id != core.round_id or core.status != "betting")
+        ):
             raise IllegalActionError(
                 "bets are closed for the round this bet was held for: its stake is returned",
                 reason="bets_closed",
@@ -388,7 +443,7 @@ class BankedDriver:
                 reason="not_your_seat",
             )
         bets = dict(bet_message(request).bets)
-        total = self.round.check_bets(seat, bets)
+        total = game_round.check_bets(seat, bets)
         if total != paid.amount:  # pragma: no cover - the gateway asks the same game
             raise IllegalActionError(
                 f"the bet stakes {total}, not the {paid.amount} held (the table's rules "
@@ -400,16 +455,18 @@ class BankedDriver:
         """Return the holds of the bets refused, then say why to each (after the return:
         the balance they see is whole again)."""
         core = self.core
+        ready = self.ready if self.round is None else None
+        betting = ready.round_id if ready else core.round_id if core.status == "betting" else None
         holds = []
         for request, _ in refused:
             paid = request.prepaid
             assert paid is not None
-            if paid.round_id == core.round_id and paid.transaction_id not in core.kept_holds:
+            if paid.round_id == betting and paid.transaction_id not in core.kept_holds:
                 holds.append(paid.transaction_id)
-        if holds and core.round_id is not None and core.status == "betting":
-            core.released_holds.update(holds)
+        if holds and betting is not None:
+            (ready.released if ready else core.released_holds).update(holds)
             try:
-                await core.db_call(stakes.release, core.db, round_id=core.round_id, holds=holds)
+                await core.db_call(stakes.release, core.db, round_id=betting, holds=holds)
             except Exception:
                 # Not kept: the close of betting returns them (:func:`.window.close_window`).
                 log.exception("releasing %d holds at %s failed", len(holds), core.name)
@@ -609,7 +666,7 @@ class BankedDriver:
             # gets a window of its own, as a seat newly to decide does.
             await self._after_engine(phase_before=before, pending_before=())
         elif core.status == "pause":
-            self._to_idle()
+            await self._to_idle()
         elif core.status == "idle":
             await self.seats.idle_window()
 
@@ -672,7 +729,7 @@ class BankedDriver:
             log.exception("settlement of round %s failed", round_id)
             await self._void(f"settlement failed: {exc}")
             return
-        self._close_round("settled", summary=summary, returns=returns_by_seat)
+        await self._close_round("settled", summary=summary, returns=returns_by_seat)
 
     async def _void(self, reason: str) -> None:
         core = self.core
@@ -689,9 +746,9 @@ class BankedDriver:
         except Exception:
             # The round stays open in the database: the next start voids it.
             log.exception("void of round %s failed; it will be voided at restart", round_id)
-        self._close_round("voided", summary={"void": reason}, returns={})
+        await self._close_round("voided", summary={"void": reason}, returns={})
 
-    def _close_round(
+    async def _close_round(
         self,
         status: Literal["settled", "voided"],
         *,
@@ -720,13 +777,14 @@ class BankedDriver:
                 # tables"): no view built and encoded for each of a thousand connections.
                 self.out.broadcast_state()
         else:
-            self._to_idle()
+            await self._to_idle()
 
-    def _to_idle(self) -> None:
+    async def _to_idle(self) -> None:
         core = self.core
         self.round = None
         core.end_round()
         core.status = "idle"
+        await self._prepare()  # before ``table_idle``: the first bets find it open
         self.out.emit(TableIdle())
         self.seats.free_ghost_seats()
         self.seats.free_counted()
@@ -735,5 +793,7 @@ class BankedDriver:
         self.seats.arm_idle()
 
     async def shutdown(self, reason: str) -> None:
+        self.stopping = True
         if self.round is not None and self.core.status in ("betting", "playing"):
             await self._void(reason)
+        await self._drop_ready(reason)

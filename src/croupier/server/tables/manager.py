@@ -20,6 +20,10 @@ from croupier.server.tables.table import Table
 
 __all__ = ["Forward", "TableManager"]
 
+_FRESH_SEAT = 0
+"""The seat a bet is checked for by :meth:`TableManager.bet_stake` (its round never has a
+bet placed: every seat is fresh)."""
+
 Forward = Callable[[str, TableConfig, bool, Mapping[str, Any]], Awaitable[None]]
 """Where an operator's change of a table owned by another process goes (a cluster)."""
 
@@ -162,10 +166,12 @@ class TableManager:
             self.closed_names.add(config.name)
 
     def bet_stake(self, name: str, bets: Mapping[str, int]) -> int | None:
-        """The money a bet at banked table ``name`` puts on the table, as its game counts it
-        (:meth:`~.games.BankedRound.bets_total`, no seat rules checked); ``None`` for a table
-        that is not banked, or spots its game refuses as they are (the table says why).
-        A cluster's gateway holds that much before the table's owner sees the bet."""
+        """The money a bet at banked table ``name`` puts on the table, checked as the bet of
+        a seat that has not bet in the round (:meth:`~.games.BankedRound.check_bets`: the
+        spots and the table's limits); ``None`` for a table that is not banked, or spots its
+        game refuses so (the table says why; Trips added after the Ante among them: only the
+        table knows the seat's Ante). A cluster's gateway holds that much before the table's
+        owner sees the bet."""
         calculator = self._calculators.get(name)
         if calculator is None:
             config = self.configs.get(name)
@@ -178,7 +184,7 @@ class TableManager:
             calculator = factory.new_round(self._shoe_factory())  # type: ignore[attr-defined]
             self._calculators[name] = calculator
         try:
-            return int(calculator.bets_total(bets))
+            return int(calculator.check_bets(_FRESH_SEAT, bets))
         except CroupierError:
             return None
 

@@ -18,10 +18,11 @@ from sqlalchemy import (
     false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.sql.elements import ColumnElement
 
 from croupier.server.base import Base, UtcDateTime, utcnow
 
-__all__ = ["Round", "RoundPlayer", "RoundStatus", "RoundVoid"]
+__all__ = ["Round", "RoundPlayer", "RoundStatus", "RoundVoid", "dealt"]
 
 
 class RoundStatus(StrEnum):
@@ -55,6 +56,12 @@ class Round(Base):
     betting_open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """The round takes bets (issue 18: a cluster's gateways hold stakes for it only while
     this is set; the owner clears it when betting closes)."""
+
+
+def dealt() -> ColumnElement[bool]:
+    """Whether a round was dealt: every round has its deck's commitment but a cluster's next
+    round recorded for bets and never played (:mod:`.nextround`), which reports leave out."""
+    return Round.commitment != ""
 
 
 class RoundPlayer(Base):

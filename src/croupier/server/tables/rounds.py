@@ -39,6 +39,7 @@ __all__ = [
     "RecallViews",
     "RecalledRound",
     "Stake",
+    "commit_deck",
     "open_round",
     "open_row",
     "recall",
@@ -86,6 +87,22 @@ def open_round(
         betting_open=betting_open,
     )
     session.add(row)
+    session.flush()
+    return row
+
+
+def commit_deck(session: Session, *, round_id: int, commitment: str, salt: str, deck: str) -> Round:
+    """Record the deck of open round ``round_id``, recorded before with none (a cluster's next
+    round, see :mod:`.nextround`): its commitment, salt and deck (secret until closed).
+
+    Raises:
+        NotFoundError: no such round.
+        ConflictError: the round is not open, or has its deck already.
+    """
+    row = _open(session, round_id)
+    if row.commitment:
+        raise ConflictError(f"round {round_id} has its deck already")
+    row.commitment, row.salt, row.deck = commitment, salt, deck
     session.flush()
     return row
 

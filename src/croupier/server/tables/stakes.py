@@ -28,8 +28,10 @@ from croupier.server.wallet.service import Movement, Released, StakeCheck
 __all__ = [
     "Opening",
     "close_window",
+    "commit_deck",
     "hold_in_window",
     "open_and_stake",
+    "open_for_bets",
     "release",
     "replayed_stakes",
     "settle",
@@ -132,15 +134,18 @@ def open_and_stake(
     opening: Opening,
     stakes: Sequence[rounds.Stake],
     check: StakeCheck | None = None,
+    recorded: int | None = None,
 ) -> tuple[int | None, list[Answer]]:
     """Open a round with the stakes that open it, in one transaction: the round's id (``None``
     when every stake was refused: then no round was opened) and each stake's answer.
+    ``recorded``: the round was recorded before with no deck (:func:`open_for_bets`); its
+    deck's commitment is recorded with the stakes.
 
     If the batch fails as a whole, the stakes are tried one at a time as the opening stake
     until one opens the round; the rest are then held by :func:`stake_many`.
     """
     try:
-        return _opened(db, opening, stakes, check)
+        return _opened(db, opening, stakes, check, recorded)
     except CroupierError:
         raise
     except Exception:
@@ -149,7 +154,7 @@ def open_and_stake(
         log.warning("stakes opening a round failed together; one by one", exc_info=True)
     answers: list[Answer] = []
     for i, one in enumerate(stakes):
-        round_id, first = _opened(db, opening, [one], check)
+        round_id, first = _opened(db, opening, [one], check, recorded)
         answers.extend(first)
         if round_id is not None:
             rest = stake_many(db, round_id=round_id, stakes=stakes[i + 1 :], check=check)
@@ -157,23 +162,47 @@ def open_and_stake(
     return None, answers
 
 
+def open_for_bets(db: Database, *, table: str, game: str) -> int:
+    """Record a round open, its betting window open, with no deck yet and nothing held (a
+    cluster's next round, :mod:`.nextround`): its id."""
+    with db.session() as session:
+        return rounds.open_round(
+            session, table=table, game=game, commitment="", salt="", deck="", betting_open=True
+        ).id
+
+
+def commit_deck(db: Database, *, round_id: int, opening: Opening) -> None:
+    """Record the deck's commitment of round ``round_id``, recorded before with none (its
+    first bet is placed now: :mod:`.nextround`)."""
+    with db.session() as session:
+        rounds.commit_deck(
+            session,
+            round_id=round_id,
+            commitment=opening.commitment,
+            salt=opening.salt,
+            deck=opening.deck,
+        )
+
+
 def _opened(
-    db: Database, opening: Opening, stakes: Sequence[rounds.Stake], check: StakeCheck | None
+    db: Database,
+    opening: Opening,
+    stakes: Sequence[rounds.Stake],
+    check: StakeCheck | None,
+    recorded: int | None,
 ) -> tuple[int | None, list[Answer]]:
-    """A round opened and ``stakes`` held, in one transaction rolled back (no round) unless
-    one stake at least is taken."""
+    """A round opened (or ``recorded`` given its deck) and ``stakes`` held, in one
+    transaction rolled back (no round, no deck) unless one stake at least is taken."""
     answers: list[Answer]
+    deck = {"commitment": opening.commitment, "salt": opening.salt, "deck": opening.deck}
     try:
         with db.session() as session:
-            row = rounds.open_round(
-                session,
-                table=opening.table,
-                game=opening.game,
-                commitment=opening.commitment,
-                salt=opening.salt,
-                deck=opening.deck,
-                betting_open=True,
-            )
+            if recorded is None:
+                row = rounds.open_round(
+                    session, table=opening.table, game=opening.game, betting_open=True, **deck
+                )
+            else:
+                row = rounds.commit_deck(session, round_id=recorded, **deck)
             answers = rounds.stake_many(session, round_id=row.id, stakes=stakes, check=check)
             if not any(isinstance(a, Movement) for a in answers):
                 raise _NothingTaken(answers)

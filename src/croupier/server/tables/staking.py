@@ -4,12 +4,13 @@ path (``_bets`` / ``_acts``: a lone request is a batch of one)."""
 
 from __future__ import annotations
 
+from croupier.errors import IllegalActionError
 from croupier.server.tables import rounds
-from croupier.server.tables.connection import Request
+from croupier.server.tables.connection import Prepaid, Request
 from croupier.server.tables.wire import ActMessage, BetMessage, Result
 from croupier.server.wallet.service import Movement
 
-__all__ = ["bet_ack", "bet_message", "bet_stake", "decision_stake"]
+__all__ = ["bet_ack", "bet_message", "bet_stake", "decision_stake", "prepaid_ack", "returned_hold"]
 
 
 def bet_message(request: Request) -> BetMessage:
@@ -55,4 +56,24 @@ def bet_ack(move: Movement, *, round_id: int | None, seat: int) -> Result:
         staked=int(move.amount),
         balance=int(move.balance),
         replayed=bool(move.replayed),
+    )
+
+
+def prepaid_ack(paid: Prepaid, seat: int, *, replayed: bool) -> Result:
+    """The answer to a bet placed whose stake a gateway held (as :func:`bet_ack`)."""
+    return Result(
+        round_id=paid.round_id,
+        seat=seat,
+        staked=paid.amount,
+        balance=paid.balance,
+        replayed=replayed,
+    )
+
+
+def returned_hold(hold: int) -> IllegalActionError:
+    """A bet resent under the key of one refused before, whose stake was returned."""
+    return IllegalActionError(
+        f"this bet was refused before and its stake returned (hold {hold}): bet again with a "
+        "new key",
+        reason="idempotency_conflict",
     )

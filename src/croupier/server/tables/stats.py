@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from croupier.server.tables.models import Round, RoundPlayer, RoundStatus
+from croupier.server.tables.models import Round, RoundPlayer, RoundStatus, dealt
 from croupier.server.tables.registry import theories
 
 __all__ = ["operator_stats"]
@@ -86,9 +86,9 @@ def operator_stats(session: Session) -> dict[str, list[dict[str, Any]]]:
     games = theories()
     rows = []
     for row in session.execute(
-        select(Round.id, Round.table_name, Round.game, Round.status, Round.record).order_by(
-            Round.id
-        )
+        select(Round.id, Round.table_name, Round.game, Round.status, Round.record)
+        .where(dealt())  # not a cluster's next round, never played
+        .order_by(Round.id)
     ):
         wagered, returned = staked.get(row.id, (0, 0))
         theory = games.get(row.game)

@@ -1,0 +1,129 @@
+"""A cluster's banked table records its next round before anyone bets (issue 18).
+
+A gateway holds a bet's stake only for a round whose betting window is open in the database
+(:mod:`.window`). If the round were recorded with its first bet, as in one process, the first
+bets of every round -- at a live table, the burst that follows ``table_idle`` -- would find no
+round, go to the owner and be held there: one process doing the wallet work of everyone who
+bets first. So a windowed table (:attr:`.core.TableCore.windowed`) records its next round as
+soon as it is idle (:func:`prepare`): open, its betting window open, no deck yet. The gateways
+hold stakes for it from then on.
+
+The rest is as in one process. The first bet the owner takes shuffles the round's shoe; the
+owner records the deck's commitment (with that bet's stake, when the owner held it) and
+``round_opened`` publishes it before any card is dealt; the betting timer starts. Until then
+the round is :class:`NextRound`, the driver's, not the core's: the table's state says idle,
+with no round in play.
+
+A round recorded and never played -- the table stops, its rules change, an operator closes it
+-- is voided (:func:`drop`): every stake a gateway held for it is returned, as any void returns
+them (:func:`.rounds.void_round`). It has no deck to reveal: none was shuffled for it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from croupier.server.errors import ServiceUnavailable
+from croupier.server.tables import stakes
+from croupier.server.tables.core import TableCore
+from croupier.server.tables.fairness import commit as commit_to
+from croupier.server.tables.fairness import deck_text, new_salt
+from croupier.server.tables.games import BankedFactory, BankedRound, game_round_shoe
+
+__all__ = ["NextRound", "commit", "drop", "opening", "prepare", "shuffle"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class NextRound:
+    """A round recorded open for the gateways' holds, not yet in play."""
+
+    round_id: int
+    released: set[int] = field(default_factory=set)
+    """Holds of bets the table refused before the round was in play (returned at once):
+    a resend under their key must not be taken as a bet made."""
+    salt: str = ""
+    game_round: BankedRound | None = None
+    """Its shoe, shuffled when a bet first needs it (:meth:`shuffled`); committed to in the
+    database when the first bet is placed."""
+
+    def shuffled(self, core: TableCore, factory: BankedFactory) -> BankedRound:
+        """The round's game, its shoe shuffled now if it was not before."""
+        if self.game_round is None:
+            self.salt, self.game_round = shuffle(core, factory)
+        return self.game_round
+
+
+def shuffle(core: TableCore, factory: BankedFactory) -> tuple[str, BankedRound]:
+    """A new round's salt and game, its shoe shuffled from the table's source (any banked
+    table's round)."""
+    salt = new_salt()
+    return salt, factory.new_round(core.shoe_factory(), salt=salt)
+
+
+async def prepare(core: TableCore, factory: BankedFactory) -> NextRound | None:
+    """The table's next round, recorded open for bets (``None``: the database failed; the
+    first bet then opens a round, as in one process)."""
+    try:
+        round_id = await core.db_call(
+            stakes.open_for_bets, core.db, table=core.name, game=factory.game
+        )
+    except Exception:
+        log.exception("recording the next round of %s failed", core.name)
+        return None
+    return NextRound(round_id)
+
+
+async def drop(core: TableCore, ready: NextRound, reason: str) -> None:
+    """Void round ``ready``, never played: every stake held for it returned. If the database
+    fails, the round stays open and the next start voids it (as a crash's)."""
+    try:
+        await core.db_call(
+            stakes.void,
+            core.db,
+            round_id=ready.round_id,
+            reason=f"never played: {reason}",
+            record={"table": core.name, "round_id": ready.round_id, "played": False},
+        )
+    except Exception:
+        log.exception("void of %s's next round %s failed", core.name, ready.round_id)
+
+
+def opening(
+    core: TableCore, factory: BankedFactory, game_round: BankedRound, salt: str
+) -> stakes.Opening:
+    """A round's deck and the commitment to it, as recorded (any banked table's round)."""
+    deck = deck_text(game_round_shoe(game_round))
+    return stakes.Opening(
+        table=core.name,
+        game=factory.game,
+        commitment=commit_to(salt=salt, deck=deck),
+        salt=salt,
+        deck=deck,
+    )
+
+
+async def commit(
+    core: TableCore, factory: BankedFactory, ready: NextRound
+) -> tuple[BankedRound, stakes.Opening]:
+    """Round ``ready`` in play (its first bet, held by a gateway, is placed now): its shoe
+    and the deck's commitment, recorded.
+
+    Raises:
+        ServiceUnavailable: the database failed; the round was voided (its stakes returned).
+    """
+    game_round = ready.shuffled(core, factory)
+    recorded = opening(core, factory, game_round, ready.salt)
+    try:
+        await core.db_call(stakes.commit_deck, core.db, round_id=ready.round_id, opening=recorded)
+    except Exception as exc:
+        log.exception("recording the deck of %s's round %s failed", core.name, ready.round_id)
+        await drop(core, ready, f"its deck could not be recorded: {exc}")
+        raise ServiceUnavailable(
+            "the round could not be opened (the database failed): its stakes are returned; "
+            "bet again",
+            reason="database_unavailable",
+        ) from None
+    return game_round, recorded
