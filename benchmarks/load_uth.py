@@ -39,6 +39,7 @@ import glob
 import json
 import os
 import pwd
+import resource
 import shutil
 import socket
 import subprocess
@@ -333,6 +334,21 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / tick
 
 
+def machine_busy() -> tuple[float, float]:
+    """The whole machine's busy and total CPU seconds since boot (every core), from
+    /proc/stat: what the servers, the bots, PostgreSQL, Redis and HAProxy share."""
+    tick = os.sysconf("SC_CLK_TCK")
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields) - idle) / tick, sum(fields) / tick
+
+
+def children_cpu() -> float:
+    """The user + system CPU seconds of this process's children waited for (the bots)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def bots_process(argv: list[str]) -> None:
     """A bot process (``--bots PLAN TOKENS OUT``): plays its share, writes what it measured."""
     from croupier.cli.bots import BotPlan, run_bots
@@ -363,6 +379,7 @@ def play(
     procs = []
     before = cpu_seconds(servers.pids)
     each_before = [cpu_seconds([pid]) for pid in servers.pids]
+    bots_before, (busy_before, total_before) = children_cpu(), machine_busy()
     t0 = time.perf_counter()
     for k in range(n):
         (work / f"tokens{k}").write_text("\n".join(tokens[k::n]))
@@ -381,6 +398,8 @@ def play(
     kill = kill_owner(servers, args, t0, procs) if args.kill_owner_at else None
     for proc in procs:
         proc.wait()
+    bots_cpu = children_cpu() - bots_before
+    busy_after, total_after = machine_busy()
     cpu = cpu_seconds(servers.pids) - before
     each = [
         round(cpu_seconds([pid]) - b, 2) for pid, b in zip(servers.pids, each_before, strict=True)
@@ -404,6 +423,11 @@ def play(
             f"{node}{' (owner)' if node == owner else ''}": seconds
             for node, seconds in zip(servers.node_pids, each, strict=True)
         }
+    summary["bot_cpu_s"] = round(bots_cpu, 2)
+    # How loaded the machine was while the bots played (100: every core busy all along).
+    summary["machine_busy_percent"] = round(
+        100 * (busy_after - busy_before) / max(1e-9, total_after - total_before), 1
+    )
     summary["server_cpu_s_per_1000_player_rounds"] = (
         round(1000 * cpu / stats.bets, 3) if stats.bets else None
     )

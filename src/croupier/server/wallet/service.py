@@ -421,7 +421,10 @@ def hold_many(
             for h, _ in funded
         ]
         applied = []
-        for txn_id, (h, balance) in zip(post_many(session, entries), funded, strict=True):
+        # The escrow's credit waits for the commit: concurrent batches of holds at one table
+        # (a cluster's gateways) then wait on its row for a commit only (see .ledger).
+        posted = post_many(session, entries, defer=escrow.id)
+        for txn_id, (h, balance) in zip(posted, funded, strict=True):
             move = Movement(transaction_id=txn_id, kind="hold", amount=h.chips, balance=balance)
             answers[h.index] = move
             applied.append((h.keyed, move.to_json(), txn_id))
