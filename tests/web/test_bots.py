@@ -127,3 +127,40 @@ def test_a_bot_greeted_anew_waits_for_the_new_state() -> None:
     assert [m["type"] for m in idle] == ["bet"]
     assert greeted == idle
     assert [m["type"] for m in fresh] == ["bet", "join"]
+
+
+def test_a_bot_bets_first_when_play_starts_for_everyone() -> None:
+    """``start_at`` (the load benchmark's ``--warmup``): a seated bot sees the table idle and
+    waits for the time everyone starts before it bets; the round ids of its bets' answers
+    give each round's latencies."""
+    import time
+
+    from croupier.cli.bots import LoadStats, _Bot
+
+    class Socket:
+        def __init__(self) -> None:
+            self.sent: list[tuple[float, dict[str, object]]] = []
+
+        async def send(self, text: str) -> None:
+            import json
+
+            self.sent.append((time.time(), json.loads(text)))
+
+    start = time.time() + 0.3
+    stats = LoadStats()
+
+    async def scenario() -> list[tuple[float, dict[str, object]]]:
+        plan = BotPlan(url="http://x", table="live", start_at=start)
+        bot = _Bot(plan, stats, observer=False)
+        ws = Socket()
+        idle = {"status": "idle", "your_seat": 2, "round_id": None}
+        await bot.handle(ws, {"type": "state", "table": idle, "view": None})
+        ref = ws.sent[-1][1]["id"]
+        await bot.handle(ws, {"type": "ack", "ref": ref, "result": {"round_id": 9, "seat": 2}})
+        return ws.sent
+
+    sent = asyncio.run(scenario())
+    assert [m["type"] for _, m in sent] == ["bet"]
+    assert sent[0][0] >= start
+    assert list(stats.round_bets) == ["9"] and len(stats.round_bets["9"]) == 1
+    assert stats.summary()["bet_ack_p99_ms_by_round"] == [stats.summary()["bet_ack_p99_ms"]]

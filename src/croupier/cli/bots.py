@@ -47,6 +47,9 @@ class BotPlan:
     """Rounds each bot plays before it stops (0: until ``seconds`` run out)."""
     seconds: float = 0.0
     """Wall-clock bound for the whole run (0: none)."""
+    start_at: float = 0.0
+    """No bet before this wall-clock time (``time.time()``; 0: at once): the bots connect
+    and sit first, then play together (a benchmark of rounds, not of thousands joining)."""
 
     @property
     def ws_url(self) -> str:
@@ -59,6 +62,8 @@ class LoadStats:
 
     act_latency: list[float] = field(default_factory=list)
     bet_latency: list[float] = field(default_factory=list)
+    round_bets: dict[str, list[float]] = field(default_factory=dict)
+    """Round id -> its bets' latencies (the first round's bets meet the bots' connecting)."""
     settle_gap: list[float] = field(default_factory=list)
     """At the observing seat: ``round_settled`` event to ``round_closed`` (commit included)."""
     rounds_closed: list[float] = field(default_factory=list)
@@ -102,6 +107,9 @@ class LoadStats:
             "act_ack_p99_ms": ms(self.act_latency, 99),
             "bet_ack_p50_ms": ms(self.bet_latency, 50),
             "bet_ack_p99_ms": ms(self.bet_latency, 99),
+            "bet_ack_p99_ms_by_round": [
+                ms(self.round_bets[key], 99) for key in sorted(self.round_bets, key=int)
+            ],
             "settle_p50_ms": ms(self.settle_gap, 50),
             "settle_max_ms": ms(self.settle_gap, 100),
             "errors": dict(self.errors),
@@ -311,6 +319,7 @@ class _Bot:
             self.stats.bet_latency.append(elapsed)
             self.stats.bets += 1
             self.round_id = int(frame["result"]["round_id"])
+            self.stats.round_bets.setdefault(str(self.round_id), []).append(elapsed)
             self.bet_rounds.add(self.round_id)
             self.bet_seats[self.round_id] = int(frame["result"]["seat"])
         elif what == "act":
@@ -327,6 +336,8 @@ class _Bot:
         status, round_id = table.get("status"), self.round_id
         if status in ("idle", "betting") and view.get("box") is None and not self.done():
             if (round_id is None or round_id not in self.bet_rounds) and not self.failed:
+                if (wait := self.plan.start_at - time.time()) > 0:
+                    await asyncio.sleep(wait)  # seated; play starts for everyone together
                 bets = {"ante": self.plan.ante}
                 if self.plan.trips:
                     bets["trips"] = self.plan.trips
@@ -441,32 +452,39 @@ async def _session(
         # The token goes in the first frame, never in the URL (docs/protocol.md).
         # batch: the frames the server sends together come as one JSON array.
         await ws.send(json.dumps({"type": "auth", "token": token, "batch": True}))
-        receiver = asyncio.ensure_future(ws.recv())
-        stopper = asyncio.ensure_future(stop.wait())
-        cut = False
-        try:
-            while not bot.done() or observer:
-                finished, _ = await asyncio.wait(
-                    {receiver, stopper}, return_when=asyncio.FIRST_COMPLETED
-                )
-                if stopper in finished:
-                    break
-                raw = receiver.result()
-                receiver = asyncio.ensure_future(ws.recv())
+        receiving = False
+
+        async def read() -> None:
+            # One task reads the whole run (not a task and a wait per message: with a
+            # thousand bots in a process, those were a fifth of its CPU).
+            nonlocal receiving
+            while (not bot.done() or observer) and not stop.is_set():
+                receiving = True
+                raw = await ws.recv()
+                receiving = False
                 for frame in _frames(raw):
                     await bot.handle(ws, frame)
                 if observer and plan.rounds and len(stats.rounds_closed) >= plan.rounds:
-                    break
+                    return
+
+        reader = asyncio.ensure_future(read())
+        stopper = asyncio.ensure_future(stop.wait())
+        cut = False
+        try:
+            await asyncio.wait({reader, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if not reader.done() and receiving:
+                reader.cancel()  # waiting for a frame: the run is over for this bot
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader  # a message being handled is handled; a dropped socket raises
             # The answers still owed are waited for (a while), so that a request the server
             # never answers is told from one the run's end cut short.
             bot.stopping = True
             deadline = time.monotonic() + _GRACE_SECONDS
-            while bot.inflight and time.monotonic() < deadline:
-                done, _ = await asyncio.wait({receiver}, timeout=deadline - time.monotonic())
-                if not done:
+            while bot.inflight and (left := deadline - time.monotonic()) > 0:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), left)
+                except TimeoutError:
                     break
-                raw = receiver.result()
-                receiver = asyncio.ensure_future(ws.recv())
                 for frame in _frames(raw):
                     await bot.handle(ws, frame)
         except websockets.ConnectionClosed:
@@ -475,10 +493,10 @@ async def _session(
         finally:
             if not cut:
                 bot.unanswered()
-            receiver.cancel()
+            reader.cancel()
             stopper.cancel()
             with contextlib.suppress(BaseException):
-                await receiver
+                await reader
 
 
 async def run_bots(
