@@ -417,3 +417,53 @@ def test_a_gateway_prices_a_bet_as_the_table_checks_a_seat_that_has_not_bet(
     assert manager.bet_stake("live", {"trips": trips}) is None  # added after an Ante: the table's
     assert manager.bet_stake("nowhere", {"ante": 100}) is None
     assert rules == manager.configs["live"].rules  # asking changed nothing
+
+
+def test_a_gateway_holds_two_batches_at_once_never_a_player_in_both(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A burst at one table: batches of at most ``BATCH_MOST`` stakes, at most ``AT_ONCE``
+    transactions in flight, a player's second bet never in flight with their first; every
+    bet answered with its own hold."""
+    import asyncio
+
+    from croupier.server.cluster import holds as gateway_holds
+    from croupier.server.tables.connection import Prepaid
+    from croupier.server.tables.wire import BetMessage
+
+    monkeypatch.setattr(gateway_holds, "BATCH_MOST", 50)
+    lock = threading.Lock()
+    in_flight: list[set[int]] = []
+    seen: list[tuple[int, int]] = []  # (transactions in flight, batch size)
+    overlaps: list[set[int]] = []
+
+    def hold_in_window(db: Any, *, table: str, stakes: Any, check: Any) -> Any:
+        users = {s.user_id for s in stakes}
+        with lock:
+            overlaps.extend(users & other for other in in_flight)
+            in_flight.append(users)
+            seen.append((len(in_flight), len(stakes)))
+        time.sleep(0.05)
+        with lock:
+            in_flight.remove(users)
+        movements = [
+            wallet.Movement(transaction_id=1000 + i, kind="hold", amount=s.amount, balance=0)
+            for i, s in enumerate(stakes)
+        ]
+        return 7, movements
+
+    monkeypatch.setattr(gateway_holds.stakes, "hold_in_window", hold_in_window)
+
+    async def burst() -> list[Any]:
+        keeper = gateway_holds.GatewayHolds(db=None, price=lambda table, bets: 200)  # type: ignore[arg-type]
+        bets = [
+            keeper.hold("live", user_id=u, seat=u, bet=BetMessage(key=f"k{n}", bets={"ante": 100}))
+            for n, u in enumerate([*range(300), *range(20)])  # 20 players bet twice
+        ]
+        return list(await asyncio.gather(*bets))
+
+    answers = asyncio.run(burst())
+    assert all(isinstance(a, Prepaid) and a.round_id == 7 for a in answers)
+    assert max(n for n, _ in seen) == gateway_holds.AT_ONCE
+    assert max(size for _, size in seen) == 50 and sum(size for _, size in seen) == 320
+    assert not any(overlaps)  # no player in two transactions at once

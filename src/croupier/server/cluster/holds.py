@@ -39,6 +39,10 @@ log = logging.getLogger(__name__)
 
 BATCH_MOST = 500
 """The most stakes one transaction holds."""
+AT_ONCE = 2
+"""The most transactions of holds at one table in flight together: one batch's database
+work overlaps the next one's Python (the escrow's credit waits for each commit, so they do
+not wait for each other: :mod:`croupier.server.wallet.ledger`)."""
 
 Outcome = Prepaid | CroupierError | None
 """A bet's stake held (:class:`~croupier.server.tables.connection.Prepaid`), refused with
@@ -63,6 +67,7 @@ class GatewayHolds:
     count: Callable[[str, str], None] | None = None
     """Told each bet's table and outcome: held, replayed, refused, passed."""
     _waiting: dict[str, list[_Waiting]] = field(default_factory=dict)
+    _woken: dict[str, asyncio.Event] = field(default_factory=dict)
     _background: Background = field(default_factory=Background)
 
     async def hold(self, table: str, *, user_id: int, seat: int, bet: BetMessage) -> Outcome:
@@ -86,31 +91,45 @@ class GatewayHolds:
         queue = self._waiting.get(table)
         if queue is None:
             queue = self._waiting[table] = []
+            self._woken[table] = asyncio.Event()
             self._background.start(self._flush(table))
         queue.append(waiting)
+        self._woken[table].set()
         try:
             return await waiting.answer
         except CroupierError as exc:  # the process stopping mid-hold
             return exc
 
     async def _flush(self, table: str) -> None:
-        """Hold what waits at ``table``, a batch at a time, until nothing does."""
+        """Hold what waits at ``table``, a batch at a time (:data:`AT_ONCE` in flight), until
+        nothing does."""
+        woken = self._woken[table]
+        running: dict[asyncio.Task[None], set[int]] = {}  # each batch's players
         try:
-            while queue := self._waiting.get(table):
-                batch: list[_Waiting] = []
-                rest: list[_Waiting] = []
-                users: set[int] = set()
-                for one in queue:
-                    # A player once per transaction (a second bet of theirs goes next).
-                    if one.stake.user_id in users or len(batch) >= BATCH_MOST:
-                        rest.append(one)
-                    else:
-                        users.add(one.stake.user_id)
-                        batch.append(one)
-                self._waiting[table] = rest
-                await self._hold(table, batch)
+            while True:
+                woken.clear()
+                queue = self._waiting.get(table)
+                if queue and len(running) < AT_ONCE:
+                    holding = set().union(*running.values())
+                    batch, self._waiting[table] = _batch(queue, holding=holding)
+                    if batch:
+                        task = asyncio.create_task(self._hold(table, batch))
+                        running[task] = {one.stake.user_id for one in batch}
+                        continue
+                if not running:
+                    if not queue:
+                        break
+                    continue  # pragma: no cover - a batch is always taken with none running
+                wake = asyncio.create_task(woken.wait())
+                await asyncio.wait({*running, wake}, return_when=asyncio.FIRST_COMPLETED)
+                wake.cancel()
+                for finished in [t for t in running if t.done()]:
+                    del running[finished]
         finally:
+            for task in running:
+                task.cancel()
             # Stopped (the process shuts down): what still waits goes to the owner as it is.
+            self._woken.pop(table, None)
             for one in self._waiting.pop(table, []):
                 if not one.answer.done():
                     one.answer.set_result(None)
@@ -152,6 +171,21 @@ class GatewayHolds:
         except Exception as exc:
             log.warning("%d holds at %s failed: %s (the owner takes them)", len(batch), table, exc)
             return None, []
+
+
+def _batch(queue: list[_Waiting], *, holding: set[int]) -> tuple[list[_Waiting], list[_Waiting]]:
+    """The next batch to hold, and what waits after it: a player once per transaction, and
+    not while a batch in flight holds for them (their second bet goes after the first)."""
+    batch: list[_Waiting] = []
+    rest: list[_Waiting] = []
+    users = set(holding)
+    for one in queue:
+        if one.stake.user_id in users or len(batch) >= BATCH_MOST:
+            rest.append(one)
+        else:
+            users.add(one.stake.user_id)
+            batch.append(one)
+    return batch, rest
 
 
 def _counted(outcome: Outcome) -> str:
