@@ -576,7 +576,10 @@ def kill_owner(
                     text("SELECT owner FROM table_leases WHERE table_name = 'live'")
                 ).scalar()
                 in_play = conn.execute(
-                    text("SELECT id FROM rounds WHERE table_name = 'live' AND status = 'open'")
+                    text(
+                        "SELECT id FROM rounds WHERE table_name = 'live' AND status = 'open' "
+                        "AND commitment <> ''"  # dealt: not the next round, recorded for bets
+                    )
                 ).scalar()
             if owner is not None and in_play is not None:
                 break
@@ -625,15 +628,15 @@ def after_kill(
     opened = sorted(t for p in parts for t in p.rounds_opened.values() if t > kill["at"])
     engine = create_engine(servers.database_url)
     with engine.connect() as conn:
-        voided = [
-            int(r)
-            for (r,) in conn.execute(
-                text(
-                    "SELECT id FROM rounds WHERE table_name = 'live' AND status = 'voided' "
-                    "AND commitment <> ''"  # dealt: not a next round never played
-                )
+        voided, never_dealt = [], []
+        for r, dealt in conn.execute(
+            text(
+                "SELECT id, commitment <> '' FROM rounds "
+                "WHERE table_name = 'live' AND status = 'voided' ORDER BY id"
             )
-        ]
+        ):
+            # A next round recorded for bets and never dealt is voided on its own list.
+            (voided if dealt else never_dealt).append(int(r))
         # What escrow holds for each round: nothing for a round settled or voided, its
         # stakes for one still in play when the run stopped.
         escrow = {
@@ -665,6 +668,7 @@ def after_kill(
     return {
         "resumed_after_s": round(opened[0] - kill["at"], 2) if opened else None,
         "voided_rounds": voided,
+        "voided_never_dealt": never_dealt,
         "only_the_interrupted_round_voided": voided == [kill["round"]],
         "ledger": totals,
         "deposits": deposits,
