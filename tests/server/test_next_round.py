@@ -10,12 +10,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from server_testkit import test_tables
 
 from croupier.server.db import Database
 from croupier.server.rng import live_shoe
 from croupier.server.tables import rounds, window
 from croupier.server.tables.clock import ManualClock
-from croupier.server.tables.config import TableConfig
 from croupier.server.tables.connection import Prepaid, Request
 from croupier.server.tables.fairness import commit
 from croupier.server.tables.models import Round, RoundVoid
@@ -42,14 +42,7 @@ def _hold(db: Database, user: int, seat: int, key: str) -> Prepaid:
     with db.session() as session:
         round_id, (answer,) = window.hold_in_window(session, table="live", stakes=[stake])
     assert round_id is not None and isinstance(answer, wallet.Movement), answer
-    return Prepaid(
-        round_id=round_id,
-        transaction_id=answer.transaction_id,
-        amount=int(answer.amount),
-        balance=int(answer.balance),
-        replayed=bool(answer.replayed),
-        seat=seat,
-    )
+    return Prepaid.of(round_id, answer, seat=seat)
 
 
 async def _send(table: Table, conn: Connection, key: str, paid: Prepaid) -> dict[str, Any]:
@@ -86,14 +79,7 @@ def test_the_next_round_is_recorded_before_any_bet_and_played_from_a_gateways_ho
     with db.session() as session:
         for user in users:
             wallet.credit(session, user_id=user, amount=10_000, idempotency_key=f"d{user}")
-    config = TableConfig(
-        name="live",
-        game="uth",
-        betting_seconds=20,
-        decision_seconds=20,
-        pause_seconds=0,
-        rules={"shared_hand": True},
-    )
+    config = next(c for c in test_tables() if c.name == "live")  # betting 10 s, decisions 20 s
     clock = ManualClock()
 
     async def scenario() -> tuple[int, int]:

@@ -203,11 +203,4 @@ def _outcome(
         return None  # not held: the owner holds it, or explains the key's conflict
     if isinstance(answer, CroupierError):
         return answer
-    return Prepaid(
-        round_id=round_id,
-        transaction_id=answer.transaction_id,
-        amount=int(answer.amount),
-        balance=int(answer.balance),
-        replayed=bool(answer.replayed),
-        seat=stake.seat,
-    )
+    return Prepaid.of(round_id, answer, seat=stake.seat)

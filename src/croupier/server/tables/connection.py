@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from croupier.server.tables.wire import ClientMessage, ServerFrame, Shared
+from croupier.server.wallet.service import Movement
 
 __all__ = [
     "Command",
@@ -81,6 +82,19 @@ class Prepaid:
     balance: int
     replayed: bool
     seat: int
+
+    @classmethod
+    def of(cls, round_id: int, hold: Movement, *, seat: int) -> Prepaid:
+        """The bet at ``seat`` whose stake ``hold`` (a wallet's answer) holds for round
+        ``round_id``."""
+        return cls(
+            round_id=round_id,
+            transaction_id=hold.transaction_id,
+            amount=int(hold.amount),
+            balance=int(hold.balance),
+            replayed=bool(hold.replayed),
+            seat=seat,
+        )
 
 
 @dataclass(frozen=True, slots=True)
