@@ -118,7 +118,23 @@ def _owner(c: Cluster, table: str = "felt") -> tuple[int, int]:
 
 
 def _rounds(c: Cluster, table: str = "felt") -> dict[int, str]:
-    rows = _query(c, "SELECT id, status FROM rounds WHERE table_name = %s ORDER BY id", table)
+    """The rounds ``table`` dealt, and their status (not the next round its owner records for
+    the gateways' holds before anyone bets: :func:`_next_round`)."""
+    rows = _query(
+        c,
+        "SELECT id, status FROM rounds WHERE table_name = %s AND commitment <> '' ORDER BY id",
+        table,
+    )
+    return {int(r[0]): str(r[1]) for r in rows}
+
+
+def _next_round(c: Cluster, table: str = "felt") -> dict[int, str]:
+    """The rounds ``table`` recorded for bets and never dealt, and their status."""
+    rows = _query(
+        c,
+        "SELECT id, status FROM rounds WHERE table_name = %s AND commitment = '' ORDER BY id",
+        table,
+    )
     return {int(r[0]): str(r[1]) for r in rows}
 
 

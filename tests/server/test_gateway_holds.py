@@ -467,3 +467,45 @@ def test_a_gateway_holds_two_batches_at_once_never_a_player_in_both(
     assert max(n for n, _ in seen) == gateway_holds.AT_ONCE
     assert max(size for _, size in seen) == 50 and sum(size for _, size in seen) == 320
     assert not any(overlaps)  # no player in two transactions at once
+
+
+def test_a_gateway_holds_nothing_while_the_owner_cannot_be_reached(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bus down (its ping fails): every bet of the batch is refused ``table_unreachable``
+    and no stake is held (before, the stake was held and waited for a close of betting that
+    the owner, unreachable, could not start)."""
+    import asyncio
+
+    from croupier.errors import CroupierError
+    from croupier.server.cluster import holds as gateway_holds
+    from croupier.server.cluster.bus import BusUnavailable
+    from croupier.server.tables.wire import BetMessage
+
+    called: list[int] = []
+    monkeypatch.setattr(
+        gateway_holds.stakes, "hold_in_window", lambda *a, **k: called.append(1) or (7, [])
+    )
+    counted: list[str] = []
+
+    async def down() -> None:
+        raise BusUnavailable("Redis at 127.0.0.1 does not answer")
+
+    async def bets() -> list[Any]:
+        keeper = gateway_holds.GatewayHolds(
+            db=None,  # type: ignore[arg-type]
+            price=lambda table, bets: 200,
+            reachable=down,
+            count=lambda table, outcome: counted.append(outcome),
+        )
+        message = BetMessage(key="k", bets={"ante": 100})
+        return list(
+            await asyncio.gather(
+                *(keeper.hold("live", user_id=u, seat=u, bet=message) for u in range(3))
+            )
+        )
+
+    answers = asyncio.run(bets())
+    assert called == []
+    assert all(isinstance(a, CroupierError) and a.reason == "table_unreachable" for a in answers)
+    assert counted == ["refused"] * 3

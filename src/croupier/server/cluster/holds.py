@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 
 from croupier.errors import CroupierError
@@ -66,6 +66,9 @@ class GatewayHolds:
     """The players' limits (the tables' :class:`~croupier.server.tables.admission.Admission`)."""
     count: Callable[[str, str], None] | None = None
     """Told each bet's table and outcome: held, replayed, refused, passed."""
+    reachable: Callable[[], Awaitable[None]] | None = None
+    """Raises when the table's owner cannot be reached (the bus's ``ping``): asked before
+    each batch, so that no stake is held for bets that could not reach it."""
     _waiting: dict[str, list[_Waiting]] = field(default_factory=dict)
     _woken: dict[str, asyncio.Event] = field(default_factory=dict)
     _background: Background = field(default_factory=Background)
@@ -135,6 +138,8 @@ class GatewayHolds:
                     one.answer.set_result(None)
 
     async def _hold(self, table: str, batch: list[_Waiting]) -> None:
+        if not await self._reached(table, batch):
+            return
         try:
             round_id, answers = await self._held(table, batch)
         except asyncio.CancelledError:
@@ -156,6 +161,28 @@ class GatewayHolds:
             one.answer.set_result(outcome)
             if self.count is not None:
                 self.count(table, _counted(outcome))
+
+    async def _reached(self, table: str, batch: list[_Waiting]) -> bool:
+        """Whether the table's owner can be reached; if not, every bet of ``batch`` is
+        refused, nothing held (a stake held for a bet that cannot reach the owner would wait
+        for the close of a betting window)."""
+        if self.reachable is None:
+            return True
+        try:
+            await self.reachable()
+        except Exception as exc:
+            refusal = ServiceUnavailable(
+                f"bet refused: the table cannot be reached now ({exc}); nothing was done, "
+                "send it again shortly",
+                reason="table_unreachable",
+            )
+            for one in batch:
+                if not one.answer.done():
+                    one.answer.set_result(refusal)
+                    if self.count is not None:
+                        self.count(table, "refused")
+            return False
+        return True
 
     async def _held(
         self, table: str, batch: list[_Waiting]

@@ -88,6 +88,7 @@ class Node:
                 price=manager.bet_stake,
                 check=manager.admission.check_stakes,
                 count=lambda table, outcome: holds.labels(table=table, outcome=outcome).inc(),
+                reachable=bus.ping,
             ),
         )
         manager.forward = self._forward

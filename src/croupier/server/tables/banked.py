@@ -353,9 +353,7 @@ class BankedDriver:
             seat in core.round_users for seat in core.seats
         )
 
-    async def _stake_many(
-        self, batch: list[rounds.Stake], *, round_id: int | None = None
-    ) -> list[Any]:
+    async def _stake_many(self, batch: list[rounds.Stake]) -> list[Any]:
         if not batch:
             return []
         core = self.core
@@ -363,7 +361,7 @@ class BankedDriver:
             await core.db_call(
                 stakes.stake_many,
                 core.db,
-                round_id=core.round_id if round_id is None else round_id,
+                round_id=core.round_id,
                 stakes=batch,
                 check=core.admission.check_stakes,
             )
