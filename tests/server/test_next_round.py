@@ -16,10 +16,10 @@ from croupier.server.db import Database
 from croupier.server.rng import live_shoe
 from croupier.server.tables import rounds, window
 from croupier.server.tables.clock import ManualClock
-from croupier.server.tables.connection import Prepaid, Request
+from croupier.server.tables.connection import GatewayLost, Prepaid, Request
 from croupier.server.tables.fairness import commit
 from croupier.server.tables.models import Round, RoundVoid
-from croupier.server.tables.protocol import BetMessage, JoinMessage
+from croupier.server.tables.protocol import BetMessage, JoinMessage, PingMessage
 from croupier.server.tables.stats import operator_stats
 from croupier.server.tables.table import Connection, Table
 from croupier.server.tables.uth import UthFactory
@@ -89,7 +89,7 @@ def test_the_next_round_is_recorded_before_any_bet_and_played_from_a_gateways_ho
         conns = [table.connect(user_id=u, username=f"u{u}") for u in users]
         for conn in conns:
             await table.submit(conn, JoinMessage())
-        ready = table.driver.ready  # type: ignore[attr-defined]
+        ready = table.driver.next.ready  # type: ignore[attr-defined]
         assert ready is not None and table.status == "idle"
         first = ready.round_id
         # Open for bets, with no deck yet (none is shuffled before a bet needs one).
@@ -108,7 +108,7 @@ def test_the_next_round_is_recorded_before_any_bet_and_played_from_a_gateways_ho
         # The first bet placed puts the round in play: its deck is recorded, then published.
         placed = await _send(table, conns[1], "b", _hold(db, users[1], 1, "b"))
         assert placed["type"] == "ack" and placed["result"]["round_id"] == first, placed
-        assert table.status == "betting" and table.driver.ready is None  # type: ignore[attr-defined]
+        assert table.status == "betting" and table.driver.next.ready is None  # type: ignore[attr-defined]
         status, betting, commitment, salt, deck = _row(db, first)
         assert (status, betting) == ("open", True)
         assert commitment == commit(salt=salt, deck=deck) == table.core.commitment
@@ -119,10 +119,10 @@ def test_the_next_round_is_recorded_before_any_bet_and_played_from_a_gateways_ho
             clock.advance(20)
             await asyncio.sleep(0.05)
         for _ in range(400):
-            if table.rounds_played == 1 and table.driver.ready is not None:  # type: ignore[attr-defined]
+            if table.rounds_played == 1 and table.driver.next.ready is not None:  # type: ignore[attr-defined]
                 break
             await asyncio.sleep(0.01)
-        second = table.driver.ready.round_id  # type: ignore[attr-defined]
+        second = table.driver.next.ready.round_id  # type: ignore[attr-defined]
         await table.stop()
         return first, second
 
@@ -142,3 +142,48 @@ def test_the_next_round_is_recorded_before_any_bet_and_played_from_a_gateways_ho
     assert totals["escrow"] == 0
     assert totals["player"] + totals.get("house", 0) == 20_000
     assert _balance(db, users[0]) == 10_000
+
+
+@pytest.mark.parametrize("db_url", BACKENDS, indirect=True)
+def test_a_dead_gateways_stake_in_the_next_round_is_returned(
+    db: Database, make_user: UserFactory
+) -> None:
+    """A gateway that held a stake for the round recorded and died before sending the bet:
+    told of it (its heartbeat stopped), the table voids that round, which no bet put in
+    play, returning the stake, and records a new one. With no stake held, nothing changes."""
+    (user,) = [make_user("orphaned")]
+    with db.session() as session:
+        wallet.credit(session, user_id=user, amount=10_000, idempotency_key="d")
+    config = next(c for c in test_tables() if c.name == "live")
+
+    async def scenario() -> tuple[int, int, int]:
+        table = Table(
+            config, UthFactory(config), db=db, clock=ManualClock(), shoe_factory=live_shoe
+        )
+        table.core.windowed = True
+        table.start()
+        conn = table.connect(user_id=user, username="orphaned")
+        await table.submit(conn, JoinMessage())
+        first = table.driver.next.ready.round_id  # type: ignore[attr-defined]
+        await _lost(table, conn)
+        unchanged = table.driver.next.ready.round_id  # type: ignore[attr-defined]
+        _hold(db, user, 0, "never-sent")
+        assert _balance(db, user) == 9_800
+        await _lost(table, conn)
+        second = table.driver.next.ready.round_id  # type: ignore[attr-defined]
+        await table.stop()
+        return first, unchanged, second
+
+    first, unchanged, second = asyncio.run(scenario())
+    assert unchanged == first  # nothing was held: the round stays
+    assert second > first and _row(db, first)[0] == "voided"
+    assert _balance(db, user) == 10_000
+    with db.session() as session:
+        assert wallet.check_ledger(session)["escrow"] == 0
+
+
+async def _lost(table: Table, conn: Connection) -> None:
+    """A gateway's heartbeat stopped: the table is told, and has handled it (a ping queued
+    after it is answered)."""
+    await table.core.inbox.put(GatewayLost("gateway-2"))
+    await table.submit(conn, PingMessage())

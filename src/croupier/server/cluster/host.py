@@ -24,7 +24,14 @@ from croupier.server.cluster import messages as m
 from croupier.server.cluster.bus import Bus
 from croupier.server.cluster.tasks import Background
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.connection import Connect, Connection, Frame, Prepaid, Request
+from croupier.server.tables.connection import (
+    Connect,
+    Connection,
+    Frame,
+    GatewayLost,
+    Prepaid,
+    Request,
+)
 from croupier.server.tables.table import Table
 from croupier.server.tables.wire import Closing, Shared, encode, parse_client_message
 
@@ -267,3 +274,5 @@ class TableHost:
                     log.warning("gateway %s is gone: its sockets leave %s", gateway, self.name)
                     for cid in list(self.outlet.members.get(gateway, {})):
                         self._drop(gateway, cid)
+                    # Stakes it held for bets it never sent are returned.
+                    self.table.core.inbox.put_nowait(GatewayLost(gateway))

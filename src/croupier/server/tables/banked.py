@@ -77,35 +77,19 @@ class BankedDriver:
         self.factory: BankedFactory = parts.core.factory  # type: ignore[assignment]
         self.round: BankedRound | None = None
         """The round in play (the core's, typed as a round against the house)."""
-        self.ready: NextRound | None = None
-        """A cluster's next round, open for the gateways' holds, not yet in play."""
-        self.stopping = False
+        self.next = nextround.NextRounds(parts.core, self.factory)
+        """A cluster's next round, recorded for the gateways' holds (:mod:`.nextround`)."""
 
     async def start(self) -> None:
-        await self._prepare()
-
-    async def _prepare(self) -> None:
-        """A cluster's idle table: its next round opened for the gateways' holds, so that
-        they hold the first bets too (:mod:`.nextround`)."""
-        core = self.core
-        if core.windowed and not (core.closed or self.stopping or self.ready or self.round):
-            self.ready = await nextround.prepare(core, self.factory)
-
-    async def _drop_ready(self, reason: str) -> None:
-        """The next round prepared is not played: voided, every stake held for it back."""
-        ready, self.ready = self.ready, None
-        if ready is not None:
-            await nextround.drop(self.core, ready, reason)
+        await self.next.prepare(in_play=False)
 
     async def _play_ready(self) -> None:
-        """The next round prepared is in play: its first bet (a gateway's hold) is placed now.
+        """The next round recorded is in play: its first bet (a gateway's hold) is placed now.
 
         Raises:
             CroupierError: its deck could not be recorded; the round is voided.
         """
-        ready, self.ready = self.ready, None
-        assert ready is not None
-        game_round, opening = await nextround.commit(self.core, self.factory, ready)
+        ready, game_round, opening = await self.next.play()
         self._begin(game_round, ready.round_id, opening, ready)
 
     # -- seat policy (.seats) ----------------------------------------------------------
@@ -139,11 +123,13 @@ class BankedDriver:
         self.seats.free_ghost_seats()
 
     async def reconfigured(self) -> None:
-        """New rules, or the table closed or opened: a next round prepared under the old
-        settings is not played; an idle open table prepares one under the new."""
-        await self._drop_ready("the table's settings changed")
-        if self.round is None and self.core.status == "idle":
-            await self._prepare()
+        """New rules, or the table closed or opened: a next round recorded under the old
+        settings is not played; an idle open table records one under the new."""
+        await self.next.drop("the table's settings changed")
+        await self.next.prepare(in_play=self.round is not None or self.core.status != "idle")
+
+    async def gateway_lost(self) -> None:
+        await self.next.gateway_lost(in_play=self.round is not None)
 
     # -- betting -----------------------------------------------------------------------
 
@@ -183,9 +169,8 @@ class BankedDriver:
             opening = self.round is None
             if self.round is not None:
                 salt, game_round = core.salt, self.round
-            elif self.ready is not None:  # a cluster's round recorded before
-                game_round = self.ready.shuffled(core, self.factory)
-                salt = self.ready.salt
+            elif (ready := self.next.ready) is not None:  # a cluster's round recorded before
+                game_round, salt = ready.shuffled(core, self.factory), ready.salt
             else:
                 salt, game_round = nextround.shuffle(core, self.factory)
             fresh = await self._not_resent(game_round, seats)
@@ -301,7 +286,8 @@ class BankedDriver:
         and no round opened, when none was taken). A cluster's round prepared is in play
         from its first stake taken."""
         core = self.core
-        ready = self.ready if self.ready and self.ready.game_round is game_round else None
+        ready = self.next.ready
+        ready = ready if ready is not None and ready.game_round is game_round else None
         opening = nextround.opening(core, self.factory, game_round, salt)
         round_id, answers = await core.db_call(
             stakes.open_and_stake,
@@ -335,7 +321,7 @@ class BankedDriver:
             users={},
         )
         if ready is not None:
-            self.ready = None
+            self.next.ready = None
             core.released_holds |= ready.released
         core.status = "betting"
         core.arm(core.config.betting_seconds)
@@ -417,7 +403,7 @@ class BankedDriver:
         core = self.core
         paid = request.prepaid
         assert paid is not None
-        ready = self.ready if self.round is None else None
+        ready = self.next.ready if self.round is None else None
         game_round: BankedRound | None
         if ready is not None and paid.round_id == ready.round_id:
             released, game_round = ready.released, ready.shuffled(core, self.factory)
@@ -453,7 +439,7 @@ class BankedDriver:
         """Return the holds of the bets refused, then say why to each (after the return:
         the balance they see is whole again)."""
         core = self.core
-        ready = self.ready if self.round is None else None
+        ready = self.next.ready if self.round is None else None
         betting = ready.round_id if ready else core.round_id if core.status == "betting" else None
         holds = []
         for request, _ in refused:
@@ -782,7 +768,7 @@ class BankedDriver:
         self.round = None
         core.end_round()
         core.status = "idle"
-        await self._prepare()  # before ``table_idle``: the first bets find it open
+        await self.next.prepare(in_play=False)  # before ``table_idle``, for the first bets
         self.out.emit(TableIdle())
         self.seats.free_ghost_seats()
         self.seats.free_counted()
@@ -791,7 +777,7 @@ class BankedDriver:
         self.seats.arm_idle()
 
     async def shutdown(self, reason: str) -> None:
-        self.stopping = True
+        self.next.stopping = True
         if self.round is not None and self.core.status in ("betting", "playing"):
             await self._void(reason)
-        await self._drop_ready(reason)
+        await self.next.drop(reason)

@@ -301,6 +301,9 @@ class CashDriver:
         if not self.core.closed:
             await self._maybe_start()
 
+    async def gateway_lost(self) -> None:
+        return None  # a cash table's buy-ins are its own (no gateway holds them)
+
     # -- hands -------------------------------------------------------------------------
 
     def _ready(self) -> list[int]:

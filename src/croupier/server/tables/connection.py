@@ -147,4 +147,12 @@ class Reconfigure:
     done: asyncio.Future[None]
 
 
-Command = Request | Connect | Disconnect | Timer | Tick | Stop | Reconfigure
+@dataclass(frozen=True, slots=True)
+class GatewayLost:
+    """A cluster's gateway stopped beating (its process died): stakes it held for bets the
+    table never received are to be returned."""
+
+    gateway: str
+
+
+Command = Request | Connect | Disconnect | Timer | Tick | Stop | Reconfigure | GatewayLost

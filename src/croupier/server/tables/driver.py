@@ -80,6 +80,10 @@ class Driver(SeatPolicy, Protocol):
         """An operator changed the table's settings or opened or closed it."""
         ...
 
+    async def gateway_lost(self) -> None:
+        """A cluster's gateway died: what it held for bets never received is returned."""
+        ...
+
     async def shutdown(self, reason: str) -> None:
         """The server stops: the round in play is voided (every stake back)."""
         ...

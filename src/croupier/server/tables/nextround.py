@@ -30,8 +30,9 @@ from croupier.server.tables.core import TableCore
 from croupier.server.tables.fairness import commit as commit_to
 from croupier.server.tables.fairness import deck_text, new_salt
 from croupier.server.tables.games import BankedFactory, BankedRound, game_round_shoe
+from croupier.server.wallet import service as wallet
 
-__all__ = ["NextRound", "commit", "drop", "opening", "prepare", "shuffle"]
+__all__ = ["NextRound", "NextRounds", "commit", "drop", "opening", "prepare", "shuffle"]
 
 log = logging.getLogger(__name__)
 
@@ -127,3 +128,51 @@ async def commit(
             reason="database_unavailable",
         ) from None
     return game_round, recorded
+
+
+@dataclass(slots=True)
+class NextRounds:
+    """A banked table driver's next round: recorded when a cluster's table is idle, played
+    from its first bet, voided when it is not to be played."""
+
+    core: TableCore
+    factory: BankedFactory
+    ready: NextRound | None = None
+    """The round recorded for the gateways' holds, not yet in play."""
+    stopping: bool = False
+
+    async def prepare(self, *, in_play: bool) -> None:
+        """A cluster's idle open table (no round ``in_play``): its next round recorded."""
+        core = self.core
+        if core.windowed and not (core.closed or self.stopping or self.ready or in_play):
+            self.ready = await prepare(core, self.factory)
+
+    async def drop(self, reason: str) -> None:
+        """The round recorded is not played: voided, every stake held for it back."""
+        ready, self.ready = self.ready, None
+        if ready is not None:
+            await drop(self.core, ready, reason)
+
+    async def play(self) -> tuple[NextRound, BankedRound, stakes.Opening]:
+        """The round recorded, in play from now: its game and deck, recorded (:func:`commit`).
+
+        Raises:
+            ServiceUnavailable: the database failed; the round was voided.
+        """
+        ready, self.ready = self.ready, None
+        assert ready is not None
+        game_round, recorded = await commit(self.core, self.factory, ready)
+        return ready, game_round, recorded
+
+    async def gateway_lost(self, *, in_play: bool) -> None:
+        """A gateway died. A stake it held for the round recorded, whose bet it never sent,
+        would wait for that round to be played: not in play yet, the round is voided (every
+        stake held for it back; bets still on their way are then refused, their stakes
+        returned) and recorded anew. A round in play returns such stakes when its betting
+        closes (:func:`.window.close_window`)."""
+        ready = self.ready
+        if ready is None or in_play:
+            return
+        if await self.core.in_session(wallet.round_holds, round_id=ready.round_id):
+            await self.drop("a gateway stopped: the stakes it held are returned")
+            await self.prepare(in_play=False)

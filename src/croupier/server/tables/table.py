@@ -41,6 +41,7 @@ from croupier.server.tables.connection import (
     Connect,
     Connection,
     Disconnect,
+    GatewayLost,
     Reconfigure,
     Request,
     Stop,
@@ -307,6 +308,8 @@ class Table:
                     await self.driver.on_timer()
             case Tick():
                 self.out.tally_task = None
+            case GatewayLost():
+                await self.driver.gateway_lost()
             case Reconfigure():
                 try:
                     await self._apply_settings(
