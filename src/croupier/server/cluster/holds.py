@@ -11,9 +11,11 @@ resent reaches the same record whichever process holds it.
 
 A bet is passed on as it is, for the owner to hold (or refuse), when the gateway cannot hold
 it: no round of the table takes bets now (a table between two rounds, or one whose next
-round could not be recorded, :mod:`croupier.server.tables.nextround`), the socket's seat is not known here, the game refuses the spots as they are, the key was used
-before for something else, or the database failed. A refusal that moved no money -- funds
-short, a limit reached -- is answered by the gateway.
+round could not be recorded, :mod:`croupier.server.tables.nextround`), the socket's seat is
+not known here, the game refuses the spots as they are, the key was used before for
+something else, or the database failed. A refusal that moved no money -- funds short, a
+limit reached -- is answered by the gateway; so is every bet while the bus is down (nothing
+held).
 """
 
 from __future__ import annotations
@@ -120,9 +122,7 @@ class GatewayHolds:
                         running[task] = {one.stake.user_id for one in batch}
                         continue
                 if not running:
-                    if not queue:
-                        break
-                    continue  # pragma: no cover - a batch is always taken with none running
+                    break  # nothing waits: with none in flight, a batch is always taken
                 wake = asyncio.create_task(woken.wait())
                 await asyncio.wait({*running, wake}, return_when=asyncio.FIRST_COMPLETED)
                 wake.cancel()

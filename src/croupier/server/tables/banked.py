@@ -312,14 +312,7 @@ class BankedDriver:
         is in play: betting is open."""
         core = self.core
         self.round = game_round
-        core.begin_round(
-            game_round,
-            round_id=round_id,
-            commitment=opening.commitment,
-            salt=opening.salt,
-            deck=opening.deck,
-            users={},
-        )
+        core.begin_round(game_round, round_id=round_id, users={}, **opening.recorded())
         if ready is not None:
             self.next.ready = None
             core.released_holds |= ready.released

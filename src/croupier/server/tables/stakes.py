@@ -55,6 +55,10 @@ class Opening:
     salt: str
     deck: str
 
+    def recorded(self) -> dict[str, str]:
+        """What a round's row records of its deck: the commitment, the salt and the deck."""
+        return {"commitment": self.commitment, "salt": self.salt, "deck": self.deck}
+
 
 class _NothingTaken(Exception):
     """Every stake that was to open a round was refused: roll the round back."""
@@ -175,13 +179,7 @@ def commit_deck(db: Database, *, round_id: int, opening: Opening) -> None:
     """Record the deck's commitment of round ``round_id``, recorded before with none (its
     first bet is placed now: :mod:`.nextround`)."""
     with db.session() as session:
-        rounds.commit_deck(
-            session,
-            round_id=round_id,
-            commitment=opening.commitment,
-            salt=opening.salt,
-            deck=opening.deck,
-        )
+        rounds.commit_deck(session, round_id=round_id, **opening.recorded())
 
 
 def _opened(
@@ -194,7 +192,7 @@ def _opened(
     """A round opened (or ``recorded`` given its deck) and ``stakes`` held, in one
     transaction rolled back (no round, no deck) unless one stake at least is taken."""
     answers: list[Answer]
-    deck = {"commitment": opening.commitment, "salt": opening.salt, "deck": opening.deck}
+    deck = opening.recorded()
     try:
         with db.session() as session:
             if recorded is None:
