@@ -305,6 +305,7 @@ class Node:
         if host is not None:
             await host.stop(abandon=abandon)
             self.manager.drop(name)
+            log.warning("stopped serving %s here", name)
         if lease is not None and not abandon:
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self._in_session, leases.release, lease=lease)
