@@ -107,18 +107,24 @@ def commit_deck(session: Session, *, round_id: int, commitment: str, salt: str, 
     return row
 
 
-def open_row(session: Session, round_id: int) -> Round:
-    """Round ``round_id``, which must be open.
+def open_row(session: Session, round_id: int, *, lock: bool = False) -> Round:
+    """Round ``round_id``, which must be open; ``lock``: its row locked ``FOR UPDATE`` (on
+    PostgreSQL) until the transaction ends -- after the gateways' holds in flight for it,
+    and before any other (:mod:`.window`).
 
     Raises:
         NotFoundError: no such round.
         ConflictError: it is closed.
     """
-    return _open(session, round_id)
+    return _open(session, round_id, lock=lock)
 
 
-def _open(session: Session, round_id: int) -> Round:
-    row = session.get(Round, round_id)
+def _open(session: Session, round_id: int, *, lock: bool = False) -> Round:
+    if lock:
+        query = select(Round).where(Round.id == round_id).with_for_update()
+        row = session.scalars(query.execution_options(populate_existing=True)).first()
+    else:
+        row = session.get(Round, round_id)
     if row is None:
         raise NotFoundError(f"round {round_id} does not exist")
     if row.status != RoundStatus.OPEN.value:
@@ -294,7 +300,9 @@ def replayed_stake(
 
 
 def _close(session: Session, round_id: int, status: RoundStatus) -> Round:
-    row = _open(session, round_id)
+    # Locked: a gateway's hold in flight for the round is committed before it closes, and
+    # none is taken after (:mod:`.window`).
+    row = _open(session, round_id, lock=True)
     changed = session.execute(
         update(Round)
         .where(Round.id == round_id, Round.status == RoundStatus.OPEN.value)
