@@ -5,7 +5,8 @@ batches, the engine, every frame built for every connection) and its database wo
 worker threads: the round opened with its stakes, the Play bets, the settlement) -- measured
 as the process's CPU time, so that other jobs on a shared machine do not count. Each player
 connects, sits, bets the Ante and plays 4x before the flop; the table's outboxes are emptied
-after every phase (nobody encodes or writes them: that is the WebSocket writers' work, not
+after every phase; at the end everyone disconnects at once (``cpu_s_everyone_leaving``: the
+table freeing every seat, as when a cluster's gateway dies) (nobody encodes or writes them: that is the WebSocket writers' work, not
 the table's). Runs on any checkout of croupier (it uses the public ``Table`` API only), so the
 same command measures two versions side by side:
 
@@ -84,6 +85,13 @@ async def _rounds(db: Database, users: list[int], rounds: int) -> list[float]:
             await asyncio.sleep(0.001)
         cpu.append(time.process_time() - start)
         _empty(conns)
+    # Everyone goes at once (a cluster's gateway died): the table frees every seat.
+    start = time.process_time()
+    for conn in conns:
+        table.disconnect(conn)
+    while table.describe()["seats_taken"]:
+        await asyncio.sleep(0.001)
+    cpu.append(time.process_time() - start)
     await table.stop()
     return cpu
 
@@ -97,7 +105,7 @@ def main() -> None:
         db = Database(f"sqlite:///{Path(tmp) / 'cpu.db'}")
         db.migrate()
         users = _players(db, args.players)
-        cpu = asyncio.run(_rounds(db, users, args.rounds))
+        *cpu, leaving = asyncio.run(_rounds(db, users, args.rounds))
         db.dispose()
     print(
         json.dumps(
@@ -107,6 +115,7 @@ def main() -> None:
                 "cpu_s_per_round_median": round(statistics.median(cpu), 3),
                 "cpu_s_per_round_min": round(min(cpu), 3),
                 "cpu_s_per_round": [round(c, 3) for c in cpu],
+                "cpu_s_everyone_leaving": round(leaving, 3),
             }
         )
     )

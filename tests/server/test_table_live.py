@@ -434,3 +434,48 @@ def test_players_sitting_down_together_are_checked_in_one_query(
     seated = [a["result"]["seat"] for i, a in enumerate(answers) if i != 7]
     assert all(a["type"] == "ack" for i, a in enumerate(answers) if i != 7)
     assert len(set(seated)) == len(users) - 1
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_players_who_go_keep_their_seat_only_while_their_bets_play(
+    db: Database, make_user: UserFactory
+) -> None:
+    """Everyone disconnects in the middle of a round (a cluster's gateway died, say): a seat
+    with no bets is free at once, a seat whose bets are in play stays until its round ends,
+    and a player who comes back in time keeps theirs. Each disconnect looks at its own
+    player's seat (a dead gateway's thousand sockets were a thousand scans of every seat)."""
+    users = [make_user(f"gone{i:02d}") for i in range(12)]
+    config, clock = _live(db, dict.fromkeys(users, 10_000), seconds=20)
+
+    async def scenario() -> tuple[set[int], set[int], set[int], int]:
+        table, conns = await _seated(db, config, clock, users)
+        for conn in conns[:6]:
+            await table.submit(conn, BetMessage(key="b", bets={"ante": 100}))
+        clock.advance(20)
+        for _ in range(200):
+            if table.status == "playing":
+                break
+            await asyncio.sleep(0.005)
+        assert table.status == "playing"
+        for conn in conns[1:]:
+            table.disconnect(conn)
+        back = table.connect(user_id=users[1], username="gone01")  # user 1 returns in time
+        await asyncio.sleep(0.05)
+        during = set(table.core.seat_of)
+        for _ in range(3):
+            clock.advance(config.decision_seconds)
+            await asyncio.sleep(0.05)
+        await _settle_down(table, rounds=1)
+        after = set(table.core.seat_of)
+        table.disconnect(back)
+        await asyncio.sleep(0.05)
+        idle = set(table.core.seat_of)
+        played = table.rounds_played
+        await table.stop()
+        return during, after, idle, played
+
+    during, after, idle, played = asyncio.run(scenario())
+    assert played == 1
+    assert during == set(users[:6])  # the bettors' seats wait for their round's end
+    assert after == set(users[:2])  # then only those still connected keep one
+    assert idle == {users[0]}

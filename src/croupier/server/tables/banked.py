@@ -119,8 +119,8 @@ class BankedDriver:
     async def leave(self, conn: Connection, message: LeaveMessage) -> Result:
         return self.seats.leave(conn)
 
-    async def release_ghosts(self) -> None:
-        self.seats.free_ghost_seats()
+    async def release_ghosts(self, user_id: int) -> None:
+        self.seats.free_ghost_seats([user_id])
 
     async def reconfigured(self) -> None:
         """New rules, or the table closed or opened: a next round recorded under the old

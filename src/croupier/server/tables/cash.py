@@ -274,9 +274,9 @@ class CashDriver:
         self.out.broadcast_state()
         return int(amount), int(balance)
 
-    async def release_ghosts(self) -> None:
+    async def release_ghosts(self, user_id: int | None = None) -> None:
         """Seats with no hand in play whose player has no connection left or asked to leave
-        after the hand: cash out, leave."""
+        after the hand: cash out, leave (every seat: ten at most, ``user_id``'s among them)."""
         for seat, occupant in list(self.core.seats.items()):
             staying = occupant.user_id in self.out.by_user and seat not in self._leaving
             if staying or self._in_hand(seat):

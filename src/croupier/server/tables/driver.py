@@ -68,8 +68,9 @@ class Driver(SeatPolicy, Protocol):
         """Give a seat up (a cash table also cashes the stack out)."""
         ...
 
-    async def release_ghosts(self) -> None:
-        """After a disconnect: free the seats nobody is connected to any more."""
+    async def release_ghosts(self, user_id: int) -> None:
+        """After user ``user_id``'s disconnect: free the seats nobody is connected to any
+        more."""
         ...
 
     async def on_timer(self) -> None:

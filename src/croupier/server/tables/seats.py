@@ -157,12 +157,20 @@ class Seats:
         self.core.seat_of.pop(user_id, None)
         self.idle.pop(seat, None)
 
-    def free_ghost_seats(self) -> None:
+    def free_ghost_seats(self, users: Collection[int] | None = None) -> None:
         """Free the seats of users with no connection left, unless they have bets in play
-        (those keep their seat until the round ends: a reconnect resumes it)."""
+        (those keep their seat until the round ends: a reconnect resumes it). ``users``: look
+        at their seats only -- a disconnect's (a seat kept for bets in play is freed when its
+        round ends, so no other can have become free): a dead gateway's thousand sockets at
+        a live table's thousands of seats are then a thousand lookups, not millions."""
         core = self.core
         playing = core.status in ("betting", "playing")
-        for seat, occupant in list(core.seats.items()):
+        if users is None:
+            seated = list(core.seats.items())
+        else:
+            seats = (core.seat_of.get(user) for user in users)
+            seated = [(seat, core.seats[seat]) for seat in seats if seat in core.seats]
+        for seat, occupant in seated:
             if occupant.user_id in self.out.by_user:
                 continue
             if playing and core.round_users.get(seat) == occupant.user_id:

@@ -301,7 +301,7 @@ class Table:
                 self.out.connected(conn)
             case Disconnect(conn):
                 self.out.disconnected(conn)
-                await self.driver.release_ghosts()
+                await self.driver.release_ghosts(conn.user_id)
                 conn.outbox.put_nowait(None)
             case Timer(generation):
                 if generation == self.core.timer_generation:
