@@ -164,3 +164,40 @@ def test_a_bot_bets_first_when_play_starts_for_everyone() -> None:
     assert sent[0][0] >= start
     assert list(stats.round_bets) == ["9"] and len(stats.round_bets["9"]) == 1
     assert stats.summary()["bet_ack_p99_ms_by_round"] == [stats.summary()["bet_ack_p99_ms"]]
+
+
+def test_a_bot_waits_out_the_pause_and_bets_when_the_table_is_idle() -> None:
+    """A live table pauses after ``round_closed`` (its ``pause_seconds``) and says
+    ``table_idle`` when bets are taken again, with no ``state`` between: the bot bets on
+    ``table_idle``, not in the pause (it used to, was refused ``bets_closed`` and then sat
+    out every later round)."""
+    from croupier.cli.bots import LoadStats, _Bot
+
+    class Socket:
+        def __init__(self) -> None:
+            self.sent: list[dict[str, object]] = []
+
+        async def send(self, text: str) -> None:
+            import json
+
+            self.sent.append(json.loads(text))
+
+    async def scenario() -> list[list[str]]:
+        bot = _Bot(BotPlan(url="http://x", table="live"), LoadStats(), observer=False)
+        ws = Socket()
+        idle = {"status": "idle", "your_seat": 3, "round_id": None}
+        await bot.handle(ws, {"type": "state", "table": idle, "view": None})
+        ack = {"round_id": 5, "seat": 3}
+        await bot.handle(ws, {"type": "ack", "ref": ws.sent[-1]["id"], "result": ack})
+        steps = [[str(m["type"]) for m in ws.sent]]
+        closed = {"kind": "round_closed", "round_id": 5, "status": "settled"}
+        await bot.handle(ws, {"type": "event", "event": closed})
+        steps.append([str(m["type"]) for m in ws.sent])  # the pause: no bet
+        await bot.handle(ws, {"type": "event", "event": {"kind": "table_idle"}})
+        steps.append([str(m["type"]) for m in ws.sent])
+        return steps
+
+    first, paused, idle = asyncio.run(scenario())
+    assert first == ["bet"]
+    assert paused == ["bet"]
+    assert idle == ["bet", "bet"]

@@ -375,9 +375,11 @@ class _Bot:
         elif kind == "board_dealt" and isinstance(event.get("cards"), list):
             self.board = [*self.board, *(str(c) for c in event["cards"])]
         elif kind == "table_idle" and self.state is not None:
-            # A live table sends no `state` when it goes idle: the next bet is due now.
+            # A live table sends no `state` when it goes idle: the next bet is due now (a
+            # bet refused in the pause before does not hold this window's back).
             table = {**self.state["table"], "status": "idle", "round_id": None}
             self.state = {**self.state, "table": table, "view": None}
+            self.failed = False
         if kind == "round_opened":
             self.round_id = event.get("round_id")
             self.hole, self.board, self.turn = [], [], None
@@ -393,6 +395,11 @@ class _Bot:
         elif kind == "round_closed":
             self.failed = False
             self.round_id = None
+            if self.state is not None:
+                # The table pauses (its `pause_seconds`) until `table_idle` (or a `state`)
+                # says bets are taken: a bet now would be refused, bets closed.
+                table = {**self.state["table"], "status": "pause"}
+                self.state = {**self.state, "table": table, "view": None}
             round_id = event.get("round_id")
             if round_id in self.bet_rounds:
                 self.rounds_done += 1
