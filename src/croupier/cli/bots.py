@@ -25,6 +25,8 @@ from typing import Any
 
 import typer
 
+from croupier.cli import wsclient
+
 __all__ = ["BotPlan", "LoadStats", "percentile", "provision", "register", "run_bots"]
 
 _RANKS = "23456789TJQKA"
@@ -420,14 +422,12 @@ async def _play(
     """One bot for the whole run. Like a player's client it connects again when its
     connection drops (its server died: a cluster's load balancer sends it to another
     process, where the table greets it afresh), at most :data:`_RECONNECTS` times."""
-    import websockets
-
     bot = _Bot(plan, stats, observer=observer)
     for attempt in range(_RECONNECTS + 1):
         try:
             await _session(bot, plan, token, stats, observer=observer, stop=stop)
             return
-        except (websockets.ConnectionClosed, OSError) as exc:
+        except OSError as exc:  # a refused or dropped connection (wsclient.ConnectionClosed)
             if stop.is_set() or bot.done() or attempt == _RECONNECTS:
                 raise
             name = f"reconnect:{type(exc).__name__}"
@@ -450,12 +450,9 @@ async def _session(
     observer: bool,
     stop: asyncio.Event,
 ) -> None:
-    """One connection of ``bot``, until the run ends for it."""
-    import websockets
-
-    async with websockets.connect(
-        plan.ws_url, max_size=2**22, max_queue=None, ping_interval=None
-    ) as ws:
+    """One connection of ``bot``, until the run ends for it (on the lean client: with
+    thousands of bots in a process, :mod:`.wsclient` costs a fraction of a general one)."""
+    async with wsclient.connect(plan.ws_url, max_size=2**22) as ws:
         # The token goes in the first frame, never in the URL (docs/protocol.md).
         # batch: the frames the server sends together come as one JSON array.
         await ws.send(json.dumps({"type": "auth", "token": token, "batch": True}))
@@ -494,7 +491,7 @@ async def _session(
                     break
                 for frame in _frames(raw):
                     await bot.handle(ws, frame)
-        except websockets.ConnectionClosed:
+        except wsclient.ConnectionClosed:
             cut = True
             raise
         finally:
