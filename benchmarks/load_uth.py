@@ -356,7 +356,9 @@ def children_cpu() -> float:
 def bots_process(argv: list[str]) -> None:
     """A bot process (``--bots PLAN TOKENS OUT``): plays its share, writes what it measured."""
     from croupier.cli.bots import BotPlan, run_bots
+    from croupier.server.runtime import tune_gc
 
+    tune_gc()  # a thousand bots' heap, as a server's (server/runtime.py)
     plan = BotPlan(**json.loads(argv[0]))
     tokens = Path(argv[1]).read_text().split()
     stats = asyncio.run(run_bots(plan, tokens))

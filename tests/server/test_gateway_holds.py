@@ -6,6 +6,7 @@ returns), and a hold the owner never heard of is returned when betting closes.""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from typing import Any
@@ -560,3 +561,46 @@ def test_a_gateway_holds_nothing_while_the_owner_cannot_be_reached(
     assert called == []
     assert all(isinstance(a, CroupierError) and a.reason == "table_unreachable" for a in answers)
     assert counted == ["refused"] * 3
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_sqlite_holds_a_batch_of_stakes_in_one_transaction(db: Database) -> None:
+    many = [_stake(0, i, key=f"k{i}") for i in range(1_000)]
+    assert stakes.parts(db, many) == [many]
+    assert stakes.parts(db, []) == []
+
+
+@pytest.mark.parametrize(
+    "db_url", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True
+)
+def test_a_live_tables_thousand_play_bets_are_held_in_parts_at_once_on_postgres(
+    db: Database, make_user: Any
+) -> None:
+    """The owner holds a phase's Play bets in up to three transactions at once on PostgreSQL
+    (SQLite's writers take turns: one); every answer comes back in its stake's order and
+    each is held once."""
+    users = _funded(db, make_user, 810)
+    batch = [_stake(u, i, amount=100 + i % 50, key=f"p{i}") for i, u in enumerate(users)]
+    many = [_stake(0, i, key=f"k{i}") for i in range(1_000)]
+    split = stakes.parts(db, many)
+    assert [len(p) for p in split] == [334, 334, 332]
+    assert [s.idempotency_key for p in split for s in p] == [s.idempotency_key for s in many]
+    assert [len(p) for p in stakes.parts(db, many[:799])] == [400, 399]
+    assert [len(p) for p in stakes.parts(db, batch)] == [270, 270, 270]
+    round_id = _open(db)
+
+    async def held() -> list[Any]:  # as the owner holds them: every part in its own thread
+        found = await asyncio.gather(
+            *(
+                asyncio.to_thread(stakes.stake_many, db, round_id=round_id, stakes=part)
+                for part in stakes.parts(db, batch)
+            )
+        )
+        return [a for part in found for a in part]
+
+    answers = asyncio.run(held())
+    assert [int(a.amount) for a in answers] == [s.amount for s in batch]
+    assert _balances(db, users) == [10_000 - s.amount for s in batch]
+    with db.session() as session:
+        totals = wallet.check_ledger(session)
+    assert totals["escrow"] == sum(s.amount for s in batch)

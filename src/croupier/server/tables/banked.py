@@ -23,6 +23,7 @@ request is a batch of one.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Iterator, Mapping, Sequence
@@ -333,18 +334,21 @@ class BankedDriver:
         )
 
     async def _stake_many(self, batch: list[rounds.Stake]) -> list[Any]:
-        if not batch:
-            return []
+        """The stakes held, each answer in order (in parts held at once: :func:`.stakes.parts`)."""
         core = self.core
-        return list(
-            await core.db_call(
-                stakes.stake_many,
-                core.db,
-                round_id=core.round_id,
-                stakes=batch,
-                check=core.admission.check_stakes,
+        held = await asyncio.gather(
+            *(
+                core.db_call(
+                    stakes.stake_many,
+                    core.db,
+                    round_id=core.round_id,
+                    stakes=part,
+                    check=core.admission.check_stakes,
+                )
+                for part in stakes.parts(core.db, batch)
             )
         )
+        return [answer for part in held for answer in part]
 
     # -- bets whose stakes a gateway held (issue 18, :mod:`.window`) ---------------------
 
@@ -462,6 +466,7 @@ class BankedDriver:
                 self.out.acted(request.conn.user_id)
             self.out.answer(request, ack)
         if closing and not lone:
+            await _let_answers_out()
             await self._close_betting()
 
     async def _close_window(self) -> bool:
@@ -601,6 +606,7 @@ class BankedDriver:
                 self.out.acted(request.conn.user_id)
             self.out.answer(request, result)
         if not lone:
+            await _let_answers_out()
             await self._after_engine(phase_before=before, pending_before=pending)
 
     async def _bets_malfunction(self, exc: Exception, requests: list[Request]) -> None:
@@ -774,3 +780,9 @@ class BankedDriver:
         if self.round is not None and self.core.status in ("betting", "playing"):
             await self._void(reason)
         await self.next.drop(reason)
+
+
+async def _let_answers_out() -> None:
+    """Let the answers given leave before the work they set off (a phase's last decisions:
+    the settlement of thousands of boxes held their acks back 0.8-0.9 s at 3,000 bots)."""
+    await asyncio.sleep(0)

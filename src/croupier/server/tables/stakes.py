@@ -32,6 +32,7 @@ __all__ = [
     "hold_in_window",
     "open_and_stake",
     "open_for_bets",
+    "parts",
     "release",
     "replayed_stakes",
     "settle",
@@ -118,6 +119,27 @@ def stake_many(
         except CroupierError as exc:
             answers.append(exc)
     return answers
+
+
+PARTS_AT_ONCE = 3
+"""The most transactions one batch of stakes is held in at once (PostgreSQL)."""
+PART_LEAST = 400
+"""The fewest stakes worth a transaction of their own."""
+
+
+def parts(db: Database, batch: Sequence[rounds.Stake]) -> list[Sequence[rounds.Stake]]:
+    """``batch`` in consecutive parts, each for a :func:`stake_many` of its own, all held at
+    once: on PostgreSQL up to :data:`PARTS_AT_ONCE` of :data:`PART_LEAST` stakes or more (a
+    live table's thousands of Play bets; the stakes are of different players, so the parts
+    wait for each other only at the escrow's commit, :mod:`croupier.server.wallet.ledger`);
+    on SQLite, whose writers take turns, one."""
+    if not batch:
+        return []
+    count = 1
+    if db.engine.dialect.name == "postgresql":
+        count = min(PARTS_AT_ONCE, -(-len(batch) // PART_LEAST))
+    size = -(-len(batch) // count)
+    return [batch[at : at + size] for at in range(0, len(batch), size)]
 
 
 def stake(db: Database, *, round_id: int, one: rounds.Stake) -> Movement:
