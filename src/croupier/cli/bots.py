@@ -256,13 +256,20 @@ class _Bot:
         self.failed = False
         """A refused bet is not retried in the same table state (say, bets closed)."""
         self.stopping = False
-        """The run is over: no new requests, only the answers still owed are read."""
+        """The run is over: no new bets or seats; the answers still owed are read, and a
+        round the bot has bets in is played to its end (its result is part of ``net``)."""
+        self.closed_rounds: set[int] = set()
+        """The rounds it bet in that have closed."""
 
     def done(self) -> bool:
         return self.plan.rounds > 0 and self.rounds_done >= self.plan.rounds
 
+    def owed(self) -> bool:
+        """Whether answers are owed to it, or a round it bet in has not closed yet."""
+        return bool(self.inflight) or not self.bet_rounds <= self.closed_rounds
+
     async def _send(self, ws: Any, kind: str, message: dict[str, Any]) -> None:
-        if self.stopping:
+        if self.stopping and kind != "act":
             return
         ident = self.next_id
         self.next_id += 1
@@ -404,6 +411,7 @@ class _Bot:
                 self.state = {**self.state, "table": table, "view": None}
             round_id = event.get("round_id")
             if round_id in self.bet_rounds:
+                self.closed_rounds.add(round_id)
                 self.rounds_done += 1
                 if event.get("status") == "settled":
                     self.stats.net += self.results.pop(round_id, 0)
@@ -481,10 +489,12 @@ async def _session(
             with contextlib.suppress(asyncio.CancelledError):
                 await reader  # a message being handled is handled; a dropped socket raises
             # The answers still owed are waited for (a while), so that a request the server
-            # never answers is told from one the run's end cut short.
+            # never answers is told from one the run's end cut short; so is the end of a
+            # round the bot has bets in (the run's end, seen first by the observer, cut its
+            # result short: the bots' net then missed what the ledger paid).
             bot.stopping = True
             deadline = time.monotonic() + _GRACE_SECONDS
-            while bot.inflight and (left := deadline - time.monotonic()) > 0:
+            while bot.owed() and (left := deadline - time.monotonic()) > 0:
                 try:
                     raw = await asyncio.wait_for(ws.recv(), left)
                 except TimeoutError:
