@@ -240,7 +240,6 @@ class _Bot:
         self.acted: set[tuple[int, str]] = set()
         self.results: dict[int, int] = {}
         """round id -> this seat's net, from its ``seat_settled`` event."""
-        self.rounds_done = 0
         self.settled_at: float | None = None
         self.state: dict[str, Any] | None = None
         self.round_id: int | None = None
@@ -259,10 +258,10 @@ class _Bot:
         """The run is over: no new bets or seats; the answers still owed are read, and a
         round the bot has bets in is played to its end (its result is part of ``net``)."""
         self.closed_rounds: set[int] = set()
-        """The rounds it bet in that have closed."""
+        """The rounds it bet in that have closed (how many it has played)."""
 
     def done(self) -> bool:
-        return self.plan.rounds > 0 and self.rounds_done >= self.plan.rounds
+        return self.plan.rounds > 0 and len(self.closed_rounds) >= self.plan.rounds
 
     def owed(self) -> bool:
         """Whether answers are owed to it, or a round it bet in has not closed yet."""
@@ -412,7 +411,6 @@ class _Bot:
             round_id = event.get("round_id")
             if round_id in self.bet_rounds:
                 self.closed_rounds.add(round_id)
-                self.rounds_done += 1
                 if event.get("status") == "settled":
                     self.stats.net += self.results.pop(round_id, 0)
             if self.observer:
