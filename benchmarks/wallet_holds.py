@@ -3,8 +3,9 @@
 What one staking transaction of a live table costs (issue 18: 1,000 bots betting together):
 ``--players`` players with deposits, then for each of ``--repeats`` rounds a batch of
 ``--batch`` fresh stakes (Ante and Blind as the bots bet, each its own key) held in one
-transaction, and the same batch sent again in another (every stake a replay). Each batch is
-timed from ``db.session()`` to its commit: wall clock, this process's CPU time (steadier on a
+transaction, the same batch sent again in another (every stake a replay), and the round
+settled (every player paid back the same, as at a live table where everyone plays the same
+hand). Each transaction is timed from ``db.session()`` to its commit: wall clock, this process's CPU time (steadier on a
 shared machine) and the SQL statements sent (an ``executemany`` counts once). The first round
 is a warm-up and is not counted; the figures are the median and the best of the others, in
 total milliseconds per batch and microseconds per stake.
@@ -79,9 +80,12 @@ def measure(database_url: str, *, players: int, batch: int, repeats: int) -> dic
     timings: dict[str, tuple[list[float], list[float], list[int]]] = {
         "fresh": ([], [], []),
         "replays": ([], [], []),
+        "settle": ([], [], []),
     }
 
     def timed(kind: str, r: int, call: Callable[[Any], list[Any]]) -> list[Any]:
+        """``call`` in a transaction, timed (every batch of ``batch`` stakes; a settlement
+        of as many players)."""
         t0, c0, s0 = time.perf_counter(), time.process_time(), statements[0]
         with db.session() as session:
             answers = call(session)
@@ -117,6 +121,13 @@ def measure(database_url: str, *, players: int, batch: int, repeats: int) -> dic
         assert all(isinstance(a, rounds.wallet.Movement) and not a.replayed for a in fresh)
         again = timed("replays", r, stake)
         assert all(isinstance(a, rounds.wallet.Movement) and a.replayed for a in again)
+        paid = {one.user_id: 2 * one.amount for one in stakes}
+
+        def settle(session: Any, round_id: int = round_id, paid: Any = paid) -> list[Any]:
+            rounds.settle_round(session, round_id=round_id, returns=paid, record={}, summary={})
+            return []
+
+        timed("settle", r, settle)
     db.dispose()
     result: dict[str, Any] = {"players": players, "batch": batch, "rounds": repeats}
     for kind, (walls, cpus, counts) in timings.items():

@@ -18,7 +18,7 @@ from croupier.server.errors import (
     NotFoundError,
 )
 from croupier.server.tables import rounds
-from croupier.server.tables.models import Round, RoundStatus, RoundVoid
+from croupier.server.tables.models import Round, RoundPlayer, RoundStatus, RoundVoid
 from croupier.server.wallet import service as wallet
 from croupier.server.wallet.models import LedgerAccount, LedgerTransaction, Posting, TransactionKind
 
@@ -196,6 +196,53 @@ def test_replayed_stake_is_held_once(db: Database, make_user: UserFactory) -> No
     with pytest.raises(IdempotencyConflict):
         _stake(db, round_id, alice, 200, "bet")
     assert _balance(db, alice) == 900
+
+
+def _returned(db: Database, round_id: int) -> dict[int, int | None]:
+    with db.session() as session:
+        players = session.scalars(select(RoundPlayer).where(RoundPlayer.round_id == round_id))
+        return {p.user_id: p.returned for p in players}
+
+
+@pytest.mark.parametrize("in_most", [900, 2])
+def test_a_settlement_records_what_each_player_got_back(
+    db: Database, make_user: UserFactory, monkeypatch: pytest.MonkeyPatch, in_most: int
+) -> None:
+    """Each player's return, shared amounts and distinct ones, 0 for a loss (statements per
+    amount, in chunks of ``IN_MOST`` ids); another round's players untouched; a player's row
+    loaded in the settling session reads the new value."""
+    monkeypatch.setattr(rounds, "IN_MOST", in_most)
+    users = [make_user(name) for name in ("alice", "bob", "carol", "dave", "erin")]
+    for i, user in enumerate(users):
+        _credit(db, user, 1_000, f"d{i}")
+    round_id, other = _open(db), _open(db, "t2")
+    for i, user in enumerate(users):
+        _stake(db, round_id, user, 100 + i, "bet")
+    _stake(db, other, users[0], 50, "other")
+    alice, bob, carol, dave, erin = users
+    returns = {alice: 750, bob: 0, carol: 750, dave: 303, erin: 750}
+    with db.session() as session:
+        loaded = session.scalars(
+            select(RoundPlayer).where(RoundPlayer.round_id == round_id, RoundPlayer.user_id == dave)
+        ).one()
+        assert loaded.returned is None
+        rounds.settle_round(session, round_id=round_id, returns=returns, record={}, summary={})
+        assert loaded.returned == 303
+    assert _returned(db, round_id) == returns
+    assert _returned(db, other) == {alice: None}
+
+
+def test_a_void_records_each_stake_as_returned(db: Database, make_user: UserFactory) -> None:
+    alice, bob = make_user("alice"), make_user("bob")
+    _credit(db, alice, 1_000, "a")
+    _credit(db, bob, 1_000, "b")
+    round_id = _open(db)
+    _stake(db, round_id, alice, 300, "x")
+    _stake(db, round_id, alice, 100, "y")
+    _stake(db, round_id, bob, 50, "x")
+    with db.session() as session:
+        rounds.void_round(session, round_id=round_id, reason="shuffler fault")
+    assert _returned(db, round_id) == {alice: 400, bob: 50}
 
 
 def test_void_returns_every_stake_and_is_recorded(db: Database, make_user: UserFactory) -> None:
