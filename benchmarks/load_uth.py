@@ -43,6 +43,7 @@ import glob
 import json
 import os
 import pwd
+import re
 import resource
 import shutil
 import socket
@@ -222,6 +223,8 @@ class Servers:
     """A cluster's node id -> pid (who owns a table is named by node id)."""
     node_urls: list[str] = field(default_factory=list)
     """A cluster's processes' own URLs (their metrics)."""
+    balancer_log: Path | None = None
+    """A cluster's HAProxy log (the processes it marked down)."""
 
 
 @contextmanager
@@ -299,6 +302,7 @@ def cluster(args: argparse.Namespace, players: int) -> Iterator[tuple[Servers, l
             database_url=db_url,
             node_pids=dict(zip(nodes, pids, strict=True)),
             node_urls=info["CLUSTER_NODES"].split(","),
+            balancer_log=state / "logs" / "haproxy.log",
         )
         yield servers, tokens
     finally:
@@ -443,6 +447,8 @@ def play(
     summary["server_acks_within"] = server_acks(servers.node_urls or [servers.url])
     if servers.node_urls:
         summary["gateway_holds"] = gateway_holds(servers.node_urls)
+    if servers.balancer_log is not None:
+        summary["balancer_marked_down"] = marked_down(servers.balancer_log)
     if kill is not None:
         summary["kill"] = {**kill, **after_kill(servers, parts, kill, len(tokens))}
     return {
@@ -453,6 +459,21 @@ def play(
         "warmup_s": args.warmup,
         **summary,
     }
+
+
+def marked_down(log: Path) -> dict[str, int]:
+    """How many times HAProxy marked each process down (its health check failed ``fall``
+    times running: no new connections go to it) -- a process killed by ``--kill-owner-at``
+    once; one alive, never."""
+    counts: dict[str, int] = {}
+    if not log.is_file():
+        return counts
+    for line in log.read_text(errors="replace").splitlines():
+        # Each change is logged twice (stderr and syslog forms): the "[WARNING]" one counts.
+        found = re.match(r"\[WARNING\].*Server \S+/(\S+) is DOWN", line)
+        if found:
+            counts[found[1]] = counts.get(found[1], 0) + 1
+    return counts
 
 
 def merged(parts: list[Any]) -> Any:

@@ -3,11 +3,14 @@ real settings, and scripts/deploy-local.sh, which the slow test runs for real.""
 
 from __future__ import annotations
 
+import http.server
 import os
 import re
 import shutil
 import subprocess
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import httpx
@@ -190,3 +193,63 @@ def test_deploy_local_runs_croupier_on_postgresql_as_its_user() -> None:
     finally:
         subprocess.run(["bash", script, *args, "--purge"], check=False)
         shutil.rmtree(prefix, ignore_errors=True)
+
+
+class _SlowHealth(http.server.BaseHTTPRequestHandler):
+    """A croupier process busy with a live table's burst: ``/healthz`` answers 200, late."""
+
+    delay = 1.6
+
+    def do_GET(self) -> None:
+        time.sleep(self.delay)
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, *_: object) -> None:
+        pass
+
+
+class _Quiet(http.server.ThreadingHTTPServer):
+    def handle_error(self, *_: object) -> None:
+        pass  # HAProxy closing a check it gave up on
+
+
+@pytest.mark.skipif(_haproxy() is None, reason="haproxy is not installed")
+def test_haproxy_keeps_a_slow_process_and_drops_a_dead_one(tmp_path: Path) -> None:
+    """deploy/haproxy.cfg's health checks: a process whose ``/healthz`` takes 1.6 s (loaded,
+    alive) stays in service; one that refuses connections (dead) is marked down. With the
+    old 1 s check limit, the load benchmark saw every process of a 3,000-player table marked
+    down at once during a burst of bets, and new connections refused."""
+    slow = _Quiet(("127.0.0.1", 0), _SlowHealth)
+    threading.Thread(target=slow.serve_forever, daemon=True).start()
+    dead = _free_port()
+    backend = tmp_path / "backend.cfg"
+    backend.write_text(
+        "backend croupier from croupier\n"
+        f"    server slow 127.0.0.1:{slow.server_address[1]}\n"
+        f"    server dead 127.0.0.1:{dead}\n"
+    )
+    log = tmp_path / "haproxy.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(_haproxy()), "-f", str(REPO / "deploy" / "haproxy.cfg"), "-f", str(backend)],
+            env={**os.environ, "LB_BIND": f"127.0.0.1:{_free_port()}"},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 20
+        while "Server croupier/dead is DOWN" not in log.read_text(errors="replace"):
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        # Long enough for the slow process's checks to fail three times over with the old
+        # limit (each a second apart, each failing at 1 s).
+        time.sleep(6)
+        text = log.read_text(errors="replace")
+        assert "croupier/slow is DOWN" not in text, text
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        slow.shutdown()
