@@ -373,3 +373,27 @@ def test_concurrent_replays_of_one_key_apply_once(db: Database, make_user: UserF
     assert sum(not r.replayed for r in results) == 1
     assert len({r.transaction_id for r in results}) == 1
     assert _balance(db, alice) == 250
+
+
+def test_an_overdraft_of_a_balance_its_caller_checked_is_a_bug_and_writes_nothing(
+    db: Database, make_user: UserFactory
+) -> None:
+    """``post_many(checked=...)`` skips the lock and the savepoint for accounts the caller
+    locked and checked: if one would still go negative, that is a bug, raised, and the
+    caller's transaction rolls back whole."""
+    from croupier.server.wallet.ledger import Entry, post_many
+
+    alice = make_user("alice")
+    _credit(db, alice, 100, "a")
+    with pytest.raises(LedgerInvariantError, match="checked"), db.session() as session:
+        player = wallet.player_account(session, user_id=alice)
+        escrow = wallet.escrow_account(session, table="t1")
+        entry = Entry(
+            kind=TransactionKind.HOLD, legs=[(player.id, -200), (escrow.id, 200)], user_id=alice
+        )
+        post_many(session, [entry], defer=escrow.id, checked=[player.id])
+    assert _balance(db, alice) == 100
+    with db.session() as session:
+        assert wallet.check_ledger(session).get("escrow", 0) == 0
+        kinds = session.scalars(select(LedgerTransaction.kind))
+        assert TransactionKind.HOLD.value not in set(kinds)

@@ -52,15 +52,18 @@ def hold_in_window(
     transaction: that round's id and each stake's answer (:func:`.rounds.stake_many`), or
     ``(None, [])`` when no round of the table takes bets now (nothing was written: the bets
     then go to the table's owner as they are)."""
-    query = select(Round.id).where(
+    query = select(Round).where(
         Round.table_name == table,
         Round.status == RoundStatus.OPEN.value,
         Round.betting_open.is_(True),
     )
-    round_id = session.scalars(query.with_for_update(read=True, key_share=True)).first()
-    if round_id is None:
+    # The row, not its id: :func:`.rounds.stake_many` then finds it in the session rather
+    # than reading it again (each statement of a hold waits its turn on a loaded machine).
+    locked = query.with_for_update(read=True, key_share=True)
+    row = session.scalars(locked.execution_options(populate_existing=True)).first()
+    if row is None:
         return None, []
-    return round_id, rounds.stake_many(session, round_id=round_id, stakes=stakes, check=check)
+    return row.id, rounds.stake_many(session, round_id=row.id, stakes=stakes, check=check)
 
 
 def release(session: Session, *, round_id: int, holds: Sequence[int]) -> list[wallet.Released]:

@@ -423,7 +423,9 @@ def hold_many(
         applied = []
         # The escrow's credit waits for the commit: concurrent batches of holds at one table
         # (a cluster's gateways) then wait on its row for a commit only (see .ledger).
-        posted = post_many(session, entries, defer=escrow.id)
+        # The players' rows are locked and their balances checked (_locked_players, _funded).
+        checked = [accounts[h.user_id].id for h, _ in funded]
+        posted = post_many(session, entries, defer=escrow.id, checked=checked)
         for txn_id, (h, balance) in zip(posted, funded, strict=True):
             move = Movement(transaction_id=txn_id, kind="hold", amount=h.chips, balance=balance)
             answers[h.index] = move
