@@ -11,7 +11,6 @@ sockets at the table), in the order the table sent them.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from pydantic import ValidationError
 
 from croupier.errors import CroupierError
 from croupier.server.cluster import messages as m
+from croupier.server.cluster import tasks
 from croupier.server.cluster.bus import Bus
 from croupier.server.cluster.tasks import Background
 from croupier.server.tables.config import TableConfig
@@ -176,11 +176,7 @@ class TableHost:
         else:
             await self.table.stop("the server moved the table")
             await asyncio.sleep(0.05)  # let the outlet publish the void
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await tasks.stop(self._tasks, what=f"the tasks of table {self.name}")
 
     # -- commands from the gateways ----------------------------------------------------
 
