@@ -253,3 +253,4 @@ def test_haproxy_keeps_a_slow_process_and_drops_a_dead_one(tmp_path: Path) -> No
         proc.terminate()
         proc.wait(timeout=10)
         slow.shutdown()
+        slow.server_close()
