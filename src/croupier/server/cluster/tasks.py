@@ -37,7 +37,8 @@ async def stop(tasks: Iterable[asyncio.Task[Any]], *, what: str = "tasks") -> No
     stop, once in three runs of ``tests/cluster``: its publisher's loop went on to wait for
     frames that never came, and the stop with it). After :data:`STOP_TRIES` attempts the
     ones left are logged and left behind."""
-    pending = {task for task in tasks if not task.done()}
+    every = list(tasks)
+    pending = {task for task in every if not task.done()}
     for attempt in range(STOP_TRIES):
         if not pending:
             break
@@ -47,9 +48,9 @@ async def stop(tasks: Iterable[asyncio.Task[Any]], *, what: str = "tasks") -> No
         for task in pending:
             task.cancel()
         _, pending = await asyncio.wait(pending, timeout=STOP_WAIT)
-    for task in tasks:
+    for task in every:
         if task.done() and not task.cancelled():
             task.exception()  # retrieved: an error of a task stopped is not an error to log
     if pending:
-        names = sorted(task.get_name() for task in pending)
-        log.error("%s would not stop when cancelled: %s", what, ", ".join(names))
+        left = ", ".join(sorted(task.get_name() for task in pending))
+        log.error("%s would not stop when cancelled: %s", what, left)
