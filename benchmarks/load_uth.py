@@ -642,13 +642,19 @@ def kill_owner(
 def after_kill(
     servers: Servers, parts: list[Any], kill: dict[str, Any], players: int
 ) -> dict[str, Any]:
-    """Play resumed (the first ``round_opened`` a bot saw after the kill), balances against
-    deposits, and which rounds were voided."""
+    """Play resumed (the first ``round_opened`` a bot saw after the kill of a round after
+    the interrupted one: the interrupted round's own, when the kill fell as it opened, does
+    not count), balances against deposits, and which rounds were voided."""
     from sqlalchemy import create_engine, text
 
     if kill.get("at") is None:
         return {}
-    opened = sorted(t for p in parts for t in p.rounds_opened.values() if t > kill["at"])
+    opened = sorted(
+        t
+        for p in parts
+        for r, t in p.rounds_opened.items()
+        if int(r) > kill["round"] and t > kill["at"]
+    )
     engine = create_engine(servers.database_url)
     with engine.connect() as conn:
         voided, never_dealt = [], []
