@@ -32,11 +32,11 @@ class Background:
 
 async def stop(tasks: Iterable[asyncio.Task[Any]], *, what: str = "tasks") -> None:
     """Cancel ``tasks`` and wait until they end, whatever they raise. A task still running a
-    while after its cancellation is cancelled again: a client library interrupted in the
-    middle of a call can swallow the cancellation (the Redis client, at a fenced owner's
-    stop, once in three runs of ``tests/cluster``: its publisher's loop went on to wait for
-    frames that never came, and the stop with it). After :data:`STOP_TRIES` attempts the
-    ones left are logged and left behind."""
+    while after its cancellation is cancelled again: a task can lose its cancellation (a
+    fenced owner's publisher and reaper did, in one to three runs of five of
+    ``tests/cluster``'s fenced-owner case -- most likely inside a Redis call, not proven --
+    and went back to waiting for work, the stop with them). After :data:`STOP_TRIES`
+    attempts the ones left are logged and left behind."""
     every = list(tasks)
     pending = {task for task in every if not task.done()}
     for attempt in range(STOP_TRIES):

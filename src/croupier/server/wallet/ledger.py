@@ -32,6 +32,7 @@ the account takes what waits with it.
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -269,21 +270,16 @@ def post_many(
     for account in moving.keys() & waiting.keys():  # moved now: what waits goes with it
         moving[account] += waiting.pop(account)
     later = moving.pop(defer, 0) if defer is not None and moving.get(defer, 0) > 0 else 0
-    if checked and moving.keys() <= set(checked):
-        try:
-            ids = _write(session, entries, legs, moving, locked=True)
-        except _Overdraft:
+    locked = bool(checked) and moving.keys() <= set(checked)
+    try:
+        with contextlib.nullcontext() if locked else session.begin_nested():
+            ids = _write(session, entries, legs, moving, locked=locked)
+    except _Overdraft:
+        if locked:
             raise LedgerInvariantError("a balance checked under its lock was overdrawn") from None
-        finally:
-            _expire_balances(session, deltas)
-    else:
-        try:
-            with session.begin_nested():
-                ids = _write(session, entries, legs, moving)
-        except _Overdraft:
-            raise _overdrawn(session, moving) from None
-        finally:
-            _expire_balances(session, deltas)
+        raise _overdrawn(session, moving) from None
+    finally:
+        _expire_balances(session, deltas)
     if later:
         assert defer is not None
         _wait(session, defer, later)
