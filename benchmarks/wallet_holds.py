@@ -5,10 +5,11 @@ What one staking transaction of a live table costs (issue 18: 1,000 bots betting
 ``--batch`` fresh stakes (Ante and Blind as the bots bet, each its own key) held in one
 transaction, the same batch sent again in another (every stake a replay), and the round
 settled (every player paid back the same, as at a live table where everyone plays the same
-hand). Each transaction is timed from ``db.session()`` to its commit: wall clock, this process's CPU time (steadier on a
-shared machine) and the SQL statements sent (an ``executemany`` counts once). The first round
-is a warm-up and is not counted; the figures are the median and the best of the others, in
-total milliseconds per batch and microseconds per stake.
+hand). Each transaction is timed from ``db.session()`` to its commit: wall clock, this
+process's CPU time (steadier on a shared machine) and the SQL statements sent (an
+``executemany`` counts once). The first round is a warm-up and is not counted; the figures
+are the median and the best of the others, in total milliseconds per batch and microseconds
+per stake.
 
 On SQLite (a temporary file) and/or a throw-away PostgreSQL cluster (as ``load_uth.py``).
 
