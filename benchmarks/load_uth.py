@@ -534,14 +534,15 @@ def _label(labels: str, name: str) -> str:
     return labels.split(f'{name}="', 1)[1].split('"', 1)[0]
 
 
-def gateway_holds(urls: list[str]) -> dict[str, int]:
-    """The bets whose stakes the cluster's gateways handled themselves, by outcome (held,
-    replayed, refused; passed: left to the table's owner), summed over the processes still
-    up (their ``croupier_gateway_holds`` counters)."""
-    found: dict[str, int] = {}
+def gateway_holds(urls: list[str]) -> dict[str, dict[str, int]]:
+    """The bets and decisions whose stakes the cluster's gateways handled themselves, by type
+    (``bet``, ``act``) and outcome (held, replayed, refused; passed: left to the table's
+    owner), summed over the processes still up (their ``croupier_gateway_holds`` counters)."""
+    found: dict[str, dict[str, int]] = {}
     for labels, value in _metric(urls, "croupier_gateway_holds_total"):
+        mine = found.setdefault(_label(labels, "type"), {})
         outcome = _label(labels, "outcome")
-        found[outcome] = found.get(outcome, 0) + int(value)
+        mine[outcome] = mine.get(outcome, 0) + int(value)
     return found
 
 

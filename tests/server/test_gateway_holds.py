@@ -19,6 +19,7 @@ from croupier.server.db import Database
 from croupier.server.errors import LedgerInvariantError
 from croupier.server.tables import rounds, stakes, window
 from croupier.server.tables.models import Round, RoundPlayer
+from croupier.server.tables.staking import decision_stake
 from croupier.server.wallet import service as wallet
 from croupier.server.wallet.models import LedgerTransaction
 
@@ -279,11 +280,12 @@ def _commitment(db: Database, round_id: int) -> str:
         return row.commitment
 
 
-def _gateway_holds(server: Server) -> dict[str, float]:
-    """The gateway process's count of the bets it handled, by outcome."""
+def _gateway_holds(server: Server, kind: str = "bet") -> dict[str, float]:
+    """The gateway process's count of the bets (``kind="act"``: the decisions) it handled,
+    by outcome."""
     found: dict[str, float] = {}
     for line in server.client.get("/metrics").text.splitlines():
-        if line.startswith("croupier_gateway_holds_total{"):
+        if line.startswith("croupier_gateway_holds_total{") and f'type="{kind}"' in line:
             labels, value = line.rsplit(" ", 1)
             outcome = labels.split('outcome="')[1].split('"')[0]
             found[outcome] = found.get(outcome, 0) + float(value)
@@ -383,6 +385,98 @@ def test_the_gateway_holds_bets_the_owner_places_refuses_or_never_hears_of(
     }
     assert totals["escrow"] == 0
     assert totals["player"] + totals.get("house", 0) == 25_000
+
+
+def _turn(seat: Seat, phase: str) -> dict[str, Any]:
+    """The seat's ``your_turn`` of ``phase`` (waited for)."""
+    frame = seat.after(
+        0,
+        lambda f: (
+            f["type"] == "seat_event"
+            and f["event"]["kind"] == "your_turn"
+            and f["event"]["phase"] == phase
+        ),
+    )
+    event: dict[str, Any] = frame["event"]
+    return event
+
+
+def _stray(db: Database, user: int, seat: int, round_id: int, phase: str, extra: int) -> Any:
+    """A gateway's hold of a Play bet whose decision never reached the owner (its process
+    died between the hold and the message): ``None`` when the phase's window is closed."""
+    stake = decision_stake(user, "play", round_id=round_id, phase=phase, seat=seat, extra=extra)
+    with db.session() as session:
+        found, answers = window.hold_in_window(
+            session, table="live", stakes=[stake], decisions=(round_id, phase)
+        )
+    return answers[0] if found == round_id else None
+
+
+@pytest.mark.parametrize(
+    "db_url", [pytest.param("cluster", marks=pytest.mark.postgres)], indirect=True
+)
+def test_the_gateway_holds_play_bets_the_owner_applies_refuses_or_never_hears_of(
+    server: Server,
+) -> None:
+    """Issue 18: at a live table the gateway holds a decision's Play bet itself, at the
+    price the seat's ``your_turn`` named, for the round's decision phase open in the
+    database; the owner applies it, keeps a resend's hold (it refuses the decision, and
+    returns nothing it kept), and returns a hold it never heard of when the phase closes --
+    in the last phase at the settlement, which would otherwise pay it to the house."""
+    players = [server.player(f"decider{i}", credit=5_000) for i in range(3)]
+    (u0, t0), (u1, t1), (u2, t2) = players
+    db: Database = server.app.state.db
+    with (
+        table_ws(server.client, "live", t0) as w0,
+        table_ws(server.client, "live", t1) as w1,
+        table_ws(server.client, "live", t2) as w2,
+    ):
+        seats = [Seat(w) for w in (w0, w1, w2)]
+        for i, seat in enumerate(seats):
+            seat.welcome()
+            assert seat.request({"type": "join"})["result"] == {"seat": i}
+        acks = [s.request({"type": "bet", "key": "k", "bets": {"ante": 100}}) for s in seats]
+        round_id = acks[0]["result"]["round_id"]
+        server.clock.advance(10)
+        turn = _turn(seats[0], "pre-flop")
+        assert turn["round_id"] == round_id and turn["stakes"] == {"4x": 400, "3x": 300}
+        assert _stray(db, u0, 0, round_id, "flop", 200) is None  # not the phase open
+        play = seats[0].request({"type": "act", "action": "play", "multiple": 4})
+        assert play["type"] == "ack" and play["result"]["staked"] == 400, play
+        assert play["result"]["balance"] == 4_400
+        # Resent: the gateway finds its hold (a replay), the owner refuses the decision made
+        # and keeps the hold.
+        again = seats[0].request({"type": "act", "action": "play", "multiple": 4})
+        assert again["type"] == "error" and again["reason"] == "already_played", again
+        assert _gateway_holds(server, "act") == {"held": 1, "replayed": 1}
+        assert server.balance(t0) == 4_400
+        lost = _stray(db, u1, 1, round_id, "pre-flop", 300)
+        assert isinstance(lost, wallet.Movement) and server.balance(t1) == 4_500
+        for seat in seats[1:]:
+            _turn(seat, "pre-flop")
+            assert seat.request({"type": "act", "action": "check"})["type"] == "ack"
+        # The flop's window opens once the pre-flop's strays are returned.
+        assert _turn(seats[1], "flop")["stakes"] == {"2x": 200}
+        assert server.balance(t1) == 4_800
+        assert _stray(db, u1, 1, round_id, "pre-flop", 300) is None
+        flop = seats[1].request({"type": "act", "action": "2x"})
+        assert flop["type"] == "ack" and flop["result"]["staked"] == 200, flop
+        assert seats[2].request({"type": "act", "action": "check"})["type"] == "ack"
+        _turn(seats[2], "river")
+        lost = _stray(db, u2, 2, round_id, "river", 100)
+        assert isinstance(lost, wallet.Movement) and server.balance(t2) == 4_700
+        assert seats[2].request({"type": "act", "action": "fold"})["type"] == "ack"
+        for seat in seats:
+            seat.seen("round_closed")
+    assert _gateway_holds(server, "act") == {"held": 2, "replayed": 1}
+    assert server.balance(t2) == 4_800  # the Ante and Blind folded; the stray returned
+    assert _kinds(db, round_id).count("release") == 2
+    with db.session() as session:
+        totals = wallet.check_ledger(session)
+        staked = dict(session.execute(select(RoundPlayer.user_id, RoundPlayer.staked)).all())
+    assert staked == {u0: 600, u1: 400, u2: 200}
+    assert totals["escrow"] == 0
+    assert totals["player"] + totals.get("house", 0) == 15_000
 
 
 @pytest.mark.parametrize(
@@ -489,7 +583,8 @@ def test_a_gateway_holds_two_batches_at_once_never_a_player_in_both(
     seen: list[tuple[int, int]] = []  # (transactions in flight, batch size)
     overlaps: list[set[int]] = []
 
-    def hold_in_window(db: Any, *, table: str, stakes: Any, check: Any) -> Any:
+    def hold_in_window(db: Any, *, table: str, stakes: Any, check: Any, decisions: Any) -> Any:
+        assert decisions is None  # bets
         users = {s.user_id for s in stakes}
         with lock:
             overlaps.extend(users & other for other in in_flight)
@@ -548,7 +643,7 @@ def test_a_gateway_holds_nothing_while_the_owner_cannot_be_reached(
             db=None,  # type: ignore[arg-type]
             price=lambda table, bets: 200,
             reachable=down,
-            count=lambda table, outcome: counted.append(outcome),
+            count=lambda table, outcome, kind: counted.append(outcome),
         )
         message = BetMessage(key="k", bets={"ante": 100})
         return list(

@@ -112,9 +112,10 @@ class Metrics:
         )
         self.gateway_holds = Counter(
             "croupier_gateway_holds",
-            "Bets whose stakes this process (a cluster's gateway) handled before their table's "
-            "owner, by outcome: held, replayed, refused (nothing held), passed (left to the owner)",
-            ["table", "outcome"],
+            "Bets and decisions whose stakes this process (a cluster's gateway) handled before "
+            "their table's owner, by outcome: held, replayed, refused (nothing held), passed "
+            "(left to the owner); and by type (bet, act)",
+            ["table", "outcome", "type"],
             registry=r,
         )
         self._answered: dict[tuple[str, str, bool], Tally] = {}

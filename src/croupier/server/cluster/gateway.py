@@ -29,11 +29,12 @@ from croupier.errors import CroupierError
 from croupier.server.accounts.sessions import LiveSessions
 from croupier.server.cluster import messages as m
 from croupier.server.cluster.bus import Bus, BusUnavailable
-from croupier.server.cluster.holds import GatewayHolds
+from croupier.server.cluster.holds import GatewayHolds, Turn
 from croupier.server.cluster.tasks import Background
 from croupier.server.errors import ServiceUnavailable
-from croupier.server.tables.connection import Connection
+from croupier.server.tables.connection import Connection, Prepaid
 from croupier.server.tables.wire import (
+    ActMessage,
     BetMessage,
     ClientMessage,
     JoinMessage,
@@ -58,6 +59,9 @@ class GatewayConnection(Connection):
     """The seat the table last said this socket's player has (its ``welcome``, the answer
     to its ``join`` or ``leave``): the seat a bet's stake is held for here. The owner checks
     it; a stale one gets the bet refused and its stake returned."""
+    turn: Turn | None = None
+    """Its seat's last ``your_turn`` at a live table: the stakes its decisions are held at
+    here (a stale one is not held: the database's window has moved on)."""
 
 
 class ClusterAccess:
@@ -120,15 +124,21 @@ class ClusterAccess:
     async def submit(self, conn: Connection, message: ClientMessage, raw: str | bytes) -> None:
         assert isinstance(conn, GatewayConnection)
         prepaid = None
-        if isinstance(message, BetMessage) and self.holds is not None and conn.seat is not None:
-            held = await self.holds.hold(
-                conn.table, user_id=conn.user_id, seat=conn.seat, bet=message
-            )
+        held: Prepaid | CroupierError | None = None
+        if self.holds is not None and conn.seat is not None:
+            if isinstance(message, BetMessage):
+                held = await self.holds.hold(
+                    conn.table, user_id=conn.user_id, seat=conn.seat, bet=message
+                )
+            elif isinstance(message, ActMessage) and conn.turn is not None:
+                held = await self.holds.decide(
+                    conn.table, user_id=conn.user_id, seat=conn.seat, act=message, turn=conn.turn
+                )
             if isinstance(held, CroupierError):
                 conn.send(error_frame(held, ref=message.id))  # nothing was held
                 return
             prepaid = held
-        elif isinstance(message, JoinMessage | LeaveMessage):
+        if isinstance(message, JoinMessage | LeaveMessage):
             self._asked[conn.cid] = (message.type, message.id)
         request = next(self._ids)
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -236,6 +246,10 @@ class ClusterAccess:
                 frame = Shared.encoded(item.text)
                 for cid in targets:
                     self.conns[cid].send(frame)
+                if _TURN in item.text:
+                    turn = _turn(item.text)
+                    for cid in targets:
+                        self.conns[cid].turn = turn
                 if len(targets) == 1 and item.conns is not None:
                     self._learn_seat(self.conns[targets[0]], item.text)
             if item.close:
@@ -289,6 +303,7 @@ class ClusterAccess:
             if conn.seat is not None:
                 seated.setdefault(conn.user_id, (cid, conn.seat))
             conn.seat = None  # the new owner's table has its seats free (its welcome says)
+            conn.turn = None
             self._greeted.discard(cid)
             if frame is not None:
                 conn.send(frame)
@@ -360,3 +375,23 @@ class ClusterAccess:
                 log.warning("could not tell the cluster of a %s: %s", kind, exc)
 
         loop.call_soon_threadsafe(lambda: self._background.start(send()))
+
+
+_TURN = '"kind":"your_turn"'
+"""How a seat's ``your_turn`` frame is recognized without decoding every frame."""
+
+
+def _turn(text: str) -> Turn | None:
+    """The turn a ``your_turn`` frame gives (``None``: it names no stakes, or is not one)."""
+    try:
+        frame = json.loads(text)
+        event = frame["event"]
+        if frame.get("type") != "seat_event" or event.get("kind") != "your_turn":
+            return None
+        stakes = {str(k): int(v) for k, v in (event.get("stakes") or {}).items()}
+        round_id = event.get("round_id")
+        if not stakes or not isinstance(round_id, int):
+            return None
+        return Turn(round_id, str(event["phase"]), frozenset(event["legal"]), stakes)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None

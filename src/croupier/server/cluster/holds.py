@@ -1,6 +1,7 @@
 """A gateway's wallet holds (issue 18): the stakes of the bets its sockets make, held by the
 gateway itself for the round whose betting is open, batched, before the bets go to their
-table's owner.
+table's owner; and at a live table the extra stakes of its decisions (a UTH Play bet), held
+for the round's decision phase open, at the price the seat's ``your_turn`` named.
 
 Bets that arrive together at one table are held in one database transaction
 (:func:`croupier.server.tables.stakes.hold_in_window`): the owner of a live table with
@@ -15,7 +16,8 @@ round could not be recorded, :mod:`croupier.server.tables.nextround`), the socke
 not known here, the game refuses the spots as they are, the key was used before for
 something else, or the database failed. A refusal that moved no money -- funds short, a
 limit reached -- is answered by the gateway; so is every bet while the bus is down (nothing
-held).
+held). A decision likewise goes on as it is when its phase's window is not open in the
+database (the phase closed), or the ``your_turn`` it answers named no stake for it.
 """
 
 from __future__ import annotations
@@ -32,10 +34,11 @@ from croupier.server.errors import IdempotencyConflict, ServiceUnavailable
 from croupier.server.tables import stakes
 from croupier.server.tables.connection import Prepaid
 from croupier.server.tables.rounds import Stake
-from croupier.server.tables.wire import BetMessage
+from croupier.server.tables.staking import decision_stake
+from croupier.server.tables.wire import ActMessage, BetMessage
 from croupier.server.wallet.service import Movement, StakeCheck
 
-__all__ = ["GatewayHolds"]
+__all__ = ["GatewayHolds", "Turn"]
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +54,21 @@ Outcome = Prepaid | CroupierError | None
 nothing held, or ``None``: the bet goes to its table's owner as it is."""
 
 
+Window = tuple[str, tuple[int, str] | None]
+"""Where a stake is held: a table, and a round's decision phase (``None``: its betting)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A seat's turn to decide at a live table, as its ``your_turn`` said."""
+
+    round_id: int
+    phase: str
+    legal: frozenset[str]
+    stakes: Mapping[str, int]
+    """The extra stake of each decision that needs one, by its wire name."""
+
+
 @dataclass(slots=True)
 class _Waiting:
     stake: Stake
@@ -64,15 +82,18 @@ class GatewayHolds:
     db: Database
     price: Callable[[str, Mapping[str, int]], int | None]
     """A bet's stake at a table (``TableManager.bet_stake``); ``None``: not held here."""
+    word: Callable[[str, ActMessage], str | None] = lambda table, act: None
+    """The wire name of a decision at a table (``TableManager.decision_word``)."""
     check: StakeCheck | None = None
     """The players' limits (the tables' :class:`~croupier.server.tables.admission.Admission`)."""
-    count: Callable[[str, str], None] | None = None
-    """Told each bet's table and outcome: held, replayed, refused, passed."""
+    count: Callable[[str, str, str], None] | None = None
+    """Told each request's table, outcome (held, replayed, refused, passed) and type
+    (``bet``, ``act``)."""
     reachable: Callable[[], Awaitable[None]] | None = None
     """Raises when the table's owner cannot be reached (the bus's ``ping``): asked before
     each batch, so that no stake is held for bets that could not reach it."""
-    _waiting: dict[str, list[_Waiting]] = field(default_factory=dict)
-    _woken: dict[str, asyncio.Event] = field(default_factory=dict)
+    _waiting: dict[Window, list[_Waiting]] = field(default_factory=dict)
+    _woken: dict[Window, asyncio.Event] = field(default_factory=dict)
     _background: Background = field(default_factory=Background)
 
     async def hold(self, table: str, *, user_id: int, seat: int, bet: BetMessage) -> Outcome:
@@ -82,7 +103,7 @@ class GatewayHolds:
         amount = self.price(table, bets)
         if amount is None or amount <= 0:
             if self.count is not None:
-                self.count(table, "passed")
+                self.count(table, "passed", "bet")
             return None
         # The owner's stake of a bet exactly (:func:`croupier.server.tables.staking.bet_stake`).
         stake = Stake(
@@ -92,33 +113,57 @@ class GatewayHolds:
             idempotency_key=bet.key,
             details={"bets": bets, "seat": seat},
         )
+        return await self._wait((table, None), stake)
+
+    async def decide(
+        self, table: str, *, user_id: int, seat: int, act: ActMessage, turn: Turn
+    ) -> Outcome:
+        """Hold the extra stake of decision ``act`` (from ``user_id`` at ``seat``, on its
+        ``turn``) for ``table``'s round in that decision phase, with the other decisions
+        waiting there; ``None`` (the owner decides) for a decision that adds no stake."""
+        word = self.word(table, act)
+        amount = turn.stakes.get(word) if word in turn.legal else None
+        if amount is None or amount <= 0:
+            return None
+        # The owner's stake of the decision exactly (:meth:`..tables.decisions.DecisionSteps.acts`).
+        stake = decision_stake(
+            user_id,
+            act.action,
+            round_id=turn.round_id,
+            phase=turn.phase,
+            seat=seat,
+            extra=amount,
+        )
+        return await self._wait((table, (turn.round_id, turn.phase)), stake)
+
+    async def _wait(self, window: Window, stake: Stake) -> Outcome:
         waiting = _Waiting(stake, asyncio.get_running_loop().create_future())
-        queue = self._waiting.get(table)
+        queue = self._waiting.get(window)
         if queue is None:
-            queue = self._waiting[table] = []
-            self._woken[table] = asyncio.Event()
-            self._background.start(self._flush(table))
+            queue = self._waiting[window] = []
+            self._woken[window] = asyncio.Event()
+            self._background.start(self._flush(window))
         queue.append(waiting)
-        self._woken[table].set()
+        self._woken[window].set()
         try:
             return await waiting.answer
         except CroupierError as exc:  # the process stopping mid-hold
             return exc
 
-    async def _flush(self, table: str) -> None:
-        """Hold what waits at ``table``, a batch at a time (:data:`AT_ONCE` in flight), until
-        nothing does."""
-        woken = self._woken[table]
+    async def _flush(self, window: Window) -> None:
+        """Hold what waits in ``window``, a batch at a time (:data:`AT_ONCE` in flight),
+        until nothing does."""
+        woken = self._woken[window]
         running: dict[asyncio.Task[None], set[int]] = {}  # each batch's players
         try:
             while True:
                 woken.clear()
-                queue = self._waiting.get(table)
+                queue = self._waiting.get(window)
                 if queue and len(running) < AT_ONCE:
                     holding = set().union(*running.values())
-                    batch, self._waiting[table] = _batch(queue, holding=holding)
+                    batch, self._waiting[window] = _batch(queue, holding=holding)
                     if batch:
-                        task = asyncio.create_task(self._hold(table, batch))
+                        task = asyncio.create_task(self._hold(window, batch))
                         running[task] = {one.stake.user_id for one in batch}
                         continue
                 if not running:
@@ -132,16 +177,18 @@ class GatewayHolds:
             for task in running:
                 task.cancel()
             # Stopped (the process shuts down): what still waits goes to the owner as it is.
-            self._woken.pop(table, None)
-            for one in self._waiting.pop(table, []):
+            self._woken.pop(window, None)
+            for one in self._waiting.pop(window, []):
                 if not one.answer.done():
                     one.answer.set_result(None)
 
-    async def _hold(self, table: str, batch: list[_Waiting]) -> None:
-        if not await self._reached(table, batch):
+    async def _hold(self, window: Window, batch: list[_Waiting]) -> None:
+        table, decisions = window
+        kind = "bet" if decisions is None else "act"
+        if not await self._reached(table, kind, batch):
             return
         try:
-            round_id, answers = await self._held(table, batch)
+            round_id, answers = await self._held(window, batch)
         except asyncio.CancelledError:
             # The holds may be done: the bets are not passed on (their resend replays them).
             for one in batch:
@@ -157,12 +204,13 @@ class GatewayHolds:
             if one.answer.done():
                 continue
             answer = answers[i] if round_id is not None and i < len(answers) else None
-            outcome = _outcome(round_id, one.stake, answer)
+            phase = None if decisions is None else decisions[1]
+            outcome = _outcome(round_id, one.stake, answer, phase)
             one.answer.set_result(outcome)
             if self.count is not None:
-                self.count(table, _counted(outcome))
+                self.count(table, _counted(outcome), kind)
 
-    async def _reached(self, table: str, batch: list[_Waiting]) -> bool:
+    async def _reached(self, table: str, kind: str, batch: list[_Waiting]) -> bool:
         """Whether the table's owner can be reached; if not, every bet of ``batch`` is
         refused, nothing held (a stake held for a bet that cannot reach the owner would wait
         for the close of a betting window)."""
@@ -180,13 +228,14 @@ class GatewayHolds:
                 if not one.answer.done():
                     one.answer.set_result(refusal)
                     if self.count is not None:
-                        self.count(table, "refused")
+                        self.count(table, "refused", kind)
             return False
         return True
 
     async def _held(
-        self, table: str, batch: list[_Waiting]
+        self, window: Window, batch: list[_Waiting]
     ) -> tuple[int | None, list[Movement | CroupierError]]:
+        table, decisions = window
         try:
             return await asyncio.to_thread(
                 stakes.hold_in_window,
@@ -194,6 +243,7 @@ class GatewayHolds:
                 table=table,
                 stakes=[one.stake for one in batch],
                 check=self.check,
+                decisions=decisions,
             )
         except Exception as exc:
             log.warning("%d holds at %s failed: %s (the owner takes them)", len(batch), table, exc)
@@ -224,10 +274,13 @@ def _counted(outcome: Outcome) -> str:
 
 
 def _outcome(
-    round_id: int | None, stake: Stake, answer: Movement | CroupierError | None
+    round_id: int | None,
+    stake: Stake,
+    answer: Movement | CroupierError | None,
+    phase: str | None,
 ) -> Outcome:
     if round_id is None or answer is None or isinstance(answer, IdempotencyConflict):
         return None  # not held: the owner holds it, or explains the key's conflict
     if isinstance(answer, CroupierError):
         return answer
-    return Prepaid.of(round_id, answer, seat=stake.seat)
+    return Prepaid.of(round_id, answer, seat=stake.seat, phase=phase)

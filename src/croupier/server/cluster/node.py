@@ -86,8 +86,11 @@ class Node:
             holds=GatewayHolds(
                 db,
                 price=manager.bet_stake,
+                word=manager.decision_word,
                 check=manager.admission.check_stakes,
-                count=lambda table, outcome: holds.labels(table=table, outcome=outcome).inc(),
+                count=lambda table, outcome, kind: holds.labels(
+                    table=table, outcome=outcome, type=kind
+                ).inc(),
                 reachable=bus.ping,
             ),
         )

@@ -26,14 +26,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from croupier.errors import CroupierError, IllegalActionError
-from croupier.games.protocol import Action
-from croupier.server.errors import PermissionDeniedError
 from croupier.server.tables import nextround, rounds, stakes
 from croupier.server.tables.connection import Connection, Request
+from croupier.server.tables.decisions import DecisionSteps, let_answers_out
 from croupier.server.tables.driver import Parts
 from croupier.server.tables.games import BankedFactory, BankedRound
 from croupier.server.tables.nextround import NextRound
@@ -41,12 +40,10 @@ from croupier.server.tables.staking import (
     bet_ack,
     bet_message,
     bet_stake,
-    decision_stake,
     prepaid_ack,
     returned_hold,
 )
 from croupier.server.tables.wire import (
-    ActMessage,
     BuyInMessage,
     DecisionsOpen,
     LeaveMessage,
@@ -65,12 +62,9 @@ log = logging.getLogger(__name__)
 
 Held = tuple[Request, int, dict[str, int], rounds.Stake]
 """A bet the game took: its request, seat, spots and stake."""
-Decision = tuple[Request, ActMessage, int, Action, int]
-"""A decision checked: its request, message, seat, the engine's typed action (translated once
-from the message) and the extra stake it needs."""
 
 
-class BankedDriver:
+class BankedDriver(DecisionSteps):
     """Plays the rounds of a table against the house."""
 
     def __init__(self, parts: Parts) -> None:
@@ -466,7 +460,7 @@ class BankedDriver:
                 self.out.acted(request.conn.user_id)
             self.out.answer(request, ack)
         if closing and not lone:
-            await _let_answers_out()
+            await let_answers_out()
             await self._close_betting()
 
     async def _close_window(self) -> bool:
@@ -495,7 +489,8 @@ class BankedDriver:
         if not game_round.can_close_betting():  # pragma: no cover - a round opens with a bet
             await self._void("betting closed without bets")
             return
-        if self.core.windowed and not await self._close_window():
+        # A live table's close is the move to its first decision phase (:meth:`_after_engine`).
+        if self.core.windowed and not self.core.crowd and not await self._close_window():
             return
         try:
             game_round.close_betting()
@@ -504,110 +499,13 @@ class BankedDriver:
             await self._void(f"dealing failed: {exc}")
             return
         self.core.status = "playing"
+        # The window moves before the deal is told: whoever sees betting closed sees the
+        # stakes of bets never placed returned.
+        first = None if game_round.finished else game_round.phase
+        if self.core.crowd and not await self._open_decisions(first):
+            return
         self.out.drain_engine()
         await self._after_engine(phase_before="betting")
-
-    # -- decisions ---------------------------------------------------------------------
-
-    def _check_act(
-        self, conn: Connection, message: ActMessage
-    ) -> tuple[int, BankedRound, Action, int]:
-        """The seat deciding, its round, the decision as the engine's typed action and the
-        extra stake it needs; or refused."""
-        core = self.core
-        seat = self.seats.seat(conn)
-        if message.seat is not None and message.seat != seat:
-            raise PermissionDeniedError(
-                f"seat {message.seat} is not yours (you sit in {seat})", reason="not_your_seat"
-            )
-        game_round = self.round
-        if core.status != "playing" or game_round is None:
-            raise IllegalActionError(
-                f"no decisions now: the table is {core.status}", reason="no_decisions_now"
-            )
-        if not core.in_round(seat, conn.user_id):
-            raise IllegalActionError(
-                f"seat {seat} has no bets in this round", reason="no_bets_this_round"
-            )
-        action = game_round.action(seat, message)
-        return seat, game_round, action, game_round.check(action)
-
-    async def acts(self, requests: list[Request]) -> None:
-        """Decisions, one path: a lone decision is a batch of one (at a live table seats
-        decide together). The Play bets among them are staked in one transaction, then each
-        decision applied in order and answered. A second decision from one seat is handled
-        after it, as a batch of its own."""
-        later: list[Request] = []
-        valid: list[Decision] = []
-        deciding: set[int] = set()  # the seats in ``valid`` (a thousand at a live table)
-        plays: list[rounds.Stake] = []
-        game_round = self.round
-        for request in requests:
-            message = request.message
-            assert isinstance(message, ActMessage)
-            try:
-                seat, game_round, action, extra = self._check_act(request.conn, message)
-            except CroupierError as exc:
-                self.out.refuse(request, exc)
-                continue
-            if seat in deciding:
-                later.append(request)
-                continue
-            deciding.add(seat)
-            valid.append((request, message, seat, action, extra))
-            if extra:
-                phase, round_id = game_round.phase, self.core.round_id
-                plays.append(
-                    decision_stake(request, round_id=round_id, phase=phase, seat=seat, extra=extra)
-                )
-        if valid:
-            assert game_round is not None
-            answers = iter(await self._stake_many(plays))
-            await self._apply_acts(game_round, valid, answers, lone=len(requests) == 1)
-        if later:
-            await self.acts(later)
-
-    async def _apply_acts(
-        self,
-        game_round: BankedRound,
-        valid: list[Decision],
-        answers: Iterator[Any],
-        *,
-        lone: bool,
-    ) -> None:
-        """Apply the checked decisions whose Play bets were held, answer them, and go on. A
-        lone decision is answered after what it set off (the next phase, the settlement);
-        decisions taken together first, each after its seat's new state."""
-        before, pending = game_round.phase, game_round.pending_turns
-        done: list[tuple[Request, Result]] = []
-        for request, message, seat, action, extra in valid:
-            result = Result(seat=seat, action=message.action, staked=extra)
-            if extra:
-                answer = next(answers)
-                if isinstance(answer, CroupierError):
-                    self.out.refuse(request, answer)
-                    continue
-                result.balance = int(answer.balance)
-            try:
-                game_round.apply(action)
-            except Exception as exc:
-                if isinstance(exc, CroupierError) and not extra:
-                    self.out.refuse(request, exc)  # the engine refused it: nothing changed
-                    continue
-                await self._malfunction(exc, valid)
-                return
-            done.append((request, result))
-        self.out.drain_engine()
-        if lone:
-            actors = tuple(request.conn.user_id for request, _ in done)
-            await self._after_engine(phase_before=before, pending_before=pending, actors=actors)
-        for request, result in done:
-            if not lone:
-                self.out.acted(request.conn.user_id)
-            self.out.answer(request, result)
-        if not lone:
-            await _let_answers_out()
-            await self._after_engine(phase_before=before, pending_before=pending)
 
     async def _bets_malfunction(self, exc: Exception, requests: list[Request]) -> None:
         """A bet checked, its stake held, that the engine then refused to place: the engine
@@ -618,15 +516,6 @@ class BankedDriver:
         for other in requests:
             if not other.done.done():
                 self.out.refuse(other, voided)
-
-    async def _malfunction(self, exc: Exception, valid: list[Decision]) -> None:
-        """A decision checked the engine then failed on (or one it refused with a Play bet
-        held): the engine is broken. Void the round, every stake back, and say so."""
-        log.exception("engine failed at %s", self.core.name, exc_info=exc)
-        await self._void(f"engine malfunction: {exc}")
-        for other, message, seat, _, _ in valid:
-            if not other.done.done():
-                self.out.answer(other, Result(seat=seat, action=message.action, voided=True))
 
     async def on_timer(self) -> None:
         core = self.core
@@ -671,6 +560,10 @@ class BankedDriver:
         if game_round.phase != phase_before or not set(game_round.pending_turns) <= set(
             pending_before
         ):
+            if game_round.phase != self.decision_window and not await self._open_decisions(
+                game_round.phase
+            ):
+                return
             core.arm(core.config.decision_seconds)
             opened = DecisionsOpen(
                 phase=game_round.phase, decision_seconds=core.config.decision_seconds
@@ -680,7 +573,12 @@ class BankedDriver:
                 self.out.emit(opened)
                 # Each seat to decide is told its actions; everyone else's view follows the
                 # events (docs/protocol.md "Live tables").
-                self.out.turns(game_round.phase, game_round.pending_seats, game_round.legal)
+                self.out.turns(
+                    game_round.phase,
+                    game_round.pending_seats,
+                    game_round.legal,
+                    game_round.turn_stakes,
+                )
             else:
                 opened.pending_seats = list(game_round.pending_seats)
                 self.out.emit(opened)
@@ -707,6 +605,7 @@ class BankedDriver:
                 returns=returns,
                 record=record,
                 summary=summary,
+                kept=set(core.kept_holds) if core.windowed and core.crowd else None,
             )
         except Exception as exc:
             log.exception("settlement of round %s failed", round_id)
@@ -765,6 +664,7 @@ class BankedDriver:
     async def _to_idle(self) -> None:
         core = self.core
         self.round = None
+        self.decision_window = None
         core.end_round()
         core.status = "idle"
         await self.next.prepare(in_play=False)  # before ``table_idle``, for the first bets
@@ -780,9 +680,3 @@ class BankedDriver:
         if self.round is not None and self.core.status in ("betting", "playing"):
             await self._void(reason)
         await self.next.drop(reason)
-
-
-async def _let_answers_out() -> None:
-    """Let the answers given leave before the work they set off (a phase's last decisions:
-    the settlement of thousands of boxes held their acks back 0.8-0.9 s at 3,000 bots)."""
-    await asyncio.sleep(0)

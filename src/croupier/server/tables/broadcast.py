@@ -196,21 +196,34 @@ class Broadcaster:
         for conn in self.by_user.get(user_id, ()):
             conn.send(frame)
 
-    def turns(self, phase: str, pending: Iterable[int], legal: Callable[[int], list[str]]) -> None:
+    def turns(
+        self,
+        phase: str,
+        pending: Iterable[int],
+        legal: Callable[[int], list[str]],
+        stakes: Callable[[int], dict[str, int]],
+    ) -> None:
         """A live table's decision phase opened: each seat to decide gets its ``your_turn``
-        (a ``seat_event`` with its ``legal`` actions), one frame encoded per distinct list
-        of actions, where a casino table sends every connection its ``state`` (issue 18: a
-        view built and encoded per seat, a thousand times a phase)."""
-        frames: dict[tuple[str, ...], Shared] = {}
+        (a ``seat_event`` with its ``legal`` actions and their ``stakes``), one frame
+        encoded per distinct list, where a casino table sends every connection its
+        ``state`` (issue 18: a view built and encoded per seat, a thousand times a phase)."""
+        frames: dict[tuple[tuple[str, ...], tuple[tuple[str, int], ...]], Shared] = {}
+        round_id = self.core.round_id
         for seat in pending:
             user = self.core.round_users.get(seat)
             if user is None:
                 continue
             words = tuple(legal(seat))
-            frame = frames.get(words)
+            costs = stakes(seat)
+            key = (words, tuple(costs.items()))
+            frame = frames.get(key)
             if frame is None:
                 event = YourTurn(phase=phase, legal=list(words))
-                frame = frames[words] = Shared(SeatEventFrame(table=self.core.name, event=event))
+                if round_id is not None:
+                    event.round_id = round_id
+                if costs:
+                    event.stakes = costs
+                frame = frames[key] = Shared(SeatEventFrame(table=self.core.name, event=event))
             for conn in self.by_user.get(user, ()):
                 conn.send(frame)
 

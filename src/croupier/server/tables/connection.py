@@ -74,7 +74,8 @@ class Prepaid:
     """A bet whose stake a cluster's gateway has held already (issue 18, see
     :mod:`.window`): the round it was held for, its hold transaction, the stake, the player's
     balance after it, whether the hold was a replay of its key, and the seat it was held for.
-    The table places the bet or refuses it (the hold is then released)."""
+    The table places the bet (applies the decision) or refuses it (the hold is then
+    released)."""
 
     round_id: int
     transaction_id: int
@@ -82,11 +83,14 @@ class Prepaid:
     balance: int
     replayed: bool
     seat: int
+    phase: str | None = None
+    """A decision's extra stake (a UTH Play bet), held in this decision phase; ``None``: a
+    bet's, held in the round's betting."""
 
     @classmethod
-    def of(cls, round_id: int, hold: Movement, *, seat: int) -> Prepaid:
-        """The bet at ``seat`` whose stake ``hold`` (a wallet's answer) holds for round
-        ``round_id``."""
+    def of(cls, round_id: int, hold: Movement, *, seat: int, phase: str | None = None) -> Prepaid:
+        """The bet (or, in decision phase ``phase``, the decision) at ``seat`` whose stake
+        ``hold`` (a wallet's answer) holds for round ``round_id``."""
         return cls(
             round_id=round_id,
             transaction_id=hold.transaction_id,
@@ -94,6 +98,7 @@ class Prepaid:
             balance=int(hold.balance),
             replayed=bool(hold.replayed),
             seat=seat,
+            phase=phase,
         )
 
 

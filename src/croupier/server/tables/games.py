@@ -154,6 +154,17 @@ class BankedRound(GameRound, Protocol):
         building its view: a live table's ``your_turn``."""
         ...
 
+    def turn_stakes(self, seat: int) -> dict[str, int]:
+        """The extra stake of each of ``seat``'s decisions now that needs one, by its wire
+        name (a live table's ``your_turn``; a cluster's gateway holds that much, issue 18);
+        empty where the stake depends on more than the name (Russian Poker's options)."""
+        ...
+
+    def decision_word(self, act: ActMessage) -> str | None:
+        """The wire name (as :meth:`legal` gives it) of the decision ``act`` asks for, or
+        ``None`` when there is no such name (an unknown or incomplete action)."""
+        ...
+
 
 class CashRound(GameRound, Protocol):
     """A hand at a cash table: players against each other, chips from their stacks."""

@@ -17,6 +17,7 @@ from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import BankedRound, FactoryBuilder
 from croupier.server.tables.registry import available_games
 from croupier.server.tables.table import Table
+from croupier.server.tables.wire import ActMessage
 
 __all__ = ["Forward", "TableManager"]
 
@@ -165,6 +166,13 @@ class TableManager:
         if closed:
             self.closed_names.add(config.name)
 
+    def decision_word(self, name: str, act: ActMessage) -> str | None:
+        """The wire name of decision ``act`` at banked table ``name`` (as its ``your_turn``
+        names the stakes: :meth:`~.games.BankedRound.decision_word`); ``None`` for a table
+        that is not banked, or no such decision."""
+        calculator = self._calculator(name)
+        return None if calculator is None else calculator.decision_word(act)
+
     def bet_stake(self, name: str, bets: Mapping[str, int]) -> int | None:
         """The money a bet at banked table ``name`` puts on the table, checked as the bet of
         a seat that has not bet in the round (:meth:`~.games.BankedRound.check_bets`: the
@@ -172,6 +180,16 @@ class TableManager:
         game refuses so (the table says why; Trips added after the Ante among them: only the
         table knows the seat's Ante). A cluster's gateway holds that much before the table's
         owner sees the bet."""
+        calculator = self._calculator(name)
+        if calculator is None:
+            return None
+        try:
+            return int(calculator.check_bets(_FRESH_SEAT, bets))
+        except CroupierError:
+            return None
+
+    def _calculator(self, name: str) -> BankedRound | None:
+        """A fresh round of banked table ``name``'s game, kept to price its requests."""
         calculator = self._calculators.get(name)
         if calculator is None:
             config = self.configs.get(name)
@@ -183,10 +201,7 @@ class TableManager:
                 return None
             calculator = factory.new_round(self._shoe_factory())  # type: ignore[attr-defined]
             self._calculators[name] = calculator
-        try:
-            return int(calculator.check_bets(_FRESH_SEAT, bets))
-        except CroupierError:
-            return None
+        return calculator
 
     def adopt(self, name: str, *, db: Database) -> Table:
         """Open table ``name`` here, writing through ``db`` (a cluster's process, once it

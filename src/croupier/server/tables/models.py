@@ -56,6 +56,9 @@ class Round(Base):
     betting_open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """The round takes bets (issue 18: a cluster's gateways hold stakes for it only while
     this is set; the owner clears it when betting closes)."""
+    decision_phase: Mapped[str | None] = mapped_column(String(16), default=None)
+    """The decision phase whose extra stakes (a UTH Play bet) a cluster's gateways may hold
+    now (issue 18, :mod:`.window`); ``None``: none."""
 
 
 def dealt() -> ColumnElement[bool]:

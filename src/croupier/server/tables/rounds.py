@@ -306,7 +306,7 @@ def _close(session: Session, round_id: int, status: RoundStatus) -> Round:
     changed = session.execute(
         update(Round)
         .where(Round.id == round_id, Round.status == RoundStatus.OPEN.value)
-        .values(status=status.value, closed_at=utcnow(), betting_open=False)
+        .values(status=status.value, closed_at=utcnow(), betting_open=False, decision_phase=None)
         .execution_options(synchronize_session=False)
     ).rowcount  # type: ignore[attr-defined]
     if changed != 1:

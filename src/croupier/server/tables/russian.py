@@ -383,6 +383,14 @@ class RussianTableRound:
     def legal(self, seat: int) -> list[str]:
         return [legal.kind for legal in self._decisions(seat)]
 
+    def turn_stakes(self, seat: int) -> dict[str, int]:
+        """None: an option's stake depends on the box deciding and on what the player
+        asks (the cards exchanged, the insurance), so the table holds it (issue 18)."""
+        return {}
+
+    def decision_word(self, act: ActMessage) -> str | None:
+        return act.action
+
     # -- closing -------------------------------------------------------------------------
 
     def returns(self) -> dict[int, int]:

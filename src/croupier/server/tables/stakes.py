@@ -258,9 +258,14 @@ def settle(
     returns: Mapping[int, int],
     record: Mapping[str, Any],
     summary: Mapping[str, Any],
+    kept: Collection[int] | None = None,
 ) -> None:
-    """Record the result and pay escrow out."""
+    """Record the result and pay escrow out. ``kept``: the round's decision window was open
+    (a cluster's live table, :mod:`.window`): it is closed first, in the same transaction,
+    and the holds not in ``kept`` returned (a decision the table never applied)."""
     with db.session() as session:
+        if kept is not None:
+            window.close_window(session, round_id=round_id, kept=kept)
         rounds.settle_round(
             session, round_id=round_id, returns=returns, record=record, summary=summary
         )
@@ -281,16 +286,18 @@ def hold_in_window(
     table: str,
     stakes: Sequence[rounds.Stake],
     check: StakeCheck | None = None,
+    decisions: tuple[int, str] | None = None,
 ) -> tuple[int | None, list[Answer]]:
-    """Hold stakes for table ``table``'s round whose betting is open (a gateway's batch, see
-    :func:`.window.hold_in_window`): that round's id and the answers of the first stakes, in
-    order -- all of them, unless betting closed meanwhile: the stakes past the answers were
-    not held -- or ``(None, [])`` when no round takes bets now. A batch that fails as a whole
-    is tried one stake at a time, as :func:`stake_many` does."""
+    """Hold stakes for table ``table``'s round whose betting is open, or with ``decisions``
+    for that round's decision phase (a gateway's batch, see :func:`.window.hold_in_window`):
+    that round's id and the answers of the first stakes, in order -- all of them, unless the
+    window closed meanwhile: the stakes past the answers were not held -- or ``(None, [])``
+    when the window is not open. A batch that fails as a whole is tried one stake at a
+    time, as :func:`stake_many` does."""
     if not stakes:
         return None, []
     try:
-        return _in_window(db, table, stakes, check)
+        return _in_window(db, table, stakes, check, decisions)
     except CroupierError:
         raise
     except Exception:
@@ -299,7 +306,7 @@ def hold_in_window(
     answers: list[Answer] = []
     for one in stakes:
         try:
-            found, answer = _in_window(db, table, [one], check)
+            found, answer = _in_window(db, table, [one], check, decisions)
         except CroupierError as exc:
             answers.append(exc)
             continue
@@ -311,10 +318,16 @@ def hold_in_window(
 
 
 def _in_window(
-    db: Database, table: str, stakes: Sequence[rounds.Stake], check: StakeCheck | None
+    db: Database,
+    table: str,
+    stakes: Sequence[rounds.Stake],
+    check: StakeCheck | None,
+    decisions: tuple[int, str] | None,
 ) -> tuple[int | None, list[Answer]]:
     with db.session() as session:
-        round_id, answers = window.hold_in_window(session, table=table, stakes=stakes, check=check)
+        round_id, answers = window.hold_in_window(
+            session, table=table, stakes=stakes, check=check, decisions=decisions
+        )
     return round_id, _explained(db, stakes, answers) if round_id is not None else []
 
 
@@ -324,8 +337,10 @@ def release(db: Database, *, round_id: int, holds: Sequence[int]) -> list[Releas
         return window.release(session, round_id=round_id, holds=holds)
 
 
-def close_window(db: Database, *, round_id: int, kept: Collection[int]) -> list[Released]:
-    """Close the round's betting; return the holds the table did not take
-    (:func:`.window.close_window`)."""
+def close_window(
+    db: Database, *, round_id: int, kept: Collection[int], decisions: str | None = None
+) -> list[Released]:
+    """Close the round's betting or decision phase, open ``decisions``' (if given); return
+    the holds the table did not take (:func:`.window.close_window`)."""
     with db.session() as session:
-        return window.close_window(session, round_id=round_id, kept=kept)
+        return window.close_window(session, round_id=round_id, kept=kept, decisions=decisions)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from croupier.errors import IllegalActionError
 from croupier.server.tables import rounds
 from croupier.server.tables.connection import Prepaid, Request
-from croupier.server.tables.wire import ActMessage, BetMessage, Result
+from croupier.server.tables.wire import BetMessage, Result
 from croupier.server.wallet.service import Movement
 
 __all__ = ["bet_ack", "bet_message", "bet_stake", "decision_stake", "prepaid_ack", "returned_hold"]
@@ -33,17 +33,16 @@ def bet_stake(request: Request, seat: int, amount: int, bets: dict[str, int]) ->
 
 
 def decision_stake(
-    request: Request, *, round_id: int | None, phase: str, seat: int, extra: int
+    user_id: int, action: str, *, round_id: int | None, phase: str, seat: int, extra: int
 ) -> rounds.Stake:
     """The stake a decision adds (a UTH Play bet), under a key naming the round, the seat,
-    the phase and the action: a decision resent is held once."""
-    message = request.message
-    assert isinstance(message, ActMessage)
+    the phase and the action as sent: a decision resent is held once, by the table or by a
+    cluster's gateway (issue 18)."""
     return rounds.Stake(
-        user_id=request.conn.user_id,
+        user_id=user_id,
         seat=seat,
         amount=extra,
-        idempotency_key=f"round:{round_id}:seat:{seat}:{phase}:{message.action}",
+        idempotency_key=f"round:{round_id}:seat:{seat}:{phase}:{action}",
         details={"play": extra, "seat": seat, "phase": phase},
     )
 
@@ -70,10 +69,11 @@ def prepaid_ack(paid: Prepaid, seat: int, *, replayed: bool) -> Result:
     )
 
 
-def returned_hold(hold: int) -> IllegalActionError:
-    """A bet resent under the key of one refused before, whose stake was returned."""
+def returned_hold(hold: int, *, what: str = "bet") -> IllegalActionError:
+    """A bet (or decision) resent under the key of one refused before, whose stake was
+    returned."""
+    again = "bet again with a new key" if what == "bet" else "it cannot be made again"
     return IllegalActionError(
-        f"this bet was refused before and its stake returned (hold {hold}): bet again with a "
-        "new key",
+        f"this {what} was refused before and its stake returned (hold {hold}): {again}",
         reason="idempotency_conflict",
     )

@@ -287,6 +287,22 @@ class UthTableRound:
     def legal(self, seat: int) -> list[str]:
         return list(self.engine.legal_words(seat))
 
+    def turn_stakes(self, seat: int) -> dict[str, int]:
+        """Each Play bet ``seat`` may make now: ``"4x"`` -> 4 x its Ante (spec/uth.md)."""
+        words = self.engine.legal_words(seat)
+        ante = self.engine.box(seat).ante if words else 0
+        found = ((word, _MULTIPLE.match(word)) for word in words)
+        return {word: int(match.group(1)) * ante for word, match in found if match}
+
+    def decision_word(self, act: ActMessage) -> str | None:
+        try:
+            multiple = _multiple(act)
+        except CroupierError:
+            return None  # a play with no multiple
+        if multiple is not None:
+            return f"{multiple}x"
+        return act.action if act.action in ("check", "fold") else None
+
     def void(self, reason: str) -> None:
         if self.engine.can_void():
             self.engine.void(reason)

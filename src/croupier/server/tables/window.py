@@ -16,6 +16,12 @@ owner does not do every player's wallet work. The round row's ``betting_open`` i
   the same way (:func:`.rounds.void_round`), so no hold is left in a round closed;
 - :func:`release` (the owner) returns at once the holds of bets it refused.
 
+A live table's decisions that add a stake (a UTH Play bet) have the same window, one phase at
+a time: ``decision_phase`` names the phase whose stakes gateways may hold (with the round's
+id and the phase, :func:`hold_in_window`); the owner moves it on as phases open and closes
+it with :func:`close_window`, returning the holds of decisions it never applied, and a
+settlement closes it first (a stray hold left in escrow would be paid to the house).
+
 The holds' lock is the weakest that conflicts with ``FOR UPDATE``: it lets the owner record
 the deck's commitment of a cluster's next round (:func:`.rounds.commit_deck`, a plain update of
 other columns) while the gateways hold the first bets. Under a share lock that update waited
@@ -47,16 +53,18 @@ def hold_in_window(
     table: str,
     stakes: Sequence[rounds.Stake],
     check: wallet.StakeCheck | None = None,
+    decisions: tuple[int, str] | None = None,
 ) -> tuple[int | None, list[wallet.Movement | CroupierError]]:
-    """Hold ``stakes`` for table ``table``'s round whose betting is open, in the caller's one
-    transaction: that round's id and each stake's answer (:func:`.rounds.stake_many`), or
-    ``(None, [])`` when no round of the table takes bets now (nothing was written: the bets
-    then go to the table's owner as they are)."""
-    query = select(Round).where(
-        Round.table_name == table,
-        Round.status == RoundStatus.OPEN.value,
-        Round.betting_open.is_(True),
-    )
+    """Hold ``stakes`` for table ``table``'s round whose betting is open -- or, with
+    ``decisions`` (a round id and a phase), for that round while that decision phase is open
+    -- in the caller's one transaction: the round's id and each stake's answer
+    (:func:`.rounds.stake_many`), or ``(None, [])`` when no round of the table takes them now
+    (nothing was written: the requests then go to the table's owner as they are)."""
+    query = select(Round).where(Round.table_name == table, Round.status == RoundStatus.OPEN.value)
+    if decisions is None:
+        query = query.where(Round.betting_open.is_(True))
+    else:
+        query = query.where(Round.id == decisions[0], Round.decision_phase == decisions[1])
     # The row, not its id: :func:`.rounds.stake_many` then finds it in the session rather
     # than reading it again (each statement of a hold waits its turn on a loaded machine).
     locked = query.with_for_update(read=True, key_share=True)
@@ -95,11 +103,13 @@ def release(session: Session, *, round_id: int, holds: Sequence[int]) -> list[wa
 
 
 def close_window(
-    session: Session, *, round_id: int, kept: Collection[int]
+    session: Session, *, round_id: int, kept: Collection[int], decisions: str | None = None
 ) -> list[wallet.Released]:
-    """Close round ``round_id``'s betting, in the caller's one transaction: no hold is taken
-    for it from now on, and every hold of the round whose transaction is not in ``kept``
-    (the stakes of the bets the table placed) is returned; what was returned.
+    """Close round ``round_id``'s betting, or its decision phase, in the caller's one
+    transaction: no hold is taken for it from now on but those of decision phase
+    ``decisions`` (``None``: none), and every hold of the round whose transaction is not in
+    ``kept`` (the stakes of the bets and decisions the table took) is returned; what was
+    returned.
 
     Raises:
         NotFoundError, ConflictError: no such round, or it is closed.
@@ -108,7 +118,7 @@ def close_window(
     session.execute(
         update(Round)
         .where(Round.id == round_id)
-        .values(betting_open=False)
+        .values(betting_open=False, decision_phase=decisions)
         .execution_options(synchronize_session=False)
     )
     stray = [h for h in wallet.round_holds(session, round_id=round_id) if h not in kept]

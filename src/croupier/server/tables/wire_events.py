@@ -94,11 +94,17 @@ class DecisionsOpen(_Event, tag="decisions_open"):
 
 class YourTurn(_Event, tag="your_turn"):
     """At a live table, to each seat that has to decide when a decision phase opens (a
-    ``seat_event``, after ``decisions_open``): its ``legal`` actions in ``phase``. A casino
-    table sends each seat its ``state`` instead (its view's ``legal``)."""
+    ``seat_event``, after ``decisions_open``): its ``legal`` actions in ``phase`` of round
+    ``round_id``, and the money each action that adds a bet moves from your wallet
+    (``stakes``, action -> minor units: UTH's Play bets ``4x``... as the Ante's multiple). A
+    casino table sends each seat its ``state`` instead (its view's ``legal``)."""
 
     phase: str
     legal: list[str]
+    round_id: int | UnsetType = UNSET
+    stakes: (
+        Annotated[dict[str, int], Meta(description="action -> minor units it stakes")] | UnsetType
+    ) = UNSET
 
 
 class Reveal(Struct, kw_only=True):
