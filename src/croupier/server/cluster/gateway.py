@@ -148,11 +148,10 @@ class ClusterAccess:
             await self.bus.send(conn.table, m.Submit(self.node, conn.cid, request, text, prepaid))
         except BusUnavailable:
             self._pending.pop(request, None)
-            held_note = (
-                "its stake is returned when betting closes"
-                if prepaid is not None
-                else "nothing was done"
-            )
+            held_note = "nothing was done"
+            if prepaid is not None:
+                closes = "betting" if prepaid.phase is None else "the decision phase"
+                held_note = f"its stake is returned when {closes} closes"
             refusal = ServiceUnavailable(
                 f"{message.type} refused: the table cannot be reached now (the cluster's bus "
                 f"is down); {held_note}, send it again shortly",
