@@ -540,7 +540,9 @@ def gateway_holds(urls: list[str]) -> dict[str, dict[str, int]]:
     owner), summed over the processes still up (their ``croupier_gateway_holds`` counters)."""
     found: dict[str, dict[str, int]] = {}
     for labels, value in _metric(urls, "croupier_gateway_holds_total"):
-        mine = found.setdefault(_label(labels, "type"), {})
+        # A server from before decisions were held by gateways counts bets only.
+        kind = _label(labels, "type") if 'type="' in labels else "bet"
+        mine = found.setdefault(kind, {})
         outcome = _label(labels, "outcome")
         mine[outcome] = mine.get(outcome, 0) + int(value)
     return found

@@ -20,6 +20,7 @@ from croupier.server.errors import LedgerInvariantError
 from croupier.server.tables import rounds, stakes, window
 from croupier.server.tables.models import Round, RoundPlayer
 from croupier.server.tables.staking import decision_stake
+from croupier.server.tables.wire import ActMessage
 from croupier.server.wallet import service as wallet
 from croupier.server.wallet.models import LedgerTransaction
 
@@ -477,6 +478,20 @@ def test_the_gateway_holds_play_bets_the_owner_applies_refuses_or_never_hears_of
     assert staked == {u0: 600, u1: 400, u2: 200}
     assert totals["escrow"] == 0
     assert totals["player"] + totals.get("house", 0) == 15_000
+
+
+def test_a_gateway_names_a_decision_as_the_tables_your_turn_does(server: Server) -> None:
+    """The gateway looks a decision's stake up in the seat's ``your_turn`` under the name the
+    table gives it there: a Play bet sent as ``play`` with a multiple is the ``"4x"`` of the
+    turn; a decision with no such name is left to the owner, which says why."""
+    word = server.app.state.tables.decision_word
+    assert word("live", ActMessage(action="play", multiple=4)) == "4x"
+    assert word("live", ActMessage(action="2x")) == "2x"
+    assert word("live", ActMessage(action="check")) == "check"
+    assert word("live", ActMessage(action="fold")) == "fold"
+    assert word("live", ActMessage(action="play")) is None  # no multiple
+    assert word("live", ActMessage(action="raise")) is None
+    assert word("nowhere", ActMessage(action="check")) is None
 
 
 @pytest.mark.parametrize(

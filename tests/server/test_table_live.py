@@ -12,9 +12,10 @@ from sqlalchemy import func, select
 
 from croupier.server.db import Database
 from croupier.server.rng import live_shoe
+from croupier.server.tables import stakes
 from croupier.server.tables.clock import ManualClock
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.models import RoundPlayer
+from croupier.server.tables.models import Round, RoundPlayer
 from croupier.server.tables.protocol import ActMessage, BetMessage, JoinMessage
 from croupier.server.tables.table import Connection, Table
 from croupier.server.tables.uth import UthFactory
@@ -479,3 +480,73 @@ def test_players_who_go_keep_their_seat_only_while_their_bets_play(
     assert during == set(users[:6])  # the bettors' seats wait for their round's end
     assert after == set(users[:2])  # then only those still connected keep one
     assert idle == {users[0]}
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_a_windowed_live_table_opens_each_phase_in_the_database_and_voids_if_it_cannot(
+    db: Database, make_user: UserFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18: a cluster's live table, whose gateways hold the Play bets, records each
+    decision phase as the round's open window before its ``your_turn`` (with the round and
+    each Play bet's price) goes out; when that write fails the round is voided, every stake
+    back, and nobody is asked to decide in the phase."""
+    users = [make_user(f"window{i}") for i in range(3)]
+    config, clock = _live(db, dict.fromkeys(users, 10_000), seconds=20)
+    moves: list[str | None] = []
+    real = stakes.close_window
+
+    def close_window(
+        db: Database, *, round_id: int, kept: Any, decisions: str | None = None
+    ) -> Any:
+        moves.append(decisions)
+        if decisions == "flop":
+            raise RuntimeError("the database went away")
+        return real(db, round_id=round_id, kept=kept, decisions=decisions)
+
+    monkeypatch.setattr(stakes, "close_window", close_window)
+
+    async def scenario() -> tuple[int, str | None, list[list[dict[str, Any]]]]:
+        table = Table(config, UthFactory(config), db=db, clock=clock, shoe_factory=live_shoe)
+        table.core.windowed = True  # as a cluster's owner runs it
+        table.start()
+        conns = [table.connect(user_id=u, username=f"u{u}") for u in users]
+        for conn in conns:
+            await table.submit(conn, JoinMessage())
+        for conn in conns:
+            await table.submit(conn, BetMessage(key="b", bets={"ante": 100}))
+        assert table.status == "playing"  # everyone bet: betting closed
+        round_id = table.core.round_id
+        assert round_id is not None
+        with db.session() as session:
+            row = session.get(Round, round_id)
+            assert row is not None
+            phase = row.decision_phase
+        for conn in conns:
+            await table.submit(conn, ActMessage(action="check"))
+        await _settle_down(table, rounds=1)
+        frames = [_drain(conn) for conn in conns]
+        await table.stop()
+        return round_id, phase, frames
+
+    round_id, phase, frames = asyncio.run(scenario())
+    assert phase == "pre-flop" and moves == ["pre-flop", "flop"]
+    for seat_frames in frames:
+        turns = [
+            f["event"]
+            for f in seat_frames
+            if f["type"] == "seat_event" and f["event"]["kind"] == "your_turn"
+        ]
+        assert [(t["phase"], t["round_id"], t["stakes"]) for t in turns] == [
+            ("pre-flop", round_id, {"4x": 400, "3x": 300})
+        ]
+        (closed,) = [
+            f["event"]
+            for f in seat_frames
+            if f["type"] == "event" and f["event"]["kind"] == "round_closed"
+        ]
+        assert closed["status"] == "voided"
+    with db.session() as session:
+        row = session.get(Round, round_id)
+        assert row is not None and row.status == "voided" and row.decision_phase is None
+        totals = wallet.check_ledger(session)
+    assert totals["escrow"] == 0 and totals["player"] == 30_000

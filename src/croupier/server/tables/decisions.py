@@ -269,8 +269,8 @@ class DecisionSteps:
                 decisions=phase,
             )
         except Exception as exc:
-            log.exception("opening the %s decisions at %s failed", phase, core.name)
-            await self._void(f"opening decisions failed: {exc}")
+            log.exception("moving the decision window to %s at %s failed", phase, core.name)
+            await self._void(f"moving the decision window failed: {exc}")
             return False
         self.decision_window = phase
         core.released_holds.update(one.hold_id for one in released)
