@@ -463,34 +463,14 @@ class BankedDriver(DecisionSteps):
             await let_answers_out()
             await self._close_betting()
 
-    async def _close_window(self) -> bool:
-        """Close the round's betting in the database: the gateways hold no more stakes for
-        it, and the holds of bets the table never placed are returned. ``False``: that
-        failed, and the round was voided (every stake back)."""
-        core = self.core
-        try:
-            released = await core.db_call(
-                stakes.close_window, core.db, round_id=core.round_id, kept=set(core.kept_holds)
-            )
-        except Exception as exc:
-            log.exception("closing betting at %s failed", core.name)
-            await self._void(f"closing betting failed: {exc}")
-            return False
-        if released:
-            log.warning(
-                "%s: %d stakes held for bets the table never placed returned at the close",
-                core.name, len(released),
-            )  # fmt: skip
-        return True
-
     async def _close_betting(self) -> None:
         game_round = self.round
         assert game_round is not None
         if not game_round.can_close_betting():  # pragma: no cover - a round opens with a bet
             await self._void("betting closed without bets")
             return
-        # A live table's close is the move to its first decision phase (:meth:`_after_engine`).
-        if self.core.windowed and not self.core.crowd and not await self._close_window():
+        # A live table's close is the move to its first decision phase (below).
+        if not self.core.crowd and not await self._move_window(None):
             return
         try:
             game_round.close_betting()
@@ -502,7 +482,7 @@ class BankedDriver(DecisionSteps):
         # The window moves before the deal is told: whoever sees betting closed sees the
         # stakes of bets never placed returned.
         first = None if game_round.finished else game_round.phase
-        if self.core.crowd and not await self._open_decisions(first):
+        if self.core.crowd and not await self._move_window(first):
             return
         self.out.drain_engine()
         await self._after_engine(phase_before="betting")
@@ -560,9 +540,8 @@ class BankedDriver(DecisionSteps):
         if game_round.phase != phase_before or not set(game_round.pending_turns) <= set(
             pending_before
         ):
-            if game_round.phase != self.decision_window and not await self._open_decisions(
-                game_round.phase
-            ):
+            to_move = core.crowd and game_round.phase != self.decision_window
+            if to_move and not await self._move_window(game_round.phase):
                 return
             core.arm(core.config.decision_seconds)
             opened = DecisionsOpen(

@@ -9,7 +9,7 @@ a batch of one.
 At a cluster's live table the gateways hold those stakes themselves (issue 18, as they hold
 bets: :mod:`.window`). Each seat's ``your_turn`` names the stake of each of its decisions;
 the round's decision window in the database is the phase whose stakes may be held, moved on
-by the owner as phases open (:meth:`DecisionSteps._open_decisions`) and closed by the
+by the owner as phases open (:meth:`DecisionSteps._move_window`) and closed by the
 settlement. A decision whose stake a gateway held (:class:`.connection.Prepaid`) is applied
 as it came, the hold kept, if the table takes it as it is -- this round, this phase, this
 seat, this stake -- and refused otherwise, its hold returned (at once, or by the window's
@@ -173,7 +173,7 @@ class DecisionSteps:
         """Return the holds of the decisions refused whose stakes a gateway held, then say
         why to each. A hold the table kept (a decision resent after it was applied) stays;
         one of a phase closed was returned by the window's move
-        (:meth:`_open_decisions`)."""
+        (:meth:`_move_window`)."""
         core = self.core
         holds = []
         for request, _ in refused:
@@ -252,13 +252,14 @@ class DecisionSteps:
             if not other.done.done():
                 self.out.answer(other, Result(seat=seat, action=message.action, voided=True))
 
-    async def _open_decisions(self, phase: str | None) -> bool:
-        """A cluster's live table: move the round's decision window to ``phase`` (``None``:
-        close it) in the database, returning the holds of the decisions it never took. The
-        gateways then hold ``phase``'s stakes. ``False``: that failed, and the round was
-        voided (every stake back)."""
+    async def _move_window(self, phase: str | None) -> bool:
+        """A cluster's table: close the round's betting, or its decision phase, in the
+        database, and open decision phase ``phase`` (``None``: none; a live table's, whose
+        gateways then hold its stakes), returning every hold of the round the table did not
+        take (:func:`.window.close_window`). ``False``: that failed, and the round was voided
+        (every stake back)."""
         core = self.core
-        if not (core.windowed and core.crowd) or core.round_id is None:
+        if not core.windowed or core.round_id is None:
             return True
         try:
             released = await core.db_call(
@@ -269,8 +270,8 @@ class DecisionSteps:
                 decisions=phase,
             )
         except Exception as exc:
-            log.exception("moving the decision window to %s at %s failed", phase, core.name)
-            await self._void(f"moving the decision window failed: {exc}")
+            log.exception("moving the window to %s at %s failed", phase, core.name)
+            await self._void(f"closing the window of bets or decisions failed: {exc}")
             return False
         self.decision_window = phase
         core.released_holds.update(one.hold_id for one in released)
