@@ -37,7 +37,7 @@ from typing import Any, Literal
 from msgspec import UNSET
 
 from croupier.errors import CroupierError, IllegalActionError
-from croupier.server.errors import PermissionDeniedError, RoundVoided
+from croupier.server.errors import RoundVoided
 from croupier.server.tables import rounds
 from croupier.server.tables.cash_ledger import (
     buy_in,
@@ -435,11 +435,7 @@ class CashDriver:
 
     async def _act(self, conn: Connection, message: ActMessage) -> Result:
         core = self.core
-        seat = self.seats.seat(conn)
-        if message.seat is not None and message.seat != seat:
-            raise PermissionDeniedError(
-                f"seat {message.seat} is not yours (you sit in {seat})", reason="not_your_seat"
-            )
+        seat = self.seats.deciding(conn, message.seat)
         hand = self._hand
         if core.status != "playing" or hand is None:
             raise IllegalActionError(

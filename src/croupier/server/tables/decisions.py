@@ -24,7 +24,6 @@ from typing import Any
 
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.games.protocol import Action
-from croupier.server.errors import PermissionDeniedError
 from croupier.server.tables import rounds, stakes
 from croupier.server.tables.broadcast import Broadcaster
 from croupier.server.tables.connection import Connection, Prepaid, Request
@@ -75,11 +74,7 @@ class DecisionSteps:
         """The seat deciding, its round, the decision as the engine's typed action and the
         extra stake it needs; or refused."""
         core = self.core
-        seat = self.seats.seat(conn)
-        if message.seat is not None and message.seat != seat:
-            raise PermissionDeniedError(
-                f"seat {message.seat} is not yours (you sit in {seat})", reason="not_your_seat"
-            )
+        seat = self.seats.deciding(conn, message.seat)
         game_round = self.round
         if core.status != "playing" or game_round is None:
             raise IllegalActionError(

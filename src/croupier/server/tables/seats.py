@@ -27,7 +27,7 @@ from collections.abc import Collection, Sequence
 from typing import Protocol
 
 from croupier.errors import CroupierError, IllegalActionError, InsufficientFunds
-from croupier.server.errors import ConflictError
+from croupier.server.errors import ConflictError, PermissionDeniedError
 from croupier.server.tables.admission import NO_CHECKS, Admission
 from croupier.server.tables.broadcast import Broadcaster
 from croupier.server.tables.connection import Connection
@@ -86,6 +86,21 @@ class Seats:
         seat = self.core.seat_of.get(conn.user_id)
         if seat is None:
             raise IllegalActionError("take a seat first (join)", reason="not_seated")
+        return seat
+
+    def deciding(self, conn: Connection, claimed: int | None) -> int:
+        """The seat of ``conn``'s user deciding, where the decision names seat ``claimed``
+        (``None``: it names none).
+
+        Raises:
+            IllegalActionError: not seated (``not_seated``).
+            PermissionDeniedError: it names another seat (``not_your_seat``).
+        """
+        seat = self.seat(conn)
+        if claimed is not None and claimed != seat:
+            raise PermissionDeniedError(
+                f"seat {claimed} is not yours (you sit in {seat})", reason="not_your_seat"
+            )
         return seat
 
     def join(self, conn: Connection, wanted: int | None) -> Result:
