@@ -44,6 +44,8 @@ from croupier.games.uth.actions import (
     Play,
     UthAction,
     WithdrawBets,
+    play_stake,
+    price,
 )
 from croupier.games.uth.config import UthConfig
 from croupier.games.uth.dealing import DealPlan, deal_plan
@@ -134,7 +136,7 @@ class _Box:
 
     @property
     def play(self) -> int:
-        return self.multiple * self.ante
+        return play_stake(multiple=self.multiple, ante=self.ante)
 
     @property
     def staked(self) -> int:
@@ -606,6 +608,12 @@ class UthRound:
         if self._phase is Phase.VOIDED:
             return self.staked()
         return {seat: Chips(result.returned) for seat, result in sorted(self._results.items())}
+
+    def price(self, action: UthAction) -> Chips:
+        """The wallet money ``action`` needs (:func:`~croupier.games.uth.actions.price`; a
+        Play bet at the Ante of the seat's box)."""
+        box = self._boxes.get(action.seat) if isinstance(action, Play) else None
+        return price(action, ante=box.ante if box is not None else 0)
 
     # -- faults ------------------------------------------------------------------------------
 

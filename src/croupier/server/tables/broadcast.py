@@ -134,6 +134,7 @@ class Broadcaster:
                 pause_seconds=core.config.pause_seconds,
             ),
             round_id=core.round_id,
+            prices=core.factory.bet_prices(),
         )
 
     def describe(self) -> dict[str, Any]:
