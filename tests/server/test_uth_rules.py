@@ -231,3 +231,60 @@ def test_blind_rounded_up_at_a_server_table(make_server: Any) -> None:
     (result,) = closed["summary"]["results"]
     blind = next(x for x in result["bets"] if x["bet"] == "blind")
     assert (blind["net"], blind["rounding"]) == (158, "-1/2")  # 3:2 on 105 = 157.5, up
+
+
+# seats 0 and 3 (one card each, the dealer's, twice), a burn, the board: the dealer's 2c 7d on
+# Ah Kd 9s 5c 3h make no pair -- the dealer does not qualify (issue 28, seed 003)
+NOT_QUALIFIED = "Qs 4s 2c Jh 4d 7d 6c Ah Kd 9s 5c 3h"
+
+
+@SQLITE_AND_CLUSTER
+def test_the_antes_come_back_first_at_a_server_table(make_server: Any) -> None:
+    server: Server = make_server("casino", max_seats=6)
+    tokens = [server.player(name, credit=50_000)[1] for name in ("alice", "bob")]
+    server.shoes.push(NOT_QUALIFIED)
+    with ExitStack() as stack:
+        a, b = (_seat(stack, server, "casino", token) for token in tokens)
+        a.request({"type": "join", "seat": 0})
+        b.request({"type": "join", "seat": 3})
+        a.request({"type": "bet", "key": "a", "bets": {"ante": 100}})
+        b.request({"type": "bet", "key": "b", "bets": {"ante": 200}})
+        for _ in range(2):
+            for seat in (a, b):
+                seat.request({"type": "act", "action": "check"})
+        for seat in (a, b):
+            seat.request({"type": "act", "action": "1x"})
+        closed = a.seen("round_closed")
+        kinds = [f["event"]["kind"] for f in a.frames if f["type"] == "event"]
+        returned = a.seen("antes_returned")
+    # before any box is settled, right to left, the boxes still in with their Antes
+    assert kinds.index("dealer_revealed") < kinds.index("antes_returned")
+    assert kinds.index("antes_returned") < kinds.index("seat_settled")
+    assert returned["antes"] == [[3, 200], [0, 100]]
+    record = server.client.get(
+        f"/api/rounds/{closed['round_id']}",
+        headers={"Authorization": f"Bearer {server.operator_token()}"},
+    ).json()["record"]
+    assert record["antes_returned"] == [[3, 200], [0, 100]]
+    assert uth_history.verify(record) == []
+
+
+@SQLITE_AND_CLUSTER_SLOW
+def test_a_live_table_counts_the_antes_returned(make_server: Any) -> None:
+    server: Server = make_server("live", shared_hand=True)
+    tokens = [server.player(name, credit=50_000)[1] for name in ("alice", "bob")]
+    # the shared hand Qs Jh, the dealer's 2c 7d, a burn, the board: not qualified
+    server.shoes.push("Qs 2c Jh 7d 6c Ah Kd 9s 5c 3h")
+    with ExitStack() as stack:
+        a, b = (_seat(stack, server, "live", token) for token in tokens)
+        for seat in (a, b):
+            seat.request({"type": "join"})
+        a.request({"type": "bet", "key": "a", "bets": {"ante": 100}})
+        b.request({"type": "bet", "key": "b", "bets": {"ante": 300}})
+        a.event("decisions_open")
+        for seat in (a, b):
+            seat.request({"type": "act", "action": "4x"})
+        a.seen("round_closed")
+        returned = a.seen("antes_returned")
+    # hundreds of boxes are counted, not listed, in what everyone gets
+    assert returned["boxes"] == 2 and returned["antes"] == []

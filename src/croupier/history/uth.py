@@ -34,6 +34,7 @@ from croupier.games.uth import (
     UthRound,
 )
 from croupier.games.uth.events import (
+    AntesReturned,
     BetsPlaced,
     BetsWithdrawn,
     BettingClosed,
@@ -96,8 +97,11 @@ def record(
     actions: list[dict[str, Any]] = []
     closed = False
     void: str | None = None
+    antes: list[list[int]] | None = None
     for event in rnd.events:
         match event:
+            case AntesReturned(antes=returned):
+                antes = [[seat, ante] for seat, ante in returned]
             case BetsPlaced(seat=seat, ante=ante, trips=trips):
                 bets[seat] = {"seat": seat, "ante": ante, "trips": trips}
             case TripsPlaced(seat=seat, trips=trips):
@@ -125,6 +129,7 @@ def record(
         "actions": actions,
         "void": void,
         "phase": rnd.phase.value,
+        **({} if antes is None else {"antes_returned": antes}),
         # in the order settled: right to left (seed 003)
         "results": [
             (written or {}).get(result.seat) or result_to_dict(result)
@@ -151,8 +156,12 @@ def record_for_seats(data: Mapping[str, Any], seats: Collection[int]) -> dict[st
     keep = set(seats)
     results = [r for r in data.get("results", []) if r.get("seat") in keep]
     net = sum(int(r.get("net", 0)) for r in results)
+    cut: dict[str, Any] = {}
+    if "antes_returned" in data:
+        cut["antes_returned"] = [a for a in data["antes_returned"] if a[0] in keep]
     return {
         **data,
+        **cut,
         "bets": [b for b in data.get("bets", []) if b.get("seat") in keep],
         "actions": [a for a in data.get("actions", []) if a.get("seat") in keep],
         "results": results,
@@ -220,6 +229,14 @@ def differences(rnd: UthRound, data: Mapping[str, Any]) -> list[str]:
             )
     if len(replayed) != len(recorded):
         out.append(f"the record settles {len(recorded)} seats, the replay {len(replayed)}")
+    if "antes_returned" in data:
+        # the Antes returned first when the dealer does not qualify (seed 003), right to left
+        back = next((e.antes for e in rnd.events if isinstance(e, AntesReturned)), ())
+        expected = [[seat, int(ante)] for seat, ante in back]
+        if [[int(s), int(a)] for s, a in data["antes_returned"]] != expected:
+            out.append(
+                f"the record returns the Antes {data['antes_returned']}, the replay {expected}"
+            )
     phase = data.get("phase", rnd.phase.value)
     if _LEGACY_PHASES.get(phase, phase) != rnd.phase.value:
         out.append(f"the record ends in phase {phase!r}, the replay in {rnd.phase}")

@@ -98,6 +98,28 @@ test("a bet outside the table's limits is said in euros before it is sent", asyn
   i18n.setLanguage("en");
   assert.equal(uth.limitError([["ante", 50, 100, 100000]]), "The Ante must be between €1.00 and €1,000.00.");
   assert.equal(uth.limitError([["ante", 500, 100, 100000], ["trips", 0, 100, 50000]]), null);
+  // seed 003: bets are whole multiples of the table's bet unit (issue 28)
+  assert.equal(uth.limitError([["ante", 150, 100, 100000]], 100), "The Ante must be a multiple of €1.00.");
+  assert.equal(uth.limitError([["ante", 300, 100, 100000]], 100), null);
+});
+
+test("the Antes returned first when the dealer does not qualify reach the seat's view", async () => {
+  const uth = await load("uth.js");
+  const box = { seat: 2, ante: 500, blind: 500, trips: 0, play: 500, play_multiple: 1, folded: false, decided: true };
+  const m = { view: { seat: 2, phase: "showdown", hole: [], board: [], dealer: null, legal: [], result: null, box }, last: null };
+  // a casino table lists every box, right to left; a live one counts them
+  uth.follow(m, { kind: "antes_returned", antes: [[4, 100], [2, 500], [0, 300]] }, 2);
+  assert.equal(m.anteBack, 500);
+  assert.equal(uth.anteReturned({ kind: "antes_returned", antes: [], boxes: 900 }, m.view, 2), 500);
+  assert.equal(uth.anteReturned({ kind: "antes_returned", antes: [[4, 100]] }, m.view, 2), null);
+  const folded = { ...m.view, box: { ...box, folded: true } };
+  assert.equal(uth.anteReturned({ kind: "antes_returned", antes: [], boxes: 900 }, folded, 2), null);
+  // a casino table's state frame replaces the view: the Ante returned stays until the next round
+  m.view = { ...m.view, phase: "settled" };
+  uth.follow(m, { kind: "seat_settled", result: { seat: 2, net: 1000, comparison: "win", bets: [] } }, 2);
+  assert.equal(m.anteBack, 500);
+  uth.follow(m, { kind: "round_opened", round_id: 9, commitment: "c", betting_seconds: 10 }, 2);
+  assert.equal(m.anteBack, null);
 });
 
 test("a live seat's view follows the events: no state frame during a round", async () => {

@@ -49,6 +49,7 @@ from croupier.games.uth.config import UthConfig
 from croupier.games.uth.dealing import DealPlan, deal_plan
 from croupier.games.uth.events import (
     SHARED_SEAT,
+    AntesReturned,
     BetsPlaced,
     BetsWithdrawn,
     BettingClosed,
@@ -67,7 +68,13 @@ from croupier.games.uth.events import (
     TripsPlaced,
     UthEvent,
 )
-from croupier.games.uth.rules import SeatResult, dealer_qualifies, opening_stake, settle_seat
+from croupier.games.uth.rules import (
+    SeatResult,
+    check_unit,
+    dealer_qualifies,
+    opening_stake,
+    settle_seat,
+)
 
 __all__ = ["SHARED_SEAT", "BoxView", "Phase", "SeatView", "UthRound"]
 
@@ -274,9 +281,9 @@ class UthRound:
                 "table_full",
                 seats=config.max_seats,
             )
-        _check_amount("ante", ante, config.ante_min, config.ante_max)
+        _check_amount("ante", ante, config)
         if trips != 0:
-            _check_amount("trips", trips, config.trips_min, config.trips_max)
+            _check_amount("trips", trips, config)
 
     def can_place_bets(self, seat: int, *, ante: int, trips: int = 0) -> bool:
         """Whether :meth:`place_bets` would succeed."""
@@ -303,7 +310,7 @@ class UthRound:
                 seat=seat,
                 trips=box.trips,
             )
-        _check_amount("trips", trips, self._config.trips_min, self._config.trips_max)
+        _check_amount("trips", trips, self._config)
 
     def can_place_trips(self, seat: int, *, trips: int) -> bool:
         """Whether :meth:`place_trips` would succeed."""
@@ -535,18 +542,20 @@ class UthRound:
         c = self._config
         if not succeeds(_check_seat_number, seat, c):
             return ()
-        trips = Amount("trips", c.trips_min, c.trips_max)
+        unit = c.bet_unit or 1
+        (ante_low, ante_high), (trips_low, trips_high) = c.bounds("ante"), c.bounds("trips")
+        trips = Amount("trips", trips_low, trips_high, step=unit)
         legal: list[Legal] = []
         box = self._boxes.get(seat)
         if box is not None or c.max_seats is None or len(self._boxes) < c.max_seats:
-            bets = PlaceBets(seat=seat, ante=Chips(c.ante_min))
-            ante = Amount("ante", c.ante_min, c.ante_max)
-            optional = Amount("trips", c.trips_min, c.trips_max, optional=True)
+            bets = PlaceBets(seat=seat, ante=Chips(ante_low))
+            ante = Amount("ante", ante_low, ante_high, step=unit)
+            optional = Amount("trips", trips_low, trips_high, step=unit, optional=True)
             legal.append(Legal(bets, free=(ante, optional)))
         if box is not None:
             legal.append(Legal(WithdrawBets(seat=seat)))
             if not box.trips:
-                legal.append(Legal(AddTrips(seat=seat, trips=Chips(c.trips_min)), free=(trips,)))
+                legal.append(Legal(AddTrips(seat=seat, trips=Chips(trips_low)), free=(trips,)))
         return tuple(legal)
 
     def verify(self, action: UthAction) -> None:
@@ -705,9 +714,16 @@ class UthRound:
             if self._config.shared_hand
             else 0
         )
-        players_net = 0
         # seed 003 "Delivec kombinira, od desne proti levi": boxes are settled right to left
-        for seat, box in sorted(self._boxes.items(), reverse=True):
+        boxes = sorted(self._boxes.items(), reverse=True)
+        if not dealer_qualifies(dealer_value):
+            # spec/uth.md "Showdown", seed 003: every Ante still in play goes back first,
+            # right to left, before any player's hand is looked at
+            antes = tuple((seat, Chips(box.ante)) for seat, box in boxes if not box.folded)
+            if antes:
+                self._log(AntesReturned(antes=antes))
+        players_net = 0
+        for seat, box in boxes:
             value = shared_value or evaluate_ids([c.id for c in box.hole] + board_ids)
             result = settle_seat(
                 seat=seat,
@@ -739,7 +755,8 @@ def _check_seat_number(seat: int, config: UthConfig) -> None:
         )
 
 
-def _check_amount(name: str, amount: int, low: int, high: int) -> None:
+def _check_amount(name: str, amount: int, config: UthConfig) -> None:
+    low, high = getattr(config, f"{name}_min"), getattr(config, f"{name}_max")
     if not isinstance(amount, int) or isinstance(amount, bool):
         raise refused(
             f"{name} {amount!r} is not a whole number of minor units", "amount_not_whole", spot=name
@@ -753,6 +770,7 @@ def _check_amount(name: str, amount: int, low: int, high: int) -> None:
             min=low,
             max=high,
         )
+    check_unit(name, amount, config)
 
 
 def _unknown(action: object) -> IllegalActionError:

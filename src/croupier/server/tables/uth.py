@@ -338,6 +338,10 @@ class UthTableRound:
                 data["boxes"] = len(data.pop("seats"))
             elif data["kind"] == "round_voided":
                 data["refunds"] = [r for r in data["refunds"] if r[0] == seat]
+            elif data["kind"] == "antes_returned":
+                # seed 003: every Ante still in play goes back first; each seat knows its own
+                data["boxes"] = len(data["antes"])
+                data["antes"] = [a for a in data["antes"] if a[0] == seat]
         return data
 
     def view(self, seat: int | None) -> dict[str, Any]:
