@@ -130,3 +130,56 @@ def test_a_box_that_does_not_decide_folds(russian: Server) -> None:
     # The Ante is lost; the Bonus on a hand below a straight loses too (spec "Bonus").
     assert closed["returns"] == {"0": 0}
     assert server.balance(token) == CREDIT - 200
+
+
+@SQLITE_AND_CLUSTER
+@pytest.mark.parametrize(
+    ("rules", "ante", "bonus"),
+    [({}, 0, -100), ({"failed_buy_ante": "paid", "bonus_on_fold": "stands"}, 100, 4_000)],
+)
+def test_a_failed_buy_and_a_folded_bonus_at_a_server_table(
+    table_server: ServerFactory, rules: dict[str, str], ante: int, bonus: int
+) -> None:
+    """Issue 28, seed 004: by default a bought game that still does not qualify leaves the
+    Ante unpaid, and a fold loses the Bonus; the table's rules may say otherwise."""
+    table = TableConfig(
+        name="russian",
+        game="russian",
+        betting_seconds=10,
+        decision_seconds=20,
+        pause_seconds=0,
+        rules=rules,
+    )
+    server = table_server([table])
+    lobby = server.client.get("/api/tables").json()[0]["rules"]
+    assert lobby["failed_buy_ante"] == rules.get("failed_buy_ante", "forfeit")
+    _, ta = server.player("alice", credit=CREDIT)
+    _, tb = server.player("bob", credit=CREDIT)
+    # alice: trips of Aces; bob: a dealt straight; the dealer's K-Q-9-5-4 does not qualify;
+    # alice's buy gives the dealer 7h for the King: Q-9-7-5-4, still not qualified
+    server.shoes.push("Ah As Ad 7c 2h 9h 8s 7d 6c 5h Kd Qd 9c 5s 4h 7h")
+    with (
+        table_ws(server.client, "russian", ta) as wa,
+        table_ws(server.client, "russian", tb) as wb,
+    ):
+        a, b = Seat(wa), Seat(wb)
+        a.welcome()
+        b.welcome()
+        _ok(a, {"type": "join", "seat": 0})
+        _ok(b, {"type": "join", "seat": 1})
+        _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100}})
+        _ok(b, {"type": "bet", "key": "b", "bets": {"ante": 100, "bonus": 100}})
+        b.event("cards_dealt")
+        view = a.state()["view"]
+        while view is None or view["to_act_seat"] != 0:
+            view = a.state()["view"]
+        _ok(a, {"type": "act", "action": "bet"})
+        _ok(b, {"type": "act", "action": "fold"})
+        _ok(a, {"type": "act", "action": "buy"})
+        closed = a.seen("round_closed")
+    assert closed["status"] == "settled"
+    # alice: Ante (paid or not), Bet pushed, the buy fee lost; bob: Ante lost, Bonus
+    assert server.balance(ta) == CREDIT + ante - 100
+    assert server.balance(tb) == CREDIT - 100 + bonus
+    ledger = server.ledger()
+    assert ledger["escrow"] == 0 and sum(ledger.values()) == 0

@@ -90,6 +90,12 @@ def record(rnd: RussianRound, *, round_id: int | str | None = None) -> dict[str,
     }
 
 
+_LEGACY_RULES = {"failed_buy_ante": "paid", "bonus_on_fold": "stands"}
+"""Rules added after records were first written, with the value a record without them was
+played under (issue 28 made the seed's letter the default: a failed buy forfeits the Ante's
+payment, a fold loses the Bonus)."""
+
+
 def _config(rules: object) -> RussianConfig:
     if not isinstance(rules, Mapping):
         raise RecordError(f"the record's rules must be an object, not {rules!r}")
@@ -97,7 +103,7 @@ def _config(rules: object) -> RussianConfig:
     if unknown:
         raise RecordError(f"unknown rules {unknown} in the record")
     try:
-        return RussianConfig.from_dict(rules)
+        return RussianConfig.from_dict({**_LEGACY_RULES, **rules})
     except (TypeError, ValueError) as exc:  # ConfigError is a ValueError
         raise RecordError(f"the record's rules are not valid: {exc}") from exc
 
@@ -343,6 +349,12 @@ def differences(rnd: RussianRound, data: Mapping[str, Any]) -> list[str]:
     stored = {e.get("kind") for e in theirs if isinstance(e, Mapping)}
     mine = [e for e in replayed["events"] if e["kind"] not in _ADDED_KINDS - stored]
     out = list(_event_differences(mine, theirs))
+    if isinstance(data.get("rules"), Mapping):
+        # a record written before a rule existed does not name it (_LEGACY_RULES)
+        given = data["rules"]
+        replayed["rules"] = {
+            k: v for k, v in replayed["rules"].items() if k in given or k not in _LEGACY_RULES
+        }
     for key in ("phase", "void", "rules"):
         found = key in data and first_difference(replayed[key], data[key])
         if found:

@@ -13,7 +13,8 @@ sixth card in advance (fee 1x Ante each).
 Every engine option is a table setting (``[tables.rules]``, see
 :meth:`croupier.games.russian.RussianConfig.from_dict`): limits, ``boxes``,
 ``max_players``, ``bet_multiple``, the fees, ``insurance_min_multiple``,
-``duplicate_rank_straights``, ``bet_paytable`` and ``bonus_paytable`` (tables of odds),
+``duplicate_rank_straights``, ``failed_buy_ante``, ``bonus_on_fold``, ``bet_paytable`` and
+``bonus_paytable`` (tables of odds),
 ``ante_pays_on_win``, ``open_boxes_per_player``, ``exchange_min``/``exchange_max``,
 ``blind_insurance``, ``blind_sixth_card``, ``dealer_upcard``, ``rebuy_same_rank``.
 
