@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from croupier.cards import DECK, parse_cards
 from croupier.cli.russian import app
 from croupier.deck import Shoe
-from croupier.errors import ConfigError
+from croupier.errors import ConfigError, IllegalActionError, RecordError
 from croupier.games.russian import (
     BetKind,
     BonusOnFold,
@@ -178,3 +178,40 @@ def test_the_terminal_table_plays_the_option() -> None:
     )
     assert "You leave with 985 chips (-15)" in default.output
     assert "You leave with 995 chips (-5)" in paid.output
+
+
+# -- limits changed in the betting window (seed 003 "tudi med igro", as at every table) ---------
+
+
+def test_limits_changed_before_the_deal_apply_to_the_boxes_after() -> None:
+    game = RussianRound(config=RussianConfig(), shoe=_shoe(FAILED_BUY))
+    game.place_box(0, box=0, ante=100, bonus=100)
+    event = game.change_limits({"ante_min": 500, "bonus_min": 200})
+    assert event is not None and (event.ante_min, event.bonus_min) == (500, 200)
+    assert game.change_limits({"ante_min": 500}) is None  # nothing changes
+    with pytest.raises(IllegalActionError, match="ante 100 is outside the table limits 500"):
+        game.place_box(1, box=1, ante=100)
+    game.place_box(1, box=1, ante=500)
+    with pytest.raises(ConfigError, match="not limits"):
+        game.change_limits({"boxes": 3})
+    game.deal()
+    with pytest.raises(IllegalActionError, match="bets are closed"):
+        game.change_limits({"ante_min": 100})
+    game.bet(0, box=0)
+    game.fold(1, box=1)
+    game.decline_buy(0, box=0)
+    record = json.loads(json.dumps(russian_history.record(game, round_id=7)))
+    # the record keeps the rules the round opened with and the change where it happened
+    assert record["rules"]["ante_min"] == 100
+    assert [e["kind"] for e in record["events"]][:3] == [
+        "box_placed",
+        "limits_changed",
+        "box_placed",
+    ]
+    assert russian_history.verify(record) == []
+    moved = {
+        **record,
+        "events": [record["events"][i] for i in (1, 0, *range(2, len(record["events"])))],
+    }
+    with pytest.raises(RecordError, match="outside the table limits"):
+        russian_history.verify(moved)

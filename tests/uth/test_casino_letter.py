@@ -13,7 +13,7 @@ import pytest
 from croupier.cards import DECK, Card, parse_cards
 from croupier.chips import Chips
 from croupier.deck import Shoe
-from croupier.errors import ConfigError, IllegalActionError
+from croupier.errors import ConfigError, IllegalActionError, RecordError
 from croupier.evaluator import evaluate
 from croupier.games.protocol import Amount, Legal
 from croupier.games.uth import (
@@ -248,3 +248,39 @@ def test_a_live_round_returns_every_ante_and_cuts_to_a_players_boxes() -> None:
     cut = uth_history.record_for_seats(uth_history.record(rnd), {11})
     assert cut["antes_returned"] == [[11, 1200]]
     assert uth_history.verify(cut) == []
+
+
+# -- limits changed in the betting window (seed 003: "tudi med igro") ------------------------
+
+
+def test_limits_changed_in_the_betting_window_apply_to_the_bets_after() -> None:
+    rnd = UthRound(UthConfig(), _deck(NOT_QUALIFIED))
+    rnd.place_bets(0, ante=100)
+    new = {"ante_min": 500, "trips_min": 500, "bet_unit": 100}
+    event = rnd.change_limits(new)
+    assert event is not None and (event.ante_min, event.bet_unit) == (500, 100)
+    assert rnd.opening_config.ante_min == 100 and rnd.config.ante_min == 500
+    assert rnd.change_limits(new) is None  # nothing changes
+    error = _refusal(rnd.place_bets, 2, ante=100)
+    assert (error.reason, error.params["min"]) == ("bet_out_of_limits", 500)
+    assert _refusal(rnd.place_bets, 2, ante=550).reason == "bet_not_a_multiple"
+    rnd.place_bets(2, ante=600)
+    assert _refusal(rnd.place_trips, 0, trips=100).params["min"] == 500
+    rnd.place_trips(0, trips=500)
+    with pytest.raises(ConfigError, match="not limits"):
+        rnd.change_limits({"max_payout": 10})
+    rnd.close_betting()
+    assert _refusal(rnd.change_limits, {"ante_min": 100}).reason == "bets_closed"
+    for seat in (0, 2):
+        rnd.bet_play(seat, 4)
+    assert rnd.box(0).ante == 100  # the bet placed before the change stands
+    record = uth_history.record(rnd)
+    assert record["config"]["ante_min"] == 100 and record["limits_changed"][0]["ante_min"] == 500
+    assert {b["seat"]: b.get("limits", 0) for b in record["bets"]} == {0: 0, 2: 1}
+    assert record["bets"][0]["trips_limits"] == 1
+    assert uth_history.verify(record) == []
+    assert uth_history.replay(record).config.ante_min == 500
+    # a record claiming the 100 Ante came after the change does not replay
+    forged = {**record, "bets": [{**record["bets"][0], "limits": 1}, record["bets"][1]]}
+    with pytest.raises(RecordError, match="outside the table limits"):
+        uth_history.verify(forged)

@@ -30,6 +30,7 @@ from croupier.games.russian import (
     SixthCard,
 )
 from croupier.games.russian import events as russian_events
+from croupier.games.russian.config import LIMITS
 from croupier.history.records import MISSING, event_json, first_difference, show, to_json
 
 __all__ = [
@@ -79,7 +80,9 @@ def record(rnd: RussianRound, *, round_id: int | str | None = None) -> dict[str,
         "game": "russian",
         "version": RECORD_VERSION,
         "round_id": round_id,
-        "rules": to_json(rnd.config),
+        # the rules the round opened with; a change of limits in its betting window is
+        # among the events (limits_changed), replayed where it happened
+        "rules": to_json(rnd.opening_config),
         "deck": format_cards(rnd.shoe.order, " "),
         "events": [event_json(e) for e in rnd.events],
         "phase": rnd.phase.value,
@@ -163,6 +166,9 @@ def _replay_event(rnd: RussianRound, event: Mapping[str, Any]) -> None:
         raise RecordError(f"unknown event kind {kind!r}")
     if kind in ("dealer_revealed", "box_settled", "discards_reshuffled", "box_shown"):
         return  # the engine produces these itself; differences() compares them
+    if kind == "limits_changed":
+        rnd.change_limits({name: _whole(event, name) for name in LIMITS})
+        return
     if kind == "round_voided":
         reason = event["reason"]
         if not isinstance(reason, str):

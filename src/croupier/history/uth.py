@@ -23,6 +23,7 @@ from croupier.chips import Chips
 from croupier.deck import Shoe
 from croupier.errors import CroupierError, RecordError
 from croupier.games.uth import (
+    AddTrips,
     Check,
     Deal,
     Fold,
@@ -40,10 +41,12 @@ from croupier.games.uth.events import (
     BettingClosed,
     Checked,
     Folded,
+    LimitsChanged,
     PlayBet,
     RoundVoided,
     TripsPlaced,
 )
+from croupier.history.records import to_json
 
 __all__ = [
     "RECORD_VERSION",
@@ -92,20 +95,31 @@ def record(
 ) -> dict[str, Any]:
     """The record of a round (complete or not): what is needed to recall and replay it.
     ``written``: seat -> its result as :func:`result_to_dict` wrote it already (a table that
-    sent each seat its result), used as it is."""
+    sent each seat its result), used as it is.
+
+    ``config`` is the table's as the round opened; when the house changed the limits during
+    the betting window, ``limits_changed`` lists the new limits in order and a bet placed
+    after the ``n``-th change says ``"limits": n`` (``"trips_limits"``: Trips added later)."""
     bets: dict[int, dict[str, int]] = {}
     actions: list[dict[str, Any]] = []
     closed = False
     void: str | None = None
     antes: list[list[int]] | None = None
+    changes: list[dict[str, int]] = []
     for event in rnd.events:
         match event:
             case AntesReturned(antes=returned):
                 antes = [[seat, ante] for seat, ante in returned]
+            case LimitsChanged():
+                changes.append(to_json(event))
             case BetsPlaced(seat=seat, ante=ante, trips=trips):
                 bets[seat] = {"seat": seat, "ante": ante, "trips": trips}
+                if changes:
+                    bets[seat]["limits"] = len(changes)
             case TripsPlaced(seat=seat, trips=trips):
                 bets[seat]["trips"] = trips  # added after the Ante (seed 001)
+                if len(changes) != bets[seat].get("limits", 0):
+                    bets[seat]["trips_limits"] = len(changes)
             case BetsWithdrawn(seat=seat):
                 bets.pop(seat, None)
             case BettingClosed():
@@ -122,7 +136,8 @@ def record(
         "game": "uth",
         "version": RECORD_VERSION,
         "round_id": round_id,
-        "config": rnd.config.to_dict(),
+        "config": rnd.opening_config.to_dict(),
+        **({"limits_changed": changes} if changes else {}),
         "deck": format_cards(rnd.shoe.order, " "),
         "bets": [bets[s] for s in sorted(bets)],
         "betting_closed": closed,
@@ -182,6 +197,23 @@ def _decision(step: Mapping[str, Any]) -> UthAction:
     raise RecordError(f"unknown action {action!r} in the record")
 
 
+def _place_bets(rnd: UthRound, data: Mapping[str, Any]) -> None:
+    """The record's bets, each checked against the limits it was placed under (the round's
+    opening limits, or after the house's ``n``-th change: ``"limits": n``), then the last
+    limits for the rest of the round."""
+    sets = [rnd.config.limits(), *data.get("limits_changed", [])]
+    for bet in data["bets"]:
+        seat, ante = int(bet["seat"]), int(bet["ante"])
+        trips = Chips(int(bet.get("trips", 0)))
+        rnd.change_limits(sets[int(bet.get("limits", 0))])
+        later = bet.get("trips_limits")
+        rnd.apply(PlaceBets(seat=seat, ante=Chips(ante), trips=Chips(0) if later else trips))
+        if later is not None:
+            rnd.change_limits(sets[int(later)])
+            rnd.apply(AddTrips(seat=seat, trips=trips))
+    rnd.change_limits(sets[-1])
+
+
 def replay(data: Mapping[str, Any]) -> UthRound:
     """Re-run a recorded round through the engine (its typed actions, in order).
 
@@ -194,10 +226,7 @@ def replay(data: Mapping[str, Any]) -> UthRound:
         raise RecordError(f"unsupported record version {data.get('version')!r}")
     try:
         rnd = UthRound(UthConfig.from_dict(data["config"]), Shoe.parse(data["deck"]))
-        for bet in data["bets"]:
-            seat, ante = int(bet["seat"]), int(bet["ante"])
-            trips = Chips(int(bet.get("trips", 0)))
-            rnd.apply(PlaceBets(seat=seat, ante=Chips(ante), trips=trips))
+        _place_bets(rnd, data)
         if data.get("betting_closed", True):
             rnd.apply(Deal())
         for step in data["actions"]:

@@ -19,6 +19,7 @@ from croupier.errors import ConfigError
 from croupier.evaluator import HandCategory
 
 __all__ = [
+    "LIMITS",
     "BetPaytable",
     "BonusOnFold",
     "BonusPaytable",
@@ -81,6 +82,10 @@ class BonusOnFold(StrEnum):
     STANDS = "stands"
     """Settled on the first five cards whatever happens to the main bets."""
 
+
+LIMITS = ("ante_min", "ante_max", "bonus_min", "bonus_max")
+"""The settings a change during a betting window applies to at once, for the boxes placed
+after it; every other setting takes effect from the next round."""
 
 _CHOICES: dict[str, type[StrEnum]] = {
     "duplicate_rank_straights": DuplicateRankStraights,
@@ -368,7 +373,7 @@ class RussianConfig:
         return cls(**options)
 
 
-def _choice(name: str, value: object, kind: type[StrEnum]) -> Any:
+def _choice(name: str, value: Any, kind: type[StrEnum]) -> Any:
     try:
         return kind(value)
     except ValueError:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -14,6 +14,7 @@ from croupier.games.paytables import PayTable
 __all__ = [
     "DEFAULT_BLIND",
     "DEFAULT_TRIPS",
+    "LIMITS",
     "MAX_BOXES",
     "BlindRounding",
     "Dealing",
@@ -50,6 +51,11 @@ DEFAULT_TRIPS = PayTable.from_mapping(
     },
 )
 
+
+LIMITS = ("ante_min", "ante_max", "trips_min", "trips_max", "bet_unit")
+"""The settings a change during a betting window applies to at once, for the bets placed after
+it (seed 003: "ki jih lahko vodstvo igralnice spremeni tudi med igro"); every other setting
+takes effect from the next round."""
 
 MAX_MULTIPLE = 10
 """The largest Play multiple a table may offer (the protocol's ``multiple`` bound)."""
@@ -254,6 +260,21 @@ class UthConfig:
                     f"{spot}_max {getattr(self, spot + '_max')} is a multiple of the bet unit "
                     f"{unit}"
                 )
+
+    def limits(self) -> dict[str, int]:
+        """The table's :data:`LIMITS`."""
+        return {name: getattr(self, name) for name in LIMITS}
+
+    def with_limits(self, limits: Mapping[str, Any]) -> UthConfig:
+        """This config with other :data:`LIMITS` (checked whole, as any config).
+
+        Raises:
+            ConfigError: a setting that is not one of the limits, or limits refused.
+        """
+        other = sorted(set(limits) - set(LIMITS))
+        if other:
+            raise ConfigError(f"{other} are not limits; the limits are {list(LIMITS)}")
+        return replace(self, **limits)
 
     def bounds(self, spot: str) -> tuple[int, int]:
         """The least and the most ``spot`` (``"ante"`` or ``"trips"``) may be: the table's

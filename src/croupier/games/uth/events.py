@@ -31,6 +31,7 @@ __all__ = [
     "DealerRevealed",
     "Folded",
     "HoleCardsDealt",
+    "LimitsChanged",
     "PhaseChanged",
     "PlayBet",
     "RoundSettled",
@@ -78,6 +79,20 @@ class BetsWithdrawn(UthEvent):
     kind = "bets_withdrawn"
 
     seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LimitsChanged(UthEvent):
+    """The house changed the table's limits during the betting window (seed 003: "tudi med
+    igro"): every bet placed from now on is checked against them; the bets placed stand."""
+
+    kind = "limits_changed"
+
+    ante_min: Chips
+    ante_max: Chips
+    trips_min: Chips
+    trips_max: Chips
+    bet_unit: Chips
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -55,6 +55,7 @@ from croupier.games.russian import (
     RussianRound,
     SixthCard,
 )
+from croupier.games.russian.config import LIMITS
 from croupier.games.russian.events import DiscardsReshuffled, RussianEvent
 from croupier.history import russian as russian_history
 from croupier.server.errors import InvalidRequestError
@@ -101,8 +102,10 @@ class RussianFactory:
         self.config = RussianConfig.from_dict({k: v for k, v in table.rules.items() if k != "name"})
 
     def reconfigure(self, rules: Mapping[str, Any]) -> None:
-        """New rules for the rounds opened from now on; a round in play keeps the config it
-        opened with. Checked whole first: rules that are refused change nothing.
+        """New rules for the rounds opened from now on; a round in play takes the new limits
+        for the boxes placed in its betting window after the change
+        (:meth:`RussianTableRound.adopt_limits`). Checked whole first: rules that are refused
+        change nothing.
 
         Raises:
             ConfigError: the new rules are not valid.
@@ -298,6 +301,12 @@ class RussianTableRound:
                 insurance=b.insurance,
                 sixth_card=b.sixth,
             )
+
+    def adopt_limits(self, factory: RussianFactory) -> None:
+        """The table's limits changed (an operator): boxes placed from now on in this round's
+        betting window are checked against them; the boxes placed stand."""
+        if self.engine.phase is Phase.BETTING:
+            self.engine.change_limits({name: getattr(factory.config, name) for name in LIMITS})
 
     def can_close_betting(self) -> bool:
         return self.engine.can_deal()
