@@ -100,6 +100,7 @@ RULES: dict[str, dict[str, tuple[str, Any]]] = {
         "showdown": ("any-muck", "any-muck"),
         "odd_chip": ("suit", "suit"),
         "split": ("exact", "exact"),
+        "first_to_show": ("river", "river"),
     },
 }
 # HoldemTableConfig writes the rake's three settings from one field
