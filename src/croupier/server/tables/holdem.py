@@ -10,8 +10,9 @@ Table rules (``[tables.rules]``, amounts in minor units): ``small_blind`` (defau
 ``fixed-limit``), ``max_seats`` (6, at most 10), ``min_buy_in`` (40 big blinds),
 ``max_buy_in`` (100 big blinds), ``rake_percent`` (0; a number of per cent, such as 5 or
 "2.5"), ``rake_cap`` (none), ``no_flop_no_drop`` (true), ``showdown`` (``"seed"``, seed
-002's rule, or ``"any-muck"``) and ``odd_chip`` (``"position"`` or ``"suit"``), see
-docs/rules.md.
+002's rule, or ``"any-muck"``), ``first_to_show`` (``"hand"``, seed 002's, or ``"river"``)
+and ``odd_chip`` (``"position"`` or ``"suit"``), see docs/rules.md. ``split`` may only be
+``"live"`` here: an ``"exact"`` split is refused when the table is configured.
 
 Decisions are ``fold``, ``check``, ``call``, ``bet``/``raise`` with ``amount`` = the street
 total to bet or raise to, and ``all_in`` (the whole stack, when a legal action puts it in).
@@ -39,6 +40,7 @@ from croupier.games.holdem import (
     HoldemAction,
     HoldemTableConfig,
     Raise,
+    SplitPolicy,
     all_in,
 )
 from croupier.games.holdem.events import CardBurned, HoldemEvent, PotAwarded
@@ -60,8 +62,22 @@ ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
 
 
 def _rules(rules: Mapping[str, Any]) -> HoldemTableConfig:
-    """A table's rules, read and checked (:meth:`HoldemTableConfig.from_dict`)."""
-    return HoldemTableConfig.from_dict(rules)
+    """A table's rules, read and checked (:meth:`HoldemTableConfig.from_dict`), and only rules
+    this server can deal.
+
+    Raises:
+        ConfigError: rules that are not valid, or ``split = "exact"``: an exact split divides
+            a pot into fractions of a cent, which stacks kept in the wallet's minor units
+            cannot hold (the engine plays it in PHH replays and the terminal table).
+    """
+    config = HoldemTableConfig.from_dict(rules)
+    if config.split is not SplitPolicy.LIVE:
+        raise ConfigError(
+            f"split = {config.split.value!r} cannot be dealt at a server table: it divides "
+            f"pots into fractions of a cent; use split = {SplitPolicy.LIVE.value!r} (whole "
+            f"cents, the odd cent by odd_chip)"
+        )
+    return config
 
 
 class HoldemFactory:
