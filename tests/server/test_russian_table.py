@@ -183,3 +183,37 @@ def test_a_failed_buy_and_a_folded_bonus_at_a_server_table(
     assert server.balance(tb) == CREDIT - 100 + bonus
     ledger = server.ledger()
     assert ledger["escrow"] == 0 and sum(ledger.values()) == 0
+
+
+@SQLITE_AND_CLUSTER_SLOW
+def test_limits_changed_in_the_betting_window_apply_to_the_boxes_after(
+    table_server: ServerFactory,
+) -> None:
+    """Seed 003's "tudi med igro" at a Russian Poker table (issue 28): the boxes placed after an
+    operator's change of the limits are checked against the new ones; those placed stand."""
+    server = table_server([RUSSIAN])
+    tokens = [server.player(name, credit=CREDIT)[1] for name in ("alice", "bob", "carol")]
+    server.shoes.push(DECK)
+    operator = {"Authorization": f"Bearer {server.operator_token()}"}
+    with (
+        table_ws(server.client, "russian", tokens[0]) as wa,
+        table_ws(server.client, "russian", tokens[1]) as wb,
+        table_ws(server.client, "russian", tokens[2]) as wc,
+    ):
+        a, b, c = Seat(wa), Seat(wb), Seat(wc)
+        for number, seat in enumerate((a, b, c)):
+            seat.welcome()
+            _ok(seat, {"type": "join", "seat": number})  # carol sits: betting stays open
+        _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100}})
+        changed = server.client.patch(
+            "/api/operator/tables/russian", json={"min_bet": 500}, headers=operator
+        )
+        assert changed.status_code == 200, changed.text
+        assert a.event("limits_changed")["ante_min"] == 500
+        low = b.request({"type": "bet", "key": "b", "bets": {"ante": 100}})
+        assert low["type"] == "error" and low["params"]["min"] == 500, low
+        _ok(b, {"type": "bet", "key": "b2", "bets": {"ante": 500}})
+        server.clock.advance(10)
+        a.event("cards_dealt")
+    ledger = server.ledger()
+    assert sum(ledger.values()) == 0
