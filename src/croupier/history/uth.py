@@ -201,17 +201,23 @@ def _place_bets(rnd: UthRound, data: Mapping[str, Any]) -> None:
     """The record's bets, each checked against the limits it was placed under (the round's
     opening limits, or after the house's ``n``-th change: ``"limits": n``), then the last
     limits for the rest of the round."""
-    sets = [rnd.config.limits(), *data.get("limits_changed", [])]
+    changes = data.get("limits_changed") or []
+    sets = [rnd.config.limits(), *changes]
     for bet in data["bets"]:
         seat, ante = int(bet["seat"]), int(bet["ante"])
         trips = Chips(int(bet.get("trips", 0)))
+        if not changes:  # the usual round: one set of limits (a live round has thousands of bets)
+            rnd.apply(PlaceBets(seat=seat, ante=Chips(ante), trips=trips))
+            continue
         rnd.change_limits(sets[int(bet.get("limits", 0))])
         later = bet.get("trips_limits")
-        rnd.apply(PlaceBets(seat=seat, ante=Chips(ante), trips=Chips(0) if later else trips))
+        alone = Chips(0) if later is not None else trips
+        rnd.apply(PlaceBets(seat=seat, ante=Chips(ante), trips=alone))
         if later is not None:
             rnd.change_limits(sets[int(later)])
             rnd.apply(AddTrips(seat=seat, trips=trips))
-    rnd.change_limits(sets[-1])
+    if changes:
+        rnd.change_limits(sets[-1])
 
 
 def replay(data: Mapping[str, Any]) -> UthRound:
