@@ -5,6 +5,7 @@ the winning hand's whenever hands were compared."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -88,9 +89,7 @@ def test_the_rivers_last_bettor_is_an_option() -> None:
 
 def test_nobody_bet_the_first_left_of_the_button_shows_first() -> None:
     for rule in FirstToShow:
-        hand = CashHand(
-            nl(4, first_to_show=rule), stacks=(100,) * 4, shoe=shoe_for(HOLES, BOARD)
-        )
+        hand = CashHand(nl(4, first_to_show=rule), stacks=(100,) * 4, shoe=shoe_for(HOLES, BOARD))
         while hand.actor is not None:  # limped and checked to the end: no bet, no raise
             hand.check_or_call(hand.actor)
         assert hand.phase is Phase.SHOWDOWN
@@ -197,7 +196,7 @@ def test_an_empty_seat_never_holds_the_button_and_the_big_blind_goes_round() -> 
     bigs = [bb for _, bb in played]
     assert 3 not in buttons
     assert bigs[:10] == [2, 4, 5, 0, 1, 2, 4, 5, 0, 1]
-    assert all(a != b for a, b in zip(bigs, bigs[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(bigs))
 
 
 def test_no_big_blind_twice_running_as_players_bust_and_sit_down() -> None:
