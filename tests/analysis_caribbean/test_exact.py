@@ -265,3 +265,10 @@ def test_published_rules_of_thumb_lose_exactly_what_is_published() -> None:
         "akj83": 1_059_715_400_580,
         "optimal": PUBLISHED["total_loss"],
     }
+
+
+def test_the_up_cards_average_to_the_whole() -> None:
+    result = analyze_exact(deck=SMALL)
+    ranks = len(SMALL) // 4
+    assert sum(result.by_upcard) / ranks == result.ev_per_ante
+    assert sum(result.raises_by_upcard) / ranks == result.raise_probability

@@ -87,6 +87,8 @@ class ExactResult:
     raises (:func:`croupier.analysis.caribbean.strategy.hand_index`)."""
     by_upcard: tuple[Fraction, ...] = ()
     """The EV per Ante given the up card's rank, lowest rank first."""
+    raises_by_upcard: tuple[Fraction, ...] = ()
+    """The share of player hands that raise given the up card's rank, lowest rank first."""
 
     @property
     def house_edge(self) -> Fraction:
@@ -135,6 +137,7 @@ class ExactResult:
                 "dealer_wins": self.losses,
             },
             "by_upcard": [str(v) for v in self.by_upcard],
+            "raises_by_upcard": [str(v) for v in self.raises_by_upcard],
         }
 
 
@@ -275,12 +278,14 @@ def analyze_exact(
     total = np.zeros(kernels.S_SIZE, dtype=np.int64)
     decisions = np.zeros((n // 4, comb(n - 1, 5)), dtype=np.uint8)
     by_upcard: list[Fraction] = []
+    raises: list[Fraction] = []
     for rank in range(n // 4):
         decisions[rank], stats = count_upcard(
             work, 4 * rank, units=units, multiple=multiple, strategy=STRATEGIES[strategy]
         )
         total += 4 * stats
         by_upcard.append(_ev(stats, dealer, units, multiple))
+        raises.append(Fraction(int(stats[kernels.S_RAISED]), int(stats[kernels.S_HANDS])))
         if on_progress is not None:
             on_progress(rank + 1, n // 4)
     hands = comb(n, 5) * (n - 5)
@@ -300,6 +305,7 @@ def analyze_exact(
         folds=int(total[kernels.S_FOLDED]) * dealer,
         decisions=decisions,
         by_upcard=tuple(by_upcard),
+        raises_by_upcard=tuple(raises),
     )
 
 
