@@ -1,6 +1,7 @@
 """The progressive side bet's exact return against published figures (usvegas.com, "The
-Jackpot": with flush / full house / four of a kind paying 50 / 75 / 100 the fixed prizes
-return about 0.23 per 1 bet; paying 100 / 250 / 500, about 0.68)."""
+Jackpot": with flush / full house / four of a kind paying 50 / 75 / 100 "the expected return
+per $1 jackpot bet is approximately $0.23 plus 2.924 cents for each $10,000 in the jackpot";
+paying 100 / 250 / 500, "approximately $0.68")."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ def test_the_meter_adds_its_share_of_royals_and_straight_flushes() -> None:
     rich = progressive_return(table(50, 75, 100), bet=1, jackpot=100_000)
     # four royals take 100 % of the meter, 36 straight flushes 10 % each
     assert rich - base == Fraction(100_000 * 4 + 10_000 * 36, 2_598_960)
+    per_10000 = progressive_return(table(50, 75, 100), bet=1, jackpot=10_000) - base
+    assert round(float(per_10000) * 100, 3) == 2.924  # cents per 1 bet
 
 
 def test_bad_bets_are_refused() -> None:
