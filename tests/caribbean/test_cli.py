@@ -56,6 +56,30 @@ def test_settle_takes_the_tables_rules() -> None:
     assert bad.returncode == 2 and "max_seats" in bad.stderr
 
 
+def test_settle_takes_every_setting_at_once() -> None:
+    rules = [
+        'name="Aruba"',
+        "max_seats=7",
+        "ante_min=200",
+        "ante_max=5000",
+        "raise_multiple=1",
+        'raise_paytable={royal_flush = "250:1"}',
+        "max_payout=50000",
+        "progressive_bet=100",
+        "progressive_paytable={flush = 7500}",
+        "dealing=hands",
+    ]
+    line = {"player": "Js9s6s4s2s", "dealer": "AhKc8d5s3c", "ante": 1000, "action": "raise"}
+    args = [a for rule in rules for a in ("--rule", rule)]
+    out = run(["caribbean", "settle", *args], json.dumps({**line, "progressive": 100}))
+    assert json.loads(out.stdout) == {
+        "ante": 1000,
+        "raise": 5000,  # a flush 5:1 on a Raise of one Ante
+        "progressive": 7400,  # the flush's prize of 75.00 for the 1.00 bet
+        "total": 13_400,
+    }
+
+
 def test_advise_prints_both_exact_evs() -> None:
     result = run(["caribbean", "advise", "AsKdQh9c7d", "Ac"])
     assert result.returncode == 0, result.stderr

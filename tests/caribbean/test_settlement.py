@@ -19,6 +19,7 @@ from croupier.games.caribbean import (
     settle_hand,
     settle_line,
 )
+from croupier.games.paytables import PayTable
 
 A = 1000  # the Ante in minor units
 QUALIFIED = "AhKc8d5s3c"  # the dealer's Ace-King: qualifies, the lowest kind of hand that does
@@ -201,11 +202,26 @@ def test_bad_lines_are_refused_naming_what_is_wrong(
         assert getattr(caught.value, "reason", None) == reason
 
 
-def test_a_raise_table_must_pay_every_hand() -> None:
-    table = dict(CaribbeanConfig().raise_paytable.to_mapping())
-    del table["high_card"]
+def test_a_raise_table_must_pay_every_hand_and_better_hands_more() -> None:
+    partial = PayTable.from_mapping("raise", {"royal_flush": "100:1", "pair": "1:1"})
     with pytest.raises(ConfigError, match="high_card"):
-        CaribbeanConfig.from_dict({"raise_paytable": table})
+        CaribbeanConfig(raise_paytable=partial)
+    with pytest.raises(ConfigError, match="pays less"):
+        CaribbeanConfig.from_dict({"raise_paytable": {"flush": "1:1"}})
+    # lines given in the settings replace the rules' lines, the others stay
+    config = CaribbeanConfig.from_dict({"raise_paytable": {"royal_flush": "250:1"}})
+    assert config.raise_paytable.to_mapping() == {
+        **CaribbeanConfig().raise_paytable.to_mapping(),
+        "royal_flush": "250:1",
+    }
+    side = CaribbeanConfig.from_dict({"progressive_paytable": {"flush": 0, "straight": 2500}})
+    assert side.progressive_paytable.to_mapping() == {
+        "royal_flush": "100%",
+        "straight_flush": "10%",
+        "four_of_a_kind": 50_000,
+        "full_house": 10_000,
+        "straight": 2_500,
+    }
 
 
 TABLES = [

@@ -265,9 +265,13 @@ class CaribbeanConfig:
         """Build from :meth:`to_dict` output or a TOML table; every field is optional.
 
         TOML has no null: ``max_payout`` or ``progressive_bet`` of 0 or ``"none"`` means none.
+        The lines of a ``raise_paytable`` or ``progressive_paytable`` given replace those of the
+        rules' tables (a progressive prize of 0 removes its line).
 
-        >>> CaribbeanConfig.from_dict({"progressive_bet": 100}).progressive_bet
-        100
+        >>> config = CaribbeanConfig.from_dict(
+        ...     {"progressive_bet": 100, "raise_paytable": {"royal_flush": "250:1"}})
+        >>> config.progressive_bet, config.raise_paytable.to_mapping()["royal_flush"]
+        (100, '250:1')
 
         Raises:
             ConfigError: an unknown setting, or a value that is not valid.
@@ -285,10 +289,17 @@ class CaribbeanConfig:
             table = options["raise_paytable"]
             if not isinstance(table, Mapping):
                 raise ConfigError(f"raise_paytable must be a table of odds, not {table!r}")
-            options["raise_paytable"] = PayTable.from_mapping("raise", table)
-        if "progressive_paytable" in options:
+            # the lines given replace the rules' (every hand is paid: none can be left out)
+            lines = {**DEFAULT_RAISE.to_mapping(), **table}
+            options["raise_paytable"] = PayTable.from_mapping("raise", lines)
+        side = options.get("progressive_paytable")
+        if side is not None and not isinstance(side, ProgressiveTable):
+            if not isinstance(side, Mapping):
+                raise ConfigError(f"progressive_paytable must be a table of prizes, not {side!r}")
+            # the prizes given replace the default ones; a prize of 0 removes its line
+            prizes = {**DEFAULT_PROGRESSIVE.to_mapping(), **side}
             options["progressive_paytable"] = ProgressiveTable.from_mapping(
-                options["progressive_paytable"]
+                {k: v for k, v in prizes.items() if not (type(v) is int and v == 0)}
             )
         for name in ("max_payout", "progressive_bet"):
             value = options.get(name)
