@@ -121,12 +121,12 @@ def test_the_progressive_may_come_after_the_ante_once() -> None:
     assert rnd.staked() == {0: 600}
     with pytest.raises(IllegalActionError) as caught:
         rnd.apply(AddProgressive(seat=0))
-    assert caught.value.reason == "progressive_already_placed"
+    assert caught.value.reason == "already_bet"
     with pytest.raises(IllegalActionError) as caught:
         CaribbeanRound(CaribbeanConfig(), Shoe(DECK)).apply(
             PlaceBets(seat=0, ante=500, progressive=True)
         )
-    assert caught.value.reason == "no_progressive"
+    assert caught.value.reason == "unknown_spots"
 
 
 def test_prices_are_what_the_stakes_become() -> None:

@@ -169,7 +169,7 @@ def test_progressive_refusals() -> None:
     line = {"player": "AsKsQsJsTs", "dealer": QUALIFIED, "ante": A, "action": "raise"}
     with pytest.raises(IllegalActionError) as caught:
         settle_line({**line, "progressive": 100}, CaribbeanConfig())
-    assert caught.value.reason == "no_progressive"
+    assert caught.value.reason == "unknown_spots"
     with pytest.raises(IllegalActionError) as caught:
         settle_line({**line, "progressive": 200}, CaribbeanConfig(progressive_bet=100))
     assert caught.value.reason == "bet_out_of_limits"

@@ -80,7 +80,9 @@ def _progressive(
         return None
     bet = config.progressive_bet
     if bet is None:
-        raise refused("this table has no progressive jackpot bet", "no_progressive")
+        raise refused(
+            "this table has no progressive jackpot bet", "unknown_spots", spots=["progressive"]
+        )
     if amount != bet:
         raise refused(
             f"progressive {amount} is not the table's progressive bet {bet}",

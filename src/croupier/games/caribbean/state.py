@@ -275,7 +275,9 @@ class CaribbeanRound:
                 field="progressive",
             )
         if progressive and config.progressive_bet is None:
-            raise refused("this table has no progressive jackpot bet", "no_progressive")
+            raise refused(
+                "this table has no progressive jackpot bet", "unknown_spots", spots=["progressive"]
+            )
 
     def can_place_bets(self, seat: int, *, ante: int, progressive: bool = False) -> bool:
         """Whether :meth:`place_bets` would succeed."""
@@ -294,13 +296,11 @@ class CaribbeanRound:
         self._verify_betting()
         box = self._box(seat)
         if self._config.progressive_bet is None:
-            raise refused("this table has no progressive jackpot bet", "no_progressive")
-        if box.progressive:
             raise refused(
-                f"seat {seat} has the progressive bet already",
-                "progressive_already_placed",
-                seat=seat,
+                "this table has no progressive jackpot bet", "unknown_spots", spots=["progressive"]
             )
+        if box.progressive:
+            raise refused(f"seat {seat} has the progressive bet already", "already_bet")
 
     def can_add_progressive(self, seat: int) -> bool:
         """Whether :meth:`add_progressive` would succeed."""
