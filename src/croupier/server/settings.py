@@ -87,6 +87,17 @@ class Settings(BaseSettings):
     """Join a cluster (issue 18): several ``croupier serve`` processes sharing one PostgreSQL
     database and this Redis (``redis://host:6379/0``). ``None`` (the default): one process,
     every table in it, an in-process bus."""
+    redis_username: str | None = None
+    """The ACL user a cluster's processes are in Redis (``None``: Redis's default user)."""
+    redis_password: SecretStr | None = None
+    """Redis's password (``requirepass``, or the ACL user's; a password in ``redis_url``
+    works too). A process refuses to join a Redis that answers without one (issue 27)."""
+    bus_key: SecretStr | None = None
+    """The key every process of a cluster shares, at least 32 characters: each message on
+    the bus is sealed with it (HMAC-SHA256), and one whose seal does not hold is dropped. A
+    process started with ``redis_url`` and without it refuses to start."""
+    bus_max_age_seconds: float = Field(default=60.0, ge=5, le=3600)
+    """A message on the bus older than this is dropped (and a replay of one is refused)."""
     node_id: str | None = None
     """This process's name in a cluster (default: host name and process id)."""
     lease_seconds: float = Field(default=5.0, ge=0.5, le=300)
