@@ -101,40 +101,36 @@ def test_an_all_in_past_the_wager_limit_is_refused_and_never_offered(
     _limit(server, alice, 1_000)
     a = _seated(server, "wl-one", alice, 0, 8_000)
     b = _seated(server, "wl-one", bob, 1, 8_000)
-    opened = a.event("round_opened")
-    assert opened["seats"]
-    # The blind alice posted counts at once.
-    posted = _wagered(server, alice)
-    assert posted["used"] in (50, 100) and posted["left"] == 1_000 - posted["used"]
-    refused = None
-    while True:
-        turn_at = a.index_of("turn")
-        turn = a.frames[turn_at]["event"]
-        if turn["seat"] == 1:
-            # bob shoves: alice cannot call more than her limit leaves
-            assert b.request({"type": "act", "action": "all_in"})["type"] == "ack"
-            a.frames[turn_at]["event"] = {"kind": "seen"}
+    seen = a.index_of("round_opened")
+    while True:  # bob only calls or checks; alice goes all-in when her turn comes
+        turn_at = a.index_of("turn", start=seen)
+        seen = turn_at + 1
+        if a.frames[turn_at]["event"]["seat"] == 1:
+            options = _options(b, 1, 0)
+            word = "call" if "call" in options["actions"] else "check"
+            assert b.request({"type": "act", "action": word})["type"] == "ack"
             continue
-        options = _options(a, 0, turn_at)
-        left = options["wager_left"]
-        assert left == 1_000 - posted["used"]
-        assert "all_in" not in options["actions"]
-        assert options["to_call"] > left or "call" in options["actions"]
-        if options["max_raise_to"] is not None and any(
-            w in options["actions"] for w in ("bet", "raise")
-        ):
-            assert options["max_raise_to"] <= options["bet"] + left
-        refused = a.request({"type": "act", "action": "all_in"})
+        shove = a.request({"type": "act", "action": "all_in"})
         break
-    assert refused is not None and refused["type"] == "error", refused
-    assert refused["reason"] == "wager_limit"
-    assert refused["params"]["left"] == 1_000 - posted["used"]
-    assert refused["params"]["limit"] == 1_000 and refused["params"]["period"] == "day"
-    assert _wagered(server, alice)["used"] == posted["used"]  # nothing changed
+    # The case: the all-in was taken, and 8,000 showed as wagered.
+    assert shove is not None and shove["type"] == "error", shove
+    assert shove["reason"] == "wager_limit"
+    params = shove["params"]
+    assert params["limit"] == 1_000 and params["period"] == "day"
+    # What alice posted before (a blind) counts; what is left is what the limit allows.
+    posted = _wagered(server, alice)
+    assert posted["used"] in (50, 100) and params["left"] == 1_000 - posted["used"]
+    assert params["amount"] > params["left"]
+    # Never offered: the options say what is left and offer only what fits.
+    options = _options(a, 0, turn_at)
+    assert options["wager_left"] == params["left"]
+    assert "all_in" not in options["actions"]
+    if any(word in options["actions"] for word in ("bet", "raise")):
+        assert options["max_raise_to"] <= options["bet"] + params["left"]
     assert a.request({"type": "act", "action": "fold"})["type"] == "ack"
-    a.event("round_closed")
+    a.event("round_closed", start=seen)
     after = _wagered(server, alice)
-    assert after["used"] <= 1_000 and after["used"] == posted["used"]
+    assert after["used"] == posted["used"] <= 1_000
 
 
 def test_a_call_past_the_limit_is_refused_and_what_fits_is_taken(
@@ -163,13 +159,14 @@ def test_a_call_past_the_limit_is_refused_and_what_fits_is_taken(
             raised = True
             fits = a.request({"type": "act", "action": "raise", "amount": 500})
             assert fits is not None and fits["type"] == "ack", fits
-            assert _wagered(server, alice)["used"] == 500
             continue
+        call = a.request({"type": "act", "action": "call"})
+        assert call is not None and call["type"] == "error", call
+        assert call["reason"] == "wager_limit"
+        assert call["params"]["left"] == 100 and call["params"]["amount"] == 500
+        assert _wagered(server, alice)["used"] == 500
         assert "call" not in options["actions"] and options["to_call"] > options["wager_left"]
         assert options["wager_left"] == 100
-        call = a.request({"type": "act", "action": "call"})
-        assert call is not None and call["reason"] == "wager_limit", call
-        assert call["params"]["left"] == 100 and call["params"]["amount"] == 500
         assert a.request({"type": "act", "action": "fold"})["type"] == "ack"
         break
     a.event("round_closed", start=start)
@@ -186,15 +183,14 @@ def test_a_hand_in_play_counts_at_every_other_table(make_server: ServerFactory) 
     a = _seated(server, "wl-one", alice, 0, 5_000)
     _seated(server, "wl-one", bob, 1, 5_000)
     a.event("round_opened")
-    in_hand = _wagered(server, alice)["used"]
-    assert in_hand in (50, 100)
     # A UTH Ante of 510 stakes 1,020 with its Blind: within 1,050, but not with the blind
     # posted at Hold'em.
     uth = server.socket("wl-uth", alice.token)
     assert uth.request({"type": "join"})["type"] == "ack"
     bet = uth.request({"type": "bet", "key": "uth-1", "bets": {"ante": 510}})
     assert bet is not None and bet["type"] == "error" and bet["reason"] == "wager_limit", bet
-    assert bet["params"]["left"] == 1_050 - in_hand
+    in_hand = _wagered(server, alice)["used"]
+    assert in_hand in (50, 100) and bet["params"]["left"] == 1_050 - in_hand
     # A second Hold'em table: the big blind (100) does not fit what is left after a UTH bet
     # that does (2 x 470 = 940), so alice sits out there, told why.
     fits = uth.request({"type": "bet", "key": "uth-2", "bets": {"ante": 470}})
