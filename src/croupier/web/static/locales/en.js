@@ -265,6 +265,8 @@ export default {
   "holdem.preset.three_quarters": "¾ pot",
   "holdem.preset.pot": "Pot",
   "holdem.preset.all_in": "All-in",
+  "holdem.preset.limit": "Limit",
+  "holdem.wager_left": "Your wager limit lets you put {amount} more into the pots: only what fits is offered.",
   "holdem.pre.title": "Act in advance",
   "holdem.pre.check_fold": "Check/fold",
   "holdem.pre.check": "Check",

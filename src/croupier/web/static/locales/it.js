@@ -268,6 +268,8 @@ export default {
   "holdem.preset.three_quarters": "¾ piatto",
   "holdem.preset.pot": "Piatto",
   "holdem.preset.all_in": "All-in",
+  "holdem.preset.limit": "Limite",
+  "holdem.wager_left": "Il tuo limite di puntata ti consente di mettere ancora {amount} nei piatti: ti sono proposte solo le giocate che vi rientrano.",
   "holdem.pre.title": "Agisci in anticipo",
   "holdem.pre.check_fold": "Check/passa",
   "holdem.pre.check": "Check",

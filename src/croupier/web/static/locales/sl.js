@@ -272,6 +272,8 @@ export default {
   "holdem.preset.three_quarters": "¾ pota",
   "holdem.preset.pot": "Pot",
   "holdem.preset.all_in": "Vse",
+  "holdem.preset.limit": "Omejitev",
+  "holdem.wager_left": "Vaša omejitev stav dovoljuje še {amount} v pote: ponujeno je le, kar gre v to mejo.",
   "holdem.pre.title": "Vnaprejšnja poteza",
   "holdem.pre.check_fold": "Check/odstop",
   "holdem.pre.check": "Check",
