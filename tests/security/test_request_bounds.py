@@ -202,3 +202,78 @@ def test_a_player_is_answered_while_bodies_are_refused(shared: SecServer) -> Non
             sock.sendall(b"x" * 65536)
             assert _response(sock)[0] == 413
         assert ws.request({"type": "ping"}, timeout=5) is not None
+
+
+def _ws_frame(payload: bytes, *, opcode: int, fin: bool) -> bytes:
+    """A masked client frame (a fragment when ``fin`` is false)."""
+    import os
+    import struct
+
+    first = (0x80 if fin else 0) | opcode
+    size = len(payload)
+    if size < 126:
+        header = struct.pack("!BB", first, 0x80 | size)
+    elif size < 2**16:
+        header = struct.pack("!BBH", first, 0x80 | 126, size)
+    else:
+        header = struct.pack("!BBQ", first, 0x80 | 127, size)
+    mask = os.urandom(4)
+    return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_a_websocket_message_in_fragments_is_capped_like_one_frame(shared: SecServer) -> None:
+    """16 KB is the cap of a message, whether it comes in one frame or in fragments of
+    8 KB that add up to more (close 1009, "message too big")."""
+    import base64
+    import os
+    import struct
+
+    player = shared.player("fragments", credit=1_000)
+    with _connect(shared) as sock:
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall(
+            (
+                f"GET /ws/tables/sec-uth HTTP/1.1\r\nHost: 127.0.0.1:{shared.port}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        response = b""
+        while b"\r\n\r\n" not in response:
+            response += sock.recv(4096)
+        assert response.startswith(b"HTTP/1.1 101"), response
+        auth = json.dumps({"type": "auth", "token": player.token}).encode()
+        sock.sendall(_ws_frame(auth, opcode=1, fin=True))
+        part = b" " * 8192
+        try:
+            sock.sendall(_ws_frame(part, opcode=1, fin=False))
+            for _ in range(3):
+                sock.sendall(_ws_frame(part, opcode=0, fin=False))
+        except OSError:
+            pass  # closed already
+        sock.settimeout(5)
+        data = b""
+        code = None
+        deadline = time.monotonic() + 5
+        while code is None and time.monotonic() < deadline:
+            try:
+                chunk = sock.recv(65536)
+            except (TimeoutError, OSError):
+                break
+            if not chunk:
+                break
+            data += chunk
+            at = 0
+            while at + 2 <= len(data):
+                opcode, length = data[at] & 0x0F, data[at + 1] & 0x7F
+                offset = at + 2
+                if length == 126:
+                    (length,) = struct.unpack("!H", data[offset : offset + 2])
+                    offset += 2
+                if offset + length > len(data):
+                    break
+                if opcode == 8:
+                    (code,) = struct.unpack("!H", data[offset : offset + 2])
+                    break
+                at = offset + length
+    assert code == 1009
