@@ -261,8 +261,32 @@ def test_forged_frames_and_notices_reach_no_socket(cluster: ClusterFactory) -> N
             # The socket is open, its session alive, and it heard nothing forged.
             assert sock.request({"type": "ping"})["type"] == "pong"
             assert not any("99999999" in json.dumps(f) for f in sock.frames[start:])
+            # The owner's genuine frames for this gateway, captured as a round is played...
+            channel = f"croupier:gateway:{c.node_ids[gateway]}"
+            listen = bus.pubsub(ignore_subscribe_messages=True)
+            listen.subscribe(channel)
             _ack, closed = _play_round(sock, "l1")
             assert closed["status"] == "settled"
+            captured = []
+            deadline = time.monotonic() + 2
+            while time.monotonic() < deadline:
+                message = listen.get_message(timeout=0.2)
+                if message is not None:
+                    captured.append(message["data"])
+            listen.close()
+            assert captured
+            # ... and published again: the player does not hear the round twice.
+            before = len(sock.frames)
+            for raw in captured:
+                bus.publish(channel, raw)
+            time.sleep(1)
+            assert sock.request({"type": "ping"})["type"] == "pong"
+            again = [
+                f
+                for f in sock.frames[before:]
+                if f["type"] == "event" and f["event"]["kind"] in ("round_closed", "round_opened")
+            ]
+            assert again == []
         _eventually(
             lambda: (
                 f"dropped a message on croupier:gateway:{c.node_ids[gateway]}" in c.log(gateway)
@@ -271,6 +295,7 @@ def test_forged_frames_and_notices_reach_no_socket(cluster: ClusterFactory) -> N
             "the gateway logging the frames it dropped",
         )
         assert "dropped a message on croupier:cluster" in c.log(gateway)
+        assert "a message taken before (a replay)" in c.log(gateway)
     finally:
         bus.close()
         cashier.close()
