@@ -23,7 +23,7 @@ from croupier.errors import ConfigError
 from croupier.server.accounts.passwords import PasswordHashing
 from croupier.server.accounts.sessions import LiveSessions
 from croupier.server.accounts.throttle import LoginThrottle
-from croupier.server.bodies import BodyLimits, RouteLimit
+from croupier.server.bodies import BodyLimits, route_limits
 from croupier.server.db import Database
 from croupier.server.errors import install_error_handlers
 from croupier.server.headers import SecurityHeaders
@@ -73,15 +73,8 @@ def create_app(
         redoc_url="/redoc" if docs else None,
         openapi_url="/openapi.json" if docs else None,
     )
-    rules = settings.http_rules_body_max_bytes
     app.add_middleware(
-        BodyLimits,
-        default=settings.http_body_max_bytes,
-        routes=(
-            RouteLimit("POST", "/api/operator/tables", rules),
-            RouteLimit("PATCH", "/api/operator/tables/{name}", rules),
-        ),
-        seconds=settings.http_read_seconds,
+        BodyLimits, limits=route_limits(settings), seconds=settings.http_read_seconds
     )
     # Added last, so outermost: the refusals of the limits above carry the headers too.
     app.add_middleware(SecurityHeaders, csp_exempt=("/docs", "/redoc") if docs else ())

@@ -40,8 +40,17 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from croupier.server.errors import error_body
+from croupier.server.headers import SECURITY_HEADERS
+from croupier.server.settings import Settings
 
-__all__ = ["BodyLimits", "RouteLimit", "bounded_http"]
+REFUSAL_DELAY = 0.5
+"""Seconds before a body or head refused for its size is answered and its connection closed,
+nothing more of it read meanwhile. No client of the API sends one; a flood does, and each of
+its connections then takes at least this long, so a client sending one request at a time
+costs the server a few connections a second, not thousands (the work of accepting and
+refusing a connection, about 0.1 ms of the event loop each, is what a flood still costs)."""
+
+__all__ = ["BodyLimits", "RouteLimit", "RouteLimits", "bounded_http", "route_limits"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +65,34 @@ class RouteLimit:
     def pattern(self) -> re.Pattern[str]:
         parts = [re.escape(p) if not p.startswith("{") else "[^/]+" for p in self.path.split("/")]
         return re.compile("/".join(parts) + "/?")
+
+
+class RouteLimits:
+    """The most bytes a request body may have: ``default``, or a route's own."""
+
+    def __init__(self, *, default: int, routes: Sequence[RouteLimit] = ()) -> None:
+        self.default = default
+        self.routes = [(r.method.upper(), r.pattern(), r.max_bytes) for r in routes]
+
+    def limit(self, method: str, path: str) -> int:
+        """The most bytes a body of ``method`` ``path`` may have."""
+        for route_method, pattern, max_bytes in self.routes:
+            if route_method == method and pattern.fullmatch(path):
+                return max_bytes
+        return self.default
+
+
+def route_limits(settings: Settings) -> RouteLimits:
+    """The server's limits: ``http_body_max_bytes`` for every route but the operator's table
+    rules (opening a table, changing one), which take ``http_rules_body_max_bytes``."""
+    rules = settings.http_rules_body_max_bytes
+    return RouteLimits(
+        default=settings.http_body_max_bytes,
+        routes=(
+            RouteLimit("POST", "/api/operator/tables", rules),
+            RouteLimit("PATCH", "/api/operator/tables/{name}", rules),
+        ),
+    )
 
 
 class _Refused(HTTPException):
@@ -76,34 +113,19 @@ class _Body:
 class BodyLimits:
     """ASGI middleware: each HTTP request's body within its route's limit and in time."""
 
-    def __init__(
-        self,
-        app: ASGIApp,
-        *,
-        default: int,
-        routes: Sequence[RouteLimit] = (),
-        seconds: float,
-    ) -> None:
+    def __init__(self, app: ASGIApp, *, limits: RouteLimits, seconds: float) -> None:
         self.app = app
-        self.default = default
-        self.routes = [(r.method.upper(), r.pattern(), r.max_bytes) for r in routes]
+        self.limits = limits
         self.seconds = seconds
-
-    def limit(self, method: str, path: str) -> int:
-        """The most bytes a body of ``method`` ``path`` may have."""
-        for route_method, pattern, max_bytes in self.routes:
-            if route_method == method and pattern.fullmatch(path):
-                return max_bytes
-        return self.default
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = self.limit(scope["method"], scope["path"])
+        limit = self.limits.limit(scope["method"], scope["path"])
         length = _content_length(scope)
         if length is not None and length > limit:
-            await _answer(send, *_too_large(limit))
+            await _answer(send, *_too_large(limit), delay=True)
             return
         loop = asyncio.get_running_loop()
         body = _Body(limit, loop.time() + self.seconds)
@@ -129,14 +151,14 @@ class BodyLimits:
                 await send(message)
             elif not body.answered:  # the app's answer to the refusal, in the API's words
                 body.answered = True
-                await _answer(send, *body.refusal)
+                await _answer(send, *body.refusal, delay=True)
 
         try:
             await self.app(scope, bounded_receive, answering_send)
         except _Refused:
             if not body.answered and body.refusal is not None:
                 body.answered = True
-                await _answer(send, *body.refusal)
+                await _answer(send, *body.refusal, delay=True)
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -163,8 +185,11 @@ def _too_slow(seconds: float) -> tuple[int, bytes]:
     return 408, json.dumps(body).encode()
 
 
-async def _answer(send: Send, status: int, content: bytes) -> None:
-    """A JSON error, and the connection closed after it (the rest of the body is not read)."""
+async def _answer(send: Send, status: int, content: bytes, *, delay: bool = False) -> None:
+    """A JSON error, and the connection closed after it (the rest of the body is not read);
+    ``delay``: after :data:`REFUSAL_DELAY`."""
+    if delay:
+        await asyncio.sleep(REFUSAL_DELAY)
     await send(
         {
             "type": "http.response.start",
@@ -179,16 +204,18 @@ async def _answer(send: Send, status: int, content: bytes) -> None:
     await send({"type": "http.response.body", "body": content})
 
 
-def bounded_http(*, head_bytes: int, seconds: float) -> Any:
+def bounded_http(*, head_bytes: int, seconds: float, limits: RouteLimits | None = None) -> Any:
     """The HTTP protocol class for uvicorn (its ``http`` option): ``httptools``' protocol,
     with a request's head bounded to ``head_bytes`` (431 past it) and to ``seconds`` (the
-    connection closed); ``"h11"`` (its own 16 KB bound on a head) where ``httptools`` is
-    missing."""
+    connection closed), and, with the app's ``limits``, a body whose ``Content-Length`` is
+    above its route's limit answered 413 as soon as the head is read, before the application
+    is called and before any of the body is taken in (the flood of the issue costs a head's
+    parsing); ``"h11"`` (its own 16 KB bound on a head) where ``httptools`` is missing."""
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
     except ImportError:  # pragma: no cover - uvicorn without httptools
         return "h11"
-    bounds = {"head_bytes": head_bytes, "head_seconds": seconds}
+    bounds = {"head_bytes": head_bytes, "head_seconds": seconds, "body_limits": limits}
     return type("BoundedHttpTools", (_BoundedHead, HttpToolsProtocol), bounds)
 
 
@@ -199,10 +226,15 @@ class _BoundedHead:
 
     head_bytes: int
     head_seconds: float
+    body_limits: RouteLimits | None
     loop: asyncio.AbstractEventLoop
     transport: Any
+    parser: Any
+    url: bytes
+    headers: list[tuple[bytes, bytes]]
     _head = 0
-    _refused = False
+    _refused: bytes | None = None
+    """The answer to write before closing (the request is refused)."""
     _timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: Any) -> None:
@@ -228,12 +260,19 @@ class _BoundedHead:
             self.transport.close()
 
     def data_received(self, data: bytes) -> None:
-        if self._refused:
+        if self._refused is not None:
             return
         super().data_received(data)  # type: ignore[misc]
-        if self._refused:
+        if self._refused is not None:
+            # Nothing more is read; the answer comes a moment later (see REFUSAL_DELAY).
             self._disarm()
-            self.transport.write(_head_too_large(self.head_bytes))
+            self.transport.pause_reading()
+            self._timer = self.loop.call_later(REFUSAL_DELAY, self._answer_refused)
+
+    def _answer_refused(self) -> None:
+        self._timer = None
+        if self._refused is not None and not self.transport.is_closing():
+            self.transport.write(self._refused)
             self.transport.close()
 
     def on_message_begin(self) -> None:
@@ -244,30 +283,48 @@ class _BoundedHead:
 
     def on_url(self, url: bytes) -> None:
         self._count(len(url))
-        if not self._refused:
+        if self._refused is None:
             super().on_url(url)  # type: ignore[misc]
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self._count(len(name) + len(value) + 4)
-        if not self._refused:
+        if self._refused is None:
             super().on_header(name, value)  # type: ignore[misc]
 
     def _count(self, size: int) -> None:
         self._head += size
-        if self._head > self.head_bytes:
-            self._refused = True
+        if self._head > self.head_bytes and self._refused is None:
+            self._refused = _head_too_large(self.head_bytes)
 
     def on_headers_complete(self) -> None:
         self._disarm()
-        if not self._refused:
+        if self._refused is None:
+            self._refused = self._body_too_large()
+        if self._refused is None:
             super().on_headers_complete()  # type: ignore[misc]
 
+    def _body_too_large(self) -> bytes | None:
+        """413 for a body announced above its route's limit (else ``None``)."""
+        limits = self.body_limits
+        length = next((v for k, v in self.headers if k == b"content-length"), None)
+        if limits is None or length is None or not length.isdigit():
+            return None
+        from urllib.parse import unquote
+
+        import httptools
+
+        path = httptools.parse_url(self.url).path.decode("latin-1")
+        limit = limits.limit(self.parser.get_method().decode("latin-1"), unquote(path))
+        if int(length) <= limit:
+            return None
+        return _raw(b"413 Request Entity Too Large", _too_large(limit)[1])
+
     def on_body(self, body: bytes) -> None:
-        if not self._refused:
+        if self._refused is None:
             super().on_body(body)  # type: ignore[misc]
 
     def on_message_complete(self) -> None:
-        if not self._refused:
+        if self._refused is None:
             super().on_message_complete()  # type: ignore[misc]
 
 
@@ -276,9 +333,14 @@ def _head_too_large(limit: int) -> bytes:
         "headers_too_large", f"the request's line and headers are above {limit} bytes"
     )
     body["error"].update(reason="head_too_large", params={"limit": limit})
-    content = json.dumps(body).encode()
-    return (
-        b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
-        b"content-type: application/json\r\n"
-        b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(content), content)
-    )
+    return _raw(b"431 Request Header Fields Too Large", json.dumps(body).encode())
+
+
+def _raw(status: bytes, content: bytes) -> bytes:
+    """An HTTP response written by the protocol itself (the application never saw the
+    request), with the headers every response of the server carries."""
+    lines = [b"HTTP/1.1 " + status, b"content-type: application/json"]
+    lines.append(b"content-length: %d" % len(content))
+    lines.append(b"connection: close")
+    lines += [k.encode("latin-1") + b": " + v.encode("latin-1") for k, v in SECURITY_HEADERS]
+    return b"\r\n".join(lines) + b"\r\n\r\n" + content
