@@ -4,7 +4,10 @@ bounds every HTTP request's body by what its route can need, and by time; and
 (its request line and headers) the same way before the application sees it.
 
 - A body whose ``Content-Length`` is above its route's limit is refused with 413 before a
-  byte of it is read; the connection is closed (the rest is never read).
+  byte of it is read; the connection is closed (the rest is never read). ``croupier serve``
+  does it in its HTTP protocol, before the application is called (:func:`bounded_http`).
+  A refusal for size comes :data:`REFUSAL_DELAY` after the request, nothing more of it read
+  meanwhile: it slows a flood, never a client of the API (none sends such a request).
 - A body without a length (``Transfer-Encoding: chunked``) is counted as it streams in and
   cut off with 413 once it passes the limit: never buffered whole, never parsed.
 - A body that has not arrived whole within ``seconds`` of the request (a client sending a
