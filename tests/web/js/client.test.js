@@ -81,6 +81,18 @@ test("raise presets stay within the server's bounds", () => {
   for (const v of Object.values(p)) assert.ok(v >= 600 && v <= 10000);
 });
 
+test("a wager limit caps the presets: the last one is the limit, not an all-in", () => {
+  // issue 27: the server caps max_raise_to at bet + wager_left
+  const opts = { actions: ["fold", "call", "raise"], to_call: 200, min_raise_to: 600, max_raise_to: 900, pot: 700, bet: 200, stack: 9800, wager_left: 700 };
+  const p = Object.fromEntries(holdem.raisePresets(opts).map((x) => [x.key, x.to]));
+  assert.equal(p.limit, 900);
+  assert.equal(p.all_in, undefined);
+  for (const v of Object.values(p)) assert.ok(v >= 600 && v <= 900);
+  // a limit wide enough for the whole stack changes nothing
+  const wide = Object.fromEntries(holdem.raisePresets({ ...opts, max_raise_to: 10000, wager_left: 50000 }).map((x) => [x.key, x.to]));
+  assert.equal(wide.all_in, 10000);
+});
+
 test("errors are worded from the reason, in euros, and never as the raw message", () => {
   i18n.setLanguage("en");
   const e = { code: "insufficient_funds", message: "player:2 cannot pay 1000: balance is 300", reason: "insufficient_funds", params: { need: 1000, balance: 300 } };
