@@ -129,7 +129,6 @@ def _key(place: str) -> str:
 
 REMAINING: frozenset[str] = frozenset(
     {
-        "cli/report.py: holdem: the string 'holdem'",
         "history/phh.py: holdem: imports croupier.games.holdem.config",
         "history/phh.py: holdem: imports croupier.games.holdem.events",
         "history/phh.py: holdem: imports croupier.games.holdem.state",
@@ -162,8 +161,8 @@ REMAINING: frozenset[str] = frozenset(
 )
 """The places the plug-in design has not reached yet (``python tests/test_game_names.py``
 lists them with their lines): the browser's lobby, history and operator's forms (issue 29's
-files while it lands), UTH's advice route and theory cache, the Hold'em hand-history format,
-the daily report's rake-only column and the password checker's site words."""
+files while it lands), UTH's advice route and theory cache, the Hold'em hand-history format
+and the password checker's site words."""
 
 
 def test_no_module_outside_a_games_own_files_names_a_game() -> None:
