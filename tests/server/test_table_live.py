@@ -378,6 +378,10 @@ def test_views_written_once_per_round_equal_the_generic_form(shared: bool) -> No
             slow["kind"] = event.kind
             if shared and event.kind == "betting_closed":
                 slow["boxes"] = len(slow.pop("seats"))
+            if shared and event.kind == "antes_returned":
+                # a live table counts the Antes returned and shows each seat its own
+                slow["boxes"] = len(slow["antes"])
+                slow["antes"] = [a for a in slow["antes"] if a[0] == seat]
             assert fast == slow, event.kind
     kinds = {event.kind for event in game_round.engine.events}
     assert {"bets_placed", "play_bet", "checked", "folded", "seat_settled"} <= kinds
