@@ -142,7 +142,6 @@ class TableHost:
 
     def __init__(self, table: Table, *, token: int, bus: Bus, start_id: str) -> None:
         self.table = table
-        table.core.windowed = True  # gateways hold the bets' stakes (:mod:`..tables.window`)
         self.token = token
         self.bus = bus
         self._start_id = start_id

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from croupier.server.rounds.store import RecallView, RecallViews
 from croupier.server.tables import holdem, russian, uth
 from croupier.server.tables.games import FactoryBuilder, GameTheory, OperatorSettings
-from croupier.server.tables.rounds import RecallView, RecallViews
 
 __all__ = [
     "GameEntry",
