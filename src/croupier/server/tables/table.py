@@ -151,6 +151,10 @@ class Table:
     def rounds_played(self) -> int:
         return self.core.rounds_played
 
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` holds at the table now."""
+        return self.core.seat_of.get(user_id)
+
     @property
     def seq(self) -> int:
         return self.out.seq
