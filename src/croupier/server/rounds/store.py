@@ -133,14 +133,11 @@ def _open(session: Session, round_id: int, *, lock: bool = False) -> Round:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Stake:
-    """One stake for an open round (:func:`stake_many`)."""
+class Stake(wallet.HoldRequest):
+    """One stake for an open round (:func:`stake_many`): the wallet's hold request itself
+    (user, amount, idempotency key, details), and the seat it is for."""
 
-    user_id: int
     seat: int
-    amount: int
-    idempotency_key: str
-    details: Mapping[str, Any] | None = None
 
 
 def stake_many(
@@ -164,15 +161,7 @@ def stake_many(
         session,
         table=row.table_name,
         round_id=round_id,
-        requests=[
-            wallet.HoldRequest(
-                user_id=s.user_id,
-                amount=s.amount,
-                idempotency_key=s.idempotency_key,
-                details=s.details,
-            )
-            for s in stakes
-        ],
+        requests=stakes,
         check=check,
     )
     taken = {
