@@ -510,8 +510,9 @@ def test_a_windowed_live_table_opens_each_phase_in_the_database_and_voids_if_it_
     monkeypatch.setattr(stakes, "close_window", close_window)
 
     async def scenario() -> tuple[int, str | None, list[list[dict[str, Any]]]]:
-        table = Table(config, UthFactory(config), db=db, clock=clock, shoe_factory=live_shoe)
-        table.core.windowed = True  # as a cluster's owner runs it
+        table = Table(  # as a cluster's owner runs it
+            config, UthFactory(config), db=db, clock=clock, shoe_factory=live_shoe, windowed=True
+        )
         table.start()
         conns = [table.connect(user_id=u, username=f"u{u}") for u in users]
         for conn in conns:

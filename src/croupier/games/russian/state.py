@@ -292,15 +292,8 @@ class RussianRound:
     ) -> BoxPlaced:
         """Put an Ante (and a Bonus) on a box; a blind box also puts its Bet (spec Decision)
         and, where the table allows, its insurance and a sixth card's fee."""
-        self.verify_place_box(
-            seat,
-            box=box,
-            ante=ante,
-            bonus=bonus,
-            blind=blind,
-            insurance=insurance,
-            sixth_card=sixth_card,
-        )
+        bets: dict[str, Any] = dict(ante=ante, bonus=bonus, blind=blind, insurance=insurance)  # noqa: C408
+        self.verify_place_box(seat, box=box, sixth_card=sixth_card, **bets)
         config = self._config
         bet = actions.bet_stake(config, ante) if blind else 0
         target = Box(seat=seat, ante=ante, bonus=bonus, blind=blind, bet=bet)

@@ -97,8 +97,15 @@ class TableManager:
         if db is None and not self.open_now:
             return None  # a cluster's process: opened once it holds the lease (adopt)
         # The table's driver follows the game's kind (Hold'em: a cash game with stacks).
+        # A cluster's table (``db``: its process holds the lease) is windowed: its gateways
+        # hold stakes themselves (:mod:`.window`).
         table = Table(
-            config, factory, db=db or self._db, clock=self.clock, shoe_factory=self._shoe_factory
+            config,
+            factory,
+            db=db or self._db,
+            clock=self.clock,
+            shoe_factory=self._shoe_factory,
+            windowed=db is not None,
         )
         table.closed = closed
         table.admission = self._admission

@@ -14,9 +14,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from croupier.server.rounds.store import RecallView, RecallViews
 from croupier.server.tables import caribbean, holdem, russian, uth
 from croupier.server.tables.games import FactoryBuilder, GameTheory, OperatorSettings
-from croupier.server.tables.rounds import RecallView, RecallViews
 
 __all__ = [
     "Advisor",
