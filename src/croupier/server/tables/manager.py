@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Any
@@ -71,6 +72,8 @@ class TableManager:
         self.closed_names: set[str] = set()
         self._calculators: dict[str, BankedRound] = {}
         """Per banked table, a round of its game that prices bets (:meth:`bet_stake`)."""
+        self.lobby_watchers: set[asyncio.Queue[dict[str, Any]]] = set()
+        """The lobby sockets (``/ws/lobby``): each gets a changed table's entry at once."""
         for config in configs:
             self._build(config, closed=config.name in closed)
 
@@ -139,6 +142,22 @@ class TableManager:
             await self.forward(name, config, closed, changed)
         elif name in self.unavailable:
             self.unavailable[name]["title"] = config.title
+        self._tell_lobby(name)
+
+    def _tell_lobby(self, name: str) -> None:
+        """Push table ``name``'s lobby entry, as it stands now, to every lobby socket."""
+        table = self.tables.get(name)
+        config = self.configs.get(name)
+        if table is not None:
+            entry = table.describe()
+        elif name in self.unavailable:
+            entry = dict(self.unavailable[name])
+        elif config is not None:
+            entry = self._elsewhere(config)
+        else:  # pragma: no cover - a change names a table the manager knows
+            return
+        for watcher in list(self.lobby_watchers):
+            watcher.put_nowait(entry)
 
     def start(self) -> None:
         """Start every table's task (on the running event loop)."""
