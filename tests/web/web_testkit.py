@@ -239,6 +239,7 @@ class Tab:
     server: WebServer
     frames: list[dict[str, Any]] = field(default_factory=list)
     sockets: int = 0
+    lobby_sockets: int = 0
     errors: list[str] = field(default_factory=list)
 
     def shot(self, name: str) -> Path:
@@ -418,3 +419,89 @@ def tab_to(page: Any, testid: str, *, presses: int = 80) -> None:
             return
         page.keyboard.press("Tab")
     raise AssertionError(f"Tab never reached {testid}")
+
+
+# -- a server of one's own (issue 29): restarted, stacked, with its own settings -----------
+
+
+class OwnServer:
+    """A server of a test's own (the shared one must not be restarted under other tests): its
+    tables, optional stacked deals (``serve.py``'s ``CROUPIER_TEST_DECKS``) and settings;
+    :meth:`restart` stops it and starts it again on the same port and database."""
+
+    def __init__(
+        self,
+        base: Path,
+        tables: str,
+        *,
+        decks: list[str] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        import os
+        import socket
+
+        self.base = base
+        (base / "tables.toml").write_text(tables)
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port: int = sock.getsockname()[1]
+        self.env = {
+            **os.environ,
+            "CROUPIER_OPERATOR_USERNAME": OPERATOR[0],
+            "CROUPIER_OPERATOR_PASSWORD": OPERATOR[1],
+            "CROUPIER_SECRET_KEY": uuid.uuid4().hex * 2,  # kept over restarts: sessions live
+            **(env or {}),
+        }
+        if decks is not None:
+            (base / "decks.txt").write_text("\n".join(decks) + "\n")
+            self.env["CROUPIER_TEST_DECKS"] = str(base / "decks.txt")
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = WebServer(url=self.url, http=httpx.Client(base_url=self.url, timeout=30))
+        self.proc: Any = None
+        self.start()
+
+    def start(self) -> None:
+        import subprocess
+        import sys
+
+        log = (self.base / "server.log").open("ab")
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                str(Path(__file__).with_name("serve.py")),
+                str(self.port),
+                f"sqlite:///{self.base / 'croupier.db'}",
+                str(self.base / "tables.toml"),
+            ],
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError((self.base / "server.log").read_text()[-3000:])
+            try:
+                if self.server.http.get("/api/health").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError("the server did not start within 30 s")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except Exception:
+                self.proc.kill()
+            self.proc = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def close(self) -> None:
+        self.stop()
+        self.server.http.close()

@@ -3,13 +3,13 @@
 // timer, the connection states (connecting, reconnecting, session ended), the table log and
 // the winners' announcement. Each page draws its own felt from the model kept here.
 
-import { ApiError, refreshBalance, TableSocket } from "./api.js";
+import { api, ApiError, refreshBalance, TableSocket } from "./api.js";
 import { wordError } from "./errors.js";
-import { clock, money, t } from "./i18n.js";
+import { clock, has, localeTag, money, signedMoney, t } from "./i18n.js";
 import { announce, toast } from "./notify.js";
 import { play } from "./sound.js";
 import { setBalance, store } from "./store.js";
-import { html, useEffect, useRef, useState, useTicker } from "./ui.js";
+import { html, useEffect, useLayoutEffect, useRef, useState, useTicker } from "./ui.js";
 
 // How long the table pauses after an event at normal pace (ms), so that what it shows can be
 // seen: a card dealt, a board turned card by card, the dealer's hand, a result.
@@ -34,8 +34,14 @@ export function reducedMotion() {
   return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
+/** Turbo (no pauses) only where the operator allows it for the jurisdiction (a server
+ * setting, off by default: UKGC RTS 14E forbids speeding a casino game up). */
+export function turbo() {
+  return store.settings.pace === "turbo" && Boolean(store.server && store.server.turbo_pace);
+}
+
 function pauseAfter(frame) {
-  if (store.settings.pace === "turbo" || document.hidden) return 0;
+  if (turbo() || document.hidden) return 0;
   if (frame.type !== "event" && frame.type !== "seat_event") return 0;
   const e = frame.event;
   let ms = PAUSE[e.kind] || 0;
@@ -57,19 +63,30 @@ export function useTable(info, handlers) {
       table: null,
       view: null,
       conn: "connecting",
-      deadline: null, // {at: performance.now() when it runs out, total: seconds}
+      deadline: null, // {at: performance.now() when it runs out, total: seconds, betting?}
       log: [],
       busy: false,
       winners: null,
       socket: null,
       names: {},
+      rules: info.rules || {}, // the table's rules now: an operator's change replaces them
+      closed: Boolean(info.closed),
+      notices: [], // what the table tells this player: a change of limits, a seat lost...
+      locked: false, // an `act` was sent: the decision buttons wait for the server's next options
+      lockN: null, // ... that is, until every frame received before its answer is on screen
+      queue: [], // frames received, waiting to be shown (the table's pace)
+      behind: false, // frames that change the decision wait in the paced queue
+      mySeat: null,
+      leftReason: null,
+      restarted: false,
+      leaving: false,
     };
   }
   const model = modelRef.current;
 
   useEffect(() => {
     const m = modelRef.current;
-    const queue = [];
+    const queue = m.queue;
     let waiting = null;
     let stopped = false;
     const rerender = () => setVersion((n) => n + 1);
@@ -78,19 +95,27 @@ export function useTable(info, handlers) {
       const h = handlersRef.current;
       if (f.type === "welcome") {
         m.user = f.user;
+        if (f.restarted) m.restarted = true;
       } else if (f.type === "state") {
+        seatCheck(m, f.table.your_seat, h);
         m.table = f.table;
+        m.closed = Boolean(f.table.closed);
         for (const o of f.table.seats || []) m.names[o.seat] = o.username;
         if (f.table.deadline_in != null && f.table.status !== "idle") {
-          m.deadline = { at: f._at + f.table.deadline_in * 1000, total: Math.max(f.table.deadline_in, 0.001) };
+          m.deadline = { at: f._at + f.table.deadline_in * 1000, total: Math.max(f.table.deadline_in, 0.001), betting: f.table.status === "betting" };
         } else m.deadline = null;
         if (h.state) h.state(f, m);
         else m.view = f.view;
       } else if (f.type === "event" || f.type === "seat_event") {
         const e = f.event;
         if (e.kind === "seated" && e.username) m.names[e.seat] = e.username;
+        if (e.kind === "left" && m.user && e.username === m.user.username) m.leftReason = e.reason || "left";
         if (e.kind === "round_opened") m.winners = null;
-        if (e.kind === "round_closed") refreshBalance();
+        if (e.kind === "round_closed") {
+          refreshBalance();
+          m.roundsClosed = (m.roundsClosed || 0) + 1;
+        }
+        if (e.kind === "table_changed") tableChanged(m, e, h);
         if (e.kind === "round_closed" && Array.isArray(e.winners) && e.winners.length) {
           m.winners = { round: e.round_id, list: e.winners };
           announce(t("winners.announce", { list: e.winners.map((w) => `${w.name} ${money(w.net)}`).join(", ") }));
@@ -98,7 +123,12 @@ export function useTable(info, handlers) {
         // A live table sends no `state` during a round: its status follows the events.
         // (A banked round opens with `betting_seconds`; a cash hand's `state` follows.)
         if (m.table && e.kind === "round_opened" && e.betting_seconds != null) {
-          m.table = { ...m.table, status: "betting", round_id: e.round_id };
+          m.table = { ...m.table, status: "betting", round_id: e.round_id, commitment: e.commitment };
+          // The betting countdown runs from the round's own deadline (a live table sends no
+          // `state` with its `deadline_in` during a round).
+          m.deadline = { at: f._at + e.betting_seconds * 1000, total: Math.max(e.betting_seconds, 0.001), betting: true };
+        } else if (m.table && e.kind === "round_opened") {
+          m.table = { ...m.table, round_id: e.round_id, commitment: e.commitment };
         } else if (m.table && e.kind === "decisions_open") {
           m.table = { ...m.table, status: "playing" };
         } else if (m.table && e.kind === "round_closed" && info.max_seats == null) {
@@ -129,6 +159,8 @@ export function useTable(info, handlers) {
       while (queue.length && !stopped) {
         const f = queue.shift();
         apply(f);
+        m.behind = queue.some(changesDecision);
+        unlockIfShown(m);
         const ms = queue.length > CATCH_UP ? 0 : pauseAfter(f);
         if (ms > 0) {
           rerender();
@@ -136,6 +168,7 @@ export function useTable(info, handlers) {
           return;
         }
       }
+      m.behind = false;
       rerender();
     }
 
@@ -144,13 +177,22 @@ export function useTable(info, handlers) {
         if (f.type === "pong" || ((f.type === "ack" || f.type === "error") && f.ref != null)) return;
         queue.push(f);
         if (!waiting) pump();
+        else if (!m.behind && changesDecision(f)) {
+          // The options on screen are older than what the server has said: they wait.
+          m.behind = true;
+          rerender();
+        }
       },
       onStatus(status) {
+        const was = m.conn;
         m.conn = status;
         if (status === "unauthenticated") {
           sessionExpired();
           return;
         }
+        // Every (re)connection asks the wallet again (tried until it answers): a balance
+        // must never stay as it was before a restart or a cut.
+        if (status === "open" && was !== "open") refreshBalance();
         rerender();
       },
     });
@@ -170,6 +212,12 @@ export function useTable(info, handlers) {
   async function send(message, { quiet = false } = {}) {
     if (model.busy) return null;
     model.busy = true;
+    model.focusNext = true;
+    if (message.type === "leave" && !message.after_hand) model.leaving = true;
+    if (message.type === "join") {
+      model.leaving = false;
+      model.notices = model.notices.filter((n) => n.kind !== "seat_lost");
+    }
     setVersion((n) => n + 1);
     try {
       const result = await model.socket.request(message);
@@ -177,6 +225,7 @@ export function useTable(info, handlers) {
       return result;
     } catch (err) {
       if (!quiet) toast(wordError(err), "error");
+      if (message.type === "leave") model.leaving = false;
       return null;
     } finally {
       model.busy = false;
@@ -184,7 +233,126 @@ export function useTable(info, handlers) {
     }
   }
 
-  return { model, send, rerender: () => setVersion((n) => n + 1) };
+  /**
+   * A decision. From the click on, every decision button is disabled -- also after the ack --
+   * until a frame the server sent after answering it has brought the next options (or none):
+   * a second tap, or a tap on options the server has moved past, sends nothing. A refusal
+   * changed nothing at the table, so it frees them at once.
+   */
+  async function decide(message) {
+    if (!canDecide()) return null;
+    model.locked = true;
+    model.lockN = null;
+    model.focusNext = true;
+    const result = await send(message);
+    if (result === null) model.locked = false;
+    else {
+      model.lockN = model.socket.lastAckN;
+      unlockIfShown(model);
+    }
+    setVersion((n) => n + 1);
+    return result;
+  }
+
+  /** Whether a decision may be sent now: its buttons are live. */
+  function canDecide() {
+    return !model.locked && !model.behind && !model.busy && model.conn === "open";
+  }
+
+  return { model, send, decide, canDecide, rerender: () => setVersion((n) => n + 1) };
+}
+
+/** The answer to a decision came, and everything the server sent before it (the decision's
+ * own consequences among it) is on screen: the buttons shown now are the server's latest. */
+function unlockIfShown(m) {
+  if (m.locked && m.lockN != null && !m.queue.some((f) => f._n < m.lockN)) m.locked = false;
+}
+
+/** Frames that bring a seat's next options (or end them): while one waits in the paced queue,
+ * the options on screen are stale. */
+function changesDecision(f) {
+  if (f.type === "state") return true;
+  if (f.type !== "event" && f.type !== "seat_event") return false;
+  const kind = f.event.kind;
+  return kind === "your_turn" || kind === "turn" || kind === "decisions_open" || kind === "round_closed" || kind === "phase_changed";
+}
+
+/**
+ * The seat this player had is gone though they did not leave: say why (a restart of the
+ * server, a seat freed for not playing, freed while away), that the money is safe, and offer
+ * to sit again.
+ */
+function seatCheck(m, seat, h) {
+  const had = m.mySeat;
+  m.mySeat = seat;
+  if (seat != null) {
+    m.leftReason = null;
+    return;
+  }
+  if (had == null || m.leaving) {
+    m.leaving = false;
+    return;
+  }
+  const why = m.leftReason === "idle" || m.leftReason === "self_excluded" || m.leftReason === "busted" ? m.leftReason : m.restarted ? "restart" : "away";
+  m.leftReason = null;
+  m.restarted = false;
+  addNotice(m, "seat_lost", t(`seat_lost.${why}`), "bad");
+  if (h.seatLost) h.seatLost(m, why);
+}
+
+/** An operator changed the table: new limits or pay tables from the next round, closed or
+ * opened. The header and the chip tray follow `m.rules`; a seated player is told. */
+function tableChanged(m, e, h) {
+  const wasClosed = m.closed;
+  m.rules = e.rules || m.rules;
+  m.closed = Boolean(e.closed);
+  const seated = m.table && m.table.your_seat != null;
+  const inPlay = e.in_play != null;
+  const fields = Object.keys(e.changed || {}).filter((k) => k !== "status" && k !== "closed" && k !== "title");
+  if (m.closed && !wasClosed) addNotice(m, "closing", t(inPlay && seated ? "notice.closes_after_round" : "notice.closed"), "bad");
+  else if (!m.closed && wasClosed) {
+    m.notices = m.notices.filter((n) => n.kind !== "closing");
+    addNotice(m, "opened", t("notice.opened"), "good");
+  }
+  if (fields.length) {
+    const limits = h.limits ? h.limits(m.rules) : "";
+    addNotice(m, "limits", t(inPlay ? "notice.limits_next_round" : "notice.limits_now", { limits }), "");
+  }
+  addLog(m, t("log.table_changed"), "");
+}
+
+/** Say something to the player at the table until they dismiss it (one notice per kind). */
+export function addNotice(m, kind, text, cls = "") {
+  m.noticeId = (m.noticeId || 0) + 1;
+  m.notices = [...m.notices.filter((n) => n.kind !== kind), { kind, text, cls, id: m.noticeId }];
+}
+
+/**
+ * Focus after an action: the button pressed goes (or is disabled), and the focus would drop to
+ * the page's body. It goes to the controls instead while the table answers, and to the first
+ * live control of the next group (the next decision's buttons) once it has. A player who has
+ * put the focus elsewhere meanwhile keeps it there.
+ */
+export function useFocusNext(model, ref) {
+  useLayoutEffect(() => {
+    const box = ref.current;
+    if (!box || !model.focusNext) return;
+    const active = document.activeElement;
+    const lost = !active || active === document.body || !document.contains(active) || active.disabled;
+    if (!lost && active !== box && !box.contains(active)) {
+      model.focusNext = false; // the player went elsewhere
+      return;
+    }
+    if (!lost && active !== box && !model.locked) {
+      model.focusNext = false;
+      return;
+    }
+    const next = model.locked || model.busy ? null : box.querySelector("[data-decision] button:not([disabled])") || box.querySelector("button:not([disabled]), input:not([disabled])");
+    if (next) {
+      next.focus();
+      model.focusNext = false;
+    } else if (lost) box.focus({ preventScroll: true });
+  });
 }
 
 /** Told when a table socket's session has ended: app.js sends the player to log in. */
@@ -210,34 +378,190 @@ export function nameOf(model, seat) {
 
 // -- components --------------------------------------------------------------------------
 
-/** The one decision timer: a bar and the seconds left, read out as a timer. */
+/** The seconds the warning of a running-out timer starts at. */
+export const LAST_SECONDS = 5;
+
+/** Seconds left of `deadline` (0 when it has run out). */
+export function secondsLeft(deadline) {
+  return deadline ? Math.max(0, (deadline.at - performance.now()) / 1000) : 0;
+}
+
+/** The one timer (a decision's, or the betting's): a bar and the seconds left, read out as a
+ * timer; its last seconds are marked urgent. */
 export function Timer({ deadline, active = true }) {
   const on = Boolean(deadline && active);
   useTicker(on, 250);
   if (!on) return html`<div class="timer idle" data-testid="timer" aria-hidden="true"></div>`;
-  const left = Math.max(0, (deadline.at - performance.now()) / 1000);
+  const left = secondsLeft(deadline);
   const frac = Math.max(0, Math.min(1, left / deadline.total));
   const secs = Math.ceil(left);
-  return html`<div class=${`timer${secs <= 5 ? " urgent" : ""}`} data-testid="timer" role="timer" aria-label=${t("timer.left", { n: secs })}>
+  const label = deadline.betting ? t("timer.betting_left", { n: secs }) : t("timer.left", { n: secs });
+  return html`<div class=${`timer${secs <= LAST_SECONDS ? " urgent" : ""}${deadline.betting ? " betting" : ""}`} data-testid="timer" data-kind=${deadline.betting ? "betting" : "decision"} data-left=${String(secs)} role="timer" aria-label=${label}>
     <div class="timer-track"><div class="timer-bar" style=${{ transform: `scaleX(${frac})` }}></div></div>
-    <span class="timer-text">${t("timer.short", { n: secs })}</span>
+    <span class="timer-text">${deadline.betting ? t("timer.betting_short", { n: secs }) : t("timer.short", { n: secs })}</span>
   </div>`;
+}
+
+/**
+ * Chips on the layout that are not yet a bet: said while they wait for "Confirm bet", and
+ * loudly in the betting's last seconds (or that they go in by themselves, when the player
+ * chose to confirm automatically).
+ */
+export function UnconfirmedWarning({ deadline, pending, auto }) {
+  const on = Boolean(pending && deadline && deadline.betting);
+  useTicker(on, 250);
+  if (!pending) return null;
+  const left = on ? Math.ceil(secondsLeft(deadline)) : null;
+  const last = on && left <= LAST_SECONDS;
+  const text = auto ? t(last ? "bet.auto_last" : "bet.auto_note", { n: left }) : t(last ? "bet.unconfirmed_last" : "bet.unconfirmed", { n: left });
+  return html`<p class=${`bet-warning${last ? " urgent" : ""}`} data-testid="unconfirmed" data-last=${String(Boolean(last))} role=${last ? "alert" : "status"}>${text}</p>`;
 }
 
 const CONN_TEXT = { open: "conn.open", connecting: "conn.connecting", reconnecting: "conn.reconnecting", not_found: "conn.not_found", unauthenticated: "conn.expired" };
 
-/** The page's head: back to the lobby, the table's name and limits, connection state. */
+/** The page's head: back to the lobby, the table's name and limits (as they are now: an
+ * operator's change shows at once), whether it is closed, the connection's state, the help
+ * panel; under it the session bar and the table's notices. */
 export function TableHead({ info, model, limits, extra = null }) {
   const conn = model.conn;
   return html`<div class="table-head">
     <a href="#/lobby" class="back" aria-label=${t("nav.back_lobby")}>←</a>
-    <h1 class="table-title">${info.title || info.name}</h1>
-    <span class="limits">${limits}</span>
+    <h1 class="table-title">${tableTitle(info)}</h1>
+    <span class="limits" data-testid="table-limits">${limits}</span>
+    ${model.closed ? html`<span class="badge bad" data-testid="table-closed">${t("lobby.closed")}</span>` : null}
     ${extra}
     <span class=${`conn conn-${conn}`} data-testid="connection" data-state=${conn} role="status">
       <span aria-hidden="true">${conn === "open" ? "●" : "◌"}</span> <span class="conn-word">${t(CONN_TEXT[conn] || "conn.connecting")}</span>
     </span>
+    <${HelpButton} info=${info} />
+  </div>
+  <div class="table-sub"><${SessionBar} model=${model} /><${Commitment} model=${model} /></div>
+  <${Notices} model=${model} />`;
+}
+
+// The titles of the tables shipped in server/default_tables.toml: each has a text in every
+// language (`title.<name>`). A title an operator wrote is shown as written.
+const SHIPPED_TITLES = {
+  "uth-casino": "Ultimate Texas Hold'em — casino table",
+  "uth-live": "Ultimate Texas Hold'em — live",
+  "holdem-nl": "Texas Hold'em No-Limit 1/2",
+  russian: "Russian Poker",
+};
+
+/** A table's title in the player's language. */
+export function tableTitle(tb) {
+  const key = `title.${tb.name}`;
+  return SHIPPED_TITLES[tb.name] === tb.title && has(key) ? t(key) : tb.title || tb.name;
+}
+
+/** The notices of the table (a change of limits, closing, a seat lost), each dismissable. */
+export function Notices({ model }) {
+  const [, force] = useState(0);
+  if (!model.notices.length) return null;
+  const dismiss = (id) => {
+    model.notices = model.notices.filter((n) => n.id !== id);
+    force((n) => n + 1);
+  };
+  return html`<ul class="table-notices" data-testid="notices">
+    ${model.notices.map((n) => html`<li key=${n.id} class=${`notice ${n.cls}`} data-kind=${n.kind} role=${n.cls === "bad" ? "alert" : "status"}>
+      <span>${n.text}</span>
+      <button type="button" class="btn small ghost" aria-label=${t("notice.dismiss")} onClick=${() => dismiss(n.id)}>×</button>
+    </li>`)}
+  </ul>`;
+}
+
+/** The deck's commitment, shown from the round's opening, before any card is dealt. */
+export function Commitment({ model }) {
+  const hash = model.table && model.table.commitment;
+  if (!hash || model.table.round_id == null) return null;
+  const short = `${hash.slice(0, 8)}…${hash.slice(-4)}`;
+  return html`<details class="commitment" data-testid="commitment" data-hash=${hash}>
+    <summary aria-label=${t("fair.commitment", { short: hash, n: model.table.round_id })}><span class="c-label">${t("fair.commitment", { short: "", n: model.table.round_id })}</span><span class="c-short">${t("fair.short")} </span><code>${short}</code></summary>
+    <div class="commitment-pop"><p class="small">${t("fair.commitment_help")}</p><code class="hash">${hash}</code></div>
+  </details>`;
+}
+
+/** Time since login, wagered and net in this session: always in view at a table (UKGC RTS
+ * 13C/2E), from the server's figures (GET /api/me/reality-check), asked again after each
+ * round and every half minute; the time ticks here. */
+export function SessionBar({ model }) {
+  const [figures, setFigures] = useState(null);
+  useTicker(Boolean(figures), 1000);
+  useEffect(() => {
+    let stop = false;
+    async function load() {
+      try {
+        const data = await api("/api/me/reality-check");
+        if (!stop) setFigures({ ...data, at: performance.now() });
+      } catch {
+        /* asked again soon */
+      }
+    }
+    load();
+    const timer = setInterval(load, 30_000);
+    return () => {
+      stop = true;
+      clearInterval(timer);
+    };
+  }, [model.roundsClosed || 0, model.conn === "open"]);
+  if (!figures) return html`<div class="session-bar" data-testid="session-bar" aria-hidden="true"></div>`;
+  const seconds = figures.elapsed_seconds + Math.floor((performance.now() - figures.at) / 1000);
+  return html`<div class="session-bar" data-testid="session-bar" role="group" aria-label=${t("session.title")}>
+    <span data-testid="session-time">${t("session.time", { time: duration(seconds) })}</span>
+    <span data-testid="session-wagered" data-cents=${String(figures.wagered)}>${t("session.wagered", { amount: money(figures.wagered) })}</span>
+    <span data-testid="session-net" data-cents=${String(figures.net)} class=${figures.net > 0 ? "good" : figures.net < 0 ? "bad" : ""}>${t("session.net", { amount: signedMoney(figures.net) })}</span>
   </div>`;
+}
+
+/** "1:02:03" / "12:03": a duration in hours, minutes and seconds. */
+export function duration(total) {
+  const s = Math.max(0, Math.floor(total));
+  const hh = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(hh ? 2 : 1, "0");
+  const ss = String(s % 60).padStart(2, "0");
+  return hh ? `${hh}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+/** The game's help: the exact return to player of this table's own pay tables (the server's
+ * theory) and the game's version, asked for when opened. */
+function HelpButton({ info }) {
+  const [open, setOpen] = useState(false);
+  const [help, setHelp] = useState(null);
+  const close = useRef(null);
+  useEffect(() => {
+    if (!open) return;
+    if (close.current) close.current.focus();
+    api(`/api/tables/${encodeURIComponent(info.name)}/help`)
+      .then(setHelp)
+      .catch((err) => setHelp({ error: wordError(err) }));
+  }, [open]);
+  return html`<button type="button" class="btn small ghost help-button" data-testid="help" aria-haspopup="dialog" aria-label=${t("help.open")} title=${t("help.open")} onClick=${() => setOpen(true)}>?</button>
+    ${open
+      ? html`<div class="rg-overlay" onClick=${(e) => e.target === e.currentTarget && setOpen(false)}>
+          <div class="rg-dialog help-dialog" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="help-panel" onKeyDown=${(e) => e.key === "Escape" && setOpen(false)}>
+            <h2 id="help-title">${t("help.title", { game: t(`game.${info.game}`) })}</h2>
+            ${help ? html`<${HelpBody} help=${help} />` : html`<p class="muted">${t("loading")}</p>`}
+            <div class="op-actions"><button type="button" class="btn primary" ref=${close} data-testid="help-close" onClick=${() => setOpen(false)}>${t("btn.close")}</button></div>
+          </div>
+        </div>`
+      : null}`;
+}
+
+function HelpBody({ help }) {
+  if (help.error) return html`<p class="form-error">${help.error}</p>`;
+  const lines = help.returns || [];
+  return html`<p class="muted">${t("help.rtp_intro")}</p>
+    ${lines.length
+      ? html`<dl class="help-rtp" data-testid="help-rtp">${lines.map((l) => html`<div key=${l.key} data-key=${l.key} data-value=${String(l.value)}><dt>${t(`help.rtp.${l.key}`)}</dt><dd>${percent(l.value, l.digits || 2)}${l.plus_minus ? ` ± ${percent(l.plus_minus, l.digits || 2)}` : ""}</dd></div>`)}</dl>`
+      : html`<p data-testid="help-rtp-none">${t(`help.rtp_status.${help.status || "unavailable"}`)}</p>`}
+    ${help.rake ? html`<p data-testid="help-rake">${t("help.rake", { percent: percent(help.rake.percent / 100, 1), cap: money(help.rake.cap) })}</p>` : null}
+    <p class="muted small">${t(`help.method.${help.method || "none"}`)}</p>
+    <p data-testid="help-version">${t("help.version", { version: help.version })}</p>`;
+}
+
+/** 0.9947 -> "99.47 %" / "99,47 %" in the active locale. */
+export function percent(fraction, digits = 2) {
+  return new Intl.NumberFormat(localeTag(), { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(fraction);
 }
 
 /** Shown over the controls while the socket is down: nothing can be sent meanwhile. */
