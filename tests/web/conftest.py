@@ -213,7 +213,11 @@ def _record(result: Tab, ws: Any) -> None:
         data = json.loads(payload)
         result.frames.extend(data if isinstance(data, list) else [data])
 
+    def sent(payload: str) -> None:
+        result.sent.append(json.loads(payload))
+
     ws.on("framereceived", received)
+    ws.on("framesent", sent)
 
 
 @pytest.fixture

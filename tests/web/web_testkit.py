@@ -88,6 +88,16 @@ title = "Russian Poker"
 """
 
 
+# Issue 29's casino UTH tables.
+TRUST_CASINO = (
+    "trust-uth-wallet",
+    "trust-uth-floor",
+    "trust-uth-close",
+    "trust-uth-session",
+    "trust-uth-commit",
+    "trust-uth-cut",
+)
+
 # The locales and windows the layout tests run in (issue 15): each pair gets its own tables.
 LOCALES = ("it-IT", "en-GB", "sl-SI")
 VIEWPORTS = ((390, 844), (1366, 650))
@@ -117,7 +127,38 @@ def tables_toml() -> str:
         + _OTHERS
         + "".join(_EACH_SCREEN.format(i=i) for i in range(len(SCREENS)))
         + _EXTRA
+        + _TRUST
     )
+
+
+# Issue 29's tables: one per test that plays, as above.
+_TRUST_HOLDEM = """
+[[tables]]
+name = "{name}"
+game = "holdem"
+title = "Hold'em {name}"
+decision_seconds = 60
+pause_seconds = 0.5
+"""
+_TRUST_LIVE = """
+[[tables]]
+name = "{name}"
+game = "uth"
+title = "UTH live {name}"
+betting_seconds = {seconds}
+decision_seconds = 60
+pause_seconds = 0.3
+[tables.rules]
+shared_hand = true
+"""
+_TRUST = (
+    "".join(_TRUST_HOLDEM.format(name=n) for n in ("trust-hm-poll", "trust-hm-tap"))
+    + "".join(
+        _TRUST_LIVE.format(name=n, seconds=s)
+        for n, s in (("trust-live-timer", 9), ("trust-live-auto", 7), ("trust-live-trips", 12))
+    )
+    + "".join(_CASINO.format(name=n) for n in TRUST_CASINO)
+)
 
 
 _EXTRA = """
@@ -238,6 +279,8 @@ class Tab:
     page: Any
     server: WebServer
     frames: list[dict[str, Any]] = field(default_factory=list)
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    """Every frame the page's table sockets sent, decoded."""
     sockets: int = 0
     lobby_sockets: int = 0
     errors: list[str] = field(default_factory=list)

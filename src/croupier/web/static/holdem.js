@@ -460,7 +460,7 @@ function Decision({ opts, ui, busy, onAct, refresh }) {
     refresh();
   };
   return html`<div class="hm-decision" data-testid="decision">
-    <div class="actions" role="group" aria-label=${t("decision")} data-decision="1" data-live=${String(!busy)}>${buttons}</div>
+    <div class="actions" role="group" aria-label=${t("decision")} data-decision="1" tabindex="-1" data-live=${String(!busy)}>${buttons}</div>
     ${raiseWord
       ? html`<div class="hm-raise">
           <div class="presets" role="group" aria-label=${t("holdem.presets")}>

@@ -288,7 +288,7 @@ export function RussianTable({ info }) {
     const ins = v && v.insurance;
     const hand = open && open.cards ? bestHand(open.cards) : null;
     const insurable = legal.includes("bet") && (ins ? true : Boolean(hand && hand.rank >= 3));
-    return html`<div class="actions" role="group" aria-label=${t("decision")} data-decision="1" data-live=${String(live_)}>
+    return html`<div class="actions" role="group" aria-label=${t("decision")} data-decision="1" tabindex="-1" data-live=${String(live_)}>
         ${legal.map((a) => html`<button type="button" key=${a} class=${`btn act act-${a}`} data-testid=${`act-${a}`} data-label=${a}
           disabled=${!live_ || (a === "exchange" && n === 0)} onClick=${() => act(a)}>${label[a] || a}</button>`)}
       </div>

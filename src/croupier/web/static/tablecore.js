@@ -329,9 +329,9 @@ export function addNotice(m, kind, text, cls = "") {
 
 /**
  * Focus after an action: the button pressed goes (or is disabled), and the focus would drop to
- * the page's body. It goes to the controls instead while the table answers, and to the first
- * live control of the next group (the next decision's buttons) once it has. A player who has
- * put the focus elsewhere meanwhile keeps it there.
+ * the page's body. It goes to the controls instead while the table answers, and on to the
+ * first live button of the next decision once the server has sent it. A player who has put
+ * the focus elsewhere meanwhile keeps it there.
  */
 export function useFocusNext(model, ref) {
   useLayoutEffect(() => {
@@ -339,17 +339,17 @@ export function useFocusNext(model, ref) {
     if (!box || !model.focusNext) return;
     const active = document.activeElement;
     const lost = !active || active === document.body || !document.contains(active) || active.disabled;
-    if (!lost && active !== box && !box.contains(active)) {
-      model.focusNext = false; // the player went elsewhere
+    if (!lost && active !== box) {
+      // Still on a live control (a bet confirmed, the chips stay), or moved elsewhere.
+      if (!box.contains(active) || !model.locked) model.focusNext = false;
       return;
     }
-    if (!lost && active !== box && !model.locked) {
-      model.focusNext = false;
-      return;
-    }
-    const next = model.locked || model.busy ? null : box.querySelector("[data-decision] button:not([disabled])") || box.querySelector("button:not([disabled]), input:not([disabled])");
+    // The group itself, not a button in it: Enter never acts on a choice the player has
+    // not moved to (the group's name is read out; Tab goes to its first button).
+    const live = model.locked || model.busy ? null : box.querySelector("[data-decision] button:not([disabled])");
+    const next = live ? live.closest("[data-decision]") : null;
     if (next) {
-      next.focus();
+      next.focus({ preventScroll: true });
       model.focusNext = false;
     } else if (lost) box.focus({ preventScroll: true });
   });

@@ -447,7 +447,7 @@ export function UthTable({ info }) {
       return html`<button type="button" key=${a.action} class=${`btn act act-${a.action}${ui.hint && ui.hint.best === a.action ? " hinted" : ""}`} data-testid=${`act-${a.action}`}
         disabled=${!live_} onClick=${() => decide({ type: "act", ...a.send, ...decisionId(v) })}>${label}</button>`;
     });
-    return html`${deciding ? html`<div class="actions" role="group" aria-label=${t("decision")} data-decision="1" data-live=${String(live_)}>${buttons}</div>` : null}
+    return html`${deciding ? html`<div class="actions" role="group" aria-label=${t("decision")} data-decision="1" tabindex="-1" data-live=${String(live_)}>${buttons}</div>` : null}
       ${deciding ? html`<button type="button" class="btn ghost small" data-testid="hint" onClick=${hint}>${t("btn.hint")}</button>` : null}
       ${ui.hint && deciding ? html`<div class="hint" data-testid="hint-text" role="status">${ui.hint.text}${ui.hint.detail ? html`<small>${ui.hint.detail}</small>` : null}</div>` : null}
       ${!deciding && v && v.box && !result ? html`<p class="muted" data-testid="waiting">${phaseText}</p>` : null}
