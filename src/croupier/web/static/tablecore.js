@@ -407,13 +407,14 @@ export function Timer({ deadline, active = true }) {
  * loudly in the betting's last seconds (or that they go in by themselves, when the player
  * chose to confirm automatically).
  */
-export function UnconfirmedWarning({ deadline, pending, auto }) {
+export function UnconfirmedWarning({ deadline, pending, auto, trips = false }) {
   const on = Boolean(pending && deadline && deadline.betting);
   useTicker(on, 250);
   if (!pending) return null;
   const left = on ? Math.ceil(secondsLeft(deadline)) : null;
   const last = on && left <= LAST_SECONDS;
-  const text = auto ? t(last ? "bet.auto_last" : "bet.auto_note", { n: left }) : t(last ? "bet.unconfirmed_last" : "bet.unconfirmed", { n: left });
+  const which = trips ? "bet.unconfirmed_trips" : "bet.unconfirmed";
+  const text = auto ? t(last ? "bet.auto_last" : "bet.auto_note", { n: left }) : t(last ? `${which}_last` : which, { n: left });
   return html`<p class=${`bet-warning${last ? " urgent" : ""}`} data-testid="unconfirmed" data-last=${String(Boolean(last))} role=${last ? "alert" : "status"}>${text}</p>`;
 }
 

@@ -380,7 +380,7 @@ export function UthTable({ info }) {
             ${live ? html`<div class="shared-hand"><div class="felt-label">${t("uth.shared_hand")}</div><${CardRow} cards=${hole} slots=${2} best=${best} label=${t("uth.shared_hand")} /></div>` : null}
           </div>
           ${result ? html`<${UthResult} result=${result} hand=${mine} />` : html`<div class="status-line">${pending || (canAddTrips && ui.addTrips > 0)
-            ? html`<div class="phase sr-only" data-testid="phase">${phaseText}</div><${UnconfirmedWarning} deadline=${m.deadline} pending=${true} auto=${autoConfirm && pending} />`
+            ? html`<div class="phase sr-only" data-testid="phase">${phaseText}</div><${UnconfirmedWarning} deadline=${m.deadline} pending=${true} auto=${autoConfirm && pending} trips=${!pending} />`
             : html`<div class="phase" data-testid="phase">${phaseText}</div>`}<${Timer} deadline=${m.deadline} active=${Boolean(t0 && t0.status !== "idle" && t0.status !== "pause")} /></div>`}
           <${WinnersPanel} winners=${m.winners} />
           ${live ? null : html`<${OtherBoxes} info=${info} model=${m} onSit=${(seat) => send({ type: "join", seat })} />`}

@@ -934,4 +934,6 @@ export default {
   "op.rng.name.runs_above_below_the_median": "runs above and below the median",
   "op.rng.name.runs_up_and_down": "runs up and down",
   "op.rng.name.serial": "serial correlation, lag {lag}",
+  "bet.unconfirmed_trips": "Your Trips chips are not in play until you press “Confirm Trips”.",
+  "bet.unconfirmed_trips_last": ({ n }) => `Last seconds: your Trips chips are NOT in play — press “Confirm Trips” within ${plural(n, "{n} second", "{n} seconds")}.`,
 };

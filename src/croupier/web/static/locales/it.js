@@ -938,4 +938,6 @@ export default {
   "op.rng.name.runs_above_below_the_median": "sequenze sopra e sotto la mediana",
   "op.rng.name.runs_up_and_down": "sequenze crescenti e decrescenti",
   "op.rng.name.serial": "correlazione seriale, ritardo {lag}",
+  "bet.unconfirmed_trips": "Le fiches del Trips non sono in gioco finché non premi «Conferma Trips».",
+  "bet.unconfirmed_trips_last": ({ n }) => `Ultimi secondi: le fiches del Trips NON sono in gioco — premi «Conferma Trips» entro ${plural(n, "{n} secondo", "{n} secondi")}.`,
 };

@@ -942,4 +942,6 @@ export default {
   "op.rng.name.runs_above_below_the_median": "nizi nad in pod mediano",
   "op.rng.name.runs_up_and_down": "naraščajoči in padajoči nizi",
   "op.rng.name.serial": "serijska korelacija, zamik {lag}",
+  "bet.unconfirmed_trips": "Žetoni za Trips niso v igri, dokler ne pritisnete »Potrdi Trips«.",
+  "bet.unconfirmed_trips_last": ({ n }, h) => `Zadnje sekunde: žetoni za Trips NISO v igri — pritisnite »Potrdi Trips« ${forms(n, h, "v {n} sekundi", "v {n} sekundah", "v {n} sekundah", "v {n} sekundah")}.`,
 };
