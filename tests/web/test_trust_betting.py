@@ -73,8 +73,10 @@ def test_the_betting_countdown_warns_and_unconfirmed_chips_are_not_played(
     assert left <= 5 and left < first
     tab.shot("trust-betting-last-seconds-390")
     # Betting closes: the chips were never played, and the player is told so.
-    page.wait_for_selector("[data-testid=log] li:has-text('non sono state giocate')", state="attached")
-    assert not [e for e in _my_events(tab, "bets_placed")]
+    page.wait_for_selector(
+        "[data-testid=log] li:has-text('non sono state giocate')", state="attached"
+    )
+    assert not _my_events(tab, "bets_placed")
     assert web_server.balance(token) == 100_000
 
 
@@ -101,7 +103,9 @@ def test_confirm_automatically_bets_the_chips_when_time_runs_out(
     tab.wait_until(lambda: bool(_my_events(tab, "bets_placed")), timeout=15)
     (placed,) = _my_events(tab, "bets_placed")
     assert placed["ante"] == 500
-    page.wait_for_selector("[data-testid=log] li:has-text('confirmed automatically')", state="attached")
+    page.wait_for_selector(
+        "[data-testid=log] li:has-text('confirmed automatically')", state="attached"
+    )
     assert web_server.balance(token) == 100_000 - 1_000
     tab.shot("trust-betting-auto-1366")
 

@@ -501,13 +501,14 @@ class OwnServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.server = WebServer(url=self.url, http=httpx.Client(base_url=self.url, timeout=30))
         self.proc: Any = None
+        self.log: Any = None
         self.start()
 
     def start(self) -> None:
         import subprocess
         import sys
 
-        log = (self.base / "server.log").open("ab")
+        self.log = log = (self.base / "server.log").open("ab")
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -539,7 +540,9 @@ class OwnServer:
                 self.proc.wait(timeout=10)
             except Exception:
                 self.proc.kill()
+                self.proc.wait(timeout=10)
             self.proc = None
+            self.log.close()
 
     def restart(self) -> None:
         self.stop()
