@@ -206,6 +206,7 @@ def _record(result: Tab, ws: Any) -> None:
     socket (``/ws/lobby``) is counted apart."""
     if "/ws/lobby" in ws.url:
         result.lobby_sockets += 1
+        ws.on("framereceived", lambda payload: result.lobby_frames.append(json.loads(payload)))
         return
     result.sockets += 1
 

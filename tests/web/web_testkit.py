@@ -283,6 +283,7 @@ class Tab:
     """Every frame the page's table sockets sent, decoded."""
     sockets: int = 0
     lobby_sockets: int = 0
+    lobby_frames: list[dict[str, Any]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
     def shot(self, name: str) -> Path:

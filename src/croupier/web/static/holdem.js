@@ -10,7 +10,7 @@ import { bestHand, Card, CardRow, ChipStack, nameAgainst } from "./cards.js";
 import { centsText, money, signedMoney, t, toCents } from "./i18n.js";
 import { announce, toast } from "./notify.js";
 import { play } from "./sound.js";
-import { addLog, LogPanel, nameOf, OfflineNote, soundFor, TableHead, tableTitle, Timer, useFocusNext, useTable } from "./tablecore.js";
+import { addLog, LogPanel, nameOf, Notices, OfflineNote, soundFor, TableHead, tableTitle, Timer, useFocusNext, useTable } from "./tablecore.js";
 import { html, useEffect, useRef, useState, useTicker } from "./ui.js";
 
 // Seat places around the oval, as percentages of the felt (place 0 at the bottom centre: the
@@ -301,6 +301,7 @@ export function HoldemTable({ info }) {
     <${TableHead} info=${info} model=${m} limits=${limits} extra=${tb && tb.round_id ? html`<span class="round">${t("holdem.hand_n", { n: tb.round_id })}</span>` : null} />
     <div class="table-layout">
       <div class="table-main">
+        <${Notices} model=${m} />
         <div class="hm-wrap">
           <div class="hm-felt" data-testid="felt">
             ${seats}

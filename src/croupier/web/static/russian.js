@@ -11,7 +11,7 @@ import { BetLines, ChipTray, Spot } from "./common.js";
 import { centsText, money, signedMoney, t, toCents } from "./i18n.js";
 import { announce, toast } from "./notify.js";
 import { play } from "./sound.js";
-import { addLog, LogPanel, nameOf, OfflineNote, soundFor, TableHead, tableTitle, Timer, useFocusNext, useTable } from "./tablecore.js";
+import { addLog, LogPanel, nameOf, Notices, OfflineNote, soundFor, TableHead, tableTitle, Timer, useFocusNext, useTable } from "./tablecore.js";
 import { limitError, priceOf } from "./uth.js";
 import { html, useRef, useState } from "./ui.js";
 
@@ -217,6 +217,7 @@ export function RussianTable({ info }) {
     <${TableHead} info=${info} model=${m} limits=${limits} extra=${tb && tb.round_id ? html`<span class="round">${t("round.n", { n: tb.round_id })}</span>` : null} />
     <div class="table-layout">
       <div class="table-main">
+        <${Notices} model=${m} />
         <div class="felt ru-felt" data-testid="felt">
           <${RussianPayTables} rules=${rules} />
           <div class="dealer-area" data-testid="dealer">

@@ -114,6 +114,8 @@ export function useTable(info, handlers) {
         if (e.kind === "round_closed") {
           refreshBalance();
           m.roundsClosed = (m.roundsClosed || 0) + 1;
+          // "closes after this round": now it is closed.
+          if (m.closed && m.notices.some((n) => n.kind === "closing")) addNotice(m, "closing", t("notice.closed"), "bad");
         }
         if (e.kind === "table_changed") tableChanged(m, e, h);
         if (e.kind === "round_closed" && Array.isArray(e.winners) && e.winners.length) {
@@ -312,19 +314,21 @@ function tableChanged(m, e, h) {
   if (m.closed && !wasClosed) addNotice(m, "closing", t(inPlay && seated ? "notice.closes_after_round" : "notice.closed"), "bad");
   else if (!m.closed && wasClosed) {
     m.notices = m.notices.filter((n) => n.kind !== "closing");
-    addNotice(m, "opened", t("notice.opened"), "good");
+    addNotice(m, "opened", t("notice.opened"), "good", 15);
   }
   if (fields.length) {
     const limits = h.limits ? h.limits(m.rules) : "";
-    addNotice(m, "limits", t(inPlay ? "notice.limits_next_round" : "notice.limits_now", { limits }), "");
+    addNotice(m, "limits", t(inPlay ? "notice.limits_next_round" : "notice.limits_now", { limits }), "", 30);
   }
   addLog(m, t("log.table_changed"), "");
 }
 
-/** Say something to the player at the table until they dismiss it (one notice per kind). */
-export function addNotice(m, kind, text, cls = "") {
+/** Say something to the player at the table (one notice per kind): until they dismiss it,
+ * or for `seconds` when given. */
+export function addNotice(m, kind, text, cls = "", seconds = null) {
   m.noticeId = (m.noticeId || 0) + 1;
-  m.notices = [...m.notices.filter((n) => n.kind !== kind), { kind, text, cls, id: m.noticeId }];
+  const until = seconds ? performance.now() + seconds * 1000 : null;
+  m.notices = [...m.notices.filter((n) => n.kind !== kind), { kind, text, cls, id: m.noticeId, until }];
 }
 
 /**
@@ -436,8 +440,7 @@ export function TableHead({ info, model, limits, extra = null }) {
     </span>
     <${HelpButton} info=${info} />
   </div>
-  <div class="table-sub"><${SessionBar} model=${model} /><${Commitment} model=${model} /></div>
-  <${Notices} model=${model} />`;
+  <div class="table-sub"><${SessionBar} model=${model} /><${Commitment} model=${model} /></div>`;
 }
 
 // The titles of the tables shipped in server/default_tables.toml: each has a text in every
@@ -455,20 +458,32 @@ export function tableTitle(tb) {
   return SHIPPED_TITLES[tb.name] === tb.title && has(key) ? t(key) : tb.title || tb.name;
 }
 
-/** The notices of the table (a change of limits, closing, a seat lost), each dismissable. */
+/** The notices of the table (a change of limits, closing, a seat lost), each dismissable;
+ * at the top of the table's column, so the felt below makes room for them (they never cover
+ * a card). A notice that only informs goes by itself after a while. */
 export function Notices({ model }) {
   const [, force] = useState(0);
+  const passing = model.notices.filter((n) => n.until);
+  useEffect(() => {
+    if (!passing.length) return undefined;
+    const next = Math.min(...passing.map((n) => n.until)) - performance.now();
+    const id = setTimeout(() => {
+      model.notices = model.notices.filter((n) => !n.until || n.until > performance.now());
+      force((k) => k + 1);
+    }, Math.max(0, next));
+    return () => clearTimeout(id);
+  });
   if (!model.notices.length) return null;
   const dismiss = (id) => {
     model.notices = model.notices.filter((n) => n.id !== id);
     force((n) => n + 1);
   };
-  return html`<ul class="table-notices" data-testid="notices">
-    ${model.notices.map((n) => html`<li key=${n.id} class=${`notice ${n.cls}`} data-kind=${n.kind} role=${n.cls === "bad" ? "alert" : "status"}>
+  return html`<div class="table-notices" data-testid="notices">
+    ${model.notices.map((n) => html`<div key=${n.id} class=${`notice ${n.cls}`} data-kind=${n.kind} role=${n.cls === "bad" ? "alert" : "status"}>
       <span>${n.text}</span>
       <button type="button" class="btn small ghost" aria-label=${t("notice.dismiss")} onClick=${() => dismiss(n.id)}>×</button>
-    </li>`)}
-  </ul>`;
+    </div>`)}
+  </div>`;
 }
 
 /** The deck's commitment, shown from the round's opening, before any card is dealt. */

@@ -12,7 +12,7 @@ import { money, number, signedMoney, t } from "./i18n.js";
 import { announce, toast } from "./notify.js";
 import { play } from "./sound.js";
 import { store } from "./store.js";
-import { addLog, LogPanel, nameOf, OfflineNote, secondsLeft, soundFor, TableHead, tableTitle, Timer, UnconfirmedWarning, useFocusNext, useTable, WinnersPanel } from "./tablecore.js";
+import { addLog, LogPanel, nameOf, Notices, OfflineNote, secondsLeft, soundFor, TableHead, tableTitle, Timer, UnconfirmedWarning, useFocusNext, useTable, WinnersPanel } from "./tablecore.js";
 import { html, useEffect, useRef, useState } from "./ui.js";
 
 const ACTIONS = [
@@ -368,6 +368,7 @@ export function UthTable({ info }) {
     <${TableHead} info=${info} model=${m} limits=${limits} extra=${[t0 && t0.round_id ? html`<span class="round" data-testid="round-id">${t("round.n", { n: t0.round_id })}</span>` : null, crowd]} />
     <div class="table-layout">
       <div class="table-main">
+        <${Notices} model=${m} />
         <div class=${`felt uth-felt${live ? " live" : ""}`} data-testid="felt">
           <${PayTables} rules=${rules} />
           <div class="dealer-area" data-testid="dealer">
