@@ -51,6 +51,8 @@ def player_help(entry: Mapping[str, Any], figures: Mapping[str, Any]) -> dict[st
             value = figures.get(name)
             if value is None:
                 continue
+            if key == "main_initial" and figures.get("return_per_total_bet") is None:
+                key = "main"  # one figure for the main game: per Ante, no "initial" to tell
             line: dict[str, Any] = {"key": key, "value": float(value)}
             if exact is not None and figures.get(exact):
                 line["exact"] = figures[exact]

@@ -265,7 +265,7 @@ function App() {
   else if (route.page === "limits") page = html`<${LimitsPage} />`;
   else page = html`<${LobbyPage} />`;
   const blocked = Boolean(store.blocking);
-  return html`<div class="page-shell" inert=${blocked ? "" : null} aria-hidden=${blocked ? "true" : null}><${Header} route=${route} /><main id="view" class=${`page-${route.page}`}>${page}</main></div><${RealityCheck} /><${BlockingNotice} />`;
+  return html`<div class="page-shell" inert=${blocked} aria-hidden=${blocked ? "true" : null}><${Header} route=${route} /><main id="view" class=${`page-${route.page}`}>${page}</main></div><${RealityCheck} /><${BlockingNotice} />`;
 }
 
 if (token()) refreshCashier();

@@ -936,4 +936,5 @@ export default {
   "op.rng.name.serial": "serial correlation, lag {lag}",
   "bet.unconfirmed_trips": "Your Trips chips are not in play until you press “Confirm Trips”.",
   "bet.unconfirmed_trips_last": ({ n }) => `Last seconds: your Trips chips are NOT in play — press “Confirm Trips” within ${plural(n, "{n} second", "{n} seconds")}.`,
+  "help.rtp.main": "Main game (per Ante)",
 };

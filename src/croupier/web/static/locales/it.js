@@ -940,4 +940,5 @@ export default {
   "op.rng.name.serial": "correlazione seriale, ritardo {lag}",
   "bet.unconfirmed_trips": "Le fiches del Trips non sono in gioco finché non premi «Conferma Trips».",
   "bet.unconfirmed_trips_last": ({ n }) => `Ultimi secondi: le fiches del Trips NON sono in gioco — premi «Conferma Trips» entro ${plural(n, "{n} secondo", "{n} secondi")}.`,
+  "help.rtp.main": "Gioco principale (per Ante)",
 };

@@ -944,4 +944,5 @@ export default {
   "op.rng.name.serial": "serijska korelacija, zamik {lag}",
   "bet.unconfirmed_trips": "Žetoni za Trips niso v igri, dokler ne pritisnete »Potrdi Trips«.",
   "bet.unconfirmed_trips_last": ({ n }, h) => `Zadnje sekunde: žetoni za Trips NISO v igri — pritisnite »Potrdi Trips« ${forms(n, h, "v {n} sekundi", "v {n} sekundah", "v {n} sekundah", "v {n} sekundah")}.`,
+  "help.rtp.main": "Glavna igra (na Ante)",
 };
