@@ -101,6 +101,22 @@ def test_a_poller_never_finds_a_stale_decision_button(
     acked, refused = _acts(tab)
     assert acked >= 16, f"only {acked} decisions in two minutes"
     assert not refused, [(r.get("reason"), r.get("message")) for r in refused]
+    # Each decision carried the id of the turn it answered (issued in that turn's `state`).
+    issued = {
+        f["table"].get("decision")
+        for f in tab.frames
+        if f.get("type") == "state" and f["table"].get("decision")
+    }
+    sent = [f for f in tab.sent if f.get("type") == "act"]
+    assert all(f.get("decision") in issued for f in sent), [f.get("decision") for f in sent]
+    assert len({f["decision"] for f in sent}) == len(sent)  # one decision per turn
+    # A decision sent again for a turn that has passed is refused, and changes nothing.
+    late = tab.page.evaluate(
+        """(d) => window.croupier.table.request({type: 'act', action: 'fold', decision: d})
+                 .then(() => 'ack', (e) => e.reason || e.code)""",
+        sent[0]["decision"],
+    )
+    assert late == "stale_decision", late
     tab.shot("trust-poller")
 
 

@@ -253,7 +253,7 @@ export function HoldemTable({ info }) {
   }, [turnKey, live_]);
 
   function act(action) {
-    const message = { type: "act", action, ...(opts && opts.decision != null ? { decision: opts.decision } : {}) };
+    const message = { type: "act", action };
     if (action === "bet" || action === "raise") message.amount = Math.round(Number(ui.raise));
     return decide(message);
   }

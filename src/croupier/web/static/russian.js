@@ -191,7 +191,6 @@ export function RussianTable({ info }) {
       message.action = "bet";
       message.amount = toCents(ui.insurance) || 0;
     }
-    if (v && v.decision != null) message.decision = v.decision;
     return decide(message);
   }
   function toggle(card) {

@@ -236,13 +236,18 @@ export function useTable(info, handlers) {
   }
 
   /**
-   * A decision. From the click on, every decision button is disabled -- also after the ack --
+   * A decision, sent with the id of the turn it answers. From the click on, every decision
+   * button is disabled -- also after the ack --
    * until a frame the server sent after answering it has brought the next options (or none):
    * a second tap, or a tap on options the server has moved past, sends nothing. A refusal
    * changed nothing at the table, so it frees them at once.
    */
   async function decide(message) {
     if (!canDecide()) return null;
+    // The decision's identity, issued with the turn (docs/protocol.md "Decisions"): the server
+    // refuses it for a turn that has passed (`stale_decision`) and answers a resend once.
+    const id = message.decision ?? (model.view && model.view.decision) ?? (model.table && model.table.decision);
+    if (id != null) message = { ...message, decision: id };
     model.locked = true;
     model.lockN = null;
     model.focusNext = true;

@@ -446,7 +446,7 @@ export function UthTable({ info }) {
       const multiple = a.send.multiple;
       const label = multiple ? t("uth.act.play", { n: multiple, amount: money(priceOf(v, a.action, multiple * ante)) }) : t(`action.${a.action}`);
       return html`<button type="button" key=${a.action} class=${`btn act act-${a.action}${ui.hint && ui.hint.best === a.action ? " hinted" : ""}`} data-testid=${`act-${a.action}`}
-        disabled=${!live_} onClick=${() => decide({ type: "act", ...a.send, ...decisionId(v) })}>${label}</button>`;
+        disabled=${!live_} onClick=${() => decide({ type: "act", ...a.send })}>${label}</button>`;
     });
     return html`${deciding ? html`<div class="actions" role="group" aria-label=${t("decision")} data-decision="1" tabindex="-1" data-live=${String(live_)}>${buttons}</div>` : null}
       ${deciding ? html`<button type="button" class="btn ghost small" data-testid="hint" onClick=${hint}>${t("btn.hint")}</button>` : null}
@@ -470,12 +470,6 @@ export function limitError(checks) {
 export function priceOf(v, action, fallback) {
   const prices = (v && (v.prices || v.stakes)) || null;
   return prices && typeof prices[action] === "number" ? prices[action] : fallback;
-}
-
-/** The identity of the decision the view's options belong to, when the server gave one
- * (docs/protocol.md "Decisions"): the server refuses an `act` for a turn that has passed. */
-export function decisionId(v) {
-  return v && v.decision != null ? { decision: v.decision } : {};
 }
 
 function crowdText(t0, tally) {
