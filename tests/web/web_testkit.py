@@ -151,8 +151,18 @@ pause_seconds = 0.3
 [tables.rules]
 shared_hand = true
 """
+_TRUST_BANK = """
+[[tables]]
+name = "trust-hm-bank"
+game = "holdem"
+title = "Hold'em time bank"
+decision_seconds = 2
+time_bank_seconds = 6
+pause_seconds = 0.5
+"""
 _TRUST = (
     "".join(_TRUST_HOLDEM.format(name=n) for n in ("trust-hm-poll", "trust-hm-tap"))
+    + _TRUST_BANK
     + "".join(
         _TRUST_LIVE.format(name=n, seconds=s)
         for n, s in (("trust-live-timer", 9), ("trust-live-auto", 7), ("trust-live-trips", 12))

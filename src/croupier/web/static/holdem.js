@@ -11,7 +11,7 @@ import { centsText, money, signedMoney, t, toCents } from "./i18n.js";
 import { announce, toast } from "./notify.js";
 import { play } from "./sound.js";
 import { addLog, LogPanel, nameOf, Notices, OfflineNote, soundFor, TableHead, tableTitle, Timer, useFocusNext, useTable } from "./tablecore.js";
-import { html, useEffect, useRef, useState, useTicker } from "./ui.js";
+import { html, useEffect, useMedia, useRef, useState, useTicker } from "./ui.js";
 
 // Seat places around the oval, as percentages of the felt (place 0 at the bottom centre: the
 // player's own seat). A narrow felt (a phone) pushes the side places up and down, away from
@@ -19,7 +19,7 @@ import { html, useEffect, useRef, useState, useTicker } from "./ui.js";
 function seatPlace(index, count) {
   const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
   const sin = Math.sin(angle);
-  const narrow = Math.abs(sin) < 0.99 ? 50 + 44 * Math.sign(sin) * Math.max(Math.abs(sin), 0.62) : 50 + 43 * sin;
+  const narrow = Math.abs(sin) < 0.99 ? 50 + 44 * Math.sign(sin) * Math.max(Math.abs(sin), 0.78) : 50 + 43 * sin;
   return { left: `${50 + 43 * Math.cos(angle)}%`, top: `${50 + 42 * sin}%`, "--y-narrow": `${narrow}%` };
 }
 
@@ -160,8 +160,8 @@ export function HoldemTable({ info }) {
           addLog(mm, t(e.all_in ? "holdem.log.all_in" : "holdem.log.raises", { name: who, amount: money(e.to) }));
           break;
         case "turn":
+          // The seat drawing on its time bank: its timer says so until the next turn.
           mm.bank = e.time_bank ? e.seat : null;
-          if (e.time_bank && mm.deadline) mm.deadline = { ...mm.deadline, bank: true };
           if (e.time_bank) addLog(mm, t("holdem.log.time_bank", { name: who }));
           break;
         case "timed_out":
@@ -221,6 +221,8 @@ export function HoldemTable({ info }) {
   const turnKey = opts ? `${tb.round_id}:${v.street}:${v.pot}:${opts.to_call}` : null;
   const live_ = Boolean(opts) && canDecide();
   useFocusNext(m, controls);
+  // A phone's oval is narrow: the result goes under it, where it covers no seat or card.
+  const narrow = useMedia("(max-width: 700px)");
 
   // A pre-action fires once, when the turn comes, and only as the situation now allows.
   useEffect(() => {
@@ -309,11 +311,12 @@ export function HoldemTable({ info }) {
               <div class="phase" data-testid="phase">${street}</div>
               <${CardRow} cards=${board} slots=${5} best=${winnerFive || (m.last && myHand ? new Set(myHand.five) : null)} label=${t("board")} testid="board" />
               <${Pots} view=${v} last=${m.last} />
-              <${Timer} deadline=${m.deadline} active=${Boolean(v && !m.last && v.actor != null)} />
-              <${HandResult} model=${m} me=${me} named=${named} />
+              <${Timer} deadline=${m.deadline && m.bank != null && v && m.bank === v.actor ? { ...m.deadline, bank: true } : m.deadline} active=${Boolean(v && !m.last && v.actor != null)} />
+              ${narrow ? null : html`<${HandResult} model=${m} me=${me} named=${named} />`}
             </div>
           </div>
         </div>
+        ${narrow ? html`<${HandResult} model=${m} me=${me} named=${named} />` : null}
         ${myHand ? html`<div class="hand-note mine" data-testid="my-hand">${t("your_hand", { hand: m.last && named[String(me)] ? named[String(me)].name : myHand.name })}</div>` : null}
         <div class="controls" data-testid="controls" ref=${controls} tabindex="-1">
           <${OfflineNote} model=${m} />
@@ -339,7 +342,9 @@ export function HoldemTable({ info }) {
       ${mine.sitting_out
         ? html`<button type="button" class="btn small" data-testid="sit-in" disabled=${m.busy || offline} onClick=${() => send({ type: "sit_in" })}>${t("holdem.sit_in")}</button>`
         : html`<button type="button" class="btn small" data-testid="sit-out" disabled=${m.busy || offline} onClick=${() => send({ type: "sit_out" })}>${t("holdem.sit_out")}</button>`}
-      ${inHand
+      ${m.rebuy && !inHand
+        ? null
+        : inHand
         ? html`<label class="check small" data-testid="leave-after-label"><input type="checkbox" data-testid="leave-after" checked=${Boolean(mine.leaving)} disabled=${m.busy || offline} onChange=${(e) => leaveAfter(e.target.checked)} /> ${t("holdem.leave_after")}</label>`
         : html`<button type="button" class="btn small ghost" data-testid="leave" disabled=${m.busy || offline} onClick=${leave}>${mine.stack > 0 ? t("holdem.cash_out", { amount: money(mine.stack) }) : t("btn.leave")}</button>`}
     </div>`);
@@ -493,8 +498,7 @@ function BuyIn({ tb, rules, mine, ui, rebuy, busy, onBuy, onLeave, refresh }) {
   const left = rebuy ? Math.max(0, Math.ceil((rebuy.at - performance.now()) / 1000)) : null;
   return html`<div class=${`hm-dialog${rebuy ? " rebuy" : ""}`} role="group" aria-labelledby="buyin-title" data-testid=${rebuy ? "rebuy-dialog" : "buyin-dialog"}>
     <h2 id="buyin-title">${rebuy ? t("holdem.rebuy.title") : stack > 0 ? t("holdem.topup") : t("holdem.buyin")}</h2>
-    ${rebuy ? html`<p data-testid="rebuy-text">${t("holdem.rebuy.text", { n: left })}</p>` : null}
-    <p class="muted">${t("holdem.buyin.range", { min: money(min), max: money(max) })}</p>
+    <p class="muted">${rebuy ? html`<span data-testid="rebuy-text">${t("holdem.rebuy.text", { n: left })}</span> ` : null}${t("holdem.buyin.range", { min: money(min), max: money(max) })}</p>
     <label>${t("holdem.amount")} <input type="text" inputmode="decimal" min=${centsText(min)} max=${centsText(max)} value=${ui.buyInText ?? centsText(ui.buyIn)} data-testid="buyin-amount" class="amount"
       onInput=${(e) => { ui.buyInText = e.target.value; ui.buyIn = toCents(e.target.value); }} /></label>
     <div class="actions">

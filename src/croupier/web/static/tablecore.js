@@ -404,10 +404,12 @@ export function Timer({ deadline, active = true }) {
   const left = secondsLeft(deadline);
   const frac = Math.max(0, Math.min(1, left / deadline.total));
   const secs = Math.ceil(left);
-  const label = deadline.betting ? t("timer.betting_left", { n: secs }) : t("timer.left", { n: secs });
-  return html`<div class=${`timer${secs <= LAST_SECONDS ? " urgent" : ""}${deadline.betting ? " betting" : ""}`} data-testid="timer" data-kind=${deadline.betting ? "betting" : "decision"} data-left=${String(secs)} role="timer" aria-label=${label}>
+  const kind = deadline.betting ? "betting" : deadline.bank ? "bank" : "decision";
+  const label = t(kind === "betting" ? "timer.betting_left" : kind === "bank" ? "timer.bank_left" : "timer.left", { n: secs });
+  const short = t(kind === "betting" ? "timer.betting_short" : kind === "bank" ? "timer.bank_short" : "timer.short", { n: secs });
+  return html`<div class=${`timer${secs <= LAST_SECONDS ? " urgent" : ""} ${kind}`} data-testid="timer" data-kind=${kind} data-left=${String(secs)} role="timer" aria-label=${label}>
     <div class="timer-track"><div class="timer-bar" style=${{ transform: `scaleX(${frac})` }}></div></div>
-    <span class="timer-text">${deadline.betting ? t("timer.betting_short", { n: secs }) : t("timer.short", { n: secs })}</span>
+    <span class="timer-text">${short}</span>
   </div>`;
 }
 

@@ -939,4 +939,6 @@ export default {
   "bet.unconfirmed_trips": "Your Trips chips are not in play until you press “Confirm Trips”.",
   "bet.unconfirmed_trips_last": ({ n }) => `Last seconds: your Trips chips are NOT in play — press “Confirm Trips” within ${plural(n, "{n} second", "{n} seconds")}.`,
   "help.rtp.main": "Main game (per Ante)",
+  "timer.bank_left": ({ n }) => plural(n, "time bank: {n} second left", "time bank: {n} seconds left"),
+  "timer.bank_short": "Time bank {n} s",
 };

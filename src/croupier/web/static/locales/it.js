@@ -943,4 +943,6 @@ export default {
   "bet.unconfirmed_trips": "Le fiches del Trips non sono in gioco finché non premi «Conferma Trips».",
   "bet.unconfirmed_trips_last": ({ n }) => `Ultimi secondi: le fiches del Trips NON sono in gioco — premi «Conferma Trips» entro ${plural(n, "{n} secondo", "{n} secondi")}.`,
   "help.rtp.main": "Gioco principale (per Ante)",
+  "timer.bank_left": ({ n }) => plural(n, "tempo extra: {n} secondo", "tempo extra: {n} secondi"),
+  "timer.bank_short": "Tempo extra {n} s",
 };

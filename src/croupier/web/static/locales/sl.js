@@ -947,4 +947,6 @@ export default {
   "bet.unconfirmed_trips": "Žetoni za Trips niso v igri, dokler ne pritisnete »Potrdi Trips«.",
   "bet.unconfirmed_trips_last": ({ n }, h) => `Zadnje sekunde: žetoni za Trips NISO v igri — pritisnite »Potrdi Trips« ${forms(n, h, "v {n} sekundi", "v {n} sekundah", "v {n} sekundah", "v {n} sekundah")}.`,
   "help.rtp.main": "Glavna igra (na Ante)",
+  "timer.bank_left": ({ n }, h) => forms(n, h, "rezerva časa: še {n} sekunda", "rezerva časa: še {n} sekundi", "rezerva časa: še {n} sekunde", "rezerva časa: še {n} sekund"),
+  "timer.bank_short": "Rezerva {n} s",
 };
