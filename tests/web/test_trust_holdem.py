@@ -38,8 +38,9 @@ pause_seconds = 5
 #   bea's Ace-Eight (the second kicker decides) and the page's King.
 HAND_1 = "Ad Kc Ac 8s 5d 9h 4s Qs Qd 7d 4h 3c 4d 2h"
 # The second hand (the button on seat 1): page, ann, bea. The page's seven-deuce goes all in
-# against ann's Aces and bea's Kings and loses: its stack is empty.
-HAND_2 = "7c As Kd 2d Ah Kh 8s Qc 9d 5s 8h 4h 8d 3d"
+# against ann's Aces and bea's Kings and loses: its stack is empty. The river pairs the board:
+# ann's hand is "Aces and Fours" on the final board, only "Pair of Aces" on the flop.
+HAND_2 = "7c As Kd 2d Ah Kh 8s Qc 9d 5s 8h 4h 8d 4d"
 
 Plan = Callable[[int, str, dict[str, Any]], dict[str, Any]]
 
@@ -199,6 +200,11 @@ def test_side_pots_all_in_kickers_and_a_rebuy_at_a_stacked_table(
         page.keyboard.press("a")  # the all-in's key
         rebuy = page.wait_for_selector("[data-testid=rebuy-dialog]", timeout=60_000)
         assert rebuy is not None
+        # All in before the flop: the hands shown are named on the final board.
+        log = page.evaluate("() => document.querySelector('[data-testid=log]').textContent")
+        assert re.search(r"ann-\w+ shows Aces and Fours, Queen kicker", log), log
+        ann_hand = plain(page.inner_text("[data-testid=seat-0] [data-testid=seat-hand]"))
+        assert ann_hand == "Aces and Fours, Queen kicker", ann_hand
         assert "kept" in page.inner_text("[data-testid=rebuy-text]")
         page.set_viewport_size({"width": 390, "height": 844})
         tab.shot("trust-holdem-rebuy-390")

@@ -88,6 +88,12 @@ def test_a_tie_is_a_push_and_the_result_covers_no_card_at_any_size(
         assert not place["hits"], (width, place)
         assert place["inside"] and place["view"], (width, place)
         tab.shot(f"trust-words-tie-{width}")
+        # Your own place on the arc shows your whole name, on a phone too.
+        squashed = page.evaluate(
+            """() => [...document.querySelectorAll('.seat-place.mine .seat-name')].filter(
+                 (el) => el.scrollWidth > el.clientWidth + 1).length"""
+        )
+        assert not squashed, width
         if AXE.exists():
             assert not axe_violations(page)
 
