@@ -53,6 +53,7 @@ RULES: dict[str, dict[str, tuple[str, Any]]] = {
         "blind_rounding": ('"up"', "up"),
         "chip": ("500", 500),
         "dealing": ("seed000", "seed000"),
+        "bet_unit": ("50", 50),
     },
     "russian": {
         "ante_min": ("50", 50),
@@ -83,6 +84,8 @@ RULES: dict[str, dict[str, tuple[str, Any]]] = {
         "exchange_max": ("4", 4),
         "blind_insurance": ("true", True),
         "blind_sixth_card": ("true", True),
+        "failed_buy_ante": ("paid", "paid"),
+        "bonus_on_fold": ("stands", "stands"),
     },
     "holdem": {
         "name": ('"Lugano"', "Lugano"),
@@ -99,6 +102,7 @@ RULES: dict[str, dict[str, tuple[str, Any]]] = {
         "showdown": ("any-muck", "any-muck"),
         "odd_chip": ("suit", "suit"),
         "split": ("exact", "exact"),
+        "first_to_show": ("river", "river"),
     },
     "caribbean": {
         "name": ('"Aruba"', "Aruba"),

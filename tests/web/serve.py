@@ -48,8 +48,15 @@ def main() -> None:
     settings = Settings(database_url=database_url, tables_config=tables)
     # CROUPIER_WEB_STATIC serves another client (an older one, to see a test fail on it).
     static = Path(os.environ.get("CROUPIER_WEB_STATIC") or static_dir())
+    # CROUPIER_TEST_DECKS names a file of stacked deals, one a line (stacked_shoes);
+    # CROUPIER_TEST_DECK deals every round from that one deck (a test that needs a given deal).
     decks = os.environ.get("CROUPIER_TEST_DECKS")
-    shoes = stacked_shoes(Path(decks)) if decks else None
+    deck = os.environ.get("CROUPIER_TEST_DECK")
+    shoes: Callable[[], Shoe] | None = None
+    if decks:
+        shoes = stacked_shoes(Path(decks))
+    elif deck is not None:
+        shoes = lambda: Shoe.parse(deck)  # noqa: E731
     app = create_app(settings, static_dir=static, shoe_factory=shoes)
     uvicorn.run(
         app,

@@ -196,7 +196,7 @@ class RebuyOffered(_Event, tag="rebuy_offered"):
 class TableChanged(_Event, tag="table_changed"):
     """An operator changed the table: ``closed`` (no new bets, seats or buy-ins), ``rules``
     from the next round on (as in the lobby), ``changed`` (field -> ``{"from", "to"}``),
-    ``in_play`` (the round in play, which keeps the limits it opened with)."""
+    ``in_play`` (the round in play: its bets placed after the change take the new limits)."""
 
     closed: bool
     rules: dict[str, Any]

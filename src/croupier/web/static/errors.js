@@ -10,7 +10,7 @@ import { has, money, number, t } from "./i18n.js";
 const MONEY = new Set([
   "amount", "balance", "min", "max", "need", "have", "stake", "stack", "limit", "cap", "total",
   "ante", "bonus", "trips", "blind", "play", "bet", "cost", "fee", "insurance", "left", "to_call",
-  "min_raise", "max_raise", "min_bet", "max_bet", "to", "available", "max_payout", "requested",
+  "min_raise", "max_raise", "min_bet", "max_bet", "to", "available", "max_payout", "requested", "unit",
 ]);
 
 // Refusals whose bounds count things (characters, cards, boxes, players, requests), not money:
