@@ -46,7 +46,7 @@ def test_limits_and_closing_reach_the_table_and_the_lobby(
     page.goto(f"{web_server.url}/#/table/{TABLE}")
     page.wait_for_selector("[data-testid=connection][data-state=open]")
     page.click("[data-testid=sit]")
-    assert page.query_selector("[data-testid=chip-2500]")
+    assert page.wait_for_selector("[data-testid=chip-2500]")
     _bet(player)
 
     # New limits in the middle of a round: from the next round on.

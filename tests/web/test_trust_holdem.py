@@ -130,6 +130,21 @@ def _geometry(page: Any, seat: int) -> dict[str, float]:
     return box
 
 
+def _covered_by_result(page: Any) -> list[str]:
+    """What of the seats' cards and plates and of the board the hand's result covers."""
+    covered: list[str] = page.evaluate(
+        """() => {
+            const r = document.querySelector('[data-testid=hand-result]').getBoundingClientRect();
+            const hit = (b) => b.width > 0 && b.left < r.right - 1 && b.right > r.left + 1
+              && b.top < r.bottom - 1 && b.bottom > r.top + 1;
+            return [...document.querySelectorAll('.hm-seat .card, .hm-plate, [data-testid=board] .card')]
+              .filter((el) => hit(el.getBoundingClientRect()))
+              .map((el) => el.dataset.card || el.textContent.trim());
+        }"""
+    )
+    return covered
+
+
 def test_side_pots_all_in_kickers_and_a_rebuy_at_a_stacked_table(
     own_server: Any, page_for: Any
 ) -> None:
@@ -193,6 +208,12 @@ def test_side_pots_all_in_kickers_and_a_rebuy_at_a_stacked_table(
         }
         assert lit == {"Qs", "Qd", "7d"}, lit
         tab.shot("trust-holdem-result-1366")
+        # The result covers no card and no player's plate, at every size.
+        for width, height in ((1366, 768), (390, 844), (1920, 1080)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(200)
+            assert not _covered_by_result(page), (width, _covered_by_result(page))
+        page.set_viewport_size({"width": 1366, "height": 768})
 
         # Hand 2: the page goes all in with seven-deuce and loses everything: a rebuy is
         # offered, the seat is kept.
@@ -207,7 +228,9 @@ def test_side_pots_all_in_kickers_and_a_rebuy_at_a_stacked_table(
         assert ann_hand == "Aces and Fours, Queen kicker", ann_hand
         assert "kept" in page.inner_text("[data-testid=rebuy-text]")
         page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(200)
         tab.shot("trust-holdem-rebuy-390")
+        assert not _covered_by_result(page), _covered_by_result(page)
         page.fill("[data-testid=buyin-amount]", "100")
         page.click("[data-testid=buyin-submit]")
         page.wait_for_selector("[data-testid=my-stack][data-stack='10000']")

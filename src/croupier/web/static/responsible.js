@@ -122,15 +122,16 @@ function Exclusion({ view }) {
       setProblem(wordError(err));
       return;
     }
-    // Excluded: the session ends here, and a notice that blocks the page says until when
-    // (the player cannot play on with a stale page, nor miss it).
+    // Excluded: the session ends here, then a notice that blocks the page says until when
+    // (the player cannot play on with a stale page, nor miss it). The session is gone before
+    // the notice shows: nothing behind it still holds the token.
     setSure(false);
+    await logout();
     block({
       title: t("rg.excluded_title"),
       text: row.permanent ? t("rg.excluded_forever") : t("rg.excluded_until", { until: dateTime(row.until) }),
       more: t("rg.excluded_logged_out"),
     });
-    await logout();
     location.hash = "#/login";
   }
   return html`<form class="panel" onSubmit=${submit} data-testid="rg-exclusion">
