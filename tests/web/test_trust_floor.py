@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from web_testkit import AXE, Tab, WebServer, axe_violations, euros, plain
+from web_testkit import AXE, OUTSIDE_THE_CURVE, Tab, WebServer, axe_violations, euros, plain
 
 TABLE = "trust-uth-floor"
 
@@ -79,6 +79,9 @@ def test_limits_and_closing_reach_the_table_and_the_lobby(
     page.wait_for_selector("[data-testid=table-closed]")
     assert not page.query_selector("[data-testid=chip-tray]")
     player.shot("trust-floor-closed-390")
+    # The closed table's felt is tall (no chip tray under it): the dealer's hand, where its top
+    # curves in, still clear of the rail.
+    assert not page.evaluate(OUTSIDE_THE_CURVE), page.evaluate(OUTSIDE_THE_CURVE)
     lobby.page.wait_for_selector(f"[data-testid=table-{TABLE}] .reason:has-text('Closed')")
     assert not lobby.page.query_selector(f"[data-testid=open-{TABLE}]")
     if AXE.exists():

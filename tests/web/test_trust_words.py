@@ -18,6 +18,7 @@ from typing import Any
 from web_testkit import (
     AXE,
     OPERATOR,
+    OUTSIDE_THE_CURVE,
     OwnServer,
     Tab,
     WebServer,
@@ -81,12 +82,14 @@ def test_a_tie_is_a_push_and_the_result_covers_no_card_at_any_size(
     assert net == "-100", net  # only the Trips lost
     headline = page.inner_text("[data-testid=result-net]")
     assert headline == "Pari con il banco", headline  # a tie: not "Vince il banco"
-    for width, height in ((1366, 768), (1920, 1080), (390, 844)):
+    for width, height in ((1366, 768), (1920, 1080), (375, 667), (412, 915), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(400)
         place = page.evaluate(OVERLAP)
         assert not place["hits"], (width, place)
         assert place["inside"] and place["view"], (width, place)
+        # The dealer's hand ("… (non si qualifica)") is never cut by the felt's rounded rail.
+        assert not page.evaluate(OUTSIDE_THE_CURVE), (width, page.evaluate(OUTSIDE_THE_CURVE))
         tab.shot(f"trust-words-tie-{width}")
         # Your own place on the arc shows your whole name, on a phone too.
         squashed = page.evaluate(

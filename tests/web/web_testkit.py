@@ -481,6 +481,32 @@ def out_of_view(page: Any, selector: str) -> list[str]:
     return found
 
 
+# The lines of text on the felt that run out of its rounded top into the rail: each line's
+# ends must lie inside the felt's inner ellipse (its border-radius, less the rail's width).
+OUTSIDE_THE_CURVE = """() => {
+  const felt = document.querySelector('[data-testid=felt]');
+  const f = felt.getBoundingClientRect();
+  const cs = getComputedStyle(felt);
+  const b = parseFloat(cs.borderTopWidth);
+  const [rxs, rys] = cs.borderTopLeftRadius.split(' ');
+  const size = (v, whole) => v.endsWith('%') ? parseFloat(v) / 100 * whole : parseFloat(v);
+  const rx = size(rxs, f.width) - b, ry = size(rys || rxs, f.height) - b;
+  const left = f.left + b, right = f.right - b, top = f.top + b;
+  const out = [];
+  for (const el of document.querySelectorAll('[data-testid=felt] .hand-note, [data-testid=felt] .felt-label')) {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    for (const r of range.getClientRects()) {
+      if (r.width === 0) continue;
+      const dy = top + ry - r.top;
+      const inset = dy > 0 ? rx * (1 - Math.sqrt(Math.max(0, 1 - (dy / ry) ** 2))) : 0;
+      if (r.left < left + inset - 1 || r.right > right - inset + 1) out.push(el.textContent);
+    }
+  }
+  return out;
+}"""
+
+
 def tab_to(page: Any, testid: str, *, presses: int = 80) -> None:
     """Move the keyboard focus with Tab until the element ``testid`` has it."""
     for _ in range(presses):

@@ -399,7 +399,7 @@ export function UthTable({ info }) {
           <div class="dealer-area" data-testid="dealer">
             <div class="felt-label">${t("uth.dealer")}</div>
             <${CardRow} cards=${dealer} slots=${2} label=${t("uth.dealer_cards")} />
-            <div class="hand-note" data-testid="dealer-hand">${result ? `${dealersHand ? dealersHand.name : categoryName(categoryOfValue(result.dealer_value) || "high_card")}${result.dealer_qualifies ? "" : ` · ${t("uth.not_qualify")}`}` : ""}</div>
+            <div class="hand-note" data-testid="dealer-hand">${result ? html`${dealersHand ? dealersHand.name : categoryName(categoryOfValue(result.dealer_value) || "high_card")}${result.dealer_qualifies ? "" : html` <span class="nq">${t("uth.not_qualify")}</span>`}` : ""}</div>
           </div>
           <div class="board-area">
             <${CardRow} cards=${board} slots=${5} best=${best} label=${t("board")} testid="board" />
