@@ -71,7 +71,7 @@ def test_session_bar_commitment_and_help_at_a_uth_table(
     page.wait_for_selector(f"[data-testid=session-wagered][data-cents='{1_000}']")
     figures = _session_figures(web_server, token)
     assert figures["wagered"] == 1_000 and figures["net"] == -1_000
-    assert plain(page.inner_text("[data-testid=session-net]")) == f"Saldo {euros(-1_000, 'it-IT')}"
+    assert plain(page.inner_text("[data-testid=session-net]")) == f"Netto {euros(-1_000, 'it-IT')}"
 
     # The help panel: this table's exact return to player (seed 001's pay tables) and version.
     page.click("[data-testid=help]")

@@ -56,7 +56,8 @@ def test_a_tie_is_a_push_and_the_result_covers_no_card_at_any_size(
 ) -> None:
     server: OwnServer = own_server(tables_toml(), decks=[TIE])
     web = server.server
-    name, _, _ = web.player("tie", credit=100_000)
+    # A name of 18 characters: your own place shows it whole on a laptop and on a phone.
+    name, _, _ = web.player("lunghissimo", credit=100_000)
     tab: Tab = page_for(web, "it-IT", 1366, 768)
     tab.login(name)
     page = tab.page

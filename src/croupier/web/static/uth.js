@@ -581,7 +581,7 @@ function OtherBoxes({ info, model, onSit }) {
       body = html`<button type="button" class="btn small" data-testid=${`sit-${seat}`} onClick=${() => onSit(seat)}>${t("sit_here")}</button>`;
     } else continue; // seated: empty boxes take no room on a phone
     places.push(html`<li key=${seat} class=${`seat-place${mine ? " mine" : ""}${occupant ? " taken" : ""}`} data-testid=${`seat-${seat}`}>
-      <div class="seat-name">${occupant ? occupant.username : t("box.n", { n: seat + 1 })}</div>${body}</li>`);
+      <div class="seat-name" title=${occupant ? occupant.username : null}>${occupant ? occupant.username : t("box.n", { n: seat + 1 })}</div>${body}</li>`);
   }
   return html`<ul class="seat-arc" aria-label=${t("boxes")}>${places}</ul>`;
 }

@@ -838,7 +838,7 @@ export default {
   "session.title": "Questa sessione",
   "session.time": "Sessione {time}",
   "session.wagered": "Puntato {amount}",
-  "session.net": "Saldo {amount}",
+  "session.net": "Netto {amount}",
   "help.open": "Regole del gioco e ritorno al giocatore",
   "help.title": "{game}: ritorno al giocatore",
   "help.rtp_intro": "Il ritorno teorico al giocatore con le tabelle di pagamento di questo tavolo, presumendo una giocata perfetta:",
