@@ -36,6 +36,9 @@ TIE = "2c 2d 3d 3h 5h As Kd Qc Jh 9s"
 # qualify); the exchange of three brings K♦ K♥ 9♦ (a full house); buying the dealer's game
 # replaces his Queen with the 2♦.
 RUSSIAN = "2c 3d 8h 9s Kc 4s 6d 7c Jh Qs Kd Kh 9d 2d"
+# UTH, one box: box A♣ 9♥, dealer A♦ 8♠, a burn, board Q♠ Q♦ 7♣ 3♥ 2♠: both have a pair of
+# Queens and an Ace; the box's Nine beats the dealer's Eight.
+KICKER = "Ac Ad 9h 8s 4c Qs Qd 7c 3h 2s"
 _CODE = re.compile(r"\b[2-9TJQKA][cdhs]\b")
 
 OVERLAP = """() => {
@@ -100,6 +103,38 @@ def test_a_tie_is_a_push_and_the_result_covers_no_card_at_any_size(
         assert not squashed, width
         if AXE.exists() and width == 390:
             assert not axe_violations(page)
+
+
+def test_the_player_and_the_dealer_named_down_to_the_deciding_kicker(
+    own_server: Any, page_for: Any
+) -> None:
+    """Both a pair of Queens with an Ace: each is named with the kicker that decides, in
+    Slovenian on a desktop (before, both read "Par dam, kicker as" and the dealer lost)."""
+    server: OwnServer = own_server(tables_toml(), decks=[KICKER])
+    web = server.server
+    name, _, _ = web.player("kicker", credit=100_000)
+    tab: Tab = page_for(web, "sl-SI", 1920, 1080)
+    tab.login(name)
+    page = tab.page
+    page.goto(f"{web.url}/#/table/casino-play")
+    page.wait_for_selector("[data-testid=connection][data-state=open]")
+    page.click("[data-testid=sit]")
+    page.click("[data-testid=chip-500]")
+    page.click("[data-testid=spot-ante]")
+    page.click("[data-testid=bet-button]")
+    page.click("[data-testid=act-check]:not([disabled])")
+    page.click("[data-testid=act-check]:not([disabled])")
+    page.click("[data-testid=act-1x]:not([disabled])")
+    page.wait_for_selector("[data-testid=result]")
+    assert int(page.get_attribute("[data-testid=result-net]", "data-net") or 0) > 0
+    mine = plain(page.inner_text("[data-testid=my-hand]"))
+    dealer = plain(page.inner_text("[data-testid=dealer-hand]"))
+    assert mine == "Par dam, kickerji as in devetka", mine
+    assert dealer == "Par dam, kickerji as in osmica", dealer
+    assert "Par dam, kickerji as in devetka" in plain(page.inner_text("[data-testid=result]"))
+    tab.shot("trust-words-kickers-1920")
+    if AXE.exists():
+        assert not axe_violations(page)
 
 
 def test_words_in_the_players_language(own_server: Any, page_for: Any) -> None:

@@ -61,6 +61,30 @@ test("hands are named in full and the best five found among seven", async () => 
   await i18n.setLanguage("en");
 });
 
+test("a hand is named down to the kicker that tells it from the others, in three languages", async () => {
+  const board = ["Qs", "Qd", "7c", "3h", "2s"];
+  const ann = cards.bestHand(["Ac", "9h", ...board]);
+  const bea = cards.bestHand(["Ad", "8s", ...board]);
+  const cid = cards.bestHand(["Kc", "5d", ...board]);
+  const expect = {
+    en: ["Pair of Queens, Ace-Nine kickers", "Pair of Queens, Ace-Eight kickers", "Pair of Queens, King kicker"],
+    it: ["Coppia di Donne, kicker Asso e Nove", "Coppia di Donne, kicker Asso e Otto", "Coppia di Donne, kicker Re"],
+    sl: ["Par dam, kickerji as in devetka", "Par dam, kickerji as in osmica", "Par dam, kicker kralj"],
+  };
+  for (const [code, names] of Object.entries(expect)) {
+    await i18n.setLanguage(code);
+    assert.deepEqual([cards.nameAgainst(ann, [bea, cid]), cards.nameAgainst(bea, [ann, cid]), cards.nameAgainst(cid, [ann, bea])], names);
+  }
+  // alone, or against a hand of another category, one kicker is enough
+  await i18n.setLanguage("en");
+  assert.equal(cards.nameAgainst(ann, []), "Pair of Queens, Ace kicker");
+  assert.equal(cards.nameAgainst(ann, [cards.bestHand(["7d", "7s", ...board])]), "Pair of Queens, Ace kicker");
+  // two flushes differ at their fourth card: named down to it
+  const f1 = cards.bestHand(["Ah", "Kh", "9h", "6h", "3h", "2c", "2d"]);
+  const f2 = cards.bestHand(["Ah", "Kh", "9h", "5h", "3h", "2c", "2d"]);
+  assert.equal(cards.nameAgainst(f1, [f2]), "Flush, Ace-King-Nine-Six high");
+});
+
 test("a pre-action never acts on a changed situation", async () => {
   // check/fold: checks when it can, folds only facing a bet
   assert.equal(holdem.preActionNow("check_fold", ["fold", "check", "bet"]), "check");

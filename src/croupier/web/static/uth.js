@@ -5,7 +5,7 @@
 // the seat may not see, because the server never sends one.
 
 import { api, newKey } from "./api.js";
-import { bestHand, CardRow, CHIPS, categoryOfValue, categoryName } from "./cards.js";
+import { bestHand, CardRow, CHIPS, categoryOfValue, categoryName, nameAgainst } from "./cards.js";
 import { BetLines, ChipTray, holeCardsFromDeck, payLine, Spot } from "./common.js";
 import { wordError } from "./errors.js";
 import { money, number, signedMoney, t } from "./i18n.js";
@@ -363,6 +363,11 @@ export function UthTable({ info }) {
   const dealer = v && v.dealer ? v.dealer : v && v.phase !== "betting" ? [null, null] : last && last.dealer ? last.dealer : [];
   const mine = result && hole.length === 2 && board.length === 5 ? bestHand([...hole, ...board]) : hole.length === 2 ? bestHand([...hole, ...board]) : null;
   const dealersHand = dealer.length === 2 && dealer[0] && board.length === 5 ? bestHand([...dealer, ...board]) : null;
+  if (mine && dealersHand) {
+    // Face to face, each hand is named down to the kicker that tells it from the other.
+    mine.name = nameAgainst(mine, [dealersHand]);
+    dealersHand.name = nameAgainst(dealersHand, [mine]);
+  }
   const best = result && mine ? new Set(mine.five) : null;
 
   const box = v && v.box;
