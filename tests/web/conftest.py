@@ -10,10 +10,13 @@ open) and its own browser context; its last screen is saved under ``artifacts/we
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +31,7 @@ from web_testkit import (
     CHROMIUM,
     CHROMIUM_ARGS,
     REPO,
+    OwnServer,
     SeatBot,
     Tab,
     WebServer,
@@ -141,15 +145,24 @@ def screen_tab(
 
 
 def _record(result: Tab, ws: Any) -> None:
-    """Keep every frame the page's socket receives; the client asks for batched frames, so a
-    message may be a JSON array of them (docs/protocol.md "Batched frames")."""
+    """Keep every frame the page's table sockets receive; the client asks for batched frames,
+    so a message may be a JSON array of them (docs/protocol.md "Batched frames"). The lobby's
+    socket (``/ws/lobby``) is counted apart."""
+    if "/ws/lobby" in ws.url:
+        result.lobby_sockets += 1
+        ws.on("framereceived", lambda payload: result.lobby_frames.append(json.loads(payload)))
+        return
     result.sockets += 1
 
     def received(payload: str) -> None:
         data = json.loads(payload)
         result.frames.extend(data if isinstance(data, list) else [data])
 
+    def sent(payload: str) -> None:
+        result.sent.append(json.loads(payload))
+
     ws.on("framereceived", received)
+    ws.on("framesent", sent)
 
 
 @pytest.fixture
@@ -165,3 +178,49 @@ def make_bot(web_server: WebServer) -> Iterator[Callable[[str, str], SeatBot]]:
     yield factory
     for bot in bots:
         bot.close()
+
+
+@pytest.fixture
+def own_server() -> Iterator[Callable[..., OwnServer]]:
+    """A factory of servers of the test's own (:class:`OwnServer`), stopped after it."""
+    servers: list[OwnServer] = []
+
+    def factory(tables: str, **kwargs: Any) -> OwnServer:
+        server = OwnServer(Path(tempfile.mkdtemp(prefix="croupier-own-")), tables, **kwargs)
+        servers.append(server)
+        return server
+
+    yield factory
+    for server in servers:
+        server.close()
+        shutil.rmtree(server.base, ignore_errors=True)
+
+
+@pytest.fixture
+def page_for(chromium: Any, request: pytest.FixtureRequest) -> Iterator[Callable[..., Tab]]:
+    """A factory of tabs on any server (an own one), in a locale and a window size; frames
+    recorded, JavaScript errors fail the test, the last screen kept."""
+    made: list[tuple[Any, Tab]] = []
+
+    def factory(
+        server: WebServer, locale: str = "en-GB", width: int = 1366, height: int = 768
+    ) -> Tab:
+        context = chromium.new_context(
+            viewport={"width": width, "height": height}, locale=locale, has_touch=width < 500
+        )
+        context.set_default_timeout(20_000)
+        page = context.new_page()
+        result = Tab(page=page, server=server)
+        page.on("websocket", lambda ws: _record(result, ws))
+        page.on("pageerror", lambda exc: result.errors.append(str(exc)))
+        made.append((context, result))
+        return result
+
+    yield factory
+    errors = []
+    for i, (context, result) in enumerate(made):
+        errors += result.errors
+        with contextlib.suppress(Exception):  # a closed page keeps no screen
+            result.shot(f"{request.node.name}-{i}-last")
+        context.close()
+    assert not errors, f"javascript errors on the page: {errors}"

@@ -124,6 +124,11 @@ def test_the_cage_in_italian(screen_tab: Any, web_server: WebServer) -> None:
     assert web_server.balance(token) == 0
     page.fill("[data-testid=cage-reason]", "contanti allo sportello")
     page.click("[data-testid=cage-credit]")
+    # issue 29: nothing moves before the operator confirms what is said back in full
+    confirm = plain(page.inner_text("[data-testid=cage-confirm-text]"))
+    assert euros(1250, "it-IT") in confirm and username in confirm and "sportello" in confirm
+    assert web_server.balance(token) == 0
+    page.click("[data-testid=cage-confirm-yes]")
     page.wait_for_selector("[data-testid=cage-result]:not(:empty)")
     assert euros(1250, "it-IT") in plain(page.inner_text("[data-testid=cage-result]"))
     assert web_server.balance(token) == 1250
@@ -132,6 +137,7 @@ def test_the_cage_in_italian(screen_tab: Any, web_server: WebServer) -> None:
     page.fill("[data-testid=cage-amount]", "20")
     page.fill("[data-testid=cage-reason]", "prelievo")
     page.click("[data-testid=cage-debit]")
+    page.click("[data-testid=cage-confirm-yes]")
     error = page.wait_for_selector("[data-testid=cage-error]:not(:empty)")
     assert euros(1250, "it-IT") in plain(error.inner_text())
     assert web_server.balance(token) == 1250
@@ -146,6 +152,7 @@ def test_the_cage_in_italian(screen_tab: Any, web_server: WebServer) -> None:
     page.fill("[data-testid=cage-amount]", "10")
     page.fill("[data-testid=cage-reason]", "contanti")
     page.click("[data-testid=cage-credit]")
+    page.click("[data-testid=cage-confirm-yes]")
     limit = page.wait_for_selector("[data-testid=cage-error]:not(:empty)")
     assert "limite di deposito" in limit.inner_text() and euros(750, "it-IT") in plain(
         limit.inner_text()

@@ -74,10 +74,18 @@ def test_self_exclusion_is_confirmed_and_told_at_login(tab: Tab, web_server: Web
     assert _limits(web_server, token)["self_exclusion"] is None
     page.check("[data-testid=rg-exclude-sure]")
     page.click("[data-testid=rg-exclude]")
-    page.wait_for_selector("[data-testid=rg-excluded]")
+    # Issue 29: excluded, the player is logged out at once, behind a notice that blocks the
+    # page until it is acknowledged (before, the page stayed logged in with a stale error).
+    notice = page.wait_for_selector("[data-testid=blocking-notice][role=alertdialog]")
+    assert notice is not None and "excluded" in notice.inner_text()
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "blocking-ok"
+    assert page.evaluate("() => localStorage.getItem('croupier.session')") is None
+    assert page.evaluate("() => document.querySelector('.page-shell').inert") is True
     assert _limits(web_server, token)["self_exclusion"]["permanent"] is False
-    page.click("[data-testid=logout]")
+    tab.shot("trust-self-exclusion")
+    page.click("[data-testid=blocking-ok]")
     page.wait_for_selector("[data-testid=auth-form]")
+    assert not page.query_selector("[data-testid=blocking-notice]")
     page.fill("[data-testid=username-input]", name)
     page.fill("[data-testid=password-input]", PASSWORD)
     page.click("[data-testid=auth-submit]")

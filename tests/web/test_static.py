@@ -27,6 +27,7 @@ FILES = (
     "notify.js",
     "sound.js",
     "tablecore.js",
+    "tableinfo.js",
     "common.js",
     "cashier.js",
     "op-tables.js",

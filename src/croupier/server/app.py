@@ -15,7 +15,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from sqlalchemy import text
 
 from croupier.deck import Shoe
@@ -82,9 +82,10 @@ def create_app(
     install_error_handlers(app)
     _include_routers(app)
     if static_dir is not None:
-        from fastapi.staticfiles import StaticFiles
+        from croupier.server.static import ClientFiles
 
-        app.mount("/", StaticFiles(directory=static_dir, html=True), name="static")
+        client = ClientFiles(directory=static_dir, html=True, max_age=settings.static_max_age)
+        app.mount("/", client, name="static")
     return app
 
 
@@ -300,3 +301,8 @@ def _include_routers(app: FastAPI) -> None:
     @app.get("/api/health", tags=["meta"])
     def health() -> dict[str, str]:
         return {"status": "ok"}
+
+    @app.get("/api/client", tags=["meta"])
+    def client_settings(request: Request) -> dict[str, bool]:
+        """What the operator allows the browser client: ``turbo_pace`` (off by default)."""
+        return {"turbo_pace": bool(request.app.state.settings.turbo_pace)}

@@ -121,3 +121,11 @@ class Settings(BaseSettings):
     this with an error (the owner died, or the bus is down)."""
     deposit_pending_max: int = Field(default=3, ge=1)
     """Deposit requests a player may have waiting at once."""
+    turbo_pace: bool = False
+    """Offer players a Turbo pace (the table's events shown without their pauses). Off by
+    default: UKGC RTS 14E (January 2025) forbids features that speed up a casino game; an
+    operator enables it only where the jurisdiction allows (``CROUPIER_TURBO_PACE=true``)."""
+    static_max_age: int = Field(default=0, ge=0, le=31_536_000)
+    """``Cache-Control: max-age`` of the browser client's files. 0 (the default): every use
+    revalidates with the file's ETag (an unchanged file is a 304 of no body); raise it only
+    where the files never change under the same name."""

@@ -29,39 +29,63 @@ test("every text the client asks for exists in Italian, English and Slovenian", 
   }
 });
 
-test("money follows the locale (Intl.NumberFormat), amounts typed are read as cents", () => {
-  i18n.setLanguage("it");
+test("money follows the locale (Intl.NumberFormat), amounts typed are read as cents", async () => {
+  await i18n.setLanguage("it");
   assert.equal(i18n.money(1234567).replace(/\s/g, " "), "12.345,67 €");
   assert.equal(i18n.money(100000).replace(/\s/g, " "), "1.000,00 €");
   assert.equal(i18n.toCents("12,50"), 1250);
   assert.equal(i18n.toCents("1.250,5"), 125050);
   assert.equal(i18n.toCents("7.5"), 750);
   assert.equal(i18n.toCents("abc"), null);
-  i18n.setLanguage("sl");
+  await i18n.setLanguage("sl");
   assert.equal(i18n.money(-500).replace(/\s/g, " "), "−5,00 €");
-  i18n.setLanguage("en");
+  await i18n.setLanguage("en");
   assert.equal(i18n.money(1234567), "€12,345.67");
   assert.equal(i18n.toCents("1,234.5"), 123450);
 });
 
-test("hands are named in full and the best five found among seven", () => {
-  i18n.setLanguage("en");
+test("hands are named in full and the best five found among seven", async () => {
+  await i18n.setLanguage("en");
   const h = cards.bestHand(["Qs", "7d", "Qh", "7c", "As", "2d", "3c"]);
   assert.equal(h.name, "Queens and Sevens, Ace kicker");
   assert.deepEqual(new Set(h.five), new Set(["Qs", "Qh", "7d", "7c", "As"]));
   assert.equal(cards.bestHand(["As", "2d", "3c", "4h", "5s", "Kd", "Kh"]).name, "Straight, Five high");
   assert.equal(cards.bestHand(["Ts", "Js", "Qs", "Ks", "As", "2d", "2h"]).name, "Royal flush");
   assert.equal(cards.bestHand(["9h", "9d", "9c", "4s", "4d"]).name, "Nines full of Fours");
-  i18n.setLanguage("it");
+  await i18n.setLanguage("it");
   assert.equal(cards.bestHand(["Qs", "7d", "Qh", "7c", "As"]).name, "Doppia coppia, Donne e Sette, kicker Asso");
   assert.equal(cards.cardName("As"), "Asso di picche");
-  i18n.setLanguage("sl");
+  await i18n.setLanguage("sl");
   assert.equal(cards.bestHand(["Qs", "Qh", "2c", "5d", "9s"]).name, "Par dam, kicker devetka");
   assert.equal(cards.cardName("Kh"), "Kralj src");
-  i18n.setLanguage("en");
+  await i18n.setLanguage("en");
 });
 
-test("a pre-action never acts on a changed situation", () => {
+test("a hand is named down to the kicker that tells it from the others, in three languages", async () => {
+  const board = ["Qs", "Qd", "7c", "3h", "2s"];
+  const ann = cards.bestHand(["Ac", "9h", ...board]);
+  const bea = cards.bestHand(["Ad", "8s", ...board]);
+  const cid = cards.bestHand(["Kc", "5d", ...board]);
+  const expect = {
+    en: ["Pair of Queens, Ace-Nine kickers", "Pair of Queens, Ace-Eight kickers", "Pair of Queens, King kicker"],
+    it: ["Coppia di Donne, kicker Asso e Nove", "Coppia di Donne, kicker Asso e Otto", "Coppia di Donne, kicker Re"],
+    sl: ["Par dam, kickerji as in devetka", "Par dam, kickerji as in osmica", "Par dam, kicker kralj"],
+  };
+  for (const [code, names] of Object.entries(expect)) {
+    await i18n.setLanguage(code);
+    assert.deepEqual([cards.nameAgainst(ann, [bea, cid]), cards.nameAgainst(bea, [ann, cid]), cards.nameAgainst(cid, [ann, bea])], names);
+  }
+  // alone, or against a hand of another category, one kicker is enough
+  await i18n.setLanguage("en");
+  assert.equal(cards.nameAgainst(ann, []), "Pair of Queens, Ace kicker");
+  assert.equal(cards.nameAgainst(ann, [cards.bestHand(["7d", "7s", ...board])]), "Pair of Queens, Ace kicker");
+  // two flushes differ at their fourth card: named down to it
+  const f1 = cards.bestHand(["Ah", "Kh", "9h", "6h", "3h", "2c", "2d"]);
+  const f2 = cards.bestHand(["Ah", "Kh", "9h", "5h", "3h", "2c", "2d"]);
+  assert.equal(cards.nameAgainst(f1, [f2]), "Flush, Ace-King-Nine-Six high");
+});
+
+test("a pre-action never acts on a changed situation", async () => {
   // check/fold: checks when it can, folds only facing a bet
   assert.equal(holdem.preActionNow("check_fold", ["fold", "check", "bet"]), "check");
   assert.equal(holdem.preActionNow("check_fold", ["fold", "call", "raise"]), "fold");
@@ -72,7 +96,7 @@ test("a pre-action never acts on a changed situation", () => {
   assert.equal(holdem.preActionNow("call_any", ["fold", "check", "bet"]), "check");
 });
 
-test("raise presets stay within the server's bounds", () => {
+test("raise presets stay within the server's bounds", async () => {
   const opts = { actions: ["fold", "call", "raise"], to_call: 200, min_raise_to: 600, max_raise_to: 10000, pot: 700, bet: 200, stack: 9800 };
   const p = Object.fromEntries(holdem.raisePresets(opts).map((x) => [x.key, x.to]));
   assert.equal(p.min, 600);
@@ -93,21 +117,21 @@ test("a wager limit caps the presets: the last one is the limit, not an all-in",
   assert.equal(wide.all_in, 10000);
 });
 
-test("errors are worded from the reason, in euros, and never as the raw message", () => {
-  i18n.setLanguage("en");
+test("errors are worded from the reason, in euros, and never as the raw message", async () => {
+  await i18n.setLanguage("en");
   const e = { code: "insufficient_funds", message: "player:2 cannot pay 1000: balance is 300", reason: "insufficient_funds", params: { need: 1000, balance: 300 } };
   assert.equal(errors.wordError(e), "You need €10.00 but your balance is €3.00.");
   const unknown = { code: "illegal_action", message: "ante 50 is outside", reason: "some_reason_we_do_not_know", params: {} };
   assert.equal(errors.wordError(unknown), "The table does not allow that now.");
   assert.equal(errors.wordError({ code: "weird", message: "x", status: 500 }), "Something went wrong on the server: the table resynchronises.");
-  i18n.setLanguage("it");
+  await i18n.setLanguage("it");
   assert.match(errors.wordError(e), /10,00\s€.*3,00\s€/);
-  i18n.setLanguage("en");
+  await i18n.setLanguage("en");
 });
 
 test("a bet outside the table's limits is said in euros before it is sent", async () => {
   const uth = await load("uth.js");
-  i18n.setLanguage("en");
+  await i18n.setLanguage("en");
   assert.equal(uth.limitError([["ante", 50, 100, 100000]]), "The Ante must be between €1.00 and €1,000.00.");
   assert.equal(uth.limitError([["ante", 500, 100, 100000], ["trips", 0, 100, 50000]]), null);
   // seed 003: bets are whole multiples of the table's bet unit (issue 28)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 from importlib import resources
@@ -66,20 +66,28 @@ class UthOutcomes:
     blind: BlindKey
     outcomes: tuple[tuple[HandCategory, Fraction, Fraction], ...]
     """(final hand, probability, net per unit Ante) of each way a deal can end."""
+    average_total_bet: Fraction | None = None
+    """The main game's mean stake per unit Ante under optimal play (Ante + Blind + Play),
+    for the return per total bet (the element of risk); ``None`` where it was not kept."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "blind": [list(entry) for entry in self.blind],
             "outcomes": [[int(h), str(p), str(n)] for h, p, n in self.outcomes],
         }
+        if self.average_total_bet is not None:
+            data["average_total_bet"] = str(self.average_total_bet)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> UthOutcomes:
+        mean_bet = data.get("average_total_bet")
         return cls(
             blind=tuple((int(c), int(n), int(d)) for c, n, d in data["blind"]),
             outcomes=tuple(
                 (HandCategory(int(h)), Fraction(p), Fraction(n)) for h, p, n in data["outcomes"]
             ),
+            average_total_bet=None if mean_bet is None else Fraction(mean_bet),
         )
 
 
@@ -88,6 +96,7 @@ def from_exact(result: ExactResult) -> UthOutcomes:
     return UthOutcomes(
         blind=blind_key(result.blind_table),
         outcomes=tuple((o.hand, o.probability, o.net) for o in result.outcomes),
+        average_total_bet=result.average_total_bet,
     )
 
 
@@ -156,6 +165,12 @@ def load_default_outcomes() -> UthOutcomes:
     text = resources.files("croupier.analysis.uth").joinpath("data", _DATA).read_text("utf-8")
     loaded = UthOutcomes.from_json(json.loads(text))
     assert loaded.blind == blind_key(DEFAULT_BLIND)
+    if loaded.average_total_bet is None:
+        # The same full run's strategy summary ships beside it (data/preflop.json).
+        strategy = resources.files("croupier.analysis.uth").joinpath("data", "preflop.json")
+        mean_bet = json.loads(strategy.read_text("utf-8")).get("average_total_bet")
+        if mean_bet is not None:
+            loaded = replace(loaded, average_total_bet=Fraction(mean_bet))
     return loaded
 
 

@@ -73,6 +73,7 @@ from croupier.server.tables.wire import (
     LeaveMessage,
     Left,
     NotDealtIn,
+    RebuyOffered,
     Result,
     Reveal,
     RoundOpened,
@@ -116,6 +117,13 @@ class CashDriver:
         """Seats that timed out in the hand in play (a hand they let pass, issue 13)."""
         self.turns = Turns()
         """The decisions asked for, each turn's id, their first answers (:mod:`.turns`)."""
+        self._bank: dict[int, float] = {}
+        """seat -> seconds left in its time bank (``time_bank_seconds`` when it sat down)."""
+        self._banking: tuple[int, float] | None = None
+        """The seat drawing on its time bank in this turn, and the clock time it began."""
+        self._busted: dict[int, float] = {}
+        """seat -> clock time until which a seat a hand left without chips is kept for a
+        rebuy (issue 29: offered a rebuy, not unseated)."""
         self.out.extras = self._table_extras
 
     async def start(self) -> None:
@@ -142,12 +150,14 @@ class CashDriver:
         return sorted(s for s in self.core.seats if s not in ready)
 
     async def free_idle(self, seats: Sequence[int]) -> None:
+        now = self.core.clock.now()
         for seat in seats:
             occupant = self.core.seats.get(seat)
-            if occupant is None or self._in_hand(seat):
-                continue
+            if occupant is None or self._in_hand(seat) or self._busted.get(seat, now) > now:
+                continue  # a seat offered a rebuy is kept until the offer runs out
+            reason = "busted" if seat in self._busted else "idle"
             try:
-                await self._cash_out(seat, occupant.user_id, occupant.username, reason="idle")
+                await self._cash_out(seat, occupant.user_id, occupant.username, reason=reason)
             except Exception:
                 log.exception("cash-out of idle seat %s at %s failed", seat, self.core.name)
                 continue
@@ -219,6 +229,7 @@ class CashDriver:
             )
             self._sitting_keys.setdefault(conn.user_id, set()).add(message.key)
             self.stacks[seat] = stack
+            self._busted.pop(seat, None)
             self.out.emit(BoughtIn(seat=seat, amount=message.amount, stack=stack))
             self.out.broadcast_state()
             await self._maybe_start()
@@ -274,6 +285,8 @@ class CashDriver:
         self._out.discard(seat)
         self._leaving.discard(seat)
         self._sitting_keys.pop(user_id, None)
+        self._busted.pop(seat, None)
+        self._bank.pop(seat, None)
         left = Left(seat=seat, username=username, cashed_out=amount)
         if reason is not None:
             left.reason = reason
@@ -442,6 +455,7 @@ class CashDriver:
     async def _next_turn(self) -> None:
         hand = self._hand
         assert hand is not None
+        self._spend_bank()
         if hand.finished:
             await self._settle_hand()
             return
@@ -529,6 +543,8 @@ class CashDriver:
             actor = hand.actor
             if actor is None:  # pragma: no cover - a hand in play always has an actor
                 return
+            if self._draw_bank(actor, hand.phase):
+                return
             try:
                 hand.apply_timeout(actor)
             except Exception as exc:
@@ -546,6 +562,51 @@ class CashDriver:
             self._idle_if_no_hand()
         elif core.status is TableStatus.IDLE:
             await self.seats.idle_window()
+
+    # -- the time bank and the rebuy offer (issue 29) ------------------------------------
+
+    def _bank_left(self, seat: int) -> float:
+        return self._bank.setdefault(seat, self.core.config.time_bank_seconds)
+
+    def _draw_bank(self, seat: int, phase: str) -> bool:
+        """The turn's time ran out: go on with the seat's time bank, if it has any left and is
+        not drawing on it already (``turn`` again, with ``time_bank``)."""
+        left = self._bank_left(seat)
+        if left <= 0 or self._banking is not None:
+            return False
+        self._banking = (seat, self.core.clock.now())
+        self.core.arm(left)
+        turn = Turn(seat=seat, phase=phase, decision_seconds=left, time_bank=True)
+        decision = self.turns.current(seat)  # the same turn goes on: its id stays
+        if decision is not None:
+            turn.decision = str(decision)
+        self.out.emit(turn)
+        self.out.broadcast_state()
+        return True
+
+    def _spend_bank(self) -> None:
+        """A turn ended: what the seat drew from its time bank is gone, the rest is kept."""
+        if self._banking is None:
+            return
+        seat, began = self._banking
+        self._banking = None
+        used = self.core.clock.now() - began
+        self._bank[seat] = max(0.0, self._bank_left(seat) - used)
+
+    def _offer_rebuys(self, seats: Sequence[int]) -> None:
+        """Seats a hand left without chips: each player is offered a rebuy (a ``seat_event``)
+        and the seat kept for ``rebuy_seconds``, instead of being freed with the idle ones."""
+        core = self.core
+        seconds = core.config.rebuy_seconds
+        for seat in seats:
+            occupant = core.seats.get(seat)
+            if occupant is None or self.stacks.get(seat, 0) > 0 or seat in self._busted:
+                continue
+            self._busted[seat] = core.clock.now() + seconds
+            offer = RebuyOffered(
+                seat=seat, seconds=seconds, min=self.cash.min_buy_in, max=self.cash.max_buy_in
+            )
+            self.out.to_user(occupant.user_id, offer)
 
     def _idle_if_no_hand(self) -> None:
         if self.core.status is TableStatus.IDLE:
@@ -623,10 +684,12 @@ class CashDriver:
         core.rounds_played += 1
         played = list(core.round_users)
         self._hand = None
+        self._banking = None
         self.turns.end()
         core.end_round()
         if self._closing:
             return
+        self._offer_rebuys(hand.seats)
         core.status = TableStatus.IDLE
         await self.free_idle(self.seats.count_round(set(played) - self._timed_out))
         await self.release_ghosts()
@@ -669,6 +732,7 @@ class CashDriver:
                 sitting_out=s in self._out,
                 in_hand=s in core.round_users,
                 leaving=s in self._leaving,
+                time_bank=self._bank_left(s) if core.config.time_bank_seconds else UNSET,
             )
             for s, o in sorted(core.seats.items())
         ]

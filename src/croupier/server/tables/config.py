@@ -45,6 +45,13 @@ class TableConfig(BaseModel):
     a ``betting_seconds`` window without one. At a cash table: a hand not dealt in (no chips,
     sitting out) or timed out. Tables without a seat limit (the live table) never free
     seats."""
+    time_bank_seconds: float = Field(default=0.0, ge=0, le=3600)
+    """Cash tables: each seat's time bank, the seconds it may take beyond ``decision_seconds``
+    over its whole stay at the table (used when a decision's time runs out; what is not used
+    is kept). 0: none."""
+    rebuy_seconds: float = Field(default=60.0, ge=0, le=3600)
+    """Cash tables: how long the seat of a player whose stack a hand emptied is kept for a
+    rebuy (offered at once) before it is freed."""
     rules: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="after")

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from croupier.chips import Chips
 from croupier.errors import ConfigError, IllegalActionError
+from croupier.evaluator import evaluate_ids
 from croupier.games.holdem import (
     Call,
     CashHand,
@@ -45,6 +46,7 @@ from croupier.games.holdem import (
 )
 from croupier.games.holdem.events import CardBurned, HoldemEvent, PotAwarded
 from croupier.games.holdem.phase import STREET_NAMES, Phase
+from croupier.games.holdem.pots import build_pots
 from croupier.games.protocol import PUBLIC, Action
 from croupier.history import holdem as holdem_history
 from croupier.server.errors import InvalidRequestError
@@ -268,6 +270,62 @@ class HoldemHand:
     def rake(self) -> int:
         return 0 if self._void is not None else self.engine.house_net
 
+    def pots(self) -> list[dict[str, Any]]:
+        """The main pot and the side pots of the chips gathered from the streets before this
+        one (the bets of this street are still in front of the players), each with the seats
+        that can win it (spec/holdem.md "A hand": side pots), as the client draws them."""
+        engine = self.engine
+        if engine.finished or self._void is not None:
+            return []  # paid: the result says who won what
+        n = len(self._seats)
+        gathered = [engine.starting_stacks[p] - engine.stacks[p] - engine.bets[p] for p in range(n)]
+        antes = [min(engine.config.effective_ante(p), gathered[p]) for p in range(n)]
+        pots = build_pots(gathered, antes, engine.active, ante_trimming=engine.config.ante_trimming)
+        return [
+            {"amount": pot.amount, "seats": [self._seats[p] for p in pot.seats]} for pot in pots
+        ]
+
+    def awarded(self) -> list[dict[str, Any]]:
+        """The main pot and each side pot of a finished hand as it stood at the showdown (0 =
+        the main pot), each with its amount before the rake and the seats that won it, for
+        the players' result lines. The engine pays two pots with the same winners as one (its
+        ``pot_awarded``); the pots are told apart here, from what each player put in and the
+        hands shown (spec/holdem.md "A hand": side pots)."""
+        engine = self.engine
+        if not engine.finished or self._void is not None:
+            return []
+        n = len(self._seats)
+        won = [0] * n
+        for event in engine.events:
+            if isinstance(event, PotAwarded):
+                for pos, amount in zip(event.seats, event.amounts, strict=True):
+                    won[pos] += amount
+        put_in = [engine.starting_stacks[p] - engine.stacks[p] + won[p] for p in range(n)]
+        antes = [min(engine.config.effective_ante(p), put_in[p]) for p in range(n)]
+        shown = [engine.shown(p) for p in range(n)]
+        live = shown if any(shown) else list(engine.active)
+        board = [c.id for c in engine.board]
+        value = {
+            p: evaluate_ids([c.id for c in cards] + board)
+            for p in range(n)
+            if shown[p] and (cards := engine.hole_cards(p)) is not None and len(board) >= 3
+        }
+        lines = []
+        pots = build_pots(put_in, antes, live, ante_trimming=engine.config.ante_trimming)
+        for index, pot in enumerate(pots):
+            contenders = [p for p in pot.seats if live[p]] or list(pot.seats)
+            if len(contenders) > 1 and all(p in value for p in contenders):
+                best = max(value[p] for p in contenders)
+                contenders = [p for p in contenders if value[p] == best]
+            lines.append(
+                {
+                    "pot": index,
+                    "amount": pot.amount,
+                    "seats": [self._seats[p] for p in contenders],
+                }
+            )
+        return lines
+
     # -- decisions -----------------------------------------------------------------------
 
     def _pos(self, seat: int) -> int:
@@ -447,6 +505,7 @@ class HoldemHand:
             "button": self.button,
             "board": [str(c) for c in engine.board],
             "pot": engine.pot_total,
+            "pots": self.pots(),
             "actor": self.actor,
             "players": players,
             "options": None if seat is None else self.options(seat),
@@ -487,6 +546,7 @@ class HoldemHand:
             "stacks": {str(s): final[s] for s in self._seats},
             "rake": self.rake,
             "void": self._void,
+            "pots": self.awarded(),
         }
 
 

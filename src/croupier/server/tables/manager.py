@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Any
@@ -68,6 +69,8 @@ class TableManager:
         self._factories: dict[str, GameFactory] = {}
         """Per table of a game this process has, its factory as last configured: what prices
         a bet a cluster's gateway holds (:meth:`bet_stake`)."""
+        self.lobby_watchers: set[asyncio.Queue[dict[str, Any]]] = set()
+        """The lobby sockets (``/ws/lobby``): each gets a changed table's entry at once."""
         for config in configs:
             self._build(config, closed=config.name in closed)
 
@@ -143,6 +146,22 @@ class TableManager:
             await self.forward(name, config, closed, changed)
         elif name in self.unavailable:
             self.unavailable[name]["title"] = config.title
+        self._tell_lobby(name)
+
+    def _tell_lobby(self, name: str) -> None:
+        """Push table ``name``'s lobby entry, as it stands now, to every lobby socket."""
+        table = self.tables.get(name)
+        config = self.configs.get(name)
+        if table is not None:
+            entry = table.describe()
+        elif name in self.unavailable:
+            entry = dict(self.unavailable[name])
+        elif config is not None:
+            entry = self._elsewhere(config)
+        else:  # pragma: no cover - a change names a table the manager knows
+            return
+        for watcher in list(self.lobby_watchers):
+            watcher.put_nowait(entry)
 
     def start(self) -> None:
         """Start every table's task (on the running event loop)."""

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 
 from croupier.errors import CroupierError
 from croupier.server.accounts.service import session_for_token
@@ -23,9 +24,11 @@ from croupier.server.deps import (
     TableManagerDep,
 )
 from croupier.server.errors import AuthenticationError, InvalidRequestError, NotFoundError
+from croupier.server.floor.returns import theoretical_return
 from croupier.server.metrics import Metrics
 from croupier.server.rounds import store as rounds
 from croupier.server.tables.connection import Connection
+from croupier.server.tables.help import player_help
 from croupier.server.tables.ratelimit import RateLimiter
 from croupier.server.tables.registry import recall_views
 from croupier.server.tables.stats import operator_stats
@@ -54,6 +57,50 @@ CLOSE_UNAVAILABLE = 4503
 def lobby(tables: TableManagerDep) -> list[dict[str, Any]]:
     """Every table: game, limits, timers, seats taken; unavailable ones say why."""
     return tables.lobby()
+
+
+@router.get("/api/tables/{name}/help")
+def table_help(name: str, request: Request, tables: TableManagerDep) -> dict[str, Any]:
+    """What a player's help panel shows of a table: the return to player of the table's own
+    pay tables as the server's theory has it (UTH exact; Russian Poker the analysed figure
+    with its interval; Hold'em the rake) and the version of the game's software."""
+    entry = next((t for t in tables.lobby() if t["name"] == name), None)
+    if entry is None:
+        raise NotFoundError(f"no table {name!r}", reason="no_such_table")
+    figures = theoretical_return(
+        entry["game"], entry.get("rules") or {}, book=request.app.state.theory
+    )
+    return player_help(entry, figures)
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(websocket: WebSocket) -> None:
+    """The lobby's push: ``{"type": "table_changed", "table": <lobby entry>}`` each time an
+    operator changes a table (limits, pay tables, closed or opened). Public, like the lobby;
+    anything the client sends is ignored."""
+    tables = websocket.app.state.tables
+    await websocket.accept()
+    changes: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=256)
+    tables.lobby_watchers.add(changes)
+
+    async def push() -> None:
+        while True:
+            entry = await changes.get()
+            await websocket.send_text(json.dumps({"type": "table_changed", "table": entry}))
+
+    writer = asyncio.create_task(push())
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+    except WebSocketDisconnect:
+        return
+    finally:
+        tables.lobby_watchers.discard(changes)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
 
 
 @router.get("/api/rounds")

@@ -536,7 +536,7 @@ def _table_return(rules: Mapping[str, Any], book: _Book) -> dict[str, Any]:
     if lookup.outcomes is None:
         return {**base, "status": lookup.status, "reason": lookup.reason}
     m = _uth_moments(book, _key(blind), _key(trips))
-    return {
+    figures = {
         **base,
         "status": "ready",
         "return": float(m.return_per_ante),
@@ -546,6 +546,16 @@ def _table_return(rules: Mapping[str, Any], book: _Book) -> dict[str, Any]:
         "trips_return": float(m.trips_return),
         "trips_return_exact": _fraction(m.trips_return),
     }
+    mean_bet = lookup.outcomes.average_total_bet
+    if mean_bet:
+        # seed 001's "puntata principale totale": per unit of everything the main game
+        # stakes (Ante + Blind + Play), 1 - the element of risk.
+        per_total = 1 + m.ev_main / mean_bet
+        figures |= {
+            "return_per_total_bet": float(per_total),
+            "return_per_total_bet_exact": _fraction(per_total),
+        }
+    return figures
 
 
 def _fraction(value: Fraction) -> str:

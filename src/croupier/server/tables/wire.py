@@ -35,6 +35,7 @@ from croupier.server.tables.wire_events import (
     HandStarting,
     Left,
     NotDealtIn,
+    RebuyOffered,
     Reveal,
     RoundClosed,
     RoundOpened,
@@ -83,6 +84,7 @@ __all__ = [
     "NotDealtIn",
     "PingMessage",
     "Pong",
+    "RebuyOffered",
     "Result",
     "ResyncMessage",
     "Reveal",
@@ -478,7 +480,8 @@ class Welcome(_Frame, tag="welcome", kw_only=True):
 
 class SeatEntry(Struct, kw_only=True):
     """A seat and who sits in it; a cash table adds the stack, whether the seat sits out or
-    is dealt in the hand in play, and whether it leaves when the hand ends."""
+    is dealt in the hand in play, whether it leaves when the hand ends, and the seconds left
+    in its time bank (where the table has one)."""
 
     seat: int
     username: str
@@ -486,6 +489,7 @@ class SeatEntry(Struct, kw_only=True):
     sitting_out: bool | UnsetType = UNSET
     in_hand: bool | UnsetType = UNSET
     leaving: bool | UnsetType = UNSET
+    time_bank: float | UnsetType = UNSET
 
 
 class BuyInLimits(Struct, kw_only=True):

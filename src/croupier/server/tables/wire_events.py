@@ -25,6 +25,7 @@ __all__ = [
     "HandStarting",
     "Left",
     "NotDealtIn",
+    "RebuyOffered",
     "Reveal",
     "RoundClosed",
     "RoundOpened",
@@ -181,6 +182,17 @@ class NotDealtIn(_Event, tag="not_dealt_in"):
     message: str
 
 
+class RebuyOffered(_Event, tag="rebuy_offered"):
+    """Cash tables, to one player (a ``seat_event``): their stack is empty after a hand; the
+    seat is kept ``seconds`` (a table setting, ``rebuy_seconds``) for a buy-in between ``min``
+    and ``max`` before it is freed (``left`` with ``reason: "busted"``)."""
+
+    seat: int
+    seconds: float
+    min: Chips
+    max: Chips
+
+
 class TableChanged(_Event, tag="table_changed"):
     """An operator changed the table: ``closed`` (no new bets, seats or buy-ins), ``rules``
     from the next round on (as in the lobby), ``changed`` (field -> ``{"from", "to"}``),
@@ -205,12 +217,15 @@ class HandStarting(_Event, tag="hand_starting"):
 
 
 class Turn(_Event, tag="turn"):
-    """Cash tables: ``seat`` is to act; ``decision`` is the id of its decision."""
+    """Cash tables: ``seat`` is to act; ``decision`` is the id of its decision; ``time_bank``:
+    the seat's decision time ran out and ``decision_seconds`` more come from its time bank (a
+    table setting, ``time_bank_seconds``)."""
 
     seat: int | None
     phase: str
     decision_seconds: float
     decision: str | UnsetType = UNSET
+    time_bank: bool | UnsetType = UNSET
 
 
 class TimedOut(_Event, tag="timed_out"):
@@ -244,6 +259,7 @@ TableEvent = (
     | TimedOut
     | CardsOpened
     | NotDealtIn
+    | RebuyOffered
     | TableChanged
 )
 TABLE_EVENTS: Final[tuple[type[_Event], ...]] = (
@@ -266,6 +282,7 @@ CASH_EVENTS: Final[tuple[type[_Event], ...]] = (
     TimedOut,
     CardsOpened,
     NotDealtIn,
+    RebuyOffered,
 )
 
 

@@ -69,11 +69,17 @@ export function errorFromFrame(frame) {
   });
 }
 
+/** The heartbeat: a `ping` every PING_MS; no `pong` for STALE_MS and the socket is taken for
+ * dead (a cut network leaves a TCP connection "open" for minutes): the page says it is
+ * reconnecting, freezes its controls, and opens a new socket. */
+export const HEARTBEAT = { PING_MS: 2500, STALE_MS: 6000 };
+
 // A table connection: reconnects by itself and resyncs from the last event it saw.
 // Events are handed on strictly in sequence; a gap asks for a resync and waits for it.
 export class TableSocket {
-  constructor(name, { onFrame, onStatus }) {
+  constructor(name, { onFrame, onStatus, path = "/ws/tables/" }) {
     this.name = name;
+    this.path = path;
     this.onFrame = onFrame;
     this.onStatus = onStatus || (() => {});
     this.lastSeq = null;
@@ -83,6 +89,46 @@ export class TableSocket {
     this.resyncPending = false;
     this.retry = 0;
     this.ws = null;
+    this.heart = null;
+    this.lastHeard = 0;
+  }
+
+  /** Ping every few seconds; a socket silent for STALE_MS is dropped and opened anew. */
+  beat() {
+    clearInterval(this.heart);
+    this.lastHeard = performance.now();
+    this.heart = setInterval(() => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+      if (performance.now() - this.lastHeard > HEARTBEAT.STALE_MS) {
+        this.drop();
+        return;
+      }
+      this.sendRaw({ type: "ping", id: `hb${this.nextId++}` });
+    }, HEARTBEAT.PING_MS);
+  }
+
+  /** Give up on a socket that stopped answering: requests waiting on it fail, the page says
+   * it is reconnecting, and a new socket is opened (it resyncs from the last event). */
+  drop() {
+    const ws = this.ws;
+    clearInterval(this.heart);
+    this.heart = null;
+    if (!ws) return;
+    this.ws = null;
+    ws.onopen = ws.onclose = ws.onmessage = null;
+    try {
+      ws.close();
+    } catch {
+      /* already closing */
+    }
+    for (const { reject } of this.pending.values()) reject(new ApiError(0, "disconnected", "connection lost"));
+    this.pending.clear();
+    if (this.closing) return;
+    this.onStatus("reconnecting");
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (!this.closing) this.connect();
+    }, 250);
   }
 
   connect() {
@@ -97,15 +143,17 @@ export class TableSocket {
     }
     const proto = location.protocol === "https:" ? "wss" : "ws";
     // The token goes in the first frame, never in the URL (which access logs keep).
-    const url = `${proto}://${location.host}/ws/tables/${encodeURIComponent(this.name)}`;
+    const url = `${proto}://${location.host}${this.path}${encodeURIComponent(this.name)}`;
     const ws = new WebSocket(url);
     this.ws = ws;
     this.onStatus(this.lastSeq === null ? "connecting" : "reconnecting");
     ws.onopen = () => {
       this.retry = 0;
+      this.beat();
       // batch: frames that leave the server together arrive as one JSON array.
       ws.send(JSON.stringify({ type: "auth", token: token() || "", batch: true }));
-      this.onStatus("open");
+      // "Connected" only once the server has answered (its `welcome`), never on a socket
+      // that opened into a network that does not carry it.
       if (this.lastSeq !== null) {
         // A reconnect: ask for everything after the last event we applied.
         this.resyncPending = true;
@@ -113,12 +161,15 @@ export class TableSocket {
       }
     };
     ws.onmessage = (e) => {
+      this.lastHeard = performance.now();
       const data = JSON.parse(e.data);
       if (Array.isArray(data)) for (const frame of data) this.receive(frame);
       else this.receive(data);
     };
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
+      clearInterval(this.heart);
+      this.heart = null;
       for (const { reject } of this.pending.values()) reject(new ApiError(0, "disconnected", "connection lost"));
       this.pending.clear();
       if (this.closing) return;
@@ -142,8 +193,12 @@ export class TableSocket {
 
   receive(frame) {
     frame._at = performance.now();
+    frame._n = this.received = (this.received || 0) + 1; // the order frames arrived in
     if (frame.type === "welcome") {
-      if (this.lastSeq === null) this.lastSeq = frame.seq;
+      // A server that restarted counts its events from 0 again: start from its count.
+      frame.restarted = this.lastSeq !== null && frame.seq < this.lastSeq;
+      if (this.lastSeq === null || frame.restarted) this.lastSeq = frame.seq;
+      this.onStatus("open");
     } else if (frame.type === "event") {
       if (frame.seq <= this.lastSeq) return; // already applied (a replay)
       if (frame.seq > this.lastSeq + 1) {
@@ -161,6 +216,7 @@ export class TableSocket {
       const waiter = this.pending.get(frame.ref);
       if (waiter) {
         this.pending.delete(frame.ref);
+        if (frame.type === "ack") this.lastAckN = frame._n;
         if (frame.type === "ack") waiter.resolve(frame.result);
         else waiter.reject(errorFromFrame(frame));
       }
@@ -192,6 +248,43 @@ export class TableSocket {
   close() {
     this.closing = true;
     clearTimeout(this.timer);
+    clearInterval(this.heart);
+    if (this.ws) this.ws.close();
+  }
+}
+
+/** The lobby's push of table changes (`/ws/lobby`): each changed table's lobby entry is
+ * handed to `onTable`; reconnects by itself. */
+export class LobbySocket {
+  constructor(onTable) {
+    this.onTable = onTable;
+    this.closing = false;
+    this.retry = 0;
+    this.open();
+  }
+
+  open() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws/lobby`);
+    this.ws = ws;
+    ws.onopen = () => (this.retry = 0);
+    ws.onmessage = (e) => {
+      try {
+        const frame = JSON.parse(e.data);
+        if (frame.type === "table_changed" && frame.table) this.onTable(frame.table);
+      } catch {
+        /* not a frame of ours */
+      }
+    };
+    ws.onclose = () => {
+      if (this.closing) return;
+      this.timer = setTimeout(() => this.open(), Math.min(30000, 1000 * 2 ** this.retry++));
+    };
+  }
+
+  close() {
+    this.closing = true;
+    clearTimeout(this.timer);
     if (this.ws) this.ws.close();
   }
 }
@@ -202,13 +295,24 @@ export function logout() {
     .finally(() => setSession(null));
 }
 
-/** Ask the server for the wallet's balance and show it (after a round, on a page change). */
-export async function refreshBalance() {
-  if (!token()) return;
+let balanceRetry = null;
+
+/**
+ * Ask the server for the wallet's balance and show it (after a round, on every table
+ * (re)connection, on a page change). A failed ask is tried again (1 s, 2 s, 4 s... up to 15 s)
+ * until one succeeds, so a balance is never left as it was before a server restart.
+ */
+export async function refreshBalance({ attempt = 0 } = {}) {
+  if (!token()) return false;
+  clearTimeout(balanceRetry);
+  balanceRetry = null;
   try {
     const data = await api("/api/wallet");
     setBalance(data.balance);
-  } catch {
-    /* the page shows the error where it matters */
+    return true;
+  } catch (err) {
+    if (err && err.status === 401) return false;
+    balanceRetry = setTimeout(() => refreshBalance({ attempt: attempt + 1 }), Math.min(15000, 1000 * 2 ** attempt));
+    return false;
   }
 }

@@ -2,7 +2,7 @@
 // pace, log out), login/register, the lobby, and the table, history, cashier and operator
 // pages. One Preact tree: the page updates in place, so focus stays where the player put it.
 
-import { api, logout, refreshBalance, sessionEnded } from "./api.js";
+import { api, LobbySocket, logout, refreshBalance, sessionEnded } from "./api.js";
 import { CashierPage } from "./cashier.js";
 import { wordError } from "./errors.js";
 import { HistoryPage } from "./history.js";
@@ -10,16 +10,27 @@ import { HoldemTable } from "./holdem.js";
 import { currentLanguage, dateTime, LANGUAGES, money, setLanguage, t } from "./i18n.js";
 import { toast } from "./notify.js";
 import { OperatorPage } from "./operator.js";
-import { LimitsPage, RealityCheck } from "./responsible.js";
+import { BlockingNotice, LimitsPage, RealityCheck } from "./responsible.js";
 import { RussianTable } from "./russian.js";
-import { setSession, setSetting, store, token, useStore } from "./store.js";
+import { changed, setSession, setSetting, store, token, useStore } from "./store.js";
 import { GenericTable } from "./table.js";
-import { onSessionExpired } from "./tablecore.js";
+import { onSessionExpired, tableTitle, turbo } from "./tablecore.js";
 import { html, render, useEffect, useRef, useState } from "./ui.js";
 import { UthTable } from "./uth.js";
 
 const GAME_PAGES = { uth: UthTable, holdem: HoldemTable, russian: RussianTable };
 const NEEDS_LOGIN = new Set(["table", "history", "operator", "cashier", "limits"]);
+
+/** What the server allows the client (GET /api/client): Turbo pace only where the operator
+ * enables it for the jurisdiction. */
+async function loadServerSettings() {
+  try {
+    store.server = await api("/api/client");
+  } catch {
+    store.server = { turbo_pace: false };
+  }
+  changed();
+}
 
 async function refreshCashier() {
   try {
@@ -60,12 +71,15 @@ function Settings() {
       </label>
       ${s.session ? html`<a href="#/limits" data-testid="settings-limits">${t("rg.title")}</a>` : null}
       <label class="check"><input type="checkbox" data-testid="sound" checked=${s.settings.sound} onChange=${(e) => setSetting("sound", e.target.checked)} /> ${t("settings.sound")}</label>
-      <label>${t("settings.pace")}
-        <select data-testid="pace" value=${s.settings.pace} onChange=${(e) => setSetting("pace", e.target.value)}>
-          <option value="normal">${t("settings.pace.normal")}</option>
-          <option value="turbo">${t("settings.pace.turbo")}</option>
-        </select>
-      </label>
+      <label class="check"><input type="checkbox" data-testid="auto-confirm" checked=${Boolean(s.settings.auto_confirm)} onChange=${(e) => setSetting("auto_confirm", e.target.checked)} /> ${t("settings.auto_confirm")}</label>
+      ${s.server && s.server.turbo_pace
+        ? html`<label>${t("settings.pace")}
+            <select data-testid="pace" value=${s.settings.pace} onChange=${(e) => setSetting("pace", e.target.value)}>
+              <option value="normal">${t("settings.pace.normal")}</option>
+              <option value="turbo">${t("settings.pace.turbo")}</option>
+            </select>
+          </label>`
+        : null}
     </div>
   </details>`;
 }
@@ -152,12 +166,13 @@ export function limitsOf(tb) {
 }
 
 function TableCard({ tb, loggedIn }) {
-  const open = tb.status !== "unavailable";
+  // A table an operator closed takes no seats or bets: the lobby says so (issue 29).
+  const open = tb.status !== "unavailable" && !tb.closed;
   const seats = tb.max_seats == null ? t("lobby.live_seats", { n: tb.seats_taken ?? 0 }) : t("lobby.seats", { n: tb.seats_taken, max: tb.max_seats });
   const shared = tb.rules && tb.rules.shared_hand;
   return html`<article class=${`table-card game-${tb.game}${open ? "" : " unavailable"}`} data-testid=${`table-${tb.name}`} aria-labelledby=${`t-${tb.name}`}>
     <div class="mini-felt" aria-hidden="true"><span class="mini-suit">${tb.game === "russian" ? "♦" : tb.game === "holdem" ? "♣" : "♠"}</span></div>
-    <h2 id=${`t-${tb.name}`}>${tb.title || tb.name}</h2>
+    <h2 id=${`t-${tb.name}`}>${tableTitle(tb)}</h2>
     <p class="game">${t(GAME_KEYS[tb.game] || "game.other")}${shared ? ` — ${t("lobby.live")}` : ""}</p>
     ${open ? html`<p class="limits">${limitsOf(tb)}</p>` : null}
     ${open ? html`<p class="seats" data-testid="seats">${seats}</p>` : html`<p class="reason">${t("lobby.closed")}</p>`}
@@ -174,9 +189,10 @@ function LobbyPage() {
   const [error, setError] = useState(null);
   useEffect(() => {
     let stopped = false;
+    let list = null;
     async function load() {
       try {
-        const list = await api("/api/tables");
+        list = await api("/api/tables");
         if (!stopped) {
           setTables(list);
           setError(null);
@@ -187,9 +203,17 @@ function LobbyPage() {
     }
     load();
     const timer = setInterval(load, 3000);
+    // An operator's change (limits, pay tables, closed or open) is pushed at once.
+    const socket = new LobbySocket((entry) => {
+      if (stopped || !list) return;
+      list = list.map((tb) => (tb.name === entry.name ? { ...tb, ...entry } : tb));
+      if (!list.some((tb) => tb.name === entry.name)) list = [...list, entry];
+      setTables(list);
+    });
     return () => {
       stopped = true;
       clearInterval(timer);
+      socket.close();
     };
   }, []);
   const empty = s.session && s.balance === 0;
@@ -219,8 +243,8 @@ function TablePage({ name }) {
 
 function App() {
   const [route, setRoute] = useState(parseHash());
-  const s = useStore();
-  document.documentElement.classList.toggle("pace-turbo", s.settings.pace === "turbo");
+  useStore(); // re-rendered when the settings change
+  document.documentElement.classList.toggle("pace-turbo", turbo());
   useEffect(() => {
     const onHash = () => setRoute(parseHash());
     window.addEventListener("hashchange", onHash);
@@ -240,10 +264,12 @@ function App() {
   else if (route.page === "operator") page = html`<${OperatorPage} section=${route.arg} />`;
   else if (route.page === "limits") page = html`<${LimitsPage} />`;
   else page = html`<${LobbyPage} />`;
-  return html`<${Header} route=${route} /><main id="view" class=${`page-${route.page}`}>${page}</main><${RealityCheck} />`;
+  const blocked = Boolean(store.blocking);
+  return html`<div class="page-shell" inert=${blocked} aria-hidden=${blocked ? "true" : null}><${Header} route=${route} /><main id="view" class=${`page-${route.page}`}>${page}</main></div><${RealityCheck} /><${BlockingNotice} />`;
 }
 
 if (token()) refreshCashier();
+loadServerSettings();
 const root = document.getElementById("app");
 root.replaceChildren();
 render(html`<${App} />`, root);

@@ -122,6 +122,38 @@ export function bestHand(cards) {
   return { category: CATEGORIES[cat], rank: cat, ranks, five, name: t("hand.describe", { cat: CATEGORIES[cat], ranks }) };
 }
 
+// How many of a category's ranks make the hand itself (the rest are kickers).
+const MAIN = { four_of_a_kind: 1, three_of_a_kind: 1, two_pair: 2, pair: 1, high_card: 1 };
+
+/**
+ * How many kickers `hand`'s name needs beside `others` (hands of the same deal): the ranks up
+ * to the first that tells it from another hand of its category and main ranks. Two players'
+ * "Pair of Queens" differ at a kicker; each is named down to it ("Pair of Queens, Ace-King-Nine
+ * kickers" against "..., Ace-King-Eight kickers"). A flush counts its cards from the top.
+ */
+export function kickersNeeded(hand, others) {
+  if (!hand) return 1;
+  const flush = hand.category === "flush";
+  const main = flush ? 0 : MAIN[hand.category];
+  if (main === undefined) return 1;
+  let need = flush ? 1 : 1;
+  for (const o of others) {
+    if (!o || o === hand || o.category !== hand.category) continue;
+    let i = 0;
+    while (i < hand.ranks.length && hand.ranks[i] === o.ranks[i]) i++;
+    if (i < main) continue; // told apart by the hand itself
+    const upTo = i < hand.ranks.length ? i : hand.ranks.length - 1; // a tie: every card named
+    need = Math.max(need, flush ? upTo + 1 : upTo - main + 1);
+  }
+  return need;
+}
+
+/** `hand`'s name, with the kickers that tell it from `others` (see kickersNeeded). */
+export function nameAgainst(hand, others) {
+  if (!hand) return "";
+  return t("hand.describe", { cat: hand.category, ranks: hand.ranks, kickers: kickersNeeded(hand, others) });
+}
+
 /** The category's name ("Two pair") in the active language. */
 export function categoryName(category) {
   return t(`cat.${category}`);

@@ -4,7 +4,7 @@
 // know falls back to a wording of its code. The server's own `message` (a developer's
 // fragment, with ids and cents) is never shown.
 
-import { has, money, t } from "./i18n.js";
+import { has, money, number, t } from "./i18n.js";
 
 // Params that are money (minor units): formatted in the active locale's euros.
 const MONEY = new Set([
@@ -13,11 +13,17 @@ const MONEY = new Set([
   "min_raise", "max_raise", "min_bet", "max_bet", "to", "available", "max_payout", "requested", "unit",
 ]);
 
-/** `params` ready for a text: money formatted, spots and actions named, lists joined. */
-export function wordParams(params = {}) {
+// Refusals whose bounds count things (characters, cards, boxes, players, requests), not money:
+// their numbers are said as numbers ("10 to 256 characters", never "€0.10 to €2.56").
+const COUNTS = new Set(["password_length", "exchange_count", "players_count", "open_boxes_out_of_range", "deposit_pending_limit", "not_enough_boxes"]);
+
+/** `params` ready for a text: money formatted, spots and actions named, lists joined;
+ * `counted`: the refusal's numbers count things and are written as numbers. */
+export function wordParams(params = {}, { counted = false } = {}) {
   const out = {};
   for (const [k, v] of Object.entries(params || {})) {
-    if (typeof v === "number" && (MONEY.has(k) || k.endsWith("_amount") || k.endsWith("_cents"))) out[k] = money(v);
+    if (typeof v === "number" && counted) out[k] = number(v);
+    else if (typeof v === "number" && (MONEY.has(k) || k.endsWith("_amount") || k.endsWith("_cents"))) out[k] = money(v);
     else if ((k === "spot" || k === "bet_name") && typeof v === "string") out[k] = has(`spot.${v}`) ? t(`spot.${v}`) : v;
     else if (k === "action" && typeof v === "string") out[k] = has(`action.${v}`) ? t(`action.${v}`) : v;
     else if (k === "phase" && typeof v === "string") out[k] = has(`phase.${v}`) ? t(`phase.${v}`) : v;
@@ -46,7 +52,7 @@ export function wordError(err) {
   if (err.reason && has(`reason.${err.reason}`)) {
     const extra = { ...params };
     if (err.retryAfter != null && extra.seconds === undefined) extra.seconds = Math.max(1, Math.ceil(err.retryAfter));
-    return t(`reason.${err.reason}`, wordParams(extra));
+    return t(`reason.${err.reason}`, wordParams(extra, { counted: COUNTS.has(err.reason) }));
   }
   if (err.code === "round_voided") {
     const d = err.details || {};

@@ -5,8 +5,10 @@
 // is committed card by card and each card opened to you is checked against its leaf.
 
 import { api } from "./api.js";
-import { bestHand, CardRow } from "./cards.js";
+import { bestHand, cardName, CardRow } from "./cards.js";
 import { BetLines, holeCardsFromDeck } from "./common.js";
+import { namedHands } from "./holdem.js";
+import { tableTitle } from "./tablecore.js";
 import { wordError } from "./errors.js";
 import { dateTime, has, money, signedMoney, t } from "./i18n.js";
 import { html, useEffect, useState } from "./ui.js";
@@ -71,28 +73,28 @@ function sha256Fallback(bytes) {
 // commitment and each card opened to this player must hash to its leaf.
 export async function checkCommitment(round) {
   if (round.leaves) return checkCardCommitment(round);
-  if (!round.salt || !round.deck) return { ok: false, reason: "not revealed yet" };
+  if (!round.salt || !round.deck) return { ok: false, reason: "not_revealed" };
   const cards = round.deck.split(" ");
   const distinct = new Set(cards);
-  if (cards.length !== 52 || distinct.size !== 52) return { ok: false, reason: "the deck is not 52 distinct cards" };
+  if (cards.length !== 52 || distinct.size !== 52) return { ok: false, reason: "not_52" };
   const digest = await sha256Hex(`${round.salt}:${round.deck}`);
-  return digest === round.commitment ? { ok: true, digest } : { ok: false, digest, reason: "hash does not match the commitment" };
+  return digest === round.commitment ? { ok: true, digest } : { ok: false, digest, reason: "hash_mismatch" };
 }
 
 export async function checkCardCommitment(round) {
   const leaves = round.leaves || [];
-  if (leaves.length !== 52) return { ok: false, reason: "the commitment does not have 52 leaves" };
+  if (leaves.length !== 52) return { ok: false, reason: "not_52_leaves" };
   const digest = await sha256Hex(leaves.join(" "));
-  if (digest !== round.commitment) return { ok: false, digest, reason: "leaves do not match the commitment" };
+  if (digest !== round.commitment) return { ok: false, digest, reason: "leaves_mismatch" };
   const openings = Object.entries(round.openings || {});
   const cards = new Set();
   for (const [position, [salt, card]] of openings) {
     if ((await sha256Hex(`${salt}:${position}:${card}`)) !== leaves[Number(position)]) {
-      return { ok: false, digest, reason: `card ${Number(position) + 1} does not match its leaf` };
+      return { ok: false, digest, reason: "card_mismatch", n: Number(position) + 1 };
     }
     cards.add(card);
   }
-  if (cards.size !== openings.length) return { ok: false, digest, reason: "a card is opened twice" };
+  if (cards.size !== openings.length) return { ok: false, digest, reason: "card_twice" };
   return { ok: true, digest, opened: openings.length };
 }
 
@@ -141,8 +143,8 @@ function russianDetail(round, seats) {
     if (e.box == null || !mine.has(e.box)) continue;
     const box = t("box.n", { n: e.box + 1 });
     if (e.kind === "box_placed") lines.push(`${box}: ${t(e.blind ? "russian.blind" : "spot.ante")} ${money(e.ante)}${e.bonus ? `, ${t("spot.bonus")} ${money(e.bonus)}` : ""}`);
-    else if (e.kind === "cards_exchanged") lines.push(`${box}: ${t("russian.log.exchange", { box, n: e.discarded.length, fee: money(e.fee) })} (${e.discarded.join(" ")} → ${e.received.join(" ")})`);
-    else if (e.kind === "sixth_card_bought") lines.push(`${box}: ${t("russian.log.sixth", { box, fee: money(e.fee) })} (${e.card})`);
+    else if (e.kind === "cards_exchanged") lines.push(`${box}: ${t("russian.log.exchange", { box, n: e.discarded.length, fee: money(e.fee) })} (${e.discarded.map(cardName).join(", ")} → ${e.received.map(cardName).join(", ")})`);
+    else if (e.kind === "sixth_card_bought") lines.push(`${box}: ${t("russian.log.sixth", { box, fee: money(e.fee) })} (${cardName(e.card)})`);
     else if (e.kind === "bet_placed") lines.push(t("russian.log.bet", { box, amount: money(e.bet) }));
     else if (e.kind === "folded") lines.push(t("russian.log.fold", { box }));
     else if (e.kind === "game_bought") lines.push(t("russian.log.bought", { box, fee: money(e.fee), hand: bestHand(e.hand).name }));
@@ -169,7 +171,10 @@ function phhList(text, key) {
   }
 }
 
-/** Hold'em: the hand's actions read from its PHH record, in words, with the amounts. */
+const cardsOf = (text) => (text || "").match(/../g) || [];
+
+/** Hold'em: the hand's actions read from its PHH record, in words, with the amounts; cards
+ * named, not written in notation; a hand shown named on the final board. */
 export function holdemActions(phh) {
   const actions = phhList(phh, "actions");
   const names = phhList(phh, "players");
@@ -177,6 +182,11 @@ export function holdemActions(phh) {
   const who = (p) => names[Number(p.slice(1)) - 1] || p;
   let bets = blinds.map((b) => Number(b) || 0);
   let high = Math.max(0, ...bets);
+  const board = [];
+  for (const line of actions) {
+    const parts = line.split(" ");
+    if (parts[0] === "d" && parts[1] === "db") board.push(...cardsOf(parts[2]));
+  }
   const out = [];
   for (const line of actions) {
     const parts = line.split(" ");
@@ -184,7 +194,9 @@ export function holdemActions(phh) {
       if (parts[1] === "db") {
         bets = bets.map(() => 0);
         high = 0;
-        out.push(`${t("board")}: ${parts[2].match(/../g).join(" ")}`);
+        const dealt = cardsOf(parts[2]);
+        const street = dealt.length === 3 ? "flop" : board.indexOf(dealt[0]) === 3 ? "turn" : "river";
+        out.push(`${t(`holdem.street.${street}`)}: ${dealt.map(cardName).join(", ")}`);
       }
       continue;
     }
@@ -201,9 +213,36 @@ export function holdemActions(phh) {
       out.push(t(high ? "holdem.log.raises" : "holdem.log.bets", { name, amount: money(to) }));
       bets[p] = to;
       high = to;
-    } else if (parts[1] === "sm") out.push(parts[2] ? t("holdem.log.shows", { name, hand: parts[2].match(/../g).join(" ") }) : t("holdem.log.mucks", { name }));
+    } else if (parts[1] === "sm") {
+      const shown = cardsOf(parts[2]);
+      const hand = shown.length === 2 && board.length >= 3 ? bestHand([...shown, ...board]).name : shown.map(cardName).join(", ");
+      out.push(shown.length ? t("holdem.log.shows", { name, hand }) : t("holdem.log.mucks", { name }));
+    }
   }
   return out;
+}
+
+/** A Hold'em hand's blinds, pot and winners, in words: "Blinds €1.00/€2.00 · Pot €40.00 ·
+ * ann wins €39.00 with Pair of Queens, Ace kicker". */
+export function holdemSummary(round) {
+  const rec = round.record || {};
+  const summary = round.summary || {};
+  const blinds = phhList(rec.phh, "blinds_or_straddles").map(Number).filter((b) => b > 0);
+  const names = phhList(rec.phh, "players");
+  const order = rec.seats || [];
+  const nameOfSeat = (s) => names[order.indexOf(Number(s))] || t("box.n", { n: Number(s) + 1 });
+  const won = summary.won || {};
+  const pot = Object.values(won).reduce((a, b) => a + b, 0) + (rec.rake || summary.rake || 0);
+  const board = rec.board || summary.board || [];
+  const shown = summary.shown || Object.fromEntries((rec.shown || []).map((s) => [String(s), (rec.hole_cards || {})[String(s)]]).filter(([, c]) => c));
+  const named = namedHands(shown, board);
+  const parts = [];
+  if (blinds.length) parts.push(t("history.blinds", { blinds: blinds.map((b) => money(b)).join("/") }));
+  if (pot) parts.push(t("history.pot", { amount: money(pot) }));
+  for (const [s, amount] of Object.entries(won)) {
+    parts.push(named[s] ? t("history.wins_with", { name: nameOfSeat(s), amount: money(amount), hand: named[s].name }) : t("holdem.wins", { name: nameOfSeat(s), amount: money(amount) }));
+  }
+  return parts.join(" · ");
 }
 
 function holdemDetail(round, seats) {
@@ -211,7 +250,8 @@ function holdemDetail(round, seats) {
   const mine = seats.map((s) => (rec.hole_cards || {})[String(s)]).filter(Boolean);
   const board = rec.board || (round.summary || {}).board || [];
   const actions = holdemActions(rec.phh);
-  return html`<div class="round-cards">
+  const summary = holdemSummary(round);
+  return html`${summary ? html`<p class="history-summary" data-testid="history-summary">${summary}</p>` : null}<div class="round-cards">
       ${board.length ? html`<div><small>${t("board")}</small><${CardRow} cards=${board} slots=${5} small=${true} label=${t("board")} /></div>` : null}
       ${mine.map((c, i) => html`<div key=${i}><small>${t("history.your_cards")}${board.length >= 3 ? ` · ${bestHand([...c, ...board]).name}` : ""}</small><${CardRow} cards=${c} slots=${2} small=${true} label=${t("your_cards")} /></div>`)}
     </div>
@@ -227,18 +267,19 @@ function Verify({ round }) {
   }, [round.id]);
   if (!res) return html`<span class="verify pending" data-testid="verify">${t("history.checking")}</span>`;
   let text;
-  if (round.leaves) text = res.ok ? t("history.cards_verified", { n: res.opened, closed: 52 - (res.opened || 0) }) : `✗ ${res.reason}`;
-  else text = res.ok ? t("history.deck_verified") : `✗ ${res.reason}`;
+  const why = () => `✗ ${t(`history.verify.${res.reason}`, { n: res.n })}`;
+  if (round.leaves) text = res.ok ? t("history.cards_verified", { n: res.opened, closed: 52 - (res.opened || 0) }) : why();
+  else text = res.ok ? t("history.deck_verified") : why();
   return html`<span class=${`verify ${res.ok ? "ok" : "bad"}`} data-testid="verify" data-ok=${String(res.ok)}>${text}</span>`;
 }
 
 function VerifyDetail({ round }) {
   if (round.leaves) {
     const opened = Object.entries(round.openings || {}).sort((a, b) => a[0] - b[0]);
-    return html`<div class="verify-detail"><div><b>commitment </b><code>${round.commitment}</code></div>
+    return html`<div class="verify-detail"><div><b>${t("history.verify.commitment")} </b><code>${round.commitment}</code></div>
       <div><b>${t("history.opened")} </b><code class="deck">${opened.map(([i, [, card]]) => `${Number(i) + 1}:${card}`).join(" ")}</code></div></div>`;
   }
-  return html`<div class="verify-detail"><div><b>commitment </b><code>${round.commitment}</code></div><div><b>salt </b><code>${round.salt || "—"}</code></div><div><b>deck </b><code class="deck">${round.deck || "—"}</code></div></div>`;
+  return html`<div class="verify-detail"><div><b>${t("history.verify.commitment")} </b><code>${round.commitment}</code></div><div><b>${t("history.verify.salt")} </b><code>${round.salt || "—"}</code></div><div><b>${t("history.verify.deck")} </b><code class="deck">${round.deck || "—"}</code></div></div>`;
 }
 
 function RoundCard({ round, titles }) {
@@ -264,7 +305,7 @@ export function HistoryPage() {
   const [titles, setTitles] = useState({});
   const before = cursors[cursors.length - 1];
   useEffect(() => {
-    api("/api/tables").then((list) => setTitles(Object.fromEntries(list.map((tb) => [tb.name, tb.title || tb.name])))).catch(() => {});
+    api("/api/tables").then((list) => setTitles(Object.fromEntries(list.map((tb) => [tb.name, tableTitle(tb)])))).catch(() => {});
   }, []);
   useEffect(() => {
     let stop = false;

@@ -2,17 +2,25 @@
 // browser's language (navigator.languages) until the player picks one; <html lang> says which
 // is active. Money is formatted by Intl.NumberFormat for the active locale ("1.000,00 €" in
 // Italian and Slovenian, "€1,000.00" in English); on the wire it is always integer cents.
+// Only the active language's texts are loaded (a module of its own, imported when chosen):
+// every language has every text (a unit test checks), so none falls back on another.
 
-import en from "./locales/en.js";
-import it from "./locales/it.js";
-import sl from "./locales/sl.js";
 import { changed, setSetting, store } from "./store.js";
 
 export const LANGUAGES = {
-  it: { name: "Italiano", region: "it-IT", dict: it },
-  en: { name: "English", region: "en-GB", dict: en },
-  sl: { name: "Slovenščina", region: "sl-SI", dict: sl },
+  it: { name: "Italiano", region: "it-IT" },
+  en: { name: "English", region: "en-GB" },
+  sl: { name: "Slovenščina", region: "sl-SI" },
 };
+
+const loaded = {};
+let dict = {};
+
+/** The texts of `code`, imported the first time they are asked for. */
+async function texts(code) {
+  if (!loaded[code]) loaded[code] = (await import(`./locales/${code}.js`)).default;
+  return loaded[code];
+}
 
 let lang = "en";
 let tag = "en-GB";
@@ -29,10 +37,13 @@ export function browserLanguage() {
   return { lang: "en", tag: "en-GB" };
 }
 
-/** Switch the page to `code` ("it", "en", "sl"); `remember` keeps the choice. */
-export function setLanguage(code, { remember = false } = {}) {
+/** Switch the page to `code` ("it", "en", "sl") once its texts are loaded; `remember` keeps
+ * the choice. */
+export async function setLanguage(code, { remember = false } = {}) {
   const browser = browserLanguage();
-  lang = LANGUAGES[code] ? code : browser.lang;
+  const wanted = LANGUAGES[code] ? code : browser.lang;
+  dict = await texts(wanted);
+  lang = wanted;
   // The browser's own region when it speaks this language (en-US), else the language's casino.
   tag = browser.lang === lang && browser.tag.includes("-") ? browser.tag : LANGUAGES[lang].region;
   // Thousands grouped from four digits on, as Italian and Slovenian casinos write money
@@ -65,27 +76,32 @@ export function pluralOf(n) {
 }
 
 /**
- * The text for `key` in the active language (English when a language lacks it, the key itself
- * when none has it). An entry is a string with {name} placeholders or a function of params.
+ * The text for `key` in the active language (the key itself when it has none). An entry is
+ * a string with {name} placeholders or a function of params.
  */
 export function t(key, params = {}) {
-  const dict = LANGUAGES[lang].dict;
-  let entry = dict[key];
-  if (entry === undefined) entry = en[key];
+  const entry = dict[key];
   if (entry === undefined) return key;
   if (typeof entry === "function") return entry(params, { plural: pluralOf, money, t });
   return entry.replace(/\{(\w+)\}/g, (_, k) => (params[k] === undefined ? "" : String(params[k])));
 }
 
-/** Whether the active language (or English) has a text for `key`. */
+/** Whether the active language has a text for `key`. */
 export function has(key) {
-  return LANGUAGES[lang].dict[key] !== undefined || en[key] !== undefined;
+  return dict[key] !== undefined;
 }
 
 /** Integer cents -> "1.000,00 €" (it, sl) / "€1,000.00" (en); "—" when unknown. */
 export function money(cents) {
   if (cents === null || cents === undefined || !Number.isFinite(Number(cents))) return "—";
   return moneyFormat.format(Number(cents) / 100).replace("-", "−");
+}
+
+/** A plain number in the active locale ("0,123" in Italian, "0.123" in English), with
+ * `digits` decimals; a minus sign as money has it. */
+export function number(value, digits = 0) {
+  if (value === null || value === undefined || !Number.isFinite(Number(value))) return "—";
+  return new Intl.NumberFormat(tag, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(Number(value)).replace("-", "−");
 }
 
 /** With a sign: "+€5.00", "−€5.00", "€0.00". */
@@ -137,4 +153,5 @@ export function dateTime(value) {
   return new Date(value).toLocaleString(tag, { dateStyle: "medium", timeStyle: "short" });
 }
 
-setLanguage(store.settings.locale);
+// Every module that words anything imports this one: the page starts in its language.
+await setLanguage(store.settings.locale);

@@ -4,12 +4,45 @@
 
 import { api } from "./api.js";
 import { wordError } from "./errors.js";
-import { dateTime, t } from "./i18n.js";
+import { dateTime, has, money, number, t } from "./i18n.js";
 import { html, useEffect, useState } from "./ui.js";
 
-function details(value) {
-  const text = JSON.stringify(value);
-  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
+// Keys of audit details that hold money (minor units): said in euros.
+const MONEY_KEYS = new Set(["amount", "balance", "stake", "staked", "returned", "paid", "limit", "ante", "trips", "bonus", "play", "min_bet", "max_bet", "max_payout", "min_buy_in", "max_buy_in", "small_blind", "big_blind"]);
+
+function isMoney(key) {
+  return MONEY_KEYS.has(key) || key.endsWith("_min") || key.endsWith("_max") || key.endsWith("_amount");
+}
+
+function keyWord(key) {
+  return has(`op.audit.key.${key}`) ? t(`op.audit.key.${key}`) : key.replace(/_/g, " ");
+}
+
+/** One detail's value in words: money in euros, a change as "from → to", lists joined. */
+function valueWords(key, value) {
+  if (value === null || value === undefined || value === "") return "—";
+  if (typeof value === "boolean") return t(value ? "op.audit.yes" : "op.audit.no");
+  if (typeof value === "number") return isMoney(key) ? money(value) : number(value);
+  if (Array.isArray(value)) return value.map((v) => valueWords(key, v)).join(", ");
+  if (typeof value === "object") {
+    if ("from" in value && "to" in value) return `${valueWords(key, value.from)} → ${valueWords(key, value.to)}`;
+    return Object.entries(value).map(([k, v]) => `${keyWord(k)}: ${valueWords(k, v)}`).join("; ");
+  }
+  return String(value);
+}
+
+/** An RNG test's name in the page's language (the server names them in English). */
+export function rngName(name) {
+  const lag = /^serial correlation, lag (\d+)$/.exec(name);
+  if (lag) return t("op.rng.name.serial", { lag: lag[1] });
+  const key = `op.rng.name.${name.toLowerCase().replace(/[^a-z0-9]+/g, "_")}`;
+  return has(key) ? t(key) : name;
+}
+
+/** An entry's details as words (never raw JSON in cents): "amount: €50.00 · reason: ...". */
+export function detailWords(details) {
+  const text = Object.entries(details || {}).map(([k, v]) => `${keyWord(k)}: ${valueWords(k, v)}`).join(" · ");
+  return text.length > 320 ? `${text.slice(0, 317)}…` : text;
 }
 
 export function OpAudit() {
@@ -48,11 +81,11 @@ export function OpAudit() {
           : t("op.audit.broken", { seq: check.broken.seq, why: check.broken.reason })}</p>`
       : null}
     <p class="form-error" role="alert">${error}</p>
-    <div class="table-scroll" tabindex="0" role="region" aria-label=${t("op.audit.title")}><table class="op-table audit" data-testid="audit-entries">
+    <div class="table-scroll" tabindex="0" role="region" aria-label=${t("op.audit.title")}><table class="op-table audit stack" data-testid="audit-entries">
       <caption class="sr-only">${t("op.audit.title")}</caption>
       <thead><tr>${["seq", "at", "actor", "action", "subject", "details"].map((c) => html`<th scope="col" key=${c}>${t(`op.audit.${c}`)}</th>`)}</tr></thead>
-      <tbody>${pages.map((e) => html`<tr key=${e.seq} data-action=${e.action}><td>${e.seq}</td><td>${dateTime(e.at)}</td><td>${e.actor}</td>
-        <td><code>${e.action}</code></td><td>${e.subject}</td><td class="details"><code>${details(e.details)}</code></td></tr>`)}</tbody>
+      <tbody>${pages.map((e) => html`<tr key=${e.seq} data-action=${e.action}><td data-label=${t("op.audit.seq")}>${e.seq}</td><td data-label=${t("op.audit.at")}>${dateTime(e.at)}</td><td data-label=${t("op.audit.actor")}>${e.actor}</td>
+        <td data-label=${t("op.audit.action")}>${has(`op.audit.action.${e.action}`) ? t(`op.audit.action.${e.action}`) : e.action}</td><td data-label=${t("op.audit.subject")}>${e.subject}</td><td class="details" data-label=${t("op.audit.details")} data-testid="audit-details">${detailWords(e.details)}</td></tr>`)}</tbody>
     </table></div>
     ${next ? html`<button type="button" class="btn small" onClick=${() => load(next)} data-testid="audit-older">${t("op.audit.older")}</button>` : null}
   </section>`;
@@ -81,13 +114,13 @@ export function OpRng() {
     <p class="form-error" role="alert">${error}</p>
     ${report
       ? html`<p class=${verdict === "fail" ? "bad" : verdict === "pass" ? "good" : "muted"} role="status" data-testid="rng-verdict" data-verdict=${verdict}>
-            ${t(`op.rng.${verdict}`, { decks: report.decks, rate: (report.false_alarm_rate * 100).toFixed(1) })}</p>
-          <div class="table-scroll" tabindex="0" role="region" aria-label=${t("op.rng.title")}><table class="op-table" data-testid="rng-tests">
+            ${t(`op.rng.${verdict}`, { decks: report.decks, rate: number(report.false_alarm_rate * 100, 1) })}</p>
+          <div class="table-scroll" tabindex="0" role="region" aria-label=${t("op.rng.title")}><table class="op-table stack" data-testid="rng-tests">
             <caption class="sr-only">${t("op.rng.title")}</caption>
             <thead><tr>${["test", "statistic", "df", "p", "result"].map((c) => html`<th scope="col" key=${c}>${t(`op.rng.${c}`)}</th>`)}</tr></thead>
-            <tbody>${report.tests.map((x) => html`<tr key=${x.name}><th scope="row">${x.name}</th><td>${x.statistic == null ? "—" : x.statistic.toFixed(3)}</td>
-              <td>${x.df ?? "—"}</td><td>${x.p_value == null ? "—" : x.p_value.toPrecision(3)}</td>
-              <td class=${x.passed === false ? "bad" : x.passed ? "good" : "muted"}>${t(x.passed === null ? "op.rng.na" : x.passed ? "op.rng.ok" : "op.rng.failed")}</td></tr>`)}</tbody>
+            <tbody>${report.tests.map((x) => html`<tr key=${x.name}><th scope="row" data-label=${t("op.rng.test")}>${rngName(x.name)}</th><td data-label=${t("op.rng.statistic")}>${x.statistic == null ? "—" : number(x.statistic, 3)}</td>
+              <td data-label=${t("op.rng.df")}>${x.df ?? "—"}</td><td data-label=${t("op.rng.p")}>${x.p_value == null ? "—" : number(x.p_value, 4)}</td>
+              <td data-label=${t("op.rng.result")} class=${x.passed === false ? "bad" : x.passed ? "good" : "muted"}>${t(x.passed === null ? "op.rng.na" : x.passed ? "op.rng.ok" : "op.rng.failed")}</td></tr>`)}</tbody>
           </table></div>`
       : null}
   </section>`;

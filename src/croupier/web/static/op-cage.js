@@ -7,7 +7,7 @@ import { api, newKey } from "./api.js";
 import { wordError } from "./errors.js";
 import { centsText, dateTime, money, t, toCents } from "./i18n.js";
 import { announce } from "./notify.js";
-import { html, useState } from "./ui.js";
+import { html, useEffect, useRef, useState } from "./ui.js";
 
 const KINDS = ["deposit", "loss", "wager"];
 const PERIODS = ["day", "week", "month"];
@@ -53,6 +53,11 @@ export function OpCage() {
   const [problem, setProblem] = useState("");
   const [result, setResult] = useState("");
   const [busy, setBusy] = useState(false);
+  const [pending, setPending] = useState(null); // a checked move waiting for "Confirm"
+  const confirmButton = useRef(null);
+  useEffect(() => {
+    if (pending && confirmButton.current) confirmButton.current.focus();
+  }, [pending]);
 
   async function search(e) {
     e.preventDefault();
@@ -73,20 +78,27 @@ export function OpCage() {
       setProblem(wordError(err));
     }
   }
-  const move = (kind) => async (e) => {
+  // A credit or a debit is asked first, then confirmed: the amount, the player and the
+  // reason said back in full before any money moves.
+  const move = (kind) => (e) => {
     e.preventDefault();
     const checked = checkCage(amount, reason);
     setErrors(checked.errors);
     setProblem("");
     setResult("");
     if (Object.keys(checked.errors).length) return;
+    setPending({ kind, amount: checked.amount, reason: checked.reason, key: newKey() });
+  };
+  async function confirm() {
+    const { kind, amount: cents, reason: why, key } = pending;
     setBusy(true);
     try {
       const r = await api(`/api/operator/cage/${encodeURIComponent(player.username)}/${kind}`, {
         method: "POST",
-        body: { amount: checked.amount, reason: checked.reason },
-        headers: { "Idempotency-Key": newKey() },
+        body: { amount: cents, reason: why },
+        headers: { "Idempotency-Key": key },
       });
+      setPending(null);
       const text = t(`op.cage.done_${kind}`, { amount: money(r.amount), username: r.username, balance: money(r.balance) });
       setResult(text);
       announce(text);
@@ -95,11 +107,12 @@ export function OpCage() {
       await choose(player.username);
       setResult(text);
     } catch (err) {
+      setPending(null);
       setProblem(wordError(err));
     } finally {
       setBusy(false);
     }
-  };
+  }
 
   return html`<div data-testid="op-cage">
     <form class="op-block op-form" onSubmit=${search} role="search" data-testid="cage-search">
@@ -133,10 +146,18 @@ export function OpCage() {
                 ${errors.reason ? html`<span class="field-error" id="cage-reason-err" role="alert" data-testid="cage-reason-error">${errors.reason}</span>` : null}</label>
             </div>
             <p class="form-error" role="alert" data-testid="cage-error">${problem}</p>
-            <div class="op-actions">
-              <button class="btn primary" type="submit" disabled=${busy} data-testid="cage-credit">${t("op.cage.credit")}</button>
-              <button class="btn" type="button" disabled=${busy} onClick=${move("debit")} data-testid="cage-debit">${t("op.cage.debit")}</button>
-            </div>
+            ${pending
+              ? html`<div class="op-confirm" role="alertdialog" aria-labelledby="cage-confirm-text" data-testid="cage-confirm">
+                  <p id="cage-confirm-text" data-testid="cage-confirm-text">${t(`op.cage.confirm_${pending.kind}`, { amount: money(pending.amount), username: player.username, reason: pending.reason })}</p>
+                  <div class="op-actions">
+                    <button class="btn primary" type="button" disabled=${busy} onClick=${confirm} data-testid="cage-confirm-yes" ref=${confirmButton}>${t(`op.cage.confirm_${pending.kind}_button`, { amount: money(pending.amount) })}</button>
+                    <button class="btn ghost" type="button" disabled=${busy} onClick=${() => setPending(null)} data-testid="cage-confirm-no">${t("btn.cancel")}</button>
+                  </div>
+                </div>`
+              : html`<div class="op-actions">
+                  <button class="btn primary" type="submit" disabled=${busy} data-testid="cage-credit">${t("op.cage.credit")}</button>
+                  <button class="btn" type="button" disabled=${busy} onClick=${move("debit")} data-testid="cage-debit">${t("op.cage.debit")}</button>
+                </div>`}
             <p class="good" role="status" data-testid="cage-result">${result}</p>
           </form>
           ${player.movements.length

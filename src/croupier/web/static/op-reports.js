@@ -13,21 +13,26 @@ import { html, useEffect, useState } from "./ui.js";
 
 const DAY_MS = 86_400_000;
 
+/** A plot's drawing width: narrower on a phone, so its labels stay readable. */
+function plotWidth() {
+  return window.matchMedia && window.matchMedia("(max-width: 700px)").matches ? 380 : 720;
+}
+
 /** "YYYY-MM-DD" of today in UTC, or `days` before it. */
 export function utcDay(daysBefore = 0, now = Date.now()) {
   return new Date(now - daysBefore * DAY_MS).toISOString().slice(0, 10);
 }
 
 function ReturnCell({ ret }) {
-  if (!ret) return html`<td>—</td>`;
+  if (!ret) return html`<td data-label=${t("op.col.actual")}>—</td>`;
   const [lo, hi] = ret.interval || [];
   const inside = lo == null || ret.actual == null ? null : ret.actual >= lo && ret.actual <= hi;
-  return html`<td class=${inside === false ? "bad" : ""} data-testid="actual">${pct(ret.actual)}${inside === false ? html` <span class="sr-only">${t("op.report.outside")}</span>` : ""}</td>`;
+  return html`<td data-label=${t("op.col.actual")} class=${inside === false ? "bad" : ""} data-testid="actual">${pct(ret.actual)}${inside === false ? html` <span class="sr-only">${t("op.report.outside")}</span>` : ""}</td>`;
 }
 
 function DailyTable({ report }) {
   if (!report.tables.length) return html`<p class="muted" data-testid="daily-empty">${t("op.report.none")}</p>`;
-  return html`<div class="table-scroll" tabindex="0" role="region" aria-label=${t("op.report.daily", { date: report.date })}><table class="op-table" data-testid="daily-table">
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label=${t("op.report.daily", { date: report.date })}><table class="op-table stack" data-testid="daily-table">
     <caption class="sr-only">${t("op.report.daily", { date: report.date })}</caption>
     <thead><tr>${["table", "rounds", "voided", "players", "wagered", "paid", "ggr", "hold", "actual", "theoretical"].map((c) => html`<th scope="col" key=${c}>${t(`op.col.${c}`)}</th>`)}</tr></thead>
     <tbody>${report.tables.map((row) => {
@@ -35,11 +40,12 @@ function DailyTable({ report }) {
       const theory = ret && ret.theoretical != null
         ? `${pct(ret.theoretical)}${ret.interval ? ` (${pct(ret.interval[0])}–${pct(ret.interval[1])})` : ""}`
         : row.game === "holdem" ? t("op.report.rake_only") : t(`op.theory.${row.theory.status}`);
+      const L = (c) => t(`op.col.${c}`);
       return html`<tr key=${row.table} data-key=${row.table}>
-        <th scope="row">${row.table}</th><td data-testid="rounds">${row.rounds}</td><td>${row.voided}</td><td>${row.players}</td>
-        <td data-testid="wagered">${money(row.wagered)}</td><td>${money(row.paid)}</td>
-        <td class=${row.ggr >= 0 ? "good" : "bad"} data-testid="ggr">${money(row.ggr)}</td><td>${pct(row.hold)}</td>
-        <${ReturnCell} ret=${ret} /><td>${theory}</td></tr>`;
+        <th scope="row" data-label=${L("table")}>${row.table}</th><td data-label=${L("rounds")} data-testid="rounds">${row.rounds}</td><td data-label=${L("voided")}>${row.voided}</td><td data-label=${L("players")}>${row.players}</td>
+        <td data-label=${L("wagered")} data-testid="wagered">${money(row.wagered)}</td><td data-label=${L("paid")}>${money(row.paid)}</td>
+        <td data-label=${L("ggr")} class=${row.ggr >= 0 ? "good" : "bad"} data-testid="ggr">${money(row.ggr)}</td><td data-label=${L("hold")}>${pct(row.hold)}</td>
+        <${ReturnCell} ret=${ret} /><td data-label=${L("theoretical")}>${theory}</td></tr>`;
     })}</tbody>
   </table></div>`;
 }
@@ -115,12 +121,14 @@ function OverDays() {
         : null}
     </div>
     ${names.length
-      ? html`<h3>${t("op.report.ggr_by_day", { table: chosen })}</h3>
+      ? html`<div class="plot-grid">
+          <div><h3>${t("op.report.ggr_by_day", { table: chosen })}</h3>
           <${LinePlot} xs=${xs} series=${[{ name: t("op.col.ggr"), cls: "ggr", values: ggr }]} format=${(v) => money(Math.round(v * 100))}
-            label=${t("op.report.ggr_by_day", { table: chosen })} testid="plot-ggr" />
-          <h3>${t("op.report.return_by_day", { table: chosen })}</h3>
+            label=${t("op.report.ggr_by_day", { table: chosen })} testid="plot-ggr" width=${plotWidth()} /></div>
+          <div><h3>${t("op.report.return_by_day", { table: chosen })}</h3>
           <${LinePlot} xs=${xs} series=${[{ name: t("op.col.actual"), cls: "actual", values: actual }]} band=${band} reference=${theory}
-            format=${(v) => pct(v, 1)} label=${t("op.report.return_by_day", { table: chosen })} testid="plot-return" />
+            format=${(v) => pct(v, 1)} label=${t("op.report.return_by_day", { table: chosen })} testid="plot-return" width=${plotWidth()} /></div>
+          </div>
           <p class="muted small">${t("op.report.plot_legend")}</p>`
       : html`<p class="muted" data-testid="days-empty">${t("op.report.none_days", { n: days })}</p>`}
   </section>`;
@@ -134,11 +142,11 @@ function Totals() {
     api("/api/operator/stats").then(setStats).catch((err) => setError(wordError(err)));
     api("/api/operator/ledger").then(setLedger).catch((err) => setError(wordError(err)));
   }, []);
-  const table = (rows, testid, title, first) => html`<div class="table-scroll" tabindex="0" role="region" aria-label=${title}><table class="op-table" data-testid=${testid}>
+  const table = (rows, testid, title, first) => html`<div class="table-scroll" tabindex="0" role="region" aria-label=${title}><table class="op-table stack" data-testid=${testid}>
     <caption class="op-caption">${title}</caption>
     <thead><tr>${[first, "rounds", "voided", "wagered", "ggr", "actual", "theoretical"].map((c) => html`<th scope="col" key=${c}>${t(`op.col.${c}`)}</th>`)}</tr></thead>
-    <tbody>${rows.map((g) => html`<tr key=${g.key} data-key=${g.key}><th scope="row">${first === "game" ? t(`game.${g.key}`) : g.key}</th><td data-testid="rounds">${g.rounds}</td><td>${g.voided}</td>
-      <td>${money(g.wagered)}</td><td class=${g.ggr >= 0 ? "good" : "bad"}>${money(g.ggr)}</td><td>${pct(g.actual)}</td><td>${pct(g.theoretical)}</td></tr>`)}</tbody>
+    <tbody>${rows.map((g) => html`<tr key=${g.key} data-key=${g.key}><th scope="row" data-label=${t(`op.col.${first}`)}>${first === "game" ? t(`game.${g.key}`) : g.key}</th><td data-label=${t("op.col.rounds")} data-testid="rounds">${g.rounds}</td><td data-label=${t("op.col.voided")}>${g.voided}</td>
+      <td data-label=${t("op.col.wagered")}>${money(g.wagered)}</td><td data-label=${t("op.col.ggr")} class=${g.ggr >= 0 ? "good" : "bad"}>${money(g.ggr)}</td><td data-label=${t("op.col.actual")}>${pct(g.actual)}</td><td data-label=${t("op.col.theoretical")}>${pct(g.theoretical)}</td></tr>`)}</tbody>
   </table></div>`;
   return html`<section class="op-block" data-testid="totals">
     <h2>${t("op.report.totals")}</h2>
@@ -148,9 +156,9 @@ function Totals() {
       : null}</div>
     ${stats
       ? html`${table(stats.games, "stats-games", t("op.report.per_game"), "game")}${table(stats.tables, "stats-tables", t("op.report.per_table"), "table")}
-          ${stats.games.map((g) => html`<div key=${g.key}><h3>${t("op.report.converging", { game: t(`game.${g.key}`) })}</h3>
+          <div class="plot-grid">${stats.games.map((g) => html`<div key=${g.key}><h3>${t("op.report.converging", { game: t(`game.${g.key}`) })}</h3>
             <${LinePlot} xs=${(g.series || []).map((p) => String(p[0]))} series=${[{ name: t("op.col.actual"), cls: "actual", values: (g.series || []).map((p) => p[1]) }]}
-              reference=${g.theoretical} format=${(v) => pct(v, 1)} label=${t("op.report.converging", { game: t(`game.${g.key}`) })} testid="convergence-plot" /></div>`)}`
+              reference=${g.theoretical} format=${(v) => pct(v, 1)} label=${t("op.report.converging", { game: t(`game.${g.key}`) })} testid="convergence-plot" width=${plotWidth()} /></div>`)}</div>`
       : html`<p class="loading">${t("loading")}</p>`}
   </section>`;
 }

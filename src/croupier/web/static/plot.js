@@ -4,7 +4,7 @@
 
 import { html } from "./ui.js";
 
-const PAD = { l: 64, r: 12, t: 14, b: 34 };
+const PAD = { l: 64, r: 30, t: 14, b: 34 }; // room on the right for the last x label
 
 function extent(values, { floor = null, ceil = null } = {}) {
   const finite = values.filter((v) => v != null && Number.isFinite(v));
@@ -59,7 +59,7 @@ export function LinePlot({ xs, series, band = null, reference = null, format = S
     <svg viewBox=${`0 0 ${width} ${height}`} class="plot" role="img" aria-label=${label} data-testid=${testid}>
       <rect x=${PAD.l} y=${PAD.t} width=${width - PAD.l - PAD.r} height=${height - PAD.t - PAD.b} class="plot-bg" />
       ${ticks.map((v) => html`<g key=${v}><line x1=${PAD.l} x2=${width - PAD.r} y1=${y(v)} y2=${y(v)} class="grid" /><text x=${PAD.l - 6} y=${y(v) + 4} text-anchor="end" class="axis">${format(v)}</text></g>`)}
-      ${xs.map((label_, i) => (i % every === 0 || i === xs.length - 1 ? html`<text key=${i} x=${x(i)} y=${height - 12} text-anchor="middle" class="axis">${label_}</text>` : null))}
+      ${xs.map((label_, i) => ((i % every === 0 && xs.length - 1 - i >= Math.ceil(every / 2)) || i === xs.length - 1 ? html`<text key=${i} x=${x(i)} y=${height - 12} text-anchor="middle" class="axis">${label_}</text>` : null))}
       ${bandPath ? html`<path d=${bandPath} class="band" data-testid="plot-band" />` : null}
       ${reference != null ? html`<line x1=${PAD.l} x2=${width - PAD.r} y1=${y(reference)} y2=${y(reference)} class="theory" />` : null}
       ${series.map((s) => html`<g key=${s.name}>

@@ -7,7 +7,7 @@ import { api, logout } from "./api.js";
 import { wordError } from "./errors.js";
 import { centsText, dateTime, money, signedMoney, t, toCents } from "./i18n.js";
 import { announce, toast } from "./notify.js";
-import { useStore } from "./store.js";
+import { changed, store, useStore } from "./store.js";
 import { html, useEffect, useRef, useState } from "./ui.js";
 
 const KINDS = ["deposit", "loss", "wager"];
@@ -103,7 +103,7 @@ function LimitsForm({ view, onSaved }) {
   </form>`;
 }
 
-function Exclusion({ view, onSaved }) {
+function Exclusion({ view }) {
   const [days, setDays] = useState("30");
   const [sure, setSure] = useState(false);
   const [problem, setProblem] = useState("");
@@ -115,13 +115,24 @@ function Exclusion({ view, onSaved }) {
       return;
     }
     const body = days === "permanent" ? { permanent: true } : { days: Number(days) };
+    let row;
     try {
-      await api("/api/me/self-exclusion", { method: "POST", body });
-      setSure(false);
-      onSaved();
+      row = await api("/api/me/self-exclusion", { method: "POST", body });
     } catch (err) {
       setProblem(wordError(err));
+      return;
     }
+    // Excluded: the session ends here, then a notice that blocks the page says until when
+    // (the player cannot play on with a stale page, nor miss it). The session is gone before
+    // the notice shows: nothing behind it still holds the token.
+    setSure(false);
+    await logout();
+    block({
+      title: t("rg.excluded_title"),
+      text: row.permanent ? t("rg.excluded_forever") : t("rg.excluded_until", { until: dateTime(row.until) }),
+      more: t("rg.excluded_logged_out"),
+    });
+    location.hash = "#/login";
   }
   return html`<form class="panel" onSubmit=${submit} data-testid="rg-exclusion">
     <h2>${t("rg.exclusion")}</h2>
@@ -181,7 +192,7 @@ export function LimitsPage() {
     <p class="form-error" role="alert">${error}</p>
     ${view
       ? html`<${LimitsForm} key=${version} view=${view} onSaved=${load} /><${RealityInterval} key=${`r${version}`} view=${view} onSaved=${load} />
-          <${Exclusion} view=${view} onSaved=${load} />`
+          <${Exclusion} view=${view} />`
       : html`<p class="loading">${t("loading")}</p>`}
   </section>`;
 }
@@ -230,6 +241,31 @@ export function RealityCheck() {
         <a class="btn" href="#/limits" onClick=${keepPlaying} data-testid="reality-limits">${t("rg.title")}</a>
         <button type="button" class="btn ghost" onClick=${() => logout().then(() => (location.hash = "#/login"))} data-testid="reality-logout">${t("nav.logout")}</button>
       </div>
+    </div>
+  </div>`;
+}
+
+/** Put a notice over the page that must be acknowledged before anything else is done. */
+export function block(notice) {
+  store.blocking = notice;
+  changed();
+}
+
+/** The blocking notice (self-exclusion): a modal alert dialog, the focus on its button. */
+export function BlockingNotice() {
+  const s = useStore();
+  const button = useRef(null);
+  useEffect(() => {
+    if (s.blocking && button.current) button.current.focus();
+  }, [s.blocking]);
+  if (!s.blocking) return null;
+  const n = s.blocking;
+  return html`<div class="rg-overlay blocking">
+    <div class="rg-dialog" role="alertdialog" aria-modal="true" aria-labelledby="block-title" aria-describedby="block-text" data-testid="blocking-notice">
+      <h2 id="block-title">${n.title}</h2>
+      <p id="block-text" data-testid="blocking-text">${n.text}</p>
+      ${n.more ? html`<p class="muted">${n.more}</p>` : null}
+      <div class="op-actions"><button type="button" class="btn primary" ref=${button} data-testid="blocking-ok" onClick=${() => block(null)}>${t("btn.ok")}</button></div>
     </div>
   </div>`;
 }

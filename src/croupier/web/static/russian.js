@@ -6,13 +6,13 @@
 // shown card by card. The page draws only what the server sends.
 
 import { newKey } from "./api.js";
-import { bestHand, Card, CardRow, CHIPS, categoryName } from "./cards.js";
+import { bestHand, Card, CardRow, cardName, CHIPS, categoryName } from "./cards.js";
 import { BetLines, ChipTray, Spot } from "./common.js";
 import { centsText, money, signedMoney, t, toCents } from "./i18n.js";
 import { announce, toast } from "./notify.js";
 import { play } from "./sound.js";
-import { addLog, LogPanel, nameOf, OfflineNote, soundFor, TableHead, Timer, useTable } from "./tablecore.js";
-import { limitError } from "./uth.js";
+import { addLog, LogPanel, nameOf, Notices, OfflineNote, soundFor, TableHead, tableTitle, Timer, useFocusNext, useTable } from "./tablecore.js";
+import { limitError, priceOf } from "./uth.js";
 import { html, useRef, useState } from "./ui.js";
 
 // The Bet's combinations as the engine numbers them (games/russian/config.py Combination).
@@ -23,13 +23,30 @@ function comboName(c) {
   return kind ? categoryName(typeof kind === "number" ? COMBINATIONS[kind] : kind) : "";
 }
 
+/** The Ante limits of a Russian Poker table's rules (its header, the lobby). */
+export function russianLimits(rules) {
+  return t("russian.limits", { min: money(rules.ante_min), max: money(rules.ante_max) });
+}
+
+/** What the open box may do now, in words: "exchange, sixth card, bet or fold" -- from the
+ * server's legal actions, so it changes as they do (after an exchange: "bet or fold"). */
+export function decisionText(legal) {
+  const words = legal.filter((a) => a !== "decline" && a !== "buy").map((a) => t(`russian.word.${a}`));
+  return words.length ? t("russian.phase.deciding_list", { list: listText(words) }) : t("russian.your_turn");
+}
+
+function listText(words) {
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} ${t("list.or")} ${words[words.length - 1]}` : words.join("");
+}
+
 export function RussianTable({ info }) {
-  const rules = info.rules || {};
   const ui = useRef({ chip: CHIPS[0].value, draft: { ante: 0, bonus: 0, blind: 0 }, lastBet: null, selected: new Set(), insurance: "" }).current;
   const [, redraw] = useState(0);
   const refresh = () => redraw((n) => n + 1);
 
-  const { model: m, send } = useTable(info, {
+  const controls = useRef(null);
+  const { model: m, send, decide, canDecide } = useTable(info, {
+    limits: russianLimits,
     state(f, mm) {
       const before = mm.view && mm.view.legal && mm.view.legal.length;
       mm.view = f.view && Array.isArray(f.view.boxes) ? f.view : null;
@@ -121,10 +138,13 @@ export function RussianTable({ info }) {
     },
   });
 
+  const rules = m.rules;
   const tb = m.table;
   const v = m.view;
   const me = tb ? tb.your_seat : null;
   const offline = m.conn !== "open";
+  const live_ = canDecide();
+  useFocusNext(m, controls);
   const legal = (v && v.legal) || [];
   const haveBoxes = Boolean(v && v.boxes.some((b) => b.seat === me));
   const canBet = Boolean(tb && me != null && !haveBoxes && (!v || v.phase === "betting" || v.phase === "settled" || v.phase === "voided") && tb.status !== "playing" && tb.status !== "pause");
@@ -171,7 +191,7 @@ export function RussianTable({ info }) {
       message.action = "bet";
       message.amount = toCents(ui.insurance) || 0;
     }
-    return send(message);
+    return decide(message);
   }
   function toggle(card) {
     if (ui.selected.has(card)) ui.selected.delete(card);
@@ -179,13 +199,11 @@ export function RussianTable({ info }) {
     refresh();
   }
 
-  // What each decision costs, as the server's engine prices it (the view's `prices`).
-  const cost = (action) => money((v && v.prices && v.prices[action]) || 0);
-  const limits = t("russian.limits", { min: money(rules.ante_min), max: money(rules.ante_max) });
+  const limits = russianLimits(rules);
   const phase = v ? v.phase : m.last ? "settled" : tb ? tb.status : "connecting";
   const phaseText = (() => {
     if (!tb) return t("conn.connecting");
-    if (v && legal.length) return t(legal.includes("buy") ? "russian.phase.buying" : "russian.phase.deciding");
+    if (v && legal.length) return legal.includes("buy") ? t("russian.phase.buying") : decisionText(legal);
     if (v && haveBoxes && v.to_act_seat != null && v.phase !== "settled") return t("russian.waiting_for", { name: nameOf(m, v.to_act_seat) });
     if (v && v.phase === "betting") return haveBoxes ? t("uth.waiting_deal") : t("russian.phase.betting");
     if (v && v.phase === "voided") return t("log.voided");
@@ -194,16 +212,17 @@ export function RussianTable({ info }) {
     return me == null ? t("uth.take_seat") : t("russian.phase.betting");
   })();
 
-  return html`<section class="table-page russian" data-testid="russian-table" data-phase=${phase} aria-label=${info.title || info.name}>
+  return html`<section class="table-page russian" data-testid="russian-table" data-phase=${phase} aria-label=${tableTitle(info)}>
     <${TableHead} info=${info} model=${m} limits=${limits} extra=${tb && tb.round_id ? html`<span class="round">${t("round.n", { n: tb.round_id })}</span>` : null} />
     <div class="table-layout">
       <div class="table-main">
+        <${Notices} model=${m} />
         <div class="felt ru-felt" data-testid="felt">
           <${RussianPayTables} rules=${rules} />
           <div class="dealer-area" data-testid="dealer">
             <div class="felt-label">${m.bought ? t("russian.dealer_bought") : t("uth.dealer")}</div>
             <${CardRow} cards=${dealerCards} slots=${dealerCards.length ? 0 : 5} label=${t("uth.dealer_cards")} />
-            ${m.bought ? html`<div class="hand-note" data-testid="bought">${t("russian.bought_note", { replaced: m.bought.replaced, drawn: (m.bought.drawn || []).join(" ") })}</div>` : null}
+            ${m.bought ? html`<div class="hand-note" data-testid="bought">${t("russian.bought_note", { replaced: cardName(m.bought.replaced), drawn: (m.bought.drawn || []).map(cardName).join(", ") })}</div>` : null}
             <div class="hand-note">${dealerCards.length && dealerCards[0] ? (bestHand(dealerCards) || {}).name : ""}</div>
           </div>
           <div class="status-line"><div class="phase" data-testid="phase">${phaseText}</div><${Timer} deadline=${m.deadline} active=${Boolean(v && v.phase !== "settled" && v.phase !== "voided" && tb && tb.status === "playing")} /></div>
@@ -217,7 +236,7 @@ export function RussianTable({ info }) {
               </div></li>` : null}
           </ul>
         </div>
-        <div class="controls" data-testid="controls">
+        <div class="controls" data-testid="controls" ref=${controls} tabindex="-1">
           <${OfflineNote} model=${m} />
           ${renderControls()}
         </div>
@@ -249,7 +268,7 @@ export function RussianTable({ info }) {
           <div class="bet-total" aria-live="polite">${t("uth.total", { amount: money(total) })}</div>
           <button type="button" class="btn" data-testid="clear" disabled=${!total} onClick=${() => { ui.draft = { ante: 0, bonus: 0, blind: 0 }; refresh(); }}>${t("btn.clear")}</button>
           <button type="button" class="btn" data-testid="rebet" disabled=${!ui.lastBet} onClick=${() => { ui.draft = { ...ui.lastBet }; refresh(); }}>${t("btn.rebet")}</button>
-          <button type="button" class="btn primary" data-testid="bet-button" disabled=${m.busy || offline || !d.ante} onClick=${deal}>${t("btn.deal")}</button>
+          <button type="button" class="btn primary" data-testid="bet-button" disabled=${m.busy || offline || !d.ante} onClick=${deal}>${t("btn.confirm_bet")}</button>
           <button type="button" class="btn ghost" data-testid="leave" disabled=${m.busy || offline} onClick=${() => send({ type: "leave" })}>${t("btn.leave")}</button>
         </div>
       </div>`;
@@ -260,27 +279,29 @@ export function RussianTable({ info }) {
 
   function decisionButtons() {
     const n = ui.selected.size;
+    // What each decision costs, as the server prices it when it says (else from the Ante).
+    const price = (a, mult) => money(priceOf(v, a, mult * ante));
     const label = {
-      exchange: n ? t("russian.act.exchange_n", { n, cost: cost("exchange") }) : t("russian.act.exchange", { cost: cost("exchange") }),
-      sixth_card: t("russian.act.sixth", { cost: cost("sixth_card") }),
-      bet: t("russian.act.bet", { cost: cost("bet") }),
+      exchange: n ? t("russian.act.exchange_n", { n, cost: price("exchange", 1) }) : t("russian.act.exchange", { cost: price("exchange", 1) }),
+      sixth_card: t("russian.act.sixth", { cost: price("sixth_card", 1) }),
+      bet: t("russian.act.bet", { cost: price("bet", rules.bet_multiple || 2) }),
       fold: t("action.fold"),
-      buy: t("russian.act.buy", { cost: cost("buy") }),
+      buy: t("russian.act.buy", { cost: price("buy", 1) }),
       decline: t("russian.act.decline"),
     };
     const ins = v && v.insurance;
     const hand = open && open.cards ? bestHand(open.cards) : null;
     const insurable = legal.includes("bet") && (ins ? true : Boolean(hand && hand.rank >= 3));
-    return html`<div class="actions" role="group" aria-label=${t("decision")}>
+    return html`<div class="actions" role="group" aria-label=${t("decision")} data-decision="1" tabindex="-1" data-live=${String(live_)}>
         ${legal.map((a) => html`<button type="button" key=${a} class=${`btn act act-${a}`} data-testid=${`act-${a}`} data-label=${a}
-          disabled=${m.busy || offline || (a === "exchange" && n === 0)} onClick=${() => act(a)}>${label[a] || a}</button>`)}
+          disabled=${!live_ || (a === "exchange" && n === 0)} onClick=${() => act(a)}>${label[a] || a}</button>`)}
       </div>
       ${legal.includes("exchange") ? html`<p class="muted small">${t("russian.select_hint")}</p>` : null}
       ${insurable
         ? html`<div class="ru-insurance" data-testid="insurance">
             <label>${t("russian.insurance")} ${ins ? html`<span class="muted">(${money(ins[0])}–${money(ins[1])})</span>` : null}
               <input type="text" inputmode="decimal" class="amount" data-testid="insurance-amount" value=${ui.insurance} placeholder=${ins ? centsText(ins[0]) : centsText(ante)} onInput=${(e) => (ui.insurance = e.target.value)} /></label>
-            <button type="button" class="btn act act-insurance" data-testid="act-insurance" disabled=${m.busy || offline} onClick=${() => act("insurance")}>${t("russian.act.insure")}</button>
+            <button type="button" class="btn act act-insurance" data-testid="act-insurance" disabled=${!live_} onClick=${() => act("insurance")}>${t("russian.act.insure")}</button>
           </div>`
         : null}`;
   }

@@ -18,7 +18,8 @@ function readJson(key) {
 export const store = {
   session: readJson(SESSION_KEY),
   balance: null,
-  settings: { sound: true, pace: "normal", locale: null, ...(readJson(SETTINGS_KEY) || {}) },
+  settings: { sound: true, pace: "normal", locale: null, auto_confirm: false, ...(readJson(SETTINGS_KEY) || {}) },
+  server: { turbo_pace: false }, // GET /api/client: what the operator allows (Turbo pace)
   cashier: null, // GET /api/cashier: {demo, ...} once known
 };
 

@@ -25,3 +25,17 @@ export function useTicker(active, ms = 250) {
     return () => clearInterval(id);
   }, [active, ms]);
 }
+
+/** Whether the window matches a CSS media query now (re-rendered when that changes). */
+export function useMedia(query) {
+  const list = typeof window !== "undefined" && window.matchMedia ? window.matchMedia(query) : null;
+  const [matches, setMatches] = useState(list ? list.matches : false);
+  useEffect(() => {
+    if (!list) return undefined;
+    const onChange = () => setMatches(list.matches);
+    list.addEventListener("change", onChange);
+    onChange();
+    return () => list.removeEventListener("change", onChange);
+  }, [query]);
+  return matches;
+}

@@ -5,14 +5,15 @@
 // the seat may not see, because the server never sends one.
 
 import { api, newKey } from "./api.js";
-import { bestHand, CardRow, CHIPS, categoryOfValue, categoryName } from "./cards.js";
+import { bestHand, CardRow, CHIPS, categoryOfValue, categoryName, nameAgainst } from "./cards.js";
 import { BetLines, ChipTray, holeCardsFromDeck, payLine, Spot } from "./common.js";
 import { wordError } from "./errors.js";
-import { money, signedMoney, t } from "./i18n.js";
+import { money, number, signedMoney, t } from "./i18n.js";
 import { announce, toast } from "./notify.js";
 import { play } from "./sound.js";
-import { addLog, LogPanel, nameOf, OfflineNote, soundFor, TableHead, Timer, useTable, WinnersPanel } from "./tablecore.js";
-import { html, useRef, useState } from "./ui.js";
+import { store } from "./store.js";
+import { addLog, LogPanel, nameOf, Notices, OfflineNote, secondsLeft, soundFor, TableHead, tableTitle, Timer, UnconfirmedWarning, useFocusNext, useTable, WinnersPanel } from "./tablecore.js";
+import { html, useEffect, useRef, useState } from "./ui.js";
 
 const ACTIONS = [
   { action: "check", send: { action: "check" } },
@@ -64,7 +65,7 @@ export function follow(mm, e, me) {
       if (v && Array.isArray(e.cards) && (own || e.seat === -1)) mm.view = { ...v, hole: e.cards };
       break;
     case "your_turn":
-      if (v) mm.view = { ...v, phase: e.phase, legal: e.legal || [], box: box && { ...box, decided: false } };
+      if (v) mm.view = { ...v, phase: e.phase, legal: e.legal || [], stakes: e.stakes || null, decision: e.decision ?? null, box: box && { ...box, decided: false } };
       break;
     case "bets_placed":
       if (!own) return;
@@ -109,17 +110,23 @@ export function follow(mm, e, me) {
   }
 }
 
+/** The limits of a UTH table's rules, as its header and the lobby say them. */
+export function uthLimits(rules) {
+  return t("uth.limits", { amin: money(rules.ante_min), amax: money(rules.ante_max), tmin: money(rules.trips_min), tmax: money(rules.trips_max) });
+}
+
 export function UthTable({ info }) {
-  const rules = info.rules || {};
   const live = info.max_seats == null;
   // What a bet stakes, at the prices the server's engine gives (the lobby's `prices`).
   const betPrice = (info.prices && info.prices.bet) || {};
   const stakeOf = (ante, trips) => ante * (betPrice.ante || 0) + trips * (betPrice.trips || 0);
-  const ui = useRef({ chip: CHIPS[1].value, draft: { ante: 0, trips: 0 }, placed: [], lastBet: null, hint: null }).current;
+  const ui = useRef({ chip: CHIPS[1].value, draft: { ante: 0, trips: 0 }, placed: [], lastBet: null, hint: null, addTrips: 0 }).current;
   const [, redraw] = useState(0);
   const refresh = () => redraw((n) => n + 1);
+  const controls = useRef(null);
 
-  const { model: m, send } = useTable(info, {
+  const { model: m, send, decide, canDecide } = useTable(info, {
+    limits: uthLimits,
     state(f, mm) {
       const before = mm.view;
       if (f.view) {
@@ -162,6 +169,14 @@ export function UthTable({ info }) {
         case "betting_closed":
           addLog(mm, t("log.no_more_bets"));
           announce(t("log.no_more_bets"));
+          if ((ui.draft.ante || ui.draft.trips) && !ui.sending && !(mm.view && mm.view.box)) {
+            // Chips left on the layout were never a bet: say so, and take them back.
+            addLog(mm, t("bet.not_played"), "bad");
+            toast(t("bet.not_played"), "error");
+            ui.draft = { ante: 0, trips: 0 };
+            ui.placed = [];
+          }
+          ui.addTrips = 0;
           break;
         case "board_dealt":
           addLog(mm, t(e.cards.length === 3 ? "uth.log.flop" : "uth.log.turn_river"));
@@ -220,16 +235,54 @@ export function UthTable({ info }) {
     },
   });
 
+  const rules = m.rules;
   const t0 = m.table;
   const v = m.view;
   const mySeat = t0 ? t0.your_seat : null;
+  useFocusNext(m, controls);
 
   // -- what may be done now --------------------------------------------------------------
-  const canBet = Boolean(t0 && mySeat != null && (t0.status === "idle" || t0.status === "betting") && !(v && v.box));
+  const canBet = Boolean(t0 && mySeat != null && !m.closed && (t0.status === "idle" || t0.status === "betting") && !(v && v.box));
+  // seed 001: Trips may be added after the Ante, in the same betting window.
+  const canAddTrips = Boolean(t0 && v && v.box && v.phase === "betting" && t0.status === "betting" && !v.box.trips && rules.trips_max);
   const legal = new Set((v && v.legal) || []);
   const deciding = legal.size > 0;
   const offline = m.conn !== "open";
+  const live_ = canDecide();
+  const pending = canBet && ui.draft.ante > 0;
+  const autoConfirm = Boolean(store.settings.auto_confirm);
 
+  // "Confirm automatically" (a setting, off by default): the chips on the layout are bet
+  // just before the betting closes, as if the player had pressed "Confirm bet".
+  const bettingDeadline = m.deadline && m.deadline.betting ? m.deadline : null;
+  useEffect(() => {
+    if (!bettingDeadline || !autoConfirm) return undefined;
+    const ms = Math.max(0, secondsLeft(bettingDeadline) * 1000 - 1200);
+    const id = setTimeout(() => {
+      if (ui.draft.ante && !m.busy) deal({ auto: true });
+    }, ms);
+    return () => clearTimeout(id);
+  }, [bettingDeadline && bettingDeadline.at, autoConfirm]);
+
+  function addTripsChip() {
+    const cap = rules.trips_max || Infinity;
+    ui.addTrips = Math.min(ui.addTrips + ui.chip, cap);
+    refresh();
+  }
+  async function confirmTrips() {
+    const trips = ui.addTrips;
+    const outside = limitError([["trips", trips, rules.trips_min, rules.trips_max]]);
+    if (outside) {
+      toast(outside, "error");
+      return;
+    }
+    const result = await send({ type: "bet", key: newKey(), bets: { trips } });
+    if (result) {
+      ui.addTrips = 0;
+      announce(t("uth.trips_placed", { amount: money(trips) }));
+      refresh();
+    }
+  }
   function addChip(spot) {
     const cap = spot === "ante" ? rules.ante_max : rules.trips_max;
     const before = ui.draft[spot];
@@ -264,7 +317,7 @@ export function UthTable({ info }) {
     ui.draft = { ante, trips };
     refresh();
   }
-  async function deal() {
+  async function deal({ auto = false } = {}) {
     const { ante, trips } = ui.draft;
     if (!ante) {
       toast(t("uth.ante_first"), "error");
@@ -277,13 +330,17 @@ export function UthTable({ info }) {
       return;
     }
     const bets = trips ? { ante, trips } : { ante };
+    ui.sending = true;
     const result = await send({ type: "bet", key: newKey(), bets });
+    ui.sending = false;
     if (result) {
       ui.lastBet = { ante, trips };
       ui.draft = { ante: 0, trips: 0 };
       ui.placed = [];
       m.last = null;
-      announce(t("uth.bet_placed", { amount: money(result.staked != null ? result.staked : stakeOf(ante, trips)) }));
+      const stakedText = money(result.staked != null ? result.staked : stakeOf(ante, trips));
+      announce(t(auto ? "bet.auto_done" : "uth.bet_placed", { amount: stakedText }));
+      if (auto) addLog(m, t("bet.auto_done", { amount: stakedText }));
       refresh();
     }
   }
@@ -294,7 +351,7 @@ export function UthTable({ info }) {
     const q = new URLSearchParams({ hole: v.hole.join(""), board: (v.board || []).join("") });
     try {
       const advice = await api(`/api/uth/advice?${q}`);
-      const opts = (advice.options || []).map((o) => `${t(`action.${o.action}`)} ${Number(o.ev).toFixed(3)}`).join(" · ");
+      const opts = (advice.options || []).map((o) => `${t(`action.${o.action}`)} ${number(o.ev, 3)}`).join(" · ");
       ui.hint = { text: t("uth.hint.best", { action: t(`action.${advice.best}`) }), best: advice.best, detail: opts ? t("uth.hint.ev", { list: opts }) : "" };
     } catch (err) {
       ui.hint = { text: err.status === 404 ? t("uth.hint.none") : wordError(err) };
@@ -310,12 +367,17 @@ export function UthTable({ info }) {
   const dealer = v && v.dealer ? v.dealer : v && v.phase !== "betting" ? [null, null] : last && last.dealer ? last.dealer : [];
   const mine = result && hole.length === 2 && board.length === 5 ? bestHand([...hole, ...board]) : hole.length === 2 ? bestHand([...hole, ...board]) : null;
   const dealersHand = dealer.length === 2 && dealer[0] && board.length === 5 ? bestHand([...dealer, ...board]) : null;
+  if (mine && dealersHand) {
+    // Face to face, each hand is named down to the kicker that tells it from the other.
+    mine.name = nameAgainst(mine, [dealersHand]);
+    dealersHand.name = nameAgainst(dealersHand, [mine]);
+  }
   const best = result && mine ? new Set(mine.five) : null;
 
   const box = v && v.box;
   const shownBox = canBet ? null : box || (last && last.box);
   const ante = canBet ? ui.draft.ante : shownBox ? shownBox.ante : 0;
-  const trips = canBet ? ui.draft.trips : shownBox ? shownBox.trips : 0;
+  const trips = canBet ? ui.draft.trips : canAddTrips ? ui.addTrips : shownBox ? shownBox.trips : 0;
   const playAmt = canBet ? 0 : shownBox ? shownBox.play : 0;
   const byBet = Object.fromEntries(((result && result.bets) || []).map((b) => [b.bet, b]));
   const motion = (name) => (byBet[name] ? (byBet[name].net > 0 ? "won" : byBet[name].net < 0 ? "lost" : "") : canBet ? "" : "in");
@@ -333,25 +395,28 @@ export function UthTable({ info }) {
     return mySeat == null ? t("uth.take_seat") : t("uth.phase.betting");
   })();
 
-  const limits = t("uth.limits", { amin: money(rules.ante_min), amax: money(rules.ante_max), tmin: money(rules.trips_min), tmax: money(rules.trips_max) });
+  const limits = uthLimits(rules);
   const crowd = live && t0 ? html`<span class="players" data-testid="players">${crowdText(t0, m.tally)}</span>` : null;
 
-  return html`<section class=${`table-page uth${live ? " live" : ""}`} data-testid="uth-table" data-phase=${v ? v.phase : (t0 && t0.status) || ""} aria-label=${info.title || info.name}>
+  return html`<section class=${`table-page uth${live ? " live" : ""}`} data-testid="uth-table" data-phase=${v ? v.phase : (t0 && t0.status) || ""} aria-label=${tableTitle(info)}>
     <${TableHead} info=${info} model=${m} limits=${limits} extra=${[t0 && t0.round_id ? html`<span class="round" data-testid="round-id">${t("round.n", { n: t0.round_id })}</span>` : null, crowd]} />
     <div class="table-layout">
       <div class="table-main">
+        <${Notices} model=${m} />
         <div class=${`felt uth-felt${live ? " live" : ""}`} data-testid="felt">
           <${PayTables} rules=${rules} />
           <div class="dealer-area" data-testid="dealer">
             <div class="felt-label">${t("uth.dealer")}</div>
             <${CardRow} cards=${dealer} slots=${2} label=${t("uth.dealer_cards")} />
-            <div class="hand-note" data-testid="dealer-hand">${result ? `${dealersHand ? dealersHand.name : categoryName(categoryOfValue(result.dealer_value) || "high_card")}${result.dealer_qualifies ? "" : ` · ${t("uth.not_qualify")}`}` : ""}</div>
+            <div class="hand-note" data-testid="dealer-hand">${result ? html`${dealersHand ? dealersHand.name : categoryName(categoryOfValue(result.dealer_value) || "high_card")}${result.dealer_qualifies ? "" : html` <span class="nq">${t("uth.not_qualify")}</span>`}` : ""}</div>
           </div>
           <div class="board-area">
             <${CardRow} cards=${board} slots=${5} best=${best} label=${t("board")} testid="board" />
             ${live ? html`<div class="shared-hand"><div class="felt-label">${t("uth.shared_hand")}</div><${CardRow} cards=${hole} slots=${2} best=${best} label=${t("uth.shared_hand")} /></div>` : null}
           </div>
-          ${result ? html`<${UthResult} result=${result} hand=${mine} anteBack=${m.anteBack} />` : html`<div class="status-line"><div class="phase" data-testid="phase">${phaseText}</div><${Timer} deadline=${m.deadline} active=${Boolean(t0 && t0.status !== "idle" && t0.status !== "pause")} /></div>`}
+          ${result ? html`<${UthResult} result=${result} hand=${mine} anteBack=${m.anteBack} />` : html`<div class="status-line">${pending || (canAddTrips && ui.addTrips > 0)
+            ? html`<div class="phase sr-only" data-testid="phase">${phaseText}</div><${UnconfirmedWarning} deadline=${m.deadline} pending=${true} auto=${autoConfirm && pending} trips=${!pending} />`
+            : html`<div class="phase" data-testid="phase">${phaseText}</div>`}<${Timer} deadline=${m.deadline} active=${Boolean(t0 && t0.status !== "idle" && t0.status !== "pause")} /></div>`}
           <${WinnersPanel} winners=${m.winners} />
           ${live ? null : html`<${OtherBoxes} info=${info} model=${m} onSit=${(seat) => send({ type: "join", seat })} />`}
           <div class="box mine" data-testid="my-box">
@@ -360,7 +425,7 @@ export function UthTable({ info }) {
               <div class="hand-note" data-testid="my-hand">${mine && hole.length ? mine.name : ""}</div>
             </div>`}
             <div class="spots">
-              <${Spot} name="trips" label=${t("spot.trips")} amount=${trips} chip=${ui.chip} motion=${motion("trips")} onAdd=${canBet && !offline ? addChip : null} />
+              <${Spot} name="trips" label=${t("spot.trips")} amount=${trips} chip=${ui.chip} motion=${canAddTrips ? "" : motion("trips")} onAdd=${offline ? null : canBet ? addChip : canAddTrips ? addTripsChip : null} />
               <div class="spot-pair">
                 <${Spot} name="ante" label=${t("spot.ante")} amount=${ante} chip=${ui.chip} motion=${motion("ante")} onAdd=${canBet && !offline ? addChip : null} />
                 <span class="equals" aria-hidden="true">=</span>
@@ -370,7 +435,7 @@ export function UthTable({ info }) {
             </div>
           </div>
         </div>
-        <div class="controls" data-testid="controls">
+        <div class="controls" data-testid="controls" ref=${controls} tabindex="-1">
           <${OfflineNote} model=${m} />
           ${renderControls()}
         </div>
@@ -394,19 +459,30 @@ export function UthTable({ info }) {
           <button type="button" class="btn" data-testid="clear" disabled=${!total} onClick=${clear}>${t("btn.clear")}</button>
           <button type="button" class="btn" data-testid="rebet" disabled=${!ui.lastBet} onClick=${rebet}>${t("btn.rebet")}</button>
           <button type="button" class="btn" data-testid="double" disabled=${!(ui.draft.ante || ui.lastBet)} onClick=${double}>${t("btn.double")}</button>
-          <button type="button" class="btn primary" data-testid="bet-button" disabled=${m.busy || offline || !ui.draft.ante} onClick=${deal}>${t("btn.deal")}</button>
+          <button type="button" class="btn primary" data-testid="bet-button" disabled=${m.busy || offline || !ui.draft.ante} onClick=${() => deal()}>${t("btn.confirm_bet")}</button>
           <button type="button" class="btn ghost" data-testid="leave" disabled=${m.busy || offline} onClick=${() => send({ type: "leave" })}>${t("btn.leave")}</button>
+        </div>`;
+    }
+    if (canAddTrips) {
+      return html`<p class="muted" data-testid="waiting">${phaseText}</p>
+        <div class="trips-after" data-testid="trips-after" role="group" aria-label=${t("uth.add_trips")}>
+          <p class="small">${t("uth.add_trips_help")}</p>
+          <${ChipTray} selected=${ui.chip} max=${rules.trips_max || Infinity} onSelect=${(c) => { ui.chip = c; refresh(); }} />
+          <div class="bet-row">
+            <button type="button" class="btn" data-testid="trips-clear" disabled=${!ui.addTrips} onClick=${() => { ui.addTrips = 0; refresh(); }}>${t("btn.clear")}</button>
+            <button type="button" class="btn primary" data-testid="trips-confirm" disabled=${m.busy || offline || !ui.addTrips} onClick=${confirmTrips}>${t("uth.confirm_trips", { amount: money(ui.addTrips) })}</button>
+          </div>
         </div>`;
     }
     const inRound = Boolean(v && v.box);
     const ante = inRound ? v.box.ante : 0;
     const buttons = ACTIONS.filter((a) => legal.has(a.action)).map((a) => {
       const multiple = a.send.multiple;
-      const label = multiple ? t("uth.act.play", { n: multiple, amount: money(multiple * ante) }) : t(`action.${a.action}`);
+      const label = multiple ? t("uth.act.play", { n: multiple, amount: money(priceOf(v, a.action, multiple * ante)) }) : t(`action.${a.action}`);
       return html`<button type="button" key=${a.action} class=${`btn act act-${a.action}${ui.hint && ui.hint.best === a.action ? " hinted" : ""}`} data-testid=${`act-${a.action}`}
-        disabled=${m.busy || offline} onClick=${() => send({ type: "act", ...a.send })}>${label}</button>`;
+        disabled=${!live_} onClick=${() => decide({ type: "act", ...a.send })}>${label}</button>`;
     });
-    return html`${deciding ? html`<div class="actions" role="group" aria-label=${t("decision")}>${buttons}</div>` : null}
+    return html`${deciding ? html`<div class="actions" role="group" aria-label=${t("decision")} data-decision="1" tabindex="-1" data-live=${String(live_)}>${buttons}</div>` : null}
       ${deciding ? html`<button type="button" class="btn ghost small" data-testid="hint" onClick=${hint}>${t("btn.hint")}</button>` : null}
       ${ui.hint && deciding ? html`<div class="hint" data-testid="hint-text" role="status">${ui.hint.text}${ui.hint.detail ? html`<small>${ui.hint.detail}</small>` : null}</div>` : null}
       ${!deciding && v && v.box && !result ? html`<p class="muted" data-testid="waiting">${phaseText}</p>` : null}
@@ -423,6 +499,13 @@ export function limitError(checks, unit = 1) {
     if (unit > 1 && amount % unit) return wordError({ code: "illegal_action", reason: "bet_not_a_multiple", params: { spot, amount, unit } });
   }
   return null;
+}
+
+/** What an action costs from the wallet, as the server priced it (the live `your_turn`'s
+ * `stakes`, a view's `prices`); `fallback` where an older server says nothing. */
+export function priceOf(v, action, fallback) {
+  const prices = (v && (v.prices || v.stakes)) || null;
+  return prices && typeof prices[action] === "number" ? prices[action] : fallback;
 }
 
 function crowdText(t0, tally) {
@@ -448,6 +531,10 @@ function headline(result) {
       return t("uth.result.lose");
     case "fold":
       return t("uth.result.fold");
+    case "tie":
+    case "push":
+      // The hands tie: the main game is a push, whatever a side bet did (its line says).
+      return t("uth.result.tie");
     default:
       return result.net > 0 ? t("uth.result.win") : result.net < 0 ? t("uth.result.lose") : t("uth.result.tie");
   }
@@ -503,7 +590,7 @@ function OtherBoxes({ info, model, onSit }) {
       body = html`<button type="button" class="btn small" data-testid=${`sit-${seat}`} onClick=${() => onSit(seat)}>${t("sit_here")}</button>`;
     } else continue; // seated: empty boxes take no room on a phone
     places.push(html`<li key=${seat} class=${`seat-place${mine ? " mine" : ""}${occupant ? " taken" : ""}`} data-testid=${`seat-${seat}`}>
-      <div class="seat-name">${occupant ? occupant.username : t("box.n", { n: seat + 1 })}</div>${body}</li>`);
+      <div class="seat-name" title=${occupant ? occupant.username : null}>${occupant ? occupant.username : t("box.n", { n: seat + 1 })}</div>${body}</li>`);
   }
   return html`<ul class="seat-arc" aria-label=${t("boxes")}>${places}</ul>`;
 }

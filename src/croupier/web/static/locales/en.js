@@ -5,29 +5,34 @@ const RANK = { 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
 const RANKS = { 2: "Twos", 3: "Threes", 4: "Fours", 5: "Fives", 6: "Sixes", 7: "Sevens", 8: "Eights", 9: "Nines", 10: "Tens", 11: "Jacks", 12: "Queens", 13: "Kings", 14: "Aces" };
 const SUIT = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
 
-function describe({ cat, ranks }) {
+// The kickers that decide between two hands of a kind: "Ace kicker", "Ace-King-Nine kickers".
+const kickersText = (list) => (!list.length ? "" : list.length === 1 ? `, ${RANK[list[0]]} kicker` : `, ${list.map((k) => RANK[k]).join("-")} kickers`);
+
+function describe({ cat, ranks, kickers = 1 }) {
   const r = ranks;
+  const kick = (from) => kickersText(r.slice(from, from + kickers).filter(Boolean));
+  const more = r.slice(1, 1 + kickers).filter(Boolean);
   switch (cat) {
     case "royal_flush":
       return "Royal flush";
     case "straight_flush":
       return `Straight flush, ${RANK[r[0]]} high`;
     case "four_of_a_kind":
-      return `Four ${RANKS[r[0]]}` + (r[1] ? `, ${RANK[r[1]]} kicker` : "");
+      return `Four ${RANKS[r[0]]}` + kick(1);
     case "full_house":
       return `${RANKS[r[0]]} full of ${RANKS[r[1]]}`;
     case "flush":
-      return `Flush, ${RANK[r[0]]} high`;
+      return kickers > 1 && more.length ? `Flush, ${[r[0], ...more.slice(0, kickers - 1)].map((k) => RANK[k]).join("-")} high` : `Flush, ${RANK[r[0]]} high`;
     case "straight":
       return `Straight, ${RANK[r[0]]} high`;
     case "three_of_a_kind":
-      return `Three ${RANKS[r[0]]}` + (r[1] ? `, ${RANK[r[1]]} kicker` : "");
+      return `Three ${RANKS[r[0]]}` + kick(1);
     case "two_pair":
-      return `${RANKS[r[0]]} and ${RANKS[r[1]]}` + (r[2] ? `, ${RANK[r[2]]} kicker` : "");
+      return `${RANKS[r[0]]} and ${RANKS[r[1]]}` + kick(2);
     case "pair":
-      return `Pair of ${RANKS[r[0]]}` + (r[1] ? `, ${RANK[r[1]]} kicker` : "");
+      return `Pair of ${RANKS[r[0]]}` + kick(1);
     default:
-      return `${RANK[r[0]]} high` + (r[1] ? `, ${RANK[r[1]]} kicker` : "");
+      return `${RANK[r[0]]} high` + kick(1);
   }
 }
 
@@ -795,4 +800,154 @@ export default {
   "rg.reality_title": "Time for a check",
   "rg.reality_text": ({ hours, minutes, rounds, net, wagered }) => `You have been playing for ${hours ? `${hours} h ` : ""}${minutes} min: ${rounds} rounds, ${wagered} bet, net result ${net}.`,
   "rg.reality_continue": "Keep playing",
+  // issue 29: a table you can trust with real money on a phone
+  "btn.confirm_bet": "Confirm bet",
+  "btn.close": "Close",
+  "btn.ok": "OK",
+  "timer.betting_left": ({ n }) => plural(n, "{n} second left to bet", "{n} seconds left to bet"),
+  "timer.betting_short": "Bets close in {n} s",
+  "bet.unconfirmed": "Your chips are not in play until you press “Confirm bet”.",
+  "bet.unconfirmed_last": ({ n }) => `Last seconds: your chips are NOT in play — press “Confirm bet” within ${plural(n, "{n} second", "{n} seconds")}.`,
+  "bet.auto_note": "Your chips will be bet by themselves just before betting closes (Settings: confirm automatically).",
+  "bet.auto_last": ({ n }) => `Your chips go in by themselves in ${plural(n, "{n} second", "{n} seconds")}.`,
+  "bet.auto_done": "Bet of {amount} confirmed automatically as betting closed",
+  "bet.not_played": "Betting closed: the chips you had not confirmed were not played.",
+  "settings.auto_confirm": "Confirm my chips automatically when betting closes",
+  "uth.add_trips": "Add Trips",
+  "uth.add_trips_help": "Your Ante is in: you may still add a Trips bet until betting closes.",
+  "uth.confirm_trips": "Confirm Trips · {amount}",
+  "uth.trips_placed": "Trips of {amount} placed",
+  "notice.dismiss": "Dismiss",
+  "notice.closed": "This table is closed: no new rounds, seats or bets.",
+  "notice.closes_after_round": "This table closes after this round: your bets in play are settled as usual.",
+  "notice.opened": "This table is open again.",
+  "notice.limits_next_round": "The table's limits change from the next round: {limits}.",
+  "notice.limits_now": "The table's limits are now {limits}.",
+  "log.table_changed": "The operator changed this table",
+  "seat_lost.restart": "You no longer have a seat here: the server restarted, the round in play was voided and every stake went back to your wallet. Take a seat to play again.",
+  "seat_lost.away": "You lost your seat while your connection was down (a seat without a connection is freed). Bets in play were settled or returned: see History. Take a seat to play again.",
+  "seat_lost.idle": "Your seat was freed because you let several rounds pass without playing. Take a seat to play again.",
+  "seat_lost.self_excluded": "Your seat was closed because you excluded yourself; your chips went back to your wallet.",
+  "seat_lost.busted": "Your seat was freed: you had no chips left and did not buy in again. Your wallet is unchanged.",
+  "fair.commitment": "Deck sealed for round {n}: {short}",
+  "fair.commitment_help": "Before any card is dealt the server publishes this SHA-256 hash of the shuffled deck. After the round, History reveals the deck and checks the hash in your browser.",
+  "session.title": "This session",
+  "session.time": "Session {time}",
+  "session.wagered": "Wagered {amount}",
+  "session.net": "Net {amount}",
+  "help.open": "Game rules and return to player",
+  "help.title": "{game}: return to player",
+  "help.rtp_intro": "The theoretical return to player of this table's own pay tables, with perfect play:",
+  "help.rtp.main_total": "Total main bet (Ante, Blind and Play)",
+  "help.rtp.main_initial": "Initial main bet (per Ante)",
+  "help.rtp.trips": "Trips bonus bet",
+  "help.rtp.bonus": "Bonus bet",
+  "help.rtp_status.ready": "Figures ready.",
+  "help.rtp_status.computing": "The figures for these pay tables are being computed: ask again in a minute.",
+  "help.rtp_status.unavailable": "No exact figure for this table's rules.",
+  "help.rtp_status.none": "This game has no return to player: the house takes only a rake.",
+  "help.method.exact": "Exact: computed over every possible deal.",
+  "help.method.analysed": "Analysed: from 250 million simulated rounds, with its 95 % range.",
+  "help.method.rake": "A cash game: players play against each other; the house takes a rake from each pot.",
+  "help.method.none": "",
+  "help.rake": "Rake: {percent} of each pot, at most {cap}.",
+  "help.version": "Game version: {version}",
+  "holdem.main_pot": "Main pot",
+  "holdem.side_pot": "Side pot {n}",
+  "holdem.main_pot_amount": "Main pot {amount}",
+  "holdem.side_pot_amount": "Side pot {n}: {amount}",
+  "holdem.pot_total": "Total {amount}",
+  "holdem.pot_won": "{pot} {amount}: {names}",
+  "holdem.pot_won_with": "{pot} {amount}: {names} with {hand}",
+  "holdem.all_in_tag": "ALL-IN",
+  "holdem.time_bank_left": "Time bank {n} s",
+  "holdem.log.time_bank": "{name} uses the time bank",
+  "holdem.log.shows_cards": "{name} shows",
+  "holdem.rebuy.title": "Out of chips: rebuy?",
+  "holdem.rebuy.text": ({ n }) => `Your seat is kept for ${plural(n, "{n} second", "{n} seconds")} for a rebuy.`,
+  "holdem.rebuy.button": "Rebuy",
+  "russian.phase.deciding_list": "Your decision: {list}",
+  "russian.word.exchange": "exchange",
+  "russian.word.sixth_card": "sixth card",
+  "russian.word.bet": "bet",
+  "russian.word.fold": "fold",
+  "list.or": "or",
+  "history.verify.commitment": "commitment",
+  "history.verify.salt": "salt",
+  "history.verify.deck": "deck",
+  "history.verify.not_revealed": "not revealed yet",
+  "history.verify.not_52": "the deck is not 52 different cards",
+  "history.verify.hash_mismatch": "the hash does not match the commitment",
+  "history.verify.not_52_leaves": "the commitment does not have 52 leaves",
+  "history.verify.leaves_mismatch": "the leaves do not match the commitment",
+  "history.verify.card_mismatch": "card {n} does not match its leaf",
+  "history.verify.card_twice": "a card is opened twice",
+  "history.blinds": "Blinds {blinds}",
+  "history.pot": "Pot {amount}",
+  "history.wins_with": "{name} wins {amount} with {hand}",
+  "title.uth-casino": "Ultimate Texas Hold'em — casino table",
+  "title.uth-live": "Ultimate Texas Hold'em — live",
+  "title.holdem-nl": "Texas Hold'em No-Limit 1/2",
+  "title.russian": "Russian Poker",
+  "rg.excluded_title": "You have excluded yourself",
+  "rg.excluded_logged_out": "You have been logged out. You can log in to see your balance and withdraw, but not play.",
+  "fair.short": "Deck",
+  "op.cage.confirm_credit": "Pay {amount} in to {username}? Reason: {reason}",
+  "op.cage.confirm_debit": "Pay {amount} out to {username}? Reason: {reason}",
+  "op.cage.confirm_credit_button": "Confirm: pay in {amount}",
+  "op.cage.confirm_debit_button": "Confirm: pay out {amount}",
+  "op.audit.yes": "yes",
+  "op.audit.no": "no",
+  "op.audit.key.amount": "amount",
+  "op.audit.key.balance": "balance",
+  "op.audit.key.reason": "reason",
+  "op.audit.key.username": "player",
+  "op.audit.key.transaction_id": "transaction",
+  "op.audit.key.memo": "note",
+  "op.audit.key.note": "note",
+  "op.audit.key.request": "request",
+  "op.audit.key.changed": "changed",
+  "op.audit.key.version": "version",
+  "op.audit.key.status": "status",
+  "op.audit.key.days": "days",
+  "op.audit.key.permanent": "permanent",
+  "op.audit.key.until": "until",
+  "op.audit.key.role": "role",
+  "op.audit.key.from": "from",
+  "op.audit.key.to": "to",
+  "op.audit.key.rounds": "rounds",
+  "op.audit.key.count": "count",
+  "op.audit.key.changes": "changes",
+  "op.audit.key.config": "configuration",
+  "op.audit.key.session": "session",
+  "op.audit.action.account.credit": "credit",
+  "op.audit.action.account.debit": "debit",
+  "op.audit.action.account.register": "registration",
+  "op.audit.action.account.role": "role changed",
+  "op.audit.action.account.disable": "account disabled",
+  "op.audit.action.account.enable": "account enabled",
+  "op.audit.action.account.password_rehash": "password re-hashed",
+  "op.audit.action.cage.credit": "cage: pay in",
+  "op.audit.action.cage.debit": "cage: pay out",
+  "op.audit.action.deposit.approved": "deposit approved",
+  "op.audit.action.deposit.refused": "deposit refused",
+  "op.audit.action.limits.set": "limits set",
+  "op.audit.action.reality_check.set": "reality check set",
+  "op.audit.action.self_exclusion.start": "self-exclusion",
+  "op.audit.action.session.revoke": "logged out",
+  "op.audit.action.rounds.void_after_crash": "rounds voided after a crash",
+  "op.audit.action.table.seed": "table created",
+  "op.audit.action.table.open": "table opened",
+  "op.audit.action.table.update": "table changed",
+  "op.audit.action.table.close": "table closed",
+  "op.audit.action.table.reopen": "table reopened",
+  "op.rng.name.card_x_position_chi_square": "card × position chi-square",
+  "op.rng.name.runs_above_below_the_median": "runs above and below the median",
+  "op.rng.name.runs_up_and_down": "runs up and down",
+  "op.rng.name.serial": "serial correlation, lag {lag}",
+  "bet.unconfirmed_trips": "Your Trips chips are not in play until you press “Confirm Trips”.",
+  "bet.unconfirmed_trips_last": ({ n }) => `Last seconds: your Trips chips are NOT in play — press “Confirm Trips” within ${plural(n, "{n} second", "{n} seconds")}.`,
+  "help.rtp.main": "Main game (per Ante)",
+  "timer.bank_left": ({ n }) => plural(n, "time bank: {n} second left", "time bank: {n} seconds left"),
+  "timer.bank_short": "Time bank {n} s",
 };

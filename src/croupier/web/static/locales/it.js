@@ -7,30 +7,36 @@ const AL = { 8: "all'", 14: "all'", 12: "alla " };
 const al = (r) => `${AL[r] || "al "}${RANK[r]}`;
 const SUIT = { s: "picche", h: "cuori", d: "quadri", c: "fiori" };
 
-function describe({ cat, ranks }) {
+// I kicker che decidono tra due mani dello stesso tipo: "kicker Asso", "kicker Asso, Re e Nove".
+const list = (xs) => (xs.length > 1 ? `${xs.slice(0, -1).join(", ")} e ${xs[xs.length - 1]}` : xs.join(""));
+
+function describe({ cat, ranks, kickers = 1 }) {
   const r = ranks;
-  const kicker = (k) => (k ? `, kicker ${RANK[k]}` : "");
+  const kick = (from) => {
+    const ks = r.slice(from, from + kickers).filter(Boolean);
+    return ks.length ? `, kicker ${list(ks.map((k) => RANK[k]))}` : "";
+  };
   switch (cat) {
     case "royal_flush":
       return "Scala reale";
     case "straight_flush":
       return `Scala colore ${al(r[0])}`;
     case "four_of_a_kind":
-      return `Poker di ${RANKS[r[0]]}${kicker(r[1])}`;
+      return `Poker di ${RANKS[r[0]]}${kick(1)}`;
     case "full_house":
       return `Full di ${RANKS[r[0]]} e ${RANKS[r[1]]}`;
     case "flush":
-      return `Colore ${al(r[0])}`;
+      return `Colore ${al(r[0])}` + (kickers > 1 ? `, poi ${list(r.slice(1, kickers).filter(Boolean).map((k) => RANK[k]))}` : "");
     case "straight":
       return `Scala ${al(r[0])}`;
     case "three_of_a_kind":
-      return `Tris di ${RANKS[r[0]]}${kicker(r[1])}`;
+      return `Tris di ${RANKS[r[0]]}${kick(1)}`;
     case "two_pair":
-      return `Doppia coppia, ${RANKS[r[0]]} e ${RANKS[r[1]]}${kicker(r[2])}`;
+      return `Doppia coppia, ${RANKS[r[0]]} e ${RANKS[r[1]]}${kick(2)}`;
     case "pair":
-      return `Coppia di ${RANKS[r[0]]}${kicker(r[1])}`;
+      return `Coppia di ${RANKS[r[0]]}${kick(1)}`;
     default:
-      return `Carta alta ${RANK[r[0]]}${kicker(r[1])}`;
+      return `Carta alta ${RANK[r[0]]}${kick(1)}`;
   }
 }
 
@@ -798,4 +804,154 @@ export default {
   "rg.reality_title": "Un momento di verifica",
   "rg.reality_text": ({ hours, minutes, rounds, net, wagered }) => `Stai giocando da ${hours ? `${hours} h ` : ""}${minutes} min: ${rounds} mani, ${wagered} puntati, risultato netto ${net}.`,
   "rg.reality_continue": "Continua a giocare",
+  // issue 29: un tavolo di cui fidarsi con denaro vero, anche dal telefono
+  "btn.confirm_bet": "Conferma puntata",
+  "btn.close": "Chiudi",
+  "btn.ok": "OK",
+  "timer.betting_left": ({ n }) => plural(n, "{n} secondo per puntare", "{n} secondi per puntare"),
+  "timer.betting_short": "Puntate chiuse tra {n} s",
+  "bet.unconfirmed": "Le fiches non sono in gioco finché non premi «Conferma puntata».",
+  "bet.unconfirmed_last": ({ n }) => `Ultimi secondi: le tue fiches NON sono in gioco — premi «Conferma puntata» entro ${plural(n, "{n} secondo", "{n} secondi")}.`,
+  "bet.auto_note": "Le tue fiches saranno puntate da sole poco prima della chiusura delle puntate (Impostazioni: conferma automatica).",
+  "bet.auto_last": ({ n }) => `Le tue fiches vanno in gioco da sole tra ${plural(n, "{n} secondo", "{n} secondi")}.`,
+  "bet.auto_done": "Puntata di {amount} confermata automaticamente alla chiusura",
+  "bet.not_played": "Puntate chiuse: le fiches che non avevi confermato non sono state giocate.",
+  "settings.auto_confirm": "Conferma le mie fiches automaticamente alla chiusura delle puntate",
+  "uth.add_trips": "Aggiungi Trips",
+  "uth.add_trips_help": "Il tuo Ante è in gioco: puoi ancora aggiungere una puntata Trips finché le puntate sono aperte.",
+  "uth.confirm_trips": "Conferma Trips · {amount}",
+  "uth.trips_placed": "Trips di {amount} puntato",
+  "notice.dismiss": "Chiudi avviso",
+  "notice.closed": "Questo tavolo è chiuso: niente nuove mani, posti o puntate.",
+  "notice.closes_after_round": "Questo tavolo chiude dopo questa mano: le tue puntate in gioco sono regolate come sempre.",
+  "notice.opened": "Questo tavolo è di nuovo aperto.",
+  "notice.limits_next_round": "I limiti del tavolo cambiano dalla prossima mano: {limits}.",
+  "notice.limits_now": "I limiti del tavolo ora sono: {limits}.",
+  "log.table_changed": "L'operatore ha modificato questo tavolo",
+  "seat_lost.restart": "Non hai più un posto qui: il server è ripartito, la mano in corso è stata annullata e ogni puntata è tornata nel tuo portafoglio. Siediti per giocare ancora.",
+  "seat_lost.away": "Hai perso il posto mentre la connessione era interrotta (un posto senza connessione viene liberato). Le puntate in gioco sono state regolate o restituite: vedi lo Storico. Siediti per giocare ancora.",
+  "seat_lost.idle": "Il tuo posto è stato liberato perché hai lasciato passare diverse mani senza giocare. Siediti per giocare ancora.",
+  "seat_lost.self_excluded": "Il tuo posto è stato chiuso perché ti sei autoescluso; le tue fiches sono tornate nel portafoglio.",
+  "seat_lost.busted": "Il tuo posto è stato liberato: non avevi più fiches e non hai ricomprato. Il portafoglio non è cambiato.",
+  "fair.commitment": "Mazzo sigillato per la mano {n}: {short}",
+  "fair.commitment_help": "Prima di distribuire qualsiasi carta il server pubblica questo hash SHA-256 del mazzo mescolato. Dopo la mano, lo Storico rivela il mazzo e verifica l'hash nel tuo browser.",
+  "session.title": "Questa sessione",
+  "session.time": "Sessione {time}",
+  "session.wagered": "Puntato {amount}",
+  "session.net": "Netto {amount}",
+  "help.open": "Regole del gioco e ritorno al giocatore",
+  "help.title": "{game}: ritorno al giocatore",
+  "help.rtp_intro": "Il ritorno teorico al giocatore con le tabelle di pagamento di questo tavolo, presumendo una giocata perfetta:",
+  "help.rtp.main_total": "Puntata principale totale (Ante, Blind e Play)",
+  "help.rtp.main_initial": "Puntata principale iniziale (per Ante)",
+  "help.rtp.trips": "Puntata bonus Trips",
+  "help.rtp.bonus": "Puntata Bonus",
+  "help.rtp_status.ready": "Valori pronti.",
+  "help.rtp_status.computing": "I valori di queste tabelle di pagamento sono in calcolo: riprova tra un minuto.",
+  "help.rtp_status.unavailable": "Nessun valore esatto per le regole di questo tavolo.",
+  "help.rtp_status.none": "Questo gioco non ha un ritorno al giocatore: la casa trattiene solo il rake.",
+  "help.method.exact": "Esatto: calcolato su ogni distribuzione possibile.",
+  "help.method.analysed": "Analizzato: da 250 milioni di mani simulate, con il suo intervallo al 95 %.",
+  "help.method.rake": "Un cash game: i giocatori giocano tra loro; la casa trattiene un rake da ogni piatto.",
+  "help.method.none": "",
+  "help.rake": "Rake: {percent} di ogni piatto, al massimo {cap}.",
+  "help.version": "Versione del gioco: {version}",
+  "holdem.main_pot": "Piatto principale",
+  "holdem.side_pot": "Piatto laterale {n}",
+  "holdem.main_pot_amount": "Piatto principale {amount}",
+  "holdem.side_pot_amount": "Piatto laterale {n}: {amount}",
+  "holdem.pot_total": "Totale {amount}",
+  "holdem.pot_won": "{pot} {amount}: {names}",
+  "holdem.pot_won_with": "{pot} {amount}: {names} con {hand}",
+  "holdem.all_in_tag": "ALL-IN",
+  "holdem.time_bank_left": "Tempo extra {n} s",
+  "holdem.log.time_bank": "{name} usa il tempo extra",
+  "holdem.log.shows_cards": "{name} mostra",
+  "holdem.rebuy.title": "Fiches finite: ricompri?",
+  "holdem.rebuy.text": ({ n }) => `Il tuo posto è tenuto per ${plural(n, "{n} secondo", "{n} secondi")} per ricomprare.`,
+  "holdem.rebuy.button": "Ricompra",
+  "russian.phase.deciding_list": "Tocca a te: {list}",
+  "russian.word.exchange": "cambia",
+  "russian.word.sixth_card": "sesta carta",
+  "russian.word.bet": "punta",
+  "russian.word.fold": "passa",
+  "list.or": "o",
+  "history.verify.commitment": "impegno",
+  "history.verify.salt": "sale",
+  "history.verify.deck": "mazzo",
+  "history.verify.not_revealed": "non ancora rivelato",
+  "history.verify.not_52": "il mazzo non è di 52 carte diverse",
+  "history.verify.hash_mismatch": "l'hash non corrisponde all'impegno",
+  "history.verify.not_52_leaves": "l'impegno non ha 52 foglie",
+  "history.verify.leaves_mismatch": "le foglie non corrispondono all'impegno",
+  "history.verify.card_mismatch": "la carta {n} non corrisponde alla sua foglia",
+  "history.verify.card_twice": "una carta è aperta due volte",
+  "history.blinds": "Bui {blinds}",
+  "history.pot": "Piatto {amount}",
+  "history.wins_with": "{name} vince {amount} con {hand}",
+  "title.uth-casino": "Ultimate Texas Hold'em — tavolo da casinò",
+  "title.uth-live": "Ultimate Texas Hold'em — live",
+  "title.holdem-nl": "Texas Hold'em No-Limit 1/2",
+  "title.russian": "Poker russo",
+  "rg.excluded_title": "Ti sei autoescluso",
+  "rg.excluded_logged_out": "Sei stato disconnesso. Puoi accedere per vedere il saldo e prelevare, ma non per giocare.",
+  "fair.short": "Mazzo",
+  "op.cage.confirm_credit": "Versare {amount} a {username}? Motivo: {reason}",
+  "op.cage.confirm_debit": "Pagare {amount} a {username} (uscita)? Motivo: {reason}",
+  "op.cage.confirm_credit_button": "Conferma: versa {amount}",
+  "op.cage.confirm_debit_button": "Conferma: paga {amount}",
+  "op.audit.yes": "sì",
+  "op.audit.no": "no",
+  "op.audit.key.amount": "importo",
+  "op.audit.key.balance": "saldo",
+  "op.audit.key.reason": "motivo",
+  "op.audit.key.username": "giocatore",
+  "op.audit.key.transaction_id": "transazione",
+  "op.audit.key.memo": "nota",
+  "op.audit.key.note": "nota",
+  "op.audit.key.request": "richiesta",
+  "op.audit.key.changed": "modifiche",
+  "op.audit.key.version": "versione",
+  "op.audit.key.status": "stato",
+  "op.audit.key.days": "giorni",
+  "op.audit.key.permanent": "permanente",
+  "op.audit.key.until": "fino al",
+  "op.audit.key.role": "ruolo",
+  "op.audit.key.from": "da",
+  "op.audit.key.to": "a",
+  "op.audit.key.rounds": "mani",
+  "op.audit.key.count": "numero",
+  "op.audit.key.changes": "modifiche",
+  "op.audit.key.config": "configurazione",
+  "op.audit.key.session": "sessione",
+  "op.audit.action.account.credit": "accredito",
+  "op.audit.action.account.debit": "addebito",
+  "op.audit.action.account.register": "registrazione",
+  "op.audit.action.account.role": "ruolo cambiato",
+  "op.audit.action.account.disable": "conto disattivato",
+  "op.audit.action.account.enable": "conto riattivato",
+  "op.audit.action.account.password_rehash": "password ricalcolata",
+  "op.audit.action.cage.credit": "cassa: versamento",
+  "op.audit.action.cage.debit": "cassa: pagamento",
+  "op.audit.action.deposit.approved": "deposito approvato",
+  "op.audit.action.deposit.refused": "deposito rifiutato",
+  "op.audit.action.limits.set": "limiti impostati",
+  "op.audit.action.reality_check.set": "promemoria impostato",
+  "op.audit.action.self_exclusion.start": "autoesclusione",
+  "op.audit.action.session.revoke": "disconnessione",
+  "op.audit.action.rounds.void_after_crash": "mani annullate dopo un arresto",
+  "op.audit.action.table.seed": "tavolo creato",
+  "op.audit.action.table.open": "tavolo aperto",
+  "op.audit.action.table.update": "tavolo modificato",
+  "op.audit.action.table.close": "tavolo chiuso",
+  "op.audit.action.table.reopen": "tavolo riaperto",
+  "op.rng.name.card_x_position_chi_square": "chi quadro carta × posizione",
+  "op.rng.name.runs_above_below_the_median": "sequenze sopra e sotto la mediana",
+  "op.rng.name.runs_up_and_down": "sequenze crescenti e decrescenti",
+  "op.rng.name.serial": "correlazione seriale, ritardo {lag}",
+  "bet.unconfirmed_trips": "Le fiches del Trips non sono in gioco finché non premi «Conferma Trips».",
+  "bet.unconfirmed_trips_last": ({ n }) => `Ultimi secondi: le fiches del Trips NON sono in gioco — premi «Conferma Trips» entro ${plural(n, "{n} secondo", "{n} secondi")}.`,
+  "help.rtp.main": "Gioco principale (per Ante)",
+  "timer.bank_left": ({ n }) => plural(n, "tempo extra: {n} secondo", "tempo extra: {n} secondi"),
+  "timer.bank_short": "Tempo extra {n} s",
 };

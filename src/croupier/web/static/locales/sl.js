@@ -7,30 +7,36 @@ const GEN = { 2: "dvojke", 3: "trojke", 4: "štirice", 5: "petice", 6: "šestice
 const SUIT = { s: "pik", h: "src", d: "karo", c: "križ" };
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
-function describe({ cat, ranks }) {
+// Kickerji, ki odločijo med dvema enakima kombinacijama: "kicker as", "kickerji as, kralj in devetka".
+const list = (xs) => (xs.length > 1 ? `${xs.slice(0, -1).join(", ")} in ${xs[xs.length - 1]}` : xs.join(""));
+
+function describe({ cat, ranks, kickers = 1 }) {
   const r = ranks;
-  const kicker = (k) => (k ? `, kicker ${NOM[k]}` : "");
+  const kick = (from) => {
+    const ks = r.slice(from, from + kickers).filter(Boolean);
+    return !ks.length ? "" : ks.length === 1 ? `, kicker ${NOM[ks[0]]}` : `, kickerji ${list(ks.map((k) => NOM[k]))}`;
+  };
   switch (cat) {
     case "royal_flush":
       return "Kraljeva barvna lestvica";
     case "straight_flush":
       return `Barvna lestvica do ${GEN[r[0]]}`;
     case "four_of_a_kind":
-      return `Poker ${GEN_PL[r[0]]}${kicker(r[1])}`;
+      return `Poker ${GEN_PL[r[0]]}${kick(1)}`;
     case "full_house":
       return `Full house, ${NOM_PL[r[0]]} in ${NOM_PL[r[1]]}`;
     case "flush":
-      return `Barva do ${GEN[r[0]]}`;
+      return `Barva do ${GEN[r[0]]}` + (kickers > 1 ? `, nato ${list(r.slice(1, kickers).filter(Boolean).map((k) => NOM[k]))}` : "");
     case "straight":
       return `Lestvica do ${GEN[r[0]]}`;
     case "three_of_a_kind":
-      return `Tris ${GEN_PL[r[0]]}${kicker(r[1])}`;
+      return `Tris ${GEN_PL[r[0]]}${kick(1)}`;
     case "two_pair":
-      return `Dva para, ${NOM_PL[r[0]]} in ${NOM_PL[r[1]]}${kicker(r[2])}`;
+      return `Dva para, ${NOM_PL[r[0]]} in ${NOM_PL[r[1]]}${kick(2)}`;
     case "pair":
-      return `Par ${GEN_PL[r[0]]}${kicker(r[1])}`;
+      return `Par ${GEN_PL[r[0]]}${kick(1)}`;
     default:
-      return `Visoka karta ${NOM[r[0]]}${kicker(r[1])}`;
+      return `Visoka karta ${NOM[r[0]]}${kick(1)}`;
   }
 }
 
@@ -343,9 +349,9 @@ export default {
   "russian.bonus_pays": "Bonus izplača",
   "russian.rules_short": "Delivec se kvalificira z as-kraljem ali bolje. Roka z dvema kombinacijama je izplačana za obe, če ena premaga delivca. Če se delivec ne kvalificira, lahko kupite njegovo igro ali vzamete Ante.",
   "russian.status.waiting": "se odloča",
-  "russian.status.drew": "je menjal",
-  "russian.status.stood": "je stavil",
-  "russian.status.folded": "je odstopil",
+  "russian.status.drew": "je vleklo karte",
+  "russian.status.stood": "je stavilo",
+  "russian.status.folded": "je odstopilo",
   "russian.status.blind": "slepo",
   "russian.status.settled": "poravnano",
   "russian.log.box": "{name} igra {box}: Ante {ante}",
@@ -802,4 +808,154 @@ export default {
   "rg.reality_title": "Čas za premislek",
   "rg.reality_text": ({ hours, minutes, rounds, net, wagered }) => `Igrate že ${hours ? `${hours} h ` : ""}${minutes} min: ${rounds} iger, ${wagered} stav, neto izid ${net}.`,
   "rg.reality_continue": "Igraj naprej",
+  // issue 29: miza, ki ji lahko zaupate pravi denar, tudi na telefonu
+  "btn.confirm_bet": "Potrdi stavo",
+  "btn.close": "Zapri",
+  "btn.ok": "V redu",
+  "timer.betting_left": ({ n }, h) => forms(n, h, "še {n} sekunda za stave", "še {n} sekundi za stave", "še {n} sekunde za stave", "še {n} sekund za stave"),
+  "timer.betting_short": "Stave se zaprejo čez {n} s",
+  "bet.unconfirmed": "Vaši žetoni niso v igri, dokler ne pritisnete »Potrdi stavo«.",
+  "bet.unconfirmed_last": ({ n }, h) => `Zadnje sekunde: vaši žetoni NISO v igri — pritisnite »Potrdi stavo« ${forms(n, h, "v {n} sekundi", "v {n} sekundah", "v {n} sekundah", "v {n} sekundah")}.`,
+  "bet.auto_note": "Vaši žetoni bodo postavljeni sami tik preden se stave zaprejo (Nastavitve: samodejna potrditev).",
+  "bet.auto_last": ({ n }, h) => `Vaši žetoni gredo v igro sami ${forms(n, h, "čez {n} sekundo", "čez {n} sekundi", "čez {n} sekunde", "čez {n} sekund")}.`,
+  "bet.auto_done": "Stava {amount} samodejno potrjena ob zaprtju stav",
+  "bet.not_played": "Stave so zaprte: žetoni, ki jih niste potrdili, niso bili igrani.",
+  "settings.auto_confirm": "Samodejno potrdi moje žetone, ko se stave zaprejo",
+  "uth.add_trips": "Dodaj Trips",
+  "uth.add_trips_help": "Vaš Ante je v igri: stavo Trips lahko dodate, dokler so stave odprte.",
+  "uth.confirm_trips": "Potrdi Trips · {amount}",
+  "uth.trips_placed": "Trips {amount} postavljen",
+  "notice.dismiss": "Zapri obvestilo",
+  "notice.closed": "Ta miza je zaprta: ni novih krogov, sedežev ali stav.",
+  "notice.closes_after_round": "Ta miza se zapre po tem krogu: vaše stave v igri se poravnajo kot običajno.",
+  "notice.opened": "Ta miza je spet odprta.",
+  "notice.limits_next_round": "Omejitve mize se spremenijo od naslednjega kroga: {limits}.",
+  "notice.limits_now": "Omejitve mize so zdaj: {limits}.",
+  "log.table_changed": "Upravljavec je spremenil to mizo",
+  "seat_lost.restart": "Tu nimate več sedeža: strežnik se je znova zagnal, krog v igri je bil razveljavljen in vse stave so se vrnile v vašo denarnico. Sedite, da igrate znova.",
+  "seat_lost.away": "Sedež ste izgubili, ko je bila povezava prekinjena (sedež brez povezave se sprosti). Stave v igri so bile poravnane ali vrnjene: glejte Zgodovino. Sedite, da igrate znova.",
+  "seat_lost.idle": "Vaš sedež je bil sproščen, ker ste izpustili več krogov. Sedite, da igrate znova.",
+  "seat_lost.self_excluded": "Vaš sedež je bil zaprt, ker ste se samoizključili; žetoni so se vrnili v denarnico.",
+  "seat_lost.busted": "Vaš sedež je bil sproščen: žetonov niste imeli več in jih niste znova kupili. Denarnica je nespremenjena.",
+  "fair.commitment": "Kup zapečaten za krog {n}: {short}",
+  "fair.commitment_help": "Preden je razdeljena katera koli karta, strežnik objavi ta SHA-256 odtis premešanega kupa. Po krogu Zgodovina razkrije kup in odtis preveri v vašem brskalniku.",
+  "session.title": "Ta seja",
+  "session.time": "Seja {time}",
+  "session.wagered": "Vloženo {amount}",
+  "session.net": "Neto {amount}",
+  "help.open": "Pravila igre in vračilo igralcu",
+  "help.title": "{game}: vračilo igralcu",
+  "help.rtp_intro": "Teoretično vračilo igralcu s tabelami izplačil te mize ob popolni igri:",
+  "help.rtp.main_total": "Skupna glavna stava (Ante, Blind in Play)",
+  "help.rtp.main_initial": "Začetna glavna stava (na Ante)",
+  "help.rtp.trips": "Bonusna stava Trips",
+  "help.rtp.bonus": "Stava Bonus",
+  "help.rtp_status.ready": "Podatki so pripravljeni.",
+  "help.rtp_status.computing": "Podatki za te tabele izplačil se računajo: vprašajte čez minuto.",
+  "help.rtp_status.unavailable": "Za pravila te mize ni točnega podatka.",
+  "help.rtp_status.none": "Ta igra nima vračila igralcu: hiša vzame le provizijo.",
+  "help.method.exact": "Točno: izračunano prek vseh možnih delitev.",
+  "help.method.analysed": "Analizirano: iz 250 milijonov simuliranih krogov, s 95-odstotnim razponom.",
+  "help.method.rake": "Igra z denarjem: igralci igrajo drug proti drugemu; hiša vzame provizijo od vsakega pota.",
+  "help.method.none": "",
+  "help.rake": "Provizija: {percent} vsakega pota, največ {cap}.",
+  "help.version": "Različica igre: {version}",
+  "holdem.main_pot": "Glavni pot",
+  "holdem.side_pot": "Stranski pot {n}",
+  "holdem.main_pot_amount": "Glavni pot {amount}",
+  "holdem.side_pot_amount": "Stranski pot {n}: {amount}",
+  "holdem.pot_total": "Skupaj {amount}",
+  "holdem.pot_won": "{pot} {amount}: {names}",
+  "holdem.pot_won_with": "{pot} {amount}: {names} s kombinacijo {hand}",
+  "holdem.all_in_tag": "ALL-IN",
+  "holdem.time_bank_left": "Rezerva časa {n} s",
+  "holdem.log.time_bank": "{name} uporablja rezervo časa",
+  "holdem.log.shows_cards": "{name} pokaže",
+  "holdem.rebuy.title": "Brez žetonov: ponoven nakup?",
+  "holdem.rebuy.text": ({ n }, h) => `Sedež je za ponoven nakup rezerviran še ${forms(n, h, "{n} sekundo", "{n} sekundi", "{n} sekunde", "{n} sekund")}.`,
+  "holdem.rebuy.button": "Kupi znova",
+  "russian.phase.deciding_list": "Vaša odločitev: {list}",
+  "russian.word.exchange": "menjava",
+  "russian.word.sixth_card": "šesta karta",
+  "russian.word.bet": "stava",
+  "russian.word.fold": "odstop",
+  "list.or": "ali",
+  "history.verify.commitment": "zaveza",
+  "history.verify.salt": "sol",
+  "history.verify.deck": "kup",
+  "history.verify.not_revealed": "še ni razkrito",
+  "history.verify.not_52": "kup ni 52 različnih kart",
+  "history.verify.hash_mismatch": "odtis se ne ujema z zavezo",
+  "history.verify.not_52_leaves": "zaveza nima 52 listov",
+  "history.verify.leaves_mismatch": "listi se ne ujemajo z zavezo",
+  "history.verify.card_mismatch": "karta {n} se ne ujema s svojim listom",
+  "history.verify.card_twice": "karta je odprta dvakrat",
+  "history.blinds": "Blindi {blinds}",
+  "history.pot": "Pot {amount}",
+  "history.wins_with": "{name} dobi {amount} s kombinacijo {hand}",
+  "title.uth-casino": "Ultimate Texas Hold'em — igralniška miza",
+  "title.uth-live": "Ultimate Texas Hold'em — v živo",
+  "title.holdem-nl": "Texas Hold'em No-Limit 1/2",
+  "title.russian": "Ruski poker",
+  "rg.excluded_title": "Samoizključili ste se",
+  "rg.excluded_logged_out": "Odjavljeni ste. Prijavite se lahko, da vidite stanje in dvignete denar, igrati pa ne morete.",
+  "fair.short": "Kup",
+  "op.cage.confirm_credit": "Vplačati {amount} igralcu {username}? Razlog: {reason}",
+  "op.cage.confirm_debit": "Izplačati {amount} igralcu {username}? Razlog: {reason}",
+  "op.cage.confirm_credit_button": "Potrdi: vplačaj {amount}",
+  "op.cage.confirm_debit_button": "Potrdi: izplačaj {amount}",
+  "op.audit.yes": "da",
+  "op.audit.no": "ne",
+  "op.audit.key.amount": "znesek",
+  "op.audit.key.balance": "stanje",
+  "op.audit.key.reason": "razlog",
+  "op.audit.key.username": "igralec",
+  "op.audit.key.transaction_id": "transakcija",
+  "op.audit.key.memo": "opomba",
+  "op.audit.key.note": "opomba",
+  "op.audit.key.request": "zahteva",
+  "op.audit.key.changed": "spremembe",
+  "op.audit.key.version": "različica",
+  "op.audit.key.status": "stanje",
+  "op.audit.key.days": "dni",
+  "op.audit.key.permanent": "trajno",
+  "op.audit.key.until": "do",
+  "op.audit.key.role": "vloga",
+  "op.audit.key.from": "od",
+  "op.audit.key.to": "na",
+  "op.audit.key.rounds": "krogi",
+  "op.audit.key.count": "število",
+  "op.audit.key.changes": "spremembe",
+  "op.audit.key.config": "nastavitve",
+  "op.audit.key.session": "seja",
+  "op.audit.action.account.credit": "dobropis",
+  "op.audit.action.account.debit": "bremenitev",
+  "op.audit.action.account.register": "registracija",
+  "op.audit.action.account.role": "vloga spremenjena",
+  "op.audit.action.account.disable": "račun onemogočen",
+  "op.audit.action.account.enable": "račun omogočen",
+  "op.audit.action.account.password_rehash": "geslo znova zgoščeno",
+  "op.audit.action.cage.credit": "blagajna: vplačilo",
+  "op.audit.action.cage.debit": "blagajna: izplačilo",
+  "op.audit.action.deposit.approved": "polog odobren",
+  "op.audit.action.deposit.refused": "polog zavrnjen",
+  "op.audit.action.limits.set": "omejitve nastavljene",
+  "op.audit.action.reality_check.set": "opomnik nastavljen",
+  "op.audit.action.self_exclusion.start": "samoizključitev",
+  "op.audit.action.session.revoke": "odjava",
+  "op.audit.action.rounds.void_after_crash": "krogi razveljavljeni po zrušitvi",
+  "op.audit.action.table.seed": "miza ustvarjena",
+  "op.audit.action.table.open": "miza odprta",
+  "op.audit.action.table.update": "miza spremenjena",
+  "op.audit.action.table.close": "miza zaprta",
+  "op.audit.action.table.reopen": "miza znova odprta",
+  "op.rng.name.card_x_position_chi_square": "hi-kvadrat karta × položaj",
+  "op.rng.name.runs_above_below_the_median": "nizi nad in pod mediano",
+  "op.rng.name.runs_up_and_down": "naraščajoči in padajoči nizi",
+  "op.rng.name.serial": "serijska korelacija, zamik {lag}",
+  "bet.unconfirmed_trips": "Žetoni za Trips niso v igri, dokler ne pritisnete »Potrdi Trips«.",
+  "bet.unconfirmed_trips_last": ({ n }, h) => `Zadnje sekunde: žetoni za Trips NISO v igri — pritisnite »Potrdi Trips« ${forms(n, h, "v {n} sekundi", "v {n} sekundah", "v {n} sekundah", "v {n} sekundah")}.`,
+  "help.rtp.main": "Glavna igra (na Ante)",
+  "timer.bank_left": ({ n }, h) => forms(n, h, "rezerva časa: še {n} sekunda", "rezerva časa: še {n} sekundi", "rezerva časa: še {n} sekunde", "rezerva časa: še {n} sekund"),
+  "timer.bank_short": "Rezerva {n} s",
 };
