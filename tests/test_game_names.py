@@ -147,6 +147,7 @@ REMAINING: frozenset[str] = frozenset(
         'web/static/app.js: uth: the string "./uth.js"',
         'web/static/app.js: uth: the string "game.uth"',
         'web/static/app.js: uth: the string "uth"',
+        'web/static/history.js: holdem: the string "./holdem.js"',
         'web/static/history.js: holdem: the string "holdem"',
         'web/static/history.js: russian: the string "russian"',
         'web/static/history.js: uth: the string "uth"',
