@@ -11,6 +11,7 @@ from croupier.web import static_dir
 FILES = (
     "index.html",
     "app.js",
+    "games.js",
     "api.js",
     "cards.js",
     "uth.js",

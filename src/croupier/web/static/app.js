@@ -5,20 +5,17 @@
 import { api, LobbySocket, logout, refreshBalance, sessionEnded } from "./api.js";
 import { CashierPage } from "./cashier.js";
 import { wordError } from "./errors.js";
+import { gameOf, gameSuit, gameTitle, limitsOf } from "./games.js";
 import { HistoryPage } from "./history.js";
-import { HoldemTable } from "./holdem.js";
 import { currentLanguage, dateTime, LANGUAGES, money, setLanguage, t } from "./i18n.js";
 import { toast } from "./notify.js";
 import { OperatorPage } from "./operator.js";
 import { BlockingNotice, LimitsPage, RealityCheck } from "./responsible.js";
-import { RussianTable } from "./russian.js";
 import { changed, setSession, setSetting, store, token, useStore } from "./store.js";
 import { GenericTable } from "./table.js";
 import { onSessionExpired, tableTitle, turbo } from "./tablecore.js";
 import { html, render, useEffect, useRef, useState } from "./ui.js";
-import { UthTable } from "./uth.js";
 
-const GAME_PAGES = { uth: UthTable, holdem: HoldemTable, russian: RussianTable };
 const NEEDS_LOGIN = new Set(["table", "history", "operator", "cashier", "limits"]);
 
 /** What the server allows the client (GET /api/client): Turbo pace only where the operator
@@ -154,26 +151,15 @@ function LoginPage({ route }) {
   </section>`;
 }
 
-export const GAME_KEYS = { uth: "game.uth", holdem: "game.holdem", russian: "game.russian" };
-
-export function limitsOf(tb) {
-  const r = tb.rules || {};
-  if (tb.game === "uth") return t("uth.limits", { amin: money(r.ante_min), amax: money(r.ante_max), tmin: money(r.trips_min), tmax: money(r.trips_max) });
-  if (tb.game === "holdem") return t("holdem.limits", { sb: money(r.small_blind), bb: money(r.big_blind) });
-  if (tb.game === "russian") return t("russian.limits", { min: money(r.ante_min), max: money(r.ante_max) });
-  if (r.min_bet !== undefined) return `${money(r.min_bet)}–${money(r.max_bet)}`;
-  return "";
-}
-
 function TableCard({ tb, loggedIn }) {
   // A table an operator closed takes no seats or bets: the lobby says so (issue 29).
   const open = tb.status !== "unavailable" && !tb.closed;
   const seats = tb.max_seats == null ? t("lobby.live_seats", { n: tb.seats_taken ?? 0 }) : t("lobby.seats", { n: tb.seats_taken, max: tb.max_seats });
   const shared = tb.rules && tb.rules.shared_hand;
   return html`<article class=${`table-card game-${tb.game}${open ? "" : " unavailable"}`} data-testid=${`table-${tb.name}`} aria-labelledby=${`t-${tb.name}`}>
-    <div class="mini-felt" aria-hidden="true"><span class="mini-suit">${tb.game === "russian" ? "♦" : tb.game === "holdem" ? "♣" : "♠"}</span></div>
+    <div class="mini-felt" aria-hidden="true"><span class="mini-suit">${gameSuit(tb.game)}</span></div>
     <h2 id=${`t-${tb.name}`}>${tableTitle(tb)}</h2>
-    <p class="game">${t(GAME_KEYS[tb.game] || "game.other")}${shared ? ` — ${t("lobby.live")}` : ""}</p>
+    <p class="game">${gameTitle(tb.game)}${shared ? ` — ${t("lobby.live")}` : ""}</p>
     ${open ? html`<p class="limits">${limitsOf(tb)}</p>` : null}
     ${open ? html`<p class="seats" data-testid="seats">${seats}</p>` : html`<p class="reason">${t("lobby.closed")}</p>`}
     ${open ? html`<p class="status">${t(`lobby.status.${tb.status}`)}</p>` : null}
@@ -237,7 +223,8 @@ function TablePage({ name }) {
   }, [name]);
   if (info === undefined) return html`<p class="loading">${t("loading")}</p>`;
   if (info === null) return html`<p class="form-error" role="alert">${t("table.none", { name })}</p>`;
-  const Page = GAME_PAGES[info.game] || GenericTable;
+  const game = gameOf(info.game);
+  const Page = game ? game.page : GenericTable;
   return html`<${Page} key=${name} info=${info} />`;
 }
 
