@@ -68,7 +68,7 @@ def test_migrations_downgrade_and_upgrade(db: Database) -> None:
 
 def test_default_tables_ship_in_the_package() -> None:
     tables = {t.name: t for t in load_tables()}
-    assert set(tables) == {"uth-casino", "uth-live", "holdem-nl", "russian"}
+    assert set(tables) == {"uth-casino", "uth-live", "holdem-nl", "russian", "caribbean"}
     assert tables["uth-casino"].rules["max_seats"] == 6
     assert tables["uth-live"].rules["shared_hand"] is True
 

@@ -127,6 +127,24 @@ pause_seconds = 0.5
 """
 
 
+# Caribbean Stud Poker's tables (issue 31): one per test that plays, with the progressive bet.
+_CARIBBEAN = """
+[[tables]]
+name = "{name}"
+game = "caribbean"
+title = "Caribbean Stud {name}"
+betting_seconds = 30
+decision_seconds = 60
+pause_seconds = 0.3
+[tables.rules]
+ante_min = 100
+ante_max = 50000
+progressive_bet = 100
+jackpot = 1000000
+"""
+CARIBBEAN_TABLES = ("cs-phone", "cs-laptop", "cs-hint")
+
+
 def tables_toml() -> str:
     """The tables of the test server (a TOML document)."""
     layout = [f"lay-uth-{i}" for i in range(len(SCREENS))]
@@ -136,6 +154,7 @@ def tables_toml() -> str:
         + "".join(_EACH_SCREEN.format(i=i) for i in range(len(SCREENS)))
         + _EXTRA
         + _TRUST
+        + "".join(_CARIBBEAN.format(name=n) for n in CARIBBEAN_TABLES)
     )
 
 

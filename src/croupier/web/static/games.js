@@ -3,8 +3,9 @@
 // lobby, the table route and the other shared pages ask this module; only here (and in each
 // game's own page module) is a game named. A game is one module `./<game>.js` and one line.
 
-import { money, t } from "./i18n.js";
+import { CaribbeanTable, caribbeanLimits } from "./caribbean.js";
 import { HoldemTable, holdemLimits } from "./holdem.js";
+import { money, t } from "./i18n.js";
 import { RussianTable, russianLimits } from "./russian.js";
 import { UthTable, uthLimits } from "./uth.js";
 
@@ -13,6 +14,7 @@ export const GAMES = {
   uth: { page: UthTable, title: "game.uth", limits: uthLimits, suit: "♠" },
   holdem: { page: HoldemTable, title: "game.holdem", limits: holdemLimits, suit: "♣" },
   russian: { page: RussianTable, title: "game.russian", limits: russianLimits, suit: "♦" },
+  caribbean: { page: CaribbeanTable, title: "game.caribbean", limits: caribbeanLimits, suit: "♥" },
 };
 
 /** The registry's entry of a game, or null for one this client does not know. */

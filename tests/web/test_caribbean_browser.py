@@ -1,0 +1,127 @@
+"""Caribbean Stud Poker in a real browser (issue 31), at a phone's and a laptop's size: the
+Ante and the progressive bet, five cards and the dealer's one up card, Raise 2x at the price the
+server sends with the decision's id, the Hint from the game's advisor, each bet's result, a
+balance that matches ``GET /api/wallet``, and axe-core finding nothing on the page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from web_testkit import AXE, Tab, WebServer, axe_violations, euros, horizontal_overflow, plain
+
+CREDIT = 50_000
+ANTE = 500
+PROGRESSIVE = 100
+EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
+
+
+def _wait_balance(tab: Tab, cents: int, locale: str) -> None:
+    tab.page.wait_for_function(
+        "want => (document.querySelector('[data-testid=balance]') || {}).innerText"
+        "?.replace(/[\\u00a0\\u202f]/g, ' ') === want",
+        arg=euros(cents, locale),
+    )
+
+
+def _cards(tab: Tab, where: str) -> list[str]:
+    return [
+        c.get_attribute("data-card") or ""
+        for c in tab.page.query_selector_all(f"[data-testid={where}] [data-testid=card]")
+    ]
+
+
+def _axe(tab: Tab) -> None:
+    if AXE.exists():
+        assert axe_violations(tab.page, impacts=EVERY_IMPACT) == []
+
+
+def _state_views(tab: Tab) -> list[dict[str, Any]]:
+    return [f for f in tab.frames if f.get("type") == "state" and f.get("view")]
+
+
+@pytest.mark.parametrize(
+    ("table", "locale", "width", "height", "ask_hint"),
+    [
+        ("cs-phone", "en-GB", 390, 844, False),
+        ("cs-laptop", "it-IT", 1366, 768, False),
+        ("cs-hint", "sl-SI", 1366, 768, True),
+    ],
+)
+def test_a_round_end_to_end(
+    screen_tab: Any,
+    web_server: WebServer,
+    table: str,
+    locale: str,
+    width: int,
+    height: int,
+    ask_hint: bool,
+) -> None:
+    tab: Tab = screen_tab(locale, width, height)
+    page = tab.page
+    name, _, token = web_server.player(f"cs{width}", credit=CREDIT)
+    tab.login(name)
+    # The lobby names the game from the client's registry, with its limits.
+    card = page.inner_text(f"[data-testid=table-{table}]")
+    assert "Caribbean" in card or "Karibski" in card, card
+    assert euros(100, locale) in plain(card) and euros(50_000, locale) in plain(card), card
+    tab.open_table(table)
+    page.wait_for_selector("[data-testid=caribbean-table]")
+    page.click("[data-testid=sit]")
+    page.wait_for_selector("[data-testid=bet-form]")
+    _axe(tab)
+    page.click("[data-testid=chip-500]")
+    page.click("[data-testid=spot-ante]")
+    page.check("[data-testid=progressive]")
+    tab.shot(f"caribbean-{width}-bet")
+    page.click("[data-testid=bet-button]")
+    _wait_balance(tab, CREDIT - ANTE - PROGRESSIVE, locale)
+    # The decision: your five cards, the dealer's one up card and four down.
+    page.wait_for_selector("[data-testid=act-raise]:not([disabled])")
+    hand = _cards(tab, "my-hand-cards")
+    assert len(hand) == 5 and len(set(hand)) == 5
+    dealer = _cards(tab, "dealer")
+    assert len(dealer) == 1 and dealer[0] not in hand
+    assert len(page.query_selector_all("[data-testid=dealer] [data-testid=card-back]")) == 4
+    view = _state_views(tab)[-1]["view"]
+    assert view["hand"] == hand and view["upcard"] == dealer[0]
+    # The Raise's price is the server's (2x the Ante), said on the button.
+    price = view["prices"]["raise"]
+    assert price == 2 * ANTE
+    assert euros(price, locale) in plain(page.inner_text("[data-testid=act-raise]"))
+    assert page.query_selector("[data-testid=act-fold]:not([disabled])") is not None
+    if ask_hint:
+        page.click("[data-testid=hint]")
+        page.wait_for_selector("[data-testid=act-raise].hinted, [data-testid=act-fold].hinted")
+        advice = web_server.http.get(
+            "/api/games/caribbean/advice",
+            params={"hand": "".join(hand), "upcard": dealer[0]},
+            headers={"Authorization": f"Bearer {token}"},
+        ).json()
+        assert page.query_selector(f"[data-testid=act-{advice['best']}].hinted") is not None
+    _axe(tab)
+    tab.shot(f"caribbean-{width}-decide")
+    page.click("[data-testid=act-raise]:not([disabled])")
+    # The act named the decision the server issued with the turn.
+    tab.wait_until(lambda: any(s.get("type") == "act" for s in tab.sent))
+    (act,) = [s for s in tab.sent if s.get("type") == "act"]
+    assert act["action"] == "raise" and act.get("decision")
+    page.wait_for_selector("[data-testid=result]")
+    net = int(page.get_attribute("[data-testid=result-net]", "data-net") or "x")
+    # The dealer's five cards are shown, and a line per bet: Ante, Raise, progressive.
+    assert len(_cards(tab, "dealer")) == 5
+    rows = page.query_selector_all("[data-testid=bet-lines] tbody tr")
+    bets = {r.get_attribute("data-bet") for r in rows}
+    assert bets == {"ante", "raise", "progressive"}, bets
+    settled = tab.wait_frame(
+        lambda f: f.get("type") in ("event", "seat_event")
+        and f["event"]["kind"] == "box_settled"
+        and f["event"]["result"]["seat"] == view["seat"]
+    )["event"]["result"]
+    assert settled["net"] == net
+    assert sum(b["net"] for b in settled["bets"]) == net
+    _wait_balance(tab, CREDIT + net, locale)
+    assert web_server.balance(token) == CREDIT + net
+    assert horizontal_overflow(page) == 0
+    _axe(tab)
+    tab.shot(f"caribbean-{width}-result")
