@@ -125,3 +125,17 @@ def test_a_round_end_to_end(
     assert horizontal_overflow(page) == 0
     _axe(tab)
     tab.shot(f"caribbean-{width}-result")
+    # The round in the history: your five cards and the dealer's (from the revealed deck, by
+    # the dealing order), the Raise, a line per bet.
+    dealt = _cards(tab, "dealer")
+    page.evaluate("location.hash = '#/history'")
+    card = page.wait_for_selector("article.round-card:has([data-testid=history-bets])")
+    assert card is not None
+    shown = {c.get_attribute("data-card") for c in card.query_selector_all("[data-testid=card]")}
+    assert shown == set(hand) | set(dealt), (shown, hand, dealt)
+    lines = {r.get_attribute("data-bet") for r in card.query_selector_all("tbody tr")}
+    assert lines == {"ante", "raise", "progressive"}
+    net_text = plain(card.query_selector("[data-testid=round-net]").inner_text())
+    assert euros(abs(net), locale) in net_text, net_text
+    _axe(tab)
+    tab.shot(f"caribbean-{width}-history")

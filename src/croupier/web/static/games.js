@@ -1,20 +1,26 @@
 // The client's registry of games (issue 31): a game's name -> its table page, the locale key
-// of its title, how the lobby summarises its limits, and the suit on its lobby card. The
-// lobby, the table route and the other shared pages ask this module; only here (and in each
-// game's own page module) is a game named. A game is one module `./<game>.js` and one line.
+// of its title, how the lobby summarises its limits, the suit on its lobby card and its
+// detail in the round history. The lobby, the table route and the history ask this module;
+// only here (and in each game's own modules, `./<game>.js` and `./<game>_history.js`) is a
+// game named. A game is its own modules and one line here.
 
 import { CaribbeanTable, caribbeanLimits } from "./caribbean.js";
+import { caribbeanHistory } from "./caribbean_history.js";
 import { HoldemTable, holdemLimits } from "./holdem.js";
+import { holdemHistory } from "./holdem_history.js";
 import { money, t } from "./i18n.js";
 import { RussianTable, russianLimits } from "./russian.js";
+import { russianHistory } from "./russian_history.js";
 import { UthTable, uthLimits } from "./uth.js";
+import { uthHistory } from "./uth_history.js";
 
-/** name -> { page, title (locale key), limits(rules) -> text, suit } */
+/** name -> { page, title (locale key), limits(rules) -> text, suit, history(round, seats) ->
+ * the round history's detail of the player's boxes } */
 export const GAMES = {
-  uth: { page: UthTable, title: "game.uth", limits: uthLimits, suit: "♠" },
-  holdem: { page: HoldemTable, title: "game.holdem", limits: holdemLimits, suit: "♣" },
-  russian: { page: RussianTable, title: "game.russian", limits: russianLimits, suit: "♦" },
-  caribbean: { page: CaribbeanTable, title: "game.caribbean", limits: caribbeanLimits, suit: "♥" },
+  uth: { page: UthTable, title: "game.uth", limits: uthLimits, suit: "♠", history: uthHistory },
+  holdem: { page: HoldemTable, title: "game.holdem", limits: holdemLimits, suit: "♣", history: holdemHistory },
+  russian: { page: RussianTable, title: "game.russian", limits: russianLimits, suit: "♦", history: russianHistory },
+  caribbean: { page: CaribbeanTable, title: "game.caribbean", limits: caribbeanLimits, suit: "♥", history: caribbeanHistory },
 };
 
 /** The registry's entry of a game, or null for one this client does not know. */

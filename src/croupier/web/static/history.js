@@ -1,16 +1,15 @@
 // Round history, newest first, ten rounds a page (GET /api/rounds?limit=10&before=ID): the
-// table's name, your cards, every action and each bet's result for all three games, and the
+// table's name, your cards, every action and each bet's result (each game's own
+// `<game>_history.js`, from games.js), and the
 // deck-commitment check: SHA-256 of "<salt>:<deck>" must equal the commitment published
 // before the deal (server/tables/fairness.py), computed here in the browser; a Hold'em hand
 // is committed card by card and each card opened to you is checked against its leaf.
 
 import { api } from "./api.js";
-import { bestHand, cardName, CardRow } from "./cards.js";
-import { BetLines, holeCardsFromDeck } from "./common.js";
-import { namedHands } from "./holdem.js";
+import { gameOf, gameTitle } from "./games.js";
 import { tableTitle } from "./tablecore.js";
 import { wordError } from "./errors.js";
-import { dateTime, has, money, signedMoney, t } from "./i18n.js";
+import { dateTime, money, signedMoney, t } from "./i18n.js";
 import { html, useEffect, useState } from "./ui.js";
 
 const PAGE = 10;
@@ -105,159 +104,6 @@ function myResult(round) {
   return { staked, returned, net: returned - staked, seats: players.map((p) => p.seat) };
 }
 
-function actionWord(a) {
-  return has(`action.${a}`) ? t(`action.${a}`) : a;
-}
-
-/** UTH: your hole cards (from the deck), your decisions, each bet's result. */
-function uthDetail(round, seats) {
-  const rec = round.record || {};
-  const summary = round.summary || {};
-  const shared = rec.config && rec.config.shared_hand;
-  const cards = shared && rec.deck ? [[-1, rec.deck.split(" ").filter((_, i) => i === 0 || i === 2)]] : Object.entries(holeCardsFromDeck(rec.deck, (rec.bets || []).map((b) => b.seat))).filter(([s]) => seats.includes(Number(s)));
-  const actions = (rec.actions || []).filter((a) => seats.includes(a.seat) || shared).map((a) => actionWord(a.action) + (a.timeout ? ` (${t("history.timer")})` : ""));
-  const results = (summary.results || []).filter((r) => seats.includes(r.seat) || shared);
-  const board = summary.board || [];
-  // seed 003: the dealer did not qualify and returned every Ante still in play first, right to left
-  const back = (rec.antes_returned || []).filter(([s]) => seats.includes(s) || shared);
-  const antesBack = back.length ? html`<p class="history-actions" data-testid="history-antes-returned">${t("history.antes_returned", { list: back.map(([s, a]) => `${t("box.n", { n: s + 1 })} ${money(a)}`).join(", ") })}</p>` : null;
-  return html`<div class="round-cards">
-      ${summary.dealer ? html`<div><small>${t("uth.dealer")}</small><${CardRow} cards=${summary.dealer} slots=${2} small=${true} label=${t("uth.dealer_cards")} /></div>` : null}
-      ${board.length ? html`<div><small>${t("board")}</small><${CardRow} cards=${board} slots=${5} small=${true} label=${t("board")} /></div>` : null}
-      ${cards.map(([s, c]) => html`<div key=${s}><small>${t("history.your_cards")}${board.length === 5 && c[0] ? ` · ${bestHand([...c, ...board]).name}` : ""}</small><${CardRow} cards=${c} slots=${2} small=${true} label=${t("your_cards")} /></div>`)}
-    </div>
-    ${actions.length ? html`<p class="history-actions" data-testid="history-actions">${t("history.actions")}: ${actions.join(" → ")}</p>` : null}
-    ${antesBack}
-    ${results.map((r, i) => html`<${BetLines} key=${i} lines=${r.bets} testid="history-bets" />`)}`;
-}
-
-/** Russian Poker: your boxes' cards, what each did, each bet's result. */
-function russianDetail(round, seats) {
-  const events = ((round.record || {}).events || []);
-  const mine = new Set(events.filter((e) => e.kind === "box_placed" && seats.includes(e.seat)).map((e) => e.box));
-  const dealt = events.find((e) => e.kind === "cards_dealt");
-  const hands = Object.fromEntries(((dealt && dealt.hands) || []).filter(([b]) => mine.has(b)));
-  const lines = [];
-  const outcomes = [];
-  for (const e of events) {
-    if (e.box == null || !mine.has(e.box)) continue;
-    const box = t("box.n", { n: e.box + 1 });
-    if (e.kind === "box_placed") lines.push(`${box}: ${t(e.blind ? "russian.blind" : "spot.ante")} ${money(e.ante)}${e.bonus ? `, ${t("spot.bonus")} ${money(e.bonus)}` : ""}`);
-    else if (e.kind === "cards_exchanged") lines.push(`${box}: ${t("russian.log.exchange", { box, n: e.discarded.length, fee: money(e.fee) })} (${e.discarded.map(cardName).join(", ")} → ${e.received.map(cardName).join(", ")})`);
-    else if (e.kind === "sixth_card_bought") lines.push(`${box}: ${t("russian.log.sixth", { box, fee: money(e.fee) })} (${cardName(e.card)})`);
-    else if (e.kind === "bet_placed") lines.push(t("russian.log.bet", { box, amount: money(e.bet) }));
-    else if (e.kind === "folded") lines.push(t("russian.log.fold", { box }));
-    else if (e.kind === "game_bought") lines.push(t("russian.log.bought", { box, fee: money(e.fee), hand: bestHand(e.hand).name }));
-    else if (e.kind === "buy_declined") lines.push(t("russian.log.declined", { box }));
-    else if (e.kind === "box_settled") outcomes.push([e.box, e.settlement.outcomes.map((o) => ({ bet: o.kind, stake: o.stake, outcome: o.outcome, net: o.net }))]);
-  }
-  const summaryBoxes = ((round.summary || {}).boxes || []).filter((b) => mine.has(b.box));
-  const dealer = (round.summary || {}).dealer;
-  return html`<div class="round-cards">
-      ${dealer ? html`<div><small>${t("uth.dealer")} · ${bestHand(dealer).name}</small><${CardRow} cards=${dealer} small=${true} label=${t("uth.dealer_cards")} /></div>` : null}
-      ${summaryBoxes.map((b) => html`<div key=${b.box}><small>${t("box.n", { n: b.box + 1 })}${b.cards ? ` · ${bestHand(b.cards).name}` : ""}</small><${CardRow} cards=${b.cards || hands[b.box] || []} small=${true} label=${t("your_cards")} /></div>`)}
-    </div>
-    ${lines.length ? html`<p class="history-actions" data-testid="history-actions">${lines.join(" · ")}</p>` : null}
-    ${outcomes.map(([b, l]) => html`<div key=${b}><small>${t("box.n", { n: b + 1 })}</small><${BetLines} lines=${l} testid="history-bets" /></div>`)}`;
-}
-
-function phhList(text, key) {
-  const m = new RegExp(`^${key} = (\\[.*\\])$`, "m").exec(text || "");
-  if (!m) return [];
-  try {
-    return JSON.parse(m[1].replace(/'/g, '"').replace(/\btrue\b/g, "true").replace(/\bfalse\b/g, "false"));
-  } catch {
-    return [];
-  }
-}
-
-const cardsOf = (text) => (text || "").match(/../g) || [];
-
-/** Hold'em: the hand's actions read from its PHH record, in words, with the amounts; cards
- * named, not written in notation; a hand shown named on the final board. */
-export function holdemActions(phh) {
-  const actions = phhList(phh, "actions");
-  const names = phhList(phh, "players");
-  const blinds = phhList(phh, "blinds_or_straddles");
-  const who = (p) => names[Number(p.slice(1)) - 1] || p;
-  let bets = blinds.map((b) => Number(b) || 0);
-  let high = Math.max(0, ...bets);
-  const board = [];
-  for (const line of actions) {
-    const parts = line.split(" ");
-    if (parts[0] === "d" && parts[1] === "db") board.push(...cardsOf(parts[2]));
-  }
-  const out = [];
-  for (const line of actions) {
-    const parts = line.split(" ");
-    if (parts[0] === "d") {
-      if (parts[1] === "db") {
-        bets = bets.map(() => 0);
-        high = 0;
-        const dealt = cardsOf(parts[2]);
-        const street = dealt.length === 3 ? "flop" : board.indexOf(dealt[0]) === 3 ? "turn" : "river";
-        out.push(`${t(`holdem.street.${street}`)}: ${dealt.map(cardName).join(", ")}`);
-      }
-      continue;
-    }
-    const p = Number(parts[0].slice(1)) - 1;
-    const name = who(parts[0]);
-    if (parts[1] === "f") out.push(t("log.folded", { name }));
-    else if (parts[1] === "cc") {
-      if ((bets[p] || 0) < high) {
-        out.push(t("holdem.log.calls", { name, amount: money(high - (bets[p] || 0)) }));
-        bets[p] = high;
-      } else out.push(t("log.checked", { name }));
-    } else if (parts[1] === "cbr") {
-      const to = Number(parts[2]);
-      out.push(t(high ? "holdem.log.raises" : "holdem.log.bets", { name, amount: money(to) }));
-      bets[p] = to;
-      high = to;
-    } else if (parts[1] === "sm") {
-      const shown = cardsOf(parts[2]);
-      const hand = shown.length === 2 && board.length >= 3 ? bestHand([...shown, ...board]).name : shown.map(cardName).join(", ");
-      out.push(shown.length ? t("holdem.log.shows", { name, hand }) : t("holdem.log.mucks", { name }));
-    }
-  }
-  return out;
-}
-
-/** A Hold'em hand's blinds, pot and winners, in words: "Blinds €1.00/€2.00 · Pot €40.00 ·
- * ann wins €39.00 with Pair of Queens, Ace kicker". */
-export function holdemSummary(round) {
-  const rec = round.record || {};
-  const summary = round.summary || {};
-  const blinds = phhList(rec.phh, "blinds_or_straddles").map(Number).filter((b) => b > 0);
-  const names = phhList(rec.phh, "players");
-  const order = rec.seats || [];
-  const nameOfSeat = (s) => names[order.indexOf(Number(s))] || t("box.n", { n: Number(s) + 1 });
-  const won = summary.won || {};
-  const pot = Object.values(won).reduce((a, b) => a + b, 0) + (rec.rake || summary.rake || 0);
-  const board = rec.board || summary.board || [];
-  const shown = summary.shown || Object.fromEntries((rec.shown || []).map((s) => [String(s), (rec.hole_cards || {})[String(s)]]).filter(([, c]) => c));
-  const named = namedHands(shown, board);
-  const parts = [];
-  if (blinds.length) parts.push(t("history.blinds", { blinds: blinds.map((b) => money(b)).join("/") }));
-  if (pot) parts.push(t("history.pot", { amount: money(pot) }));
-  for (const [s, amount] of Object.entries(won)) {
-    parts.push(named[s] ? t("history.wins_with", { name: nameOfSeat(s), amount: money(amount), hand: named[s].name }) : t("holdem.wins", { name: nameOfSeat(s), amount: money(amount) }));
-  }
-  return parts.join(" · ");
-}
-
-function holdemDetail(round, seats) {
-  const rec = round.record || {};
-  const mine = seats.map((s) => (rec.hole_cards || {})[String(s)]).filter(Boolean);
-  const board = rec.board || (round.summary || {}).board || [];
-  const actions = holdemActions(rec.phh);
-  const summary = holdemSummary(round);
-  return html`${summary ? html`<p class="history-summary" data-testid="history-summary">${summary}</p>` : null}<div class="round-cards">
-      ${board.length ? html`<div><small>${t("board")}</small><${CardRow} cards=${board} slots=${5} small=${true} label=${t("board")} /></div>` : null}
-      ${mine.map((c, i) => html`<div key=${i}><small>${t("history.your_cards")}${board.length >= 3 ? ` · ${bestHand([...c, ...board]).name}` : ""}</small><${CardRow} cards=${c} slots=${2} small=${true} label=${t("your_cards")} /></div>`)}
-    </div>
-    ${actions.length ? html`<p class="history-actions" data-testid="history-actions">${actions.join(" · ")}</p>` : null}`;
-}
-
 function Verify({ round }) {
   const [res, setRes] = useState(null);
   useEffect(() => {
@@ -284,10 +130,11 @@ function VerifyDetail({ round }) {
 
 function RoundCard({ round, titles }) {
   const mine = myResult(round);
-  const detail = round.game === "uth" ? uthDetail(round, mine.seats) : round.game === "russian" ? russianDetail(round, mine.seats) : round.game === "holdem" ? holdemDetail(round, mine.seats) : null;
+  const game = gameOf(round.game);
+  const detail = game && game.history ? game.history(round, mine.seats) : null;
   return html`<article class="round-card" data-testid=${`round-${round.id}`} aria-labelledby=${`r-${round.id}`}>
     <header>
-      <h2 id=${`r-${round.id}`}>${titles[round.table] || t(`game.${round.game}`)}</h2>
+      <h2 id=${`r-${round.id}`}>${titles[round.table] || gameTitle(round.game)}</h2>
       <span class="muted">${t("round.n", { n: round.id })} · ${dateTime(round.created_at)}</span>
       ${round.status !== "settled" ? html`<span class=${`status ${round.status}`}>${t(`history.status.${round.status}`)}</span>` : null}
       <span class=${`net ${mine.net > 0 ? "good" : mine.net < 0 ? "bad" : ""}`} data-testid="round-net">${signedMoney(mine.net)}</span>
