@@ -144,7 +144,6 @@ REMAINING: frozenset[str] = frozenset(
         'web/static/op-tables.js: russian: the string "russian"',
         'web/static/op-tables.js: uth: the string "op.theory.uth"',
         'web/static/op-tables.js: uth: the string "uth"',
-        'web/static/russian.js: uth: the string "./uth.js"',
     }
 )
 """The places the plug-in design has not reached yet (``python tests/test_game_names.py``

@@ -7,19 +7,13 @@
 
 import { api, newKey } from "./api.js";
 import { bestHand, CardRow, CHIPS, categoryName, categoryOfValue } from "./cards.js";
-import { BetLines, ChipTray, Spot } from "./common.js";
+import { BetLines, ChipTray, limitError, priceOf, Spot } from "./common.js";
 import { wordError } from "./errors.js";
 import { money, number, signedMoney, t } from "./i18n.js";
 import { announce, toast } from "./notify.js";
 import { play } from "./sound.js";
 import { addLog, LogPanel, nameOf, Notices, OfflineNote, soundFor, TableHead, tableTitle, Timer, useFocusNext, useTable } from "./tablecore.js";
 import { html, useRef, useState } from "./ui.js";
-
-/** The Ante's limits said before asking (the server refuses the same): the error, or null. */
-function anteError(ante, rules) {
-  if (!ante || rules.ante_min == null || rules.ante_max == null || (ante >= rules.ante_min && ante <= rules.ante_max)) return null;
-  return wordError({ code: "illegal_action", reason: "bet_out_of_limits", params: { spot: "ante", amount: ante, min: rules.ante_min, max: rules.ante_max } });
-}
 
 /** The Ante limits of a Caribbean Stud table's rules (its header, the lobby). */
 export function caribbeanLimits(rules) {
@@ -168,7 +162,7 @@ export function CaribbeanTable({ info }) {
   }
   async function deal() {
     const { ante, progressive } = ui.draft;
-    const outside = anteError(ante, rules);
+    const outside = limitError([["ante", ante, rules.ante_min, rules.ante_max]]);
     if (outside) {
       toast(outside, "error");
       return;
@@ -301,8 +295,7 @@ export function CaribbeanTable({ info }) {
 
   function decisionButtons() {
     // The Raise at the price the server's engine gives (the view's `prices`).
-    const price = v.prices && typeof v.prices.raise === "number" ? v.prices.raise : (v.raise_multiple || 2) * (box ? box.ante : 0);
-    const cost = money(price);
+    const cost = money(priceOf(v, "raise", (v.raise_multiple || 2) * (box ? box.ante : 0)));
     const label = { raise: t("caribbean.act.raise", { n: v.raise_multiple || 2, cost }), fold: t("caribbean.act.fold") };
     return html`<div class="actions" role="group" aria-label=${t("decision")} data-decision="1" tabindex="-1">
         ${legal.map((a) => html`<button type="button" key=${a} class=${`btn act act-${a}${ui.hint && ui.hint.best === a ? " hinted" : ""}`} data-testid=${`act-${a}`} disabled=${!live_} onClick=${() => act(a)}>${label[a] || a}</button>`)}

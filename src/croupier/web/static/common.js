@@ -2,6 +2,7 @@
 // per-bet lines, the other boxes' cards computed from a revealed deck.
 
 import { chipName, CHIPS, ChipStack, Chip } from "./cards.js";
+import { wordError } from "./errors.js";
 import { has, money, signedMoney, t } from "./i18n.js";
 import { play } from "./sound.js";
 import { html } from "./ui.js";
@@ -70,4 +71,22 @@ export function holeCardsFromDeck(deck, seats) {
   const out = {};
   order.forEach((seat, i) => (out[seat] = [cards[i], cards[i + n]]));
   return out;
+}
+
+/** The first of `[spot, amount, min, max]` outside its limits or off the table's bet unit
+ * (seed 003: bets are multiples of the base unit), worded; null when all fit. */
+export function limitError(checks, unit = 1) {
+  for (const [spot, amount, min, max] of checks) {
+    if (!amount || min == null || max == null) continue;
+    if (amount < min || amount > max) return wordError({ code: "illegal_action", reason: "bet_out_of_limits", params: { spot, amount, min, max } });
+    if (unit > 1 && amount % unit) return wordError({ code: "illegal_action", reason: "bet_not_a_multiple", params: { spot, amount, unit } });
+  }
+  return null;
+}
+
+/** What an action costs from the wallet, as the server priced it (the live `your_turn`'s
+ * `stakes`, a view's `prices`); `fallback` where an older server says nothing. */
+export function priceOf(v, action, fallback) {
+  const prices = (v && (v.prices || v.stakes)) || null;
+  return prices && typeof prices[action] === "number" ? prices[action] : fallback;
 }

@@ -7,12 +7,11 @@
 
 import { newKey } from "./api.js";
 import { bestHand, Card, CardRow, cardName, CHIPS, categoryName } from "./cards.js";
-import { BetLines, ChipTray, Spot } from "./common.js";
+import { BetLines, ChipTray, limitError, priceOf, Spot } from "./common.js";
 import { centsText, money, signedMoney, t, toCents } from "./i18n.js";
 import { announce, toast } from "./notify.js";
 import { play } from "./sound.js";
 import { addLog, LogPanel, nameOf, Notices, OfflineNote, soundFor, TableHead, tableTitle, Timer, useFocusNext, useTable } from "./tablecore.js";
-import { limitError, priceOf } from "./uth.js";
 import { html, useRef, useState } from "./ui.js";
 
 // The Bet's combinations as the engine numbers them (games/russian/config.py Combination).

@@ -6,7 +6,7 @@
 
 import { api, newKey } from "./api.js";
 import { bestHand, CardRow, CHIPS, categoryOfValue, categoryName, nameAgainst } from "./cards.js";
-import { BetLines, ChipTray, holeCardsFromDeck, payLine, Spot } from "./common.js";
+import { BetLines, ChipTray, holeCardsFromDeck, limitError, payLine, priceOf, Spot } from "./common.js";
 import { wordError } from "./errors.js";
 import { money, number, signedMoney, t } from "./i18n.js";
 import { announce, toast } from "./notify.js";
@@ -14,6 +14,9 @@ import { play } from "./sound.js";
 import { store } from "./store.js";
 import { addLog, LogPanel, nameOf, Notices, OfflineNote, secondsLeft, soundFor, TableHead, tableTitle, Timer, UnconfirmedWarning, useFocusNext, useTable, WinnersPanel } from "./tablecore.js";
 import { html, useEffect, useRef, useState } from "./ui.js";
+
+// Moved to common.js (issue 31: Russian Poker and Caribbean Stud price and check bets alike).
+export { limitError, priceOf };
 
 const ACTIONS = [
   { action: "check", send: { action: "check" } },
@@ -488,24 +491,6 @@ export function UthTable({ info }) {
       ${!deciding && v && v.box && !result ? html`<p class="muted" data-testid="waiting">${phaseText}</p>` : null}
       ${!inRound && t0.status === "playing" ? html`<p class="muted">${t("uth.next_round_join")}</p>` : null}`;
   }
-}
-
-/** The first of `[spot, amount, min, max]` outside its limits or off the table's bet unit
- * (seed 003: bets are multiples of the base unit), worded; null when all fit. */
-export function limitError(checks, unit = 1) {
-  for (const [spot, amount, min, max] of checks) {
-    if (!amount || min == null || max == null) continue;
-    if (amount < min || amount > max) return wordError({ code: "illegal_action", reason: "bet_out_of_limits", params: { spot, amount, min, max } });
-    if (unit > 1 && amount % unit) return wordError({ code: "illegal_action", reason: "bet_not_a_multiple", params: { spot, amount, unit } });
-  }
-  return null;
-}
-
-/** What an action costs from the wallet, as the server priced it (the live `your_turn`'s
- * `stakes`, a view's `prices`); `fallback` where an older server says nothing. */
-export function priceOf(v, action, fallback) {
-  const prices = (v && (v.prices || v.stakes)) || null;
-  return prices && typeof prices[action] === "number" ? prices[action] : fallback;
 }
 
 function crowdText(t0, tally) {
