@@ -83,7 +83,13 @@ def test_a_round_end_to_end(
     dealer = _cards(tab, "dealer")
     assert len(dealer) == 1 and dealer[0] not in hand
     assert len(page.query_selector_all("[data-testid=dealer] [data-testid=card-back]")) == 4
-    view = _state_views(tab)[-1]["view"]
+    last = _state_views(tab)[-1]
+    view = last["view"]
+    # The decision's countdown runs, and its id is the one the server issued with the turn.
+    timer = page.wait_for_selector("[data-testid=timer][data-kind=decision]")
+    assert timer is not None and 0 < int(timer.get_attribute("data-left") or "0") <= 60
+    issued = last["table"].get("decision") or view.get("decision")
+    assert issued
     assert view["hand"] == hand and view["upcard"] == dealer[0]
     # The Raise's price is the server's (2x the Ante), said on the button.
     price = view["prices"]["raise"]
@@ -105,7 +111,7 @@ def test_a_round_end_to_end(
     # The act named the decision the server issued with the turn.
     tab.wait_until(lambda: any(s.get("type") == "act" for s in tab.sent))
     (act,) = [s for s in tab.sent if s.get("type") == "act"]
-    assert act["action"] == "raise" and act.get("decision")
+    assert act["action"] == "raise" and act["decision"] == issued
     page.wait_for_selector("[data-testid=result]")
     net = int(page.get_attribute("[data-testid=result-net]", "data-net") or "x")
     # The dealer's five cards are shown, and a line per bet: Ante, Raise, progressive.
