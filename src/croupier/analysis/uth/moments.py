@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from croupier.analysis.uth.exact import FULL_DECK, ExactResult, analyze_exact
+from croupier.analysis.uth.exact import FULL_DECK, ExactResult, PreflopEntry, analyze_exact
 from croupier.analysis.uth.paytables import (
     DEFAULT_BLIND,
     PayTable,
@@ -66,6 +66,9 @@ class UthOutcomes:
     blind: BlindKey
     outcomes: tuple[tuple[HandCategory, Fraction, Fraction], ...]
     """(final hand, probability, net per unit Ante) of each way a deal can end."""
+    preflop: tuple[PreflopEntry, ...] = field(default=(), compare=False)
+    """The run's 169 pre-flop EVs (the strategy advisor's table for this Blind table; not
+    kept in the JSON: the shipped table's are the strategy data's)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -88,6 +91,7 @@ def from_exact(result: ExactResult) -> UthOutcomes:
     return UthOutcomes(
         blind=blind_key(result.blind_table),
         outcomes=tuple((o.hand, o.probability, o.net) for o in result.outcomes),
+        preflop=result.preflop,
     )
 
 

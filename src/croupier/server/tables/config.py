@@ -45,6 +45,9 @@ class TableConfig(BaseModel):
     a ``betting_seconds`` window without one. At a cash table: a hand not dealt in (no chips,
     sitting out) or timed out. Tables without a seat limit (the live table) never free
     seats."""
+    win_alert: int | None = Field(default=None, gt=0)
+    """A player's win in one round at or above this (minor units) is a significant event
+    (``None``: the server's ``win_alert`` setting)."""
     rules: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="after")
