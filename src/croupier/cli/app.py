@@ -16,6 +16,7 @@ from croupier.cli import (
     russian,
     serve,
     uth,
+    verify,
 )
 
 __all__ = ["build_app"]
@@ -40,4 +41,5 @@ def build_app() -> typer.Typer:
     protocol.register(app)
     bots.register(app)
     run.register(app)
+    verify.register(app)
     return app

@@ -21,9 +21,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI
+from sqlalchemy.orm import Session
 
 from croupier.analysis.monitoring import CLIP, LAMBDAS, design_threshold
 from croupier.server.db import Database
+from croupier.server.integrity.paytables import approved_config
+from croupier.server.integrity.watch import IntegrityWatch
 from croupier.server.monitor.channels import ChannelBook
 from croupier.server.monitor.collector import OperationsCollector
 from croupier.server.monitor.service import Setup
@@ -89,6 +92,7 @@ class Operations:
         self.started = time.monotonic()
         self.monitor: Monitor | None = None
         self.clock: ClockWatch | None = None
+        self.integrity: IntegrityWatch | None = None
         self._unhook: Any = None
         self.design = design(settings)
         app.state.monitor_design = self.design
@@ -101,18 +105,30 @@ class Operations:
             return config.win_alert
         return self.settings.win_alert
 
-    def rules_of(self, table: str) -> Mapping[str, Any] | None:
-        approved = getattr(self.app.state, "approved_rules", None)
-        if approved is not None and table in approved:
-            rules: Mapping[str, Any] = approved[table]
-            return rules
+    def rules_of(self, session: Session, table: str) -> Mapping[str, Any] | None:
+        """The rules the audit log last approved for ``table`` (the monitor's theory: a pay
+        table changed in the database behind the log's back is not believed); the running
+        configuration's for a table changed before approvals were recorded whole."""
+        approval = approved_config(session, table)
+        if approval is not None and approval.config is not None:
+            return approval.config.rules
         config = self.manager.configs.get(table)
         return None if config is None else config.rules
 
     def start(self, *, details: Mapping[str, Any]) -> None:
-        """Record the start; hook the settlements; start the monitor and the clock watch."""
+        """Check the installation (closing the tables a mismatch concerns, before they open);
+        record the start; hook the settlements; start the monitor and the watches."""
         s = self.settings
-        record_start(self.db, node=self.node, details=details)
+        started = dict(details)
+        if s.integrity_check:
+            self.integrity = IntegrityWatch(
+                self.db, self.manager, settings=s, node=self.node,
+                floor_lock=self.app.state.floor_lock, state=self.app.state.integrity,
+            )  # fmt: skip
+            report = self.integrity.at_start()
+            started["integrity"] = {"ok": report.ok, "manifest": report.manifest_digest}
+            self.integrity.start()
+        record_start(self.db, node=self.node, details=started)
         policy = Policy(
             bands=tuple(sorted(s.rtp_stake_bands)),
             margin=s.rtp_variance_margin,
@@ -161,6 +177,8 @@ class Operations:
         """Stop the watch and the monitor, then record the stop (after the tables stopped)."""
         if self.clock is not None:
             await self.clock.stop()
+        if self.integrity is not None:
+            await self.integrity.stop()
         if self.monitor is not None:
             await asyncio.to_thread(self.monitor.stop)
         if self._unhook is not None:

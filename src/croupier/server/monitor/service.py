@@ -53,7 +53,7 @@ class Setup:
     theories: Mapping[str, GameTheory]
     book: Any
     """The server's theory cache."""
-    rules_of: Callable[[str], Mapping[str, Any] | None] = lambda _table: None
+    rules_of: Callable[[Session, str], Mapping[str, Any] | None] = lambda _s, _t: None
     """A table's approved rules (``None``: each round's own record)."""
 
 
@@ -168,11 +168,13 @@ def _feed(
     return raised
 
 
-def _theory(setup: Setup, table: str, game: str, record: Any) -> MonitorRound | None:
+def _theory(
+    setup: Setup, game: str, record: Any, rules: Mapping[str, Any] | None
+) -> MonitorRound | None:
     theory = setup.theories.get(game)
     if theory is None or not record:
         return None
-    return theory.monitor_round(record, setup.book, rules=setup.rules_of(table))
+    return theory.monitor_round(record, setup.book, rules=rules)
 
 
 def process_table(session: Session, table: str, setup: Setup, *, limit: int = 50) -> Processed:
@@ -185,6 +187,7 @@ def process_table(session: Session, table: str, setup: Setup, *, limit: int = 50
         .order_by(Round.id)
         .limit(limit + 1)
     ).all()
+    rules = setup.rules_of(session, table) if rounds else None
     for index, (round_id, game, status, record, commitment) in enumerate(rounds):
         if index == limit:
             done.more = True
@@ -192,7 +195,7 @@ def process_table(session: Session, table: str, setup: Setup, *, limit: int = 50
         if status == RoundStatus.OPEN.value:
             break
         if status == RoundStatus.SETTLED.value and commitment:
-            theory = _theory(setup, table, game, record)
+            theory = _theory(setup, game, record, rules)
             if theory is not None and theory.status == "computing":
                 done.waiting = theory.reason or "the theory of the table's pay tables is computing"
                 break
