@@ -6,6 +6,7 @@ import typer
 
 from croupier.cli import (
     audit,
+    backup,
     bench,
     bots,
     holdem,
@@ -35,6 +36,7 @@ def build_app() -> typer.Typer:
     app.add_typer(russian.app, name="russian")
     app.add_typer(bench.app, name="bench")
     app.add_typer(audit.app, name="audit")
+    app.add_typer(backup.app, name="backup")
     app.add_typer(rng.app, name="rng")
     app.add_typer(report.app, name="report")
     serve.register(app)
