@@ -48,9 +48,6 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-import numpy.typing as npt
-
 __all__ = [
     "CLIP",
     "LAMBDAS",
@@ -67,9 +64,8 @@ LAMBDAS: tuple[float, ...] = tuple(0.64 / 2**k for k in range(10))
 CLIP = 4.0
 """The high side counts a round's excess over its mean up to this many times its stakes: a
 jackpot is evidence of luck, not of a table paying wrong."""
-_LAMBDA = np.array(LAMBDAS)
-_PSI_E = -np.log1p(-_LAMBDA) - _LAMBDA
-_PSI_B = np.expm1(_LAMBDA) - _LAMBDA
+_PSI_E = tuple(-math.log1p(-lam) - lam for lam in LAMBDAS)
+_PSI_B = tuple(math.expm1(lam) - lam for lam in LAMBDAS)
 _LOG_WEIGHT = -math.log(len(LAMBDAS))
 
 
@@ -117,12 +113,14 @@ class Side:
     ALL = (HIGH, LOW)
 
 
-def _log_e(obs: Observation, side: str) -> npt.NDArray[np.float64]:
+def _log_e(obs: Observation, side: str) -> list[float]:
+    """``log E`` of the round for each bet size (plain floats: called a few times a round)."""
     if side == Side.HIGH:
         xi = obs.high_xi()
-        return np.asarray(_LAMBDA * xi - _PSI_E * xi * xi)
+        square = xi * xi
+        return [lam * xi - psi * square for lam, psi in zip(LAMBDAS, _PSI_E, strict=True)]
     shortfall, second = obs.low_xi()
-    return np.asarray(_LAMBDA * shortfall - _PSI_B * second)
+    return [lam * shortfall - psi * second for lam, psi in zip(LAMBDAS, _PSI_B, strict=True)]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -138,16 +136,17 @@ class Detector:
 
     def update(self, obs: Observation) -> Detector:
         """Add one round (in place; returns ``self``)."""
-        for side in Side.ALL:
-            logs = np.maximum(np.array(getattr(self, side)), 0.0) + _log_e(obs, side)
-            setattr(self, side, [float(v) for v in logs])
+        self.high = [
+            max(m, 0.0) + e for m, e in zip(self.high, _log_e(obs, Side.HIGH), strict=True)
+        ]
+        self.low = [max(m, 0.0) + e for m, e in zip(self.low, _log_e(obs, Side.LOW), strict=True)]
         return self
 
     def evidence(self, side: str) -> float:
         """``log`` of the mixture ``sum_k w_k M_k`` of ``side`` (compare with ``log A``)."""
-        logs = np.array(getattr(self, side)) + _LOG_WEIGHT
-        top = float(logs.max())
-        return top + math.log(float(np.exp(logs - top).sum()))
+        logs: list[float] = getattr(self, side)
+        top = max(logs)
+        return top + _LOG_WEIGHT + math.log(sum(math.exp(v - top) for v in logs))
 
     def alarm(self, *, threshold: float) -> bool:
         """Whether either side has reached ``threshold`` (``A``, not its log)."""
@@ -195,16 +194,15 @@ def drift(observations: Iterable[Observation], side: str) -> tuple[float, float]
     """The best mean log e-value per round over the bet sizes, and its bet size, for rounds
     drawn as ``observations`` (a sample of a rigged table's rounds): how fast that side's
     evidence grows on such a table."""
-    total = np.zeros(len(LAMBDAS))
+    total = [0.0] * len(LAMBDAS)
     count = 0
     for obs in observations:
-        total += _log_e(obs, side)
+        total = [t + e for t, e in zip(total, _log_e(obs, side), strict=True)]
         count += 1
     if count == 0:
         return 0.0, LAMBDAS[0]
-    mean = total / count
-    best = int(mean.argmax())
-    return float(mean[best]), LAMBDAS[best]
+    best = max(range(len(LAMBDAS)), key=lambda k: total[k])
+    return total[best] / count, LAMBDAS[best]
 
 
 def expected_delay(rate: float, *, threshold: float) -> float:

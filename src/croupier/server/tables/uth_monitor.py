@@ -10,7 +10,7 @@ The variance is optimal play's, exact (:mod:`croupier.analysis.uth.moments`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -26,7 +26,7 @@ from croupier.games.uth.config import PlayMultiples
 from croupier.history import uth as uth_history
 from croupier.server.tables.games import MonitorBox, MonitorRound
 
-__all__ = ["monitor_round"]
+__all__ = ["monitor_round", "simulated_rounds"]
 
 
 def _config(record: Mapping[str, Any], rules: Mapping[str, Any] | None) -> UthConfig:
@@ -134,3 +134,58 @@ def monitor_round(
         for result in record.get("results") or []
     )
     return MonitorRound(boxes=boxes)
+
+
+def simulated_rounds(
+    rounds: int,
+    *,
+    seed: int,
+    ante: int = 100,
+    paid_blind: PayTable | None = None,
+) -> Iterator[MonitorRound]:
+    """Rounds of one box played optimally (the exact analysis' simulator, spec pay tables),
+    as the monitor sees them: the monitor's design and its tests (``paid_blind``: the Blind
+    table the table really pays, behind the theory's back; the theory stays the spec's).
+
+    Optimal play regrets nothing, so each box's compensator is the value of its hand before
+    the flop (:mod:`croupier.analysis.uth.decisions`)."""
+    from croupier.analysis.uth._symmetry import class_name, hand_class
+    from croupier.analysis.uth.simulate import deal_and_settle
+    from croupier.evaluator import categories, evaluate_batch
+
+    cards, record, scale = deal_and_settle(rounds, seed=seed, strategy="optimal")
+    values = {e.hand: max(e.ev_4x, e.ev_3x, e.ev_check) for e in load_preflop()}
+    m = moments(_default_outcomes(), from_engine(UthConfig().trips_paytable))
+    _, variance = m.box(ante, 0)
+    blind: list[float] = [float(b) / scale for b in record[:, 1]]
+    if paid_blind is not None:
+        player = evaluate_batch(cards[:, [0, 1, 4, 5, 6, 7, 8]])
+        dealer = evaluate_batch(cards[:, 2:9])
+        category = categories(player)
+        pays = [float(ratio_or_zero(paid_blind, c)) for c in range(10)]
+        won = (player > dealer) & (record[:, 3] > 0)
+        rigged = [pays[int(c)] for c in category]
+        blind = [r if w else b for r, w, b in zip(rigged, won, blind, strict=True)]
+    for i in range(rounds):
+        net = (record[i, 0] + record[i, 2]) / scale + blind[i]
+        value = values[class_name(hand_class(int(cards[i, 0]), int(cards[i, 1])))]
+        box = MonitorBox(
+            seat=0, base=ante, net=round(net * ante), mean=float(value) * ante,
+            loss=6 * ante, variance=variance, decisions_valued=True,
+        )  # fmt: skip
+        yield MonitorRound(boxes=(box,))
+
+
+def ratio_or_zero(table: PayTable, category: int) -> Fraction:
+    """What a pay table pays on ``category`` (0: no line, a push for the Blind)."""
+    from croupier.analysis.uth.paytables import ratio
+    from croupier.evaluator import HandCategory
+
+    cat = HandCategory(category)
+    return ratio(table, cat) if cat in table else Fraction(0)
+
+
+def _default_outcomes() -> Any:
+    from croupier.analysis.uth.moments import load_default_outcomes
+
+    return load_default_outcomes()
