@@ -126,7 +126,7 @@ def _lifespan(
         app.state.db = db
         app.state.tables = manager
         operations = Operations(app, settings, db, manager)
-        operations.start(details={"tables": len(stored)})
+        await operations.start(details={"tables": len(stored)})
         node = await _join(app, settings, db, manager) if cluster else None
         if node is None:
             app.state.access = LocalAccess(manager)

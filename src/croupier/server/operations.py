@@ -115,7 +115,7 @@ class Operations:
         config = self.manager.configs.get(table)
         return None if config is None else config.rules
 
-    def start(self, *, details: Mapping[str, Any]) -> None:
+    async def start(self, *, details: Mapping[str, Any]) -> None:
         """Check the installation (closing the tables a mismatch concerns, before they open);
         record the start; hook the settlements; start the monitor and the watches."""
         s = self.settings
@@ -125,7 +125,7 @@ class Operations:
                 self.db, self.manager, settings=s, node=self.node,
                 floor_lock=self.app.state.floor_lock, state=self.app.state.integrity,
             )  # fmt: skip
-            report = self.integrity.at_start()
+            report = await self.integrity.at_start()
             started["integrity"] = {"ok": report.ok, "manifest": report.manifest_digest}
             self.integrity.start()
         record_start(self.db, node=self.node, details=started)

@@ -44,8 +44,8 @@ class Report:
     """Tables whose running pay tables differ from the approved ones: what differs."""
     unverified: list[str] = field(default_factory=list)
     """Tables the audit log has no full configuration of (changed before issue 30)."""
-    approved: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
-    """Each verifiable table's approved rules (the return monitor's theory)."""
+    approved: dict[str, TableConfig] = field(default_factory=dict, repr=False)
+    """Each verifiable table's approved configuration."""
 
     @property
     def files_ok(self) -> bool:
@@ -118,17 +118,17 @@ def check(
 
 def _tables(
     session: Session, configs: Mapping[str, TableConfig]
-) -> tuple[dict[str, list[str]], list[str], dict[str, dict[str, Any]]]:
+) -> tuple[dict[str, list[str]], list[str], dict[str, TableConfig]]:
     differ: dict[str, list[str]] = {}
     unverified: list[str] = []
-    approved: dict[str, dict[str, Any]] = {}
+    approved: dict[str, TableConfig] = {}
     approvals = approved_configs(session)
     for name, running in configs.items():
         approval = approvals.get(name)
         if approval is None or approval.config is None:
             unverified.append(name)
             continue
-        approved[name] = dict(approval.config.rules)
+        approved[name] = approval.config
         try:
             lines = differences(paytables_of(approval.config), paytables_of(running))
         except CroupierError as exc:

@@ -74,8 +74,13 @@ def _sha256(path: Path) -> str:
 
 def digest_files(root: Path) -> dict[str, str]:
     """Every file under ``root`` (but caches and the manifest) -> its SHA-256, by POSIX path
-    relative to ``root``."""
-    return {path.relative_to(root).as_posix(): _sha256(path) for path in _files(root)}
+    relative to ``root``; and the package's companion modules beside it (``croupier_*``: the
+    compiled Hold'em engine's runtime library), as ``../<name>``."""
+    found = {path.relative_to(root).as_posix(): _sha256(path) for path in _files(root)}
+    for path in sorted(root.parent.glob(f"{root.name}_*")):
+        if path.is_file() and path.suffix in (".so", ".pyd", ".py"):
+            found[f"../{path.name}"] = _sha256(path)
+    return found
 
 
 def _category(name: str) -> str:

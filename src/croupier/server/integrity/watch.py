@@ -1,7 +1,9 @@
 """When the self-check runs and what it does about a mismatch: at start, before the tables
 open, then every ``integrity_check_hours``; each check is a significant event (``integrity``),
 and the tables a mismatch concerns are closed, as an operator closes them (audited
-``table.close``, by ``system``, the reason in the entry)."""
+``table.close``, by ``system``, the reason in the entry). A table whose pay tables differ from
+its approved ones gets its approved configuration back in the same change (what it ran is in
+the event), so that an operator who opens it again opens what was approved."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from croupier.server.integrity.check import Report, check
 from croupier.server.settings import Settings
 from croupier.server.significant import service as significant
 from croupier.server.significant.kinds import Kind
+from croupier.server.tables.config import TableConfig
 from croupier.server.tables.manager import TableManager
 
 __all__ = ["IntegrityWatch"]
@@ -43,7 +46,6 @@ class IntegrityWatch:
         self.floor_lock = floor_lock
         self.state = state
         """The app's ``integrity`` state: the last report, as JSON (the console, metrics)."""
-        self.approved: dict[str, dict[str, Any]] = {}
         self._task: asyncio.Task[None] | None = None
 
     def run(self) -> Report:
@@ -54,30 +56,37 @@ class IntegrityWatch:
                 manifest_path=self.settings.integrity_manifest,
                 configs=dict(self.manager.configs),
             )
-        self.approved = report.approved
         self.state.clear()
         self.state.update({"checked": True, **report.to_json()})
         if not report.ok:
             log.error("integrity check: %s", report.summary())
         return report
 
-    def _close(self, names: list[str], report: Report) -> list[str]:
-        """Close ``names`` in the database (audited); those it closed."""
-        closed = []
+    def _close(self, names: list[str], report: Report) -> dict[str, TableConfig]:
+        """Close ``names`` in the database (audited), the approved configuration restored
+        where the pay tables differ; the configuration each closed table now has."""
+        closed: dict[str, TableConfig] = {}
+        reason = f"integrity check: {report.summary()}"[:1000]
         with self.floor_lock, self.db.session() as session:
             for name in names:
                 row = store.get(session, name, lock=True)
                 current = store.stored(row)
-                if current.closed:
+                config = report.approved.get(name, current.config)
+                if name not in report.tables:
+                    config = current.config
+                if current.closed and config == current.config:
                     continue
+                changed: dict[str, Any] = {"status": {"from": current.status.value, "to": "closed"}}
+                if config != current.config:
+                    changed["restored"] = {
+                        "from": store.config_json(current.config)["rules"],
+                        "to": store.config_json(config)["rules"],
+                    }
                 store.update(
-                    session, row, config=current.config, status=TableStatus.CLOSED, actor=SYSTEM,
-                    changed={
-                        "status": {"from": "open", "to": "closed"},
-                        "reason": f"integrity check: {report.summary()}"[:1000],
-                    },
+                    session, row, config=config, status=TableStatus.CLOSED, actor=SYSTEM,
+                    changed={**changed, "reason": reason},
                 )  # fmt: skip
-                closed.append(name)
+                closed[name] = config
         return closed
 
     def _record(self, report: Report, closed: list[str], *, when: str) -> None:
@@ -88,30 +97,23 @@ class IntegrityWatch:
                 session, Kind.INTEGRITY, subject=f"node:{self.node}", details=details
             )
 
-    def at_start(self) -> Report:
-        """The check before the tables open: the tables a mismatch concerns open closed."""
-        report = self.run()
-        closed = self._close(report.to_close(list(self.manager.configs)), report)
-        for name in closed:
-            self.manager.closed_names.add(name)
-            table = self.manager.tables.get(name)
-            if table is not None:
-                table.closed = True
-        self._record(report, closed, when="start")
+    async def _apply(self, report: Report, *, when: str) -> Report:
+        names = report.to_close(list(self.manager.configs))
+        closed = await asyncio.to_thread(self._close, names, report)
+        for name, config in closed.items():
+            changed = {"status": {"from": "open", "to": "closed"}, "reason": "integrity check"}
+            await self.manager.change(name, config, closed=True, changed=changed)
+        await asyncio.to_thread(self._record, report, sorted(closed), when=when)
         return report
+
+    async def at_start(self) -> Report:
+        """The check before the tables open: the tables a mismatch concerns open closed."""
+        return await self._apply(await asyncio.to_thread(self.run), when="start")
 
     async def periodic(self) -> Report:
         """A scheduled check: running tables a mismatch concerns are closed at once (the round
         in play finishes, as when an operator closes them)."""
-        report = await asyncio.to_thread(self.run)
-        names = report.to_close(list(self.manager.configs))
-        closed = await asyncio.to_thread(self._close, names, report)
-        for name in closed:
-            config = self.manager.configs[name]
-            changed = {"status": {"from": "open", "to": "closed"}, "reason": "integrity check"}
-            await self.manager.change(name, config, closed=True, changed=changed)
-        await asyncio.to_thread(self._record, report, closed, when="scheduled")
-        return report
+        return await self._apply(await asyncio.to_thread(self.run), when="scheduled")
 
     def start(self) -> None:
         hours = self.settings.integrity_check_hours

@@ -77,6 +77,8 @@ def watch_settlements(
     """Hook ``db``'s sessions; returns the way to unhook them."""
 
     def before_commit(session: Session) -> None:
+        if session.in_nested_transaction():
+            return  # a savepoint's release also calls this: only the commit counts
         ids = session.info.pop(SETTLED_ROUNDS, None)
         if not ids:
             return
