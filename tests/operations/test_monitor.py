@@ -179,3 +179,62 @@ def test_streams_of_a_round() -> None:
     assert [band_label(i, (1_000, 10_000)) for i in range(3)] == [
         "< 10.00", "10.00 - 100.00", ">= 100.00",
     ]  # fmt: skip
+
+
+class _Constant:
+    """A toy game's theory: every round one box that loses everything, expected to win."""
+
+    def monitor_round(self, record: object, book: object, *, rules: object = None) -> object:
+        from croupier.server.tables.games import MonitorRound
+
+        box = MonitorBox(
+            seat=0, base=100, net=-100, mean=50.0, loss=100, variance=100.0, decisions_valued=True
+        )
+        return MonitorRound(boxes=(box,))
+
+
+def test_one_open_alert_a_stream_and_side_until_it_is_investigated(tmp_path: object) -> None:
+    from croupier.server.db import Database
+    from croupier.server.monitor import service
+    from croupier.server.monitor.models import RtpAlert
+    from croupier.server.tables import rounds
+    from croupier.server.tables.models import RoundStatus
+
+    db = Database(f"sqlite:///{tmp_path}/a.db")
+    db.migrate()
+    setup = service.Setup(
+        policy=Policy(bands=(), node=None),
+        threshold=1.5,
+        theories={"toy": _Constant()},  # type: ignore[dict-item]
+        book=None,
+    )
+
+    def settle(count: int) -> None:
+        with db.session() as session:
+            for _ in range(count):
+                row = rounds.open_round(
+                    session, table="t", game="toy", commitment="c", salt="s", deck="d"
+                )
+                row.status, row.record = RoundStatus.SETTLED.value, {"game": "toy"}
+
+    with db.session() as session:
+        service.ensure_tables(session, ["t"])
+    settle(30)
+    with db.session() as session:
+        done = service.process_table(session, "t", setup)
+    assert done.rounds == 30
+    with db.session() as session:
+        alerts = session.query(RtpAlert).all()
+        # the table's stream, its one stake band's and its channel's (no node stream here)
+        assert sorted((a.stream, a.side) for a in alerts) == [
+            ("table:t", "low"), ("table:t|band:0", "low"), ("table:t|channel:unknown", "low"),
+        ]  # fmt: skip
+        assert all(a.crossings > 1 for a in alerts) and {a.rounds for a in alerts} == {30}
+        first = next(a for a in alerts if a.stream == "table:t").id
+        service.investigate(session, first, by="boss", outcome="no_fault", note="a toy")
+    settle(10)
+    with db.session() as session:
+        service.process_table(session, "t", setup)
+        again = session.query(RtpAlert).filter(RtpAlert.stream == "table:t").all()
+        assert [a.status for a in again] == ["closed", "open"]
+    db.dispose()

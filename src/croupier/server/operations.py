@@ -24,6 +24,7 @@ from fastapi import FastAPI
 from sqlalchemy.orm import Session
 
 from croupier.analysis.monitoring import CLIP, LAMBDAS, design_threshold
+from croupier.errors import ConfigError
 from croupier.server.db import Database
 from croupier.server.integrity.paytables import approved_config
 from croupier.server.integrity.watch import IntegrityWatch
@@ -66,6 +67,12 @@ def design(settings: Settings) -> dict[str, Any]:
         detectors=2 * streams,
         alarms_per_year=settings.rtp_false_alarms_per_year,
     )
+    if threshold <= 1:
+        raise ConfigError(
+            f"rtp_false_alarms_per_year {settings.rtp_false_alarms_per_year} at "
+            f"{settings.rtp_rounds_per_hour} rounds an hour puts the alarm level at "
+            f"{threshold:.3g}: it must be above 1 (at most {2 * streams * per_year:,.0f} a year)"
+        )
     return {
         "threshold": threshold,
         "level": math.log(threshold),

@@ -76,7 +76,10 @@ class RtpAlert(Base):
     side: Mapped[str] = mapped_column(String(8))
     """``high``: the players were paid more than the theory allows; ``low``: less."""
     round_id: Mapped[int] = mapped_column(Integer)
-    """The round whose result crossed the level."""
+    """The round whose result crossed the level (the latest, while the alert is open)."""
+    crossings: Mapped[int] = mapped_column(Integer, default=1)
+    """How many times the stream crossed the level on this side while the alert was open
+    (its detector starts again after each)."""
     rounds: Mapped[int] = mapped_column(Integer)
     base: Mapped[int] = mapped_column(BigInteger)
     actual_return: Mapped[float | None] = mapped_column(Float, default=None)

@@ -76,3 +76,12 @@ def investigation(
     )
     session.commit()
     return alert
+
+
+@router.get("/integrity")
+def integrity(request: Request, operator: OperatorUser) -> dict[str, Any]:
+    """The last check of the installed files and the tables' pay tables (``croupier
+    verify``): ``checked`` false where the check is off."""
+    state: dict[str, Any] = dict(getattr(request.app.state, "integrity", {}) or {})
+    state.setdefault("checked", False)
+    return state

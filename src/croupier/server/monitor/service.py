@@ -116,13 +116,29 @@ def _returns(row: RtpStream) -> tuple[float | None, float | None]:
 
 def _alert(
     session: Session, row: RtpStream, side: str, *, round_id: int, evidence: float, level: float
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
+    """A new alert (a significant event), or, while one of the stream's on that side is still
+    open, that one brought up to date (its ``crossings`` counted): one alert to investigate,
+    not one a round; ``None`` then."""
     actual, theory = _returns(row)
+    open_one = session.scalars(
+        select(RtpAlert).where(
+            RtpAlert.stream == row.key,
+            RtpAlert.side == side,
+            RtpAlert.status == AlertStatus.OPEN.value,
+        )
+    ).first()
+    if open_one is not None:
+        open_one.crossings += 1
+        open_one.round_id, open_one.rounds, open_one.base = round_id, row.rounds, row.base
+        open_one.actual_return, open_one.theoretical_return = actual, theory
+        open_one.evidence = evidence
+        return None
     alert = RtpAlert(
         stream=row.key, kind=row.kind, table_name=row.table_name, label=row.label, side=side,
         round_id=round_id, rounds=row.rounds, base=row.base, actual_return=actual,
         theoretical_return=theory, evidence=evidence, threshold=level, raised_at=utcnow(),
-        status=AlertStatus.OPEN.value, notes=[],
+        status=AlertStatus.OPEN.value, notes=[], crossings=1,
     )  # fmt: skip
     session.add(alert)
     session.flush()
@@ -158,9 +174,9 @@ def _feed(
     for side in Side.ALL:
         evidence = detector.evidence(side)
         if evidence >= level:
-            raised.append(
-                _alert(session, row, side, round_id=round_id, evidence=evidence, level=level)
-            )
+            alert = _alert(session, row, side, round_id=round_id, evidence=evidence, level=level)
+            if alert is not None:
+                raised.append(alert)
             detector.restart(side)
     row.evidence_high, row.evidence_low = detector.evidence(Side.HIGH), detector.evidence(Side.LOW)
     row.detector = detector.to_json()
@@ -278,6 +294,7 @@ def alert_json(alert: RtpAlert) -> dict[str, Any]:
         "label": alert.label,
         "side": alert.side,
         "round_id": alert.round_id,
+        "crossings": alert.crossings,
         "rounds": alert.rounds,
         "base": alert.base,
         "actual_return": alert.actual_return,

@@ -55,6 +55,7 @@ def upgrade() -> None:
         sa.Column("label", sa.String(120), nullable=False),
         sa.Column("side", sa.String(8), nullable=False),
         sa.Column("round_id", sa.Integer, nullable=False),
+        sa.Column("crossings", sa.Integer, nullable=False),
         sa.Column("rounds", sa.Integer, nullable=False),
         sa.Column("base", sa.BigInteger, nullable=False),
         sa.Column("actual_return", sa.Float, nullable=True),
