@@ -123,11 +123,11 @@ export function OpEvents() {
     <p class="form-error" role="alert">${error}</p>
     ${events === null ? html`<p class="loading">${t("loading")}</p>`
       : !events.length ? html`<p class="muted" data-testid="events-empty">${t("op.ev.none")}</p>`
-      : html`<div class="table-scroll" tabindex="0" role="region" aria-label=${t("op.ev.title")}><table class="op-table audit" data-testid="events">
+      : html`<div class="table-scroll" tabindex="0" role="region" aria-label=${t("op.ev.title")}><table class="op-table audit events" data-testid="events">
         <caption class="sr-only">${t("op.ev.title")}</caption>
         <thead><tr>${["at", "kind", "table", "actor", "what"].map((c) => html`<th scope="col" key=${c}>${t(`op.ev.col.${c}`)}</th>`)}</tr></thead>
         <tbody>${events.map((e) => html`<tr key=${e.seq} data-kind=${e.kind} data-seq=${e.seq}>
-          <td>${dateTime(e.at)}</td><td>${t(`op.kind.${e.kind}`)}</td><td>${e.table || e.subject}</td><td>${e.actor}</td><td>${summary(e)}</td></tr>`)}</tbody>
+          <td>${dateTime(e.at)}</td><td>${t(`op.kind.${e.kind}`)}</td><td>${e.table || e.subject}</td><td>${e.actor}</td><td class="what">${summary(e)}</td></tr>`)}</tbody>
       </table></div>`}
     ${next ? html`<button type="button" class="btn small" onClick=${() => load(filters, next)} data-testid="events-older">${t("op.audit.older")}</button>` : null}
   </section>`;
