@@ -34,6 +34,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+import msgspec
 from msgspec import UNSET
 
 from croupier.errors import CroupierError, IllegalActionError
@@ -58,6 +59,7 @@ from croupier.server.tables.fairness import (
     positions_of,
 )
 from croupier.server.tables.games import CashFactory, CashRound
+from croupier.server.tables.turns import Resent, Turns
 from croupier.server.tables.wire import (
     ActMessage,
     BoughtIn,
@@ -109,6 +111,8 @@ class CashDriver:
         them funded a stack that has since gone back to the wallet)."""
         self._timed_out: set[int] = set()
         """Seats that timed out in the hand in play (a hand they let pass, issue 13)."""
+        self.turns = Turns()
+        """The decisions asked for, each turn's id, their first answers (:mod:`.turns`)."""
         self.out.extras = self._table_extras
 
     async def start(self) -> None:
@@ -365,6 +369,7 @@ class CashDriver:
         )
         self._hand = hand
         self._timed_out = set()
+        self.turns.begin(round_id)
         core.begin_round(
             hand, round_id=round_id, commitment=commitment, salt=salt, deck=deck, users=users
         )
@@ -418,7 +423,10 @@ class CashDriver:
             return
         seconds = self.core.config.decision_seconds
         self.core.arm(seconds)
-        self.out.emit(Turn(seat=hand.actor, phase=hand.phase, decision_seconds=seconds))
+        turn = Turn(seat=hand.actor, phase=hand.phase, decision_seconds=seconds)
+        if hand.actor is not None:
+            turn.decision = str(self.turns.open([hand.actor]))
+        self.out.emit(turn)
         self.out.broadcast_state()
 
     async def acts(self, requests: list[Request]) -> None:
@@ -436,6 +444,9 @@ class CashDriver:
     async def _act(self, conn: Connection, message: ActMessage) -> Result:
         core = self.core
         seat = self.seats.deciding(conn, message.seat)
+        asked = self.turns.ask(seat, message)
+        if isinstance(asked, Resent):
+            return msgspec.structs.replace(asked.result, replayed=True)
         hand = self._hand
         if core.status != "playing" or hand is None:
             raise IllegalActionError(
@@ -447,6 +458,7 @@ class CashDriver:
             )
         action = hand.action(seat, message)
         hand.check(action)
+        decision = asked.decision or self.turns.open([seat])
         try:
             hand.apply(action)
         except CroupierError:
@@ -455,9 +467,11 @@ class CashDriver:
             log.exception("engine failed at %s", core.name)
             await self._void(f"engine malfunction: {exc}")
             return Result(seat=seat, action=message.action, voided=True)
+        result = Result(seat=seat, action=message.action, decision=str(decision))
+        self.turns.answered(seat, decision, message, result)
         self.out.drain_engine()
         await self._next_turn()
-        return Result(seat=seat, action=message.action)
+        return result
 
     async def on_timer(self) -> None:
         core = self.core
@@ -473,6 +487,7 @@ class CashDriver:
                 await self._void(f"engine malfunction: {exc}")
                 return
             self._timed_out.add(actor)
+            self.turns.close([actor])
             self.out.emit(TimedOut(seat=actor))
             self.out.drain_engine()
             await self._next_turn()
@@ -559,6 +574,7 @@ class CashDriver:
         core.rounds_played += 1
         played = list(core.round_users)
         self._hand = None
+        self.turns.end()
         core.end_round()
         if self._closing:
             return
@@ -609,3 +625,6 @@ class CashDriver:
         ]
         table.button = self._button
         table.buy_in = BuyInLimits(min=self.cash.min_buy_in, max=self.cash.max_buy_in)
+        decision = self.turns.current(table.your_seat)
+        if decision is not None:
+            table.decision = str(decision)

@@ -453,6 +453,8 @@ export default {
   "reason.amount_not_whole": "The amount must be in whole cents.",
   "reason.idempotency_key_invalid": "That request could not be identified: try again.",
   "reason.idempotency_conflict": "That request was already made differently: try again.",
+  "reason.hold_unverified": "That request could not be checked: nothing was done. Try again.",
+  "reason.stale_decision": "That decision is no longer open: nothing was done.",
   "reason.table_not_found": "There is no such table.",
   "reason.table_closed": "This table is closed.",
   "reason.already_seated": ({ seat }) => `You already sit in box ${seat}: leave it first.`,

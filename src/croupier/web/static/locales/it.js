@@ -456,6 +456,8 @@ export default {
   "reason.amount_not_whole": "L'importo deve essere in centesimi interi.",
   "reason.idempotency_key_invalid": "Non è stato possibile identificare la richiesta: riprova.",
   "reason.idempotency_conflict": "Questa richiesta era già stata fatta in modo diverso: riprova.",
+  "reason.hold_unverified": "Non è stato possibile verificare la richiesta: non è stato fatto nulla. Riprova.",
+  "reason.stale_decision": "Quella decisione non è più aperta: non è stato fatto nulla.",
   "reason.table_not_found": "Questo tavolo non esiste.",
   "reason.table_closed": "Questo tavolo è chiuso.",
   "reason.already_seated": ({ seat }) => `Sei già seduto al box ${seat}: lascialo prima.`,

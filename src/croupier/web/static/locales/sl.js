@@ -460,6 +460,8 @@ export default {
   "reason.amount_not_whole": "Znesek mora biti v celih centih.",
   "reason.idempotency_key_invalid": "Zahteve ni bilo mogoče prepoznati: poskusite znova.",
   "reason.idempotency_conflict": "Ta zahteva je bila že poslana drugače: poskusite znova.",
+  "reason.hold_unverified": "Zahteve ni bilo mogoče preveriti: nič ni bilo narejeno. Poskusite znova.",
+  "reason.stale_decision": "Ta odločitev ni več odprta: nič ni bilo narejeno.",
   "reason.table_not_found": "Te mize ni.",
   "reason.table_closed": "Ta miza je zaprta.",
   "reason.already_seated": ({ seat }) => `Že sedite na polju ${seat}: najprej ga zapustite.`,
