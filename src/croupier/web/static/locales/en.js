@@ -874,4 +874,10 @@ export default {
   "op.kind.crash_recovery": "Crash recovery",
   "op.kind.clock_step": "Clock step",
   "op.alert.crossings": ({ n }) => (n === 1 ? "Crossed the level once more while open." : `Crossed the level ${n} more times while open.`),
+  "reason.alert_closed": "That alert is closed ({outcome}): nothing more can be recorded on it.",
+  "reason.event_kind_unknown": "{kind} is not a kind of significant event.",
+  "reason.event_time_invalid": "Write a day (YYYY-MM-DD) or a time.",
+  "reason.event_time_order": "The first day must come before the last.",
+  "reason.investigation_note": "Write a note of 1 to {max} characters.",
+  "reason.investigation_outcome": "That is not a finding: choose one from the list.",
 };

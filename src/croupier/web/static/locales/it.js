@@ -877,4 +877,10 @@ export default {
   "op.kind.crash_recovery": "Ripristino dopo un crash",
   "op.kind.clock_step": "Salto dell'orologio",
   "op.alert.crossings": ({ n }) => (n === 1 ? "Ha superato di nuovo la soglia una volta mentre era aperto." : `Ha superato di nuovo la soglia ${n} volte mentre era aperto.`),
+  "reason.alert_closed": "Quell'allarme è chiuso ({outcome}): non si può più registrare nulla.",
+  "reason.event_kind_unknown": "{kind} non è un tipo di evento significativo.",
+  "reason.event_time_invalid": "Scrivi un giorno (AAAA-MM-GG) o un'ora.",
+  "reason.event_time_order": "Il primo giorno deve venire prima dell'ultimo.",
+  "reason.investigation_note": "Scrivi una nota da 1 a {max} caratteri.",
+  "reason.investigation_outcome": "Non è un esito: scegline uno dall'elenco.",
 };

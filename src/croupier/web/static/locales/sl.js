@@ -881,4 +881,10 @@ export default {
   "op.kind.crash_recovery": "Obnova po sesutju",
   "op.kind.clock_step": "Skok ure",
   "op.alert.crossings": ({ n }) => (n === 1 ? "Med odprtostjo je prag presegel še enkrat." : `Med odprtostjo je prag presegel še ${n}-krat.`),
+  "reason.alert_closed": "Ta alarm je zaprt ({outcome}): nanj ni več mogoče nič zapisati.",
+  "reason.event_kind_unknown": "{kind} ni vrsta pomembnega dogodka.",
+  "reason.event_time_invalid": "Vpišite dan (LLLL-MM-DD) ali čas.",
+  "reason.event_time_order": "Prvi dan mora biti pred zadnjim.",
+  "reason.investigation_note": "Napišite zapis z 1 do {max} znaki.",
+  "reason.investigation_outcome": "To ni ugotovitev: izberite eno s seznama.",
 };
