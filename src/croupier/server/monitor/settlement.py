@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy import event, select
+from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from croupier.server.accounts.models import User
@@ -32,11 +32,21 @@ _TABLES = "croupier.settled_tables"
 
 
 def big_wins(
-    session: Session, round_ids: Iterable[int], threshold: Callable[[str], int | None]
+    session: Session,
+    round_ids: Iterable[int],
+    threshold: Callable[[str], int | None],
+    *,
+    tables: Iterable[str] = (),
 ) -> list[dict[str, Any]]:
     """Record a ``big_win`` event for each player whose win (paid back less staked) in one
-    of ``round_ids`` reached ``threshold(table)``; the events' details."""
-    rows = session.execute(
+    of ``round_ids`` (at ``tables``, if known) reached ``threshold(table)``; the events'
+    details. Only the players over the lowest of those thresholds are read (a live round
+    has a thousand)."""
+    ids, known = list(round_ids), list(tables)
+    levels = [level for level in map(threshold, known) if level is not None]
+    if known and not levels:
+        return []
+    query = (
         select(
             Round.id,
             Round.table_name,
@@ -49,9 +59,13 @@ def big_wins(
         )
         .join(RoundPlayer, RoundPlayer.round_id == Round.id)
         .join(User, User.id == RoundPlayer.user_id)
-        .where(Round.id.in_(list(round_ids)))
+        .where(Round.id.in_(ids))
         .order_by(Round.id, RoundPlayer.seat)
     )
+    if levels:
+        net = func.coalesce(RoundPlayer.returned, 0) - func.coalesce(RoundPlayer.staked, 0)
+        query = query.where(net >= min(levels))
+    rows = session.execute(query)
     recorded = []
     for round_id, table, game, user_id, seat, staked, returned, username in rows:
         won = int(returned or 0) - int(staked or 0)
@@ -86,7 +100,7 @@ def watch_settlements(
         session.info[_TABLES] = session.info.get(_TABLES, set()) | tables
         try:
             with session.begin_nested():
-                big_wins(session, ids, threshold)
+                big_wins(session, ids, threshold, tables=tables)
         except Exception:
             log.exception("big-win events of rounds %s were not recorded", ids)
 
