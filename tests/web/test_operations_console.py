@@ -83,12 +83,17 @@ def ops_server() -> Iterator[WebServer]:
     url = f"http://127.0.0.1:{port}"
     http = httpx.Client(base_url=url, timeout=30)
     try:
-        for _ in range(300):
+        deadline = time.monotonic() + 90
+        while True:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(
+                    f"the server did not start: {(base / 'server.log').read_text()[-3000:]}"
+                )
             try:
                 if http.get("/api/health").status_code == 200:
                     break
             except httpx.TransportError:
-                time.sleep(0.1)
+                time.sleep(0.2)
         server = WebServer(url=url, http=http)
         _play(server)
         yield server
