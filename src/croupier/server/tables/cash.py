@@ -38,9 +38,11 @@ import msgspec
 from msgspec import UNSET
 
 from croupier.errors import CroupierError, IllegalActionError
+from croupier.games.protocol import Action
 from croupier.server.errors import RoundVoided
 from croupier.server.tables import rounds
 from croupier.server.tables.cash_ledger import (
+    WagersRefused,
     buy_in,
     cash_out,
     open_hand,
@@ -358,15 +360,23 @@ class CashDriver:
             log.exception("could not deal a hand at %s", core.name)
             return
         users = {s: core.seats[s].user_id for s in order}
-        round_id = await core.in_session(
-            open_hand,
-            table=core.name,
-            game=self.cash.game,
-            commitment=commitment,
-            salt=salt,
-            deck=deck,
-            players={u: s for s, u in users.items()},
-        )
+        try:
+            round_id, wager_left = await core.in_session(
+                open_hand,
+                table=core.name,
+                game=self.cash.game,
+                commitment=commitment,
+                salt=salt,
+                deck=deck,
+                players={u: s for s, u in users.items()},
+                forced={users[s]: hand.committed(s) for s in order if hand.committed(s)},
+                check=core.admission.check_wagers,  # issue 27: the blinds are wagers
+            )
+        except WagersRefused as refused:
+            await self._sit_out(refused.refusals)  # a limit used up at another table since
+            await self._maybe_start(wait=False)
+            return
+        hand.wager_left = {s: wager_left[u] for s, u in users.items() if u in wager_left}
         self._hand = hand
         self._timed_out = set()
         self.turns.begin(round_id)
@@ -393,7 +403,16 @@ class CashDriver:
         stops a seated player at the next hand). Whether two players are still ready."""
         core = self.core
         users = {core.seats[s].user_id: s for s in ready}
-        refused = await core.db_call(core.admission.blocked, core.db, list(users))
+        need = self.cash.forced_bets
+        refused = await core.db_call(core.admission.blocked, core.db, list(users), need=need)
+        await self._sit_out(refused)
+        return len(self._ready()) >= 2
+
+    async def _sit_out(self, refused: Mapping[int, CroupierError]) -> None:
+        """The players refused the next hand sit out and are told why; those who excluded
+        themselves are cashed out."""
+        core = self.core
+        users = {o.user_id: s for s, o in core.seats.items()}
         for user, why in sorted(refused.items()):
             seat = users[user]
             occupant = core.seats[seat]
@@ -413,7 +432,6 @@ class CashDriver:
                 )
         if refused:
             self.out.broadcast_state()
-        return len(self._ready()) >= 2
 
     async def _next_turn(self) -> None:
         hand = self._hand
@@ -458,6 +476,7 @@ class CashDriver:
             )
         action = hand.action(seat, message)
         hand.check(action)
+        await self._within_wager(hand, seat, conn.user_id, action)
         decision = asked.decision or self.turns.open([seat])
         try:
             hand.apply(action)
@@ -472,6 +491,30 @@ class CashDriver:
         self.out.drain_engine()
         await self._next_turn()
         return result
+
+    async def _within_wager(self, hand: CashRound, seat: int, user_id: int, action: Action) -> None:
+        """Refuse a decision that would put the player past a wager limit (issue 27); one
+        that fits is counted as wagered before it is applied.
+
+        Raises:
+            IllegalActionError: ``wager_limit``, with what is left; nothing changes.
+        """
+        adds = hand.chips_in(seat, action)
+        if adds <= 0:
+            return
+        core = self.core
+        found = await core.in_session(
+            core.admission.check_wagers,
+            round_id=core.round_id,
+            totals={user_id: hand.committed(seat) + adds},
+        )
+        answer = found.get(user_id)
+        if isinstance(answer, CroupierError):
+            raise answer
+        if answer is not None:
+            hand.wager_left[seat] = answer
+        else:
+            hand.wager_left.pop(seat, None)
 
     async def on_timer(self) -> None:
         core = self.core

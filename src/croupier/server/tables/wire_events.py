@@ -184,7 +184,7 @@ class NotDealtIn(_Event, tag="not_dealt_in"):
 class TableChanged(_Event, tag="table_changed"):
     """An operator changed the table: ``closed`` (no new bets, seats or buy-ins), ``rules``
     from the next round on (as in the lobby), ``changed`` (field -> ``{"from", "to"}``),
-    ``in_play`` (the round in play, which keeps the limits it opened with)."""
+    ``in_play`` (the round in play: its bets placed after the change take the new limits)."""
 
     closed: bool
     rules: dict[str, Any]
