@@ -24,8 +24,6 @@ from server_testkit import free_port  # noqa: E402
 @pytest.fixture
 def archiving_cluster() -> Iterator[ArchivingCluster]:
     """initdb, WAL archiving to a directory (a segment closed at least every second), started."""
-    from croupier.server.backup.postgres import archive_settings
-
     bindir = pg_bin()
     base = Path(tempfile.mkdtemp(prefix="croupier-pitr-"))
     data, archive, sockets = base / "data", base / "archive", base / "run"
@@ -39,10 +37,14 @@ def archiving_cluster() -> Iterator[ArchivingCluster]:
          "-E", "UTF8"],
         check=True, capture_output=True,
     )  # fmt: skip
-    settings = archive_settings(archive, timeout_seconds=1)
+    settings = subprocess.run(  # the lines the docs tell an operator to add
+        [sys.executable, "-m", "croupier.cli", "backup", "archive-settings", "--archive",
+         str(archive), "--timeout", "1"],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    assert "archive_mode = 'on'" in settings and "archive_timeout = '1s'" in settings
     with (data / "postgresql.conf").open("a") as conf:
-        for key, value in settings.items():
-            conf.write(f"{key} = '{value}'\n")
+        conf.write(settings)
         conf.write("max_connections = 60\nsynchronous_commit = on\n")
     flags = f"-p {cluster.port} -k {sockets} -c listen_addresses=127.0.0.1"
     started = cluster.pg_ctl(data, "-o", flags, "-l", str(base / "log"), "-w", "start")

@@ -170,12 +170,18 @@ def _credit_xid(cluster: ArchivingCluster, key: str) -> str:
 
 
 def _restore_pg(
-    cluster: ArchivingCluster, name: str, base: Path, target: postgres.Target
+    cluster: ArchivingCluster, name: str, base: Path, *target: str
 ) -> tuple[str, float, dict[str, object]]:
-    """Rebuild a data directory ``name`` and start it; its URL, the seconds taken, facts."""
+    """Rebuild a data directory ``name`` with ``croupier backup pg-restore`` (``target``: its
+    options, none for the end of the archive) and start it as the docs say; its URL, the
+    seconds taken, facts."""
     started = time.monotonic()
     pgdata = cluster.base / name
-    done = postgres.prepare_restore(base, cluster.archive, pgdata, target=target)
+    done = _croupier(
+        "backup", "pg-restore", "--base", str(base), "--archive", str(cluster.archive),
+        "--pgdata", str(pgdata), *target,
+    )  # fmt: skip
+    assert (pgdata / "recovery.signal").exists(), done
     cluster.own(pgdata)
     port = free_port()
     up = postgres.start(
@@ -231,7 +237,7 @@ def _pg_drill(
     cluster.pg_ctl(cluster.data, "-m", "immediate", "-w", "stop")  # the disk is lost
     shutil.rmtree(cluster.data)
     # To the end of the archive: everything but what the last, unarchived, second held.
-    latest, seconds, facts = _restore_pg(cluster, "restored-latest", base, postgres.Target())
+    latest, seconds, facts = _restore_pg(cluster, "restored-latest", base)
     point = _epoch(facts["last_replayed"])
     up, figures = _restart_and_check(
         tmp_path / "latest", latest, port, point, acks=list(acks), deposits=casino.deposits
@@ -249,7 +255,7 @@ def _pg_drill(
     )  # fmt: skip
     # To just before the chosen transaction: the credit is not there, all before it is.
     before_xid, seconds, facts = _restore_pg(
-        cluster, "restored-before", base, postgres.Target(xid=xid, inclusive=False)
+        cluster, "restored-before", base, "--xid", xid, "--before"
     )
     assert not cluster_has(before_xid, "chosen-credit")
     deposits = {**casino.deposits, chosen: casino.deposits[chosen] - 777_700}
