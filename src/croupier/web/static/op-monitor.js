@@ -6,11 +6,20 @@
 
 import { api } from "./api.js";
 import { wordError } from "./errors.js";
-import { dateTime, money, t } from "./i18n.js";
+import { dateTime, localeTag, money, t } from "./i18n.js";
 import { pct } from "./op-tables.js";
 import { html, useEffect, useState } from "./ui.js";
 
 const OUTCOMES = ["in_progress", "no_fault", "fault_found", "inconclusive"];
+
+/** A level or an evidence ratio in the page's language: whole above 100 (6,311,520), three
+ * significant digits below (0.0812). */
+export function figure(value) {
+  const n = Number(value);
+  if (!Number.isFinite(n)) return "—";
+  const style = Math.abs(n) >= 100 ? { maximumFractionDigits: 0 } : { maximumSignificantDigits: 3 };
+  return new Intl.NumberFormat(localeTag(), style).format(n);
+}
 
 /** The number of open alerts, asked every `every` ms while mounted. */
 export function useOpenAlerts(every = 30_000) {
@@ -89,7 +98,7 @@ function AlertCard({ alert, onDone }) {
   return html`<article class="op-card op-alert-card" data-testid="alert" data-id=${alert.id} data-side=${alert.side} data-status=${alert.status}>
     <div class="op-card-head"><h3>${streamName(alert.kind, alert.label, alert.table)}</h3>
       <span class=${`badge ${alert.status === "open" ? "closed" : "open"}`}>${alert.status === "open" ? side : t(`op.outcome.${alert.outcome}`)}</span></div>
-    <p>${t("op.alert.what", { rounds: alert.rounds, actual: pct(alert.actual_return), theory: pct(alert.theoretical_return), base: money(alert.base), evidence: alert.evidence.toFixed(2), level: alert.threshold.toFixed(2) })}</p>
+    <p>${t("op.alert.what", { rounds: alert.rounds, actual: pct(alert.actual_return), theory: pct(alert.theoretical_return), base: money(alert.base), evidence: figure(alert.evidence), level: figure(alert.threshold) })}</p>
     <p class="muted small">${t("op.alert.when", { at: dateTime(alert.raised_at), round: alert.round_id })}</p>
     ${alert.crossings > 1 ? html`<p class="small" data-testid="crossings">${t("op.alert.crossings", { n: alert.crossings - 1 })}</p>` : null}
     <${Notes} notes=${alert.notes} />
@@ -159,7 +168,7 @@ export function OpMonitor() {
       : html`<p class="good" data-testid="no-alerts">${t("op.alert.none")}</p>`}
     <h3>${t("op.stream.title")}</h3>
     ${monitor ? html`<${Streams} streams=${monitor.streams} level=${design.level} />` : null}
-    ${design ? html`<p class="muted small" data-testid="design">${t("op.monitor.design", { rate: String(design.false_alarms_per_table_year), perhour: design.rounds_per_hour, level: design.level.toFixed(2) })}</p>` : null}
+    ${design ? html`<p class="muted small" data-testid="design">${t("op.monitor.design", { rate: figure(design.false_alarms_per_table_year), one: design.false_alarms_per_table_year === 1, perhour: figure(design.rounds_per_hour), level: figure(design.level) })}</p>` : null}
     ${closed.length ? html`<h3>${t("op.alert.closed")}</h3><div class="op-grid" data-testid="closed-alerts">${closed.map((a) => html`<${AlertCard} key=${a.id} alert=${a} onDone=${load} />`)}</div>` : null}
   </section>`;
 }
