@@ -386,8 +386,9 @@ class MoneyMachine(RuleBasedStateMachine):
         fresh = [
             a for a in (first, second) if a["type"] == "ack" and not a["result"].get("replayed")
         ]
-        assert len(fresh) <= 1 or "decision" not in message, (frame, first, second)
-        if "decision" not in message and second["type"] == "ack":
+        with_id = bool(message.get("decision"))
+        assert len(fresh) <= 1 or not with_id, (frame, first, second)
+        if not with_id and second["type"] == "ack":
             self._account(player, kind, message, second, before - _staked(first))
         else:
             self._decision_answered(player, message, second)
@@ -411,7 +412,8 @@ class MoneyMachine(RuleBasedStateMachine):
         answer = self._socket(player, sent.kind).request(frame)
         self.log.append(f"{player.name[-2:]} {sent.kind} resent {frame} -> {answer}")
         assert self.server.balance(player.token) == before, (frame, answer)
-        if frame["type"] == "act":
+        if frame["type"] == "act":  # its first answer again, whatever happened since
+            assert answer["type"] == "ack" or _refusal(answer) == "not_seated", (frame, answer)
             self._decision_answered(player, frame, answer)
         elif answer["type"] == "ack":  # the same stake again, the wallet as it is now
             first, again = sent.answer["result"], answer["result"]
