@@ -139,12 +139,17 @@ class Pool:
     steps: int = 0
     rounds: set[int] = field(default_factory=set)
 
+    def start(self) -> None:
+        """The one server, before Hypothesis runs (a server that fails to start is the
+        test's error, not an example's)."""
+        server = self.factory(_tables(self.sets))
+        self.servers.append((server, Auditor(server.settings.database_url)))
+
     def take(self) -> tuple[Server, Auditor, int]:
-        if self.used % self.sets == 0:
-            server = self.factory(_tables(self.sets))
-            self.servers.append((server, Auditor(server.settings.database_url)))
+        """The server and a table set for the next example; past the last set, the sets
+        again (Hypothesis replays a failing example: it must not need a second server)."""
         self.used += 1
-        server, auditor = self.servers[-1]
+        server, auditor = self.servers[0]
         return server, auditor, (self.used - 1) % self.sets
 
     def close(self) -> None:
@@ -615,6 +620,7 @@ def _run(table_server: ServerFactory, *, examples: int, steps: int) -> None:
     MoneyMachine.pool = pool
     started = time.monotonic()
     try:
+        pool.start()
         run_state_machine_as_test(
             MoneyMachine,
             settings=settings(
