@@ -21,6 +21,7 @@ import numba as nb
 import numpy as np
 
 from croupier.analysis.russian._kernels import multiple_of, value_of
+from croupier.errors import ConfigError
 
 __all__ = ["buy_scale"]
 
@@ -34,6 +35,11 @@ def buy_scale(available: int, *, rebuy: bool) -> int:
     """A common multiple of the replacement-card counts when ``available`` cards are left
     for the dealer (before the dealer's five): with the rebuy rule the count is
     ``available - 5 - (cards of the replaced rank still in the deck)``, which is 0..3."""
+    if available - 8 < 1:
+        raise ConfigError(
+            f"{available} cards left for the dealer can leave none to buy with; the deck is "
+            "too small"
+        )
     if not rebuy:
         return available - 5
     return lcm(*(available - 5 - extra for extra in range(4)))
@@ -85,6 +91,47 @@ def _buy_numerator(
             total += rules[1]
     hand[top_j] = top
     return total, n
+
+
+@nb.njit(cache=True, nogil=True)
+def deal_net(
+    final: Any, size: int, dealer: Any, buy: bool, card: int, insurance: int, tab: Any,
+    pays: Any, rules: Any,
+) -> int:  # pragma: no cover - compiled
+    """The player's net in Antes of one box that bet (fees excluded): ``final`` (``size``
+    cards) against the five-card ``dealer``; ``buy``: the dealer's game is bought and its
+    top card replaced by ``card`` (which the caller draws under the rebuy rule);
+    ``insurance``: Antes insured. The settlement the exact analysis sums."""
+    v = value_of(final, size, tab)
+    win = 2 * multiple_of(final, size, pays, rules[3] != 0) + rules[0]
+    dv = value_of(dealer, 5, tab)
+    net = 0
+    qualified = qualifies(dv, dealer)
+    if insurance:
+        net += -insurance if qualified else insurance
+    if qualified:
+        if v > dv:
+            return net + win
+        if v < dv:
+            return net - 3
+        return net
+    if not buy:
+        return net + 1
+    hand = dealer.copy()
+    top = 0
+    for j in range(5):
+        if hand[j] > hand[top]:
+            top = j
+    hand[top] = card
+    nv = value_of(hand, 5, tab)
+    net -= 1  # the buying fee
+    if qualifies(nv, hand):
+        if v > nv:
+            return net + win
+        if v < nv:
+            return net - 3
+        return net
+    return net + rules[1]
 
 
 @nb.njit(cache=True, nogil=True)

@@ -128,7 +128,9 @@ def _rank_part(
     total = (win * below - 3 * above + totals[8]) * scale
     strong = win >= 3
     if strong:
-        total += buy_ranks(a, v, win, rules[1], rules[2] != 0, scale, ds, outcomes, cards, counts)
+        total += buy_ranks(
+            a, v, win, rules[1], rules[2] != 0, scale, ds, outcomes, cards, counts
+        )[0]
     return total, strong
 
 
@@ -152,7 +154,7 @@ def _suit_part(
 ) -> int:  # pragma: no cover - compiled
     """The per-suit corrections and insurance of one state (see :mod:`._state`)."""
     vt_cat, vt_ranks, vt_mask = vt
-    mt_ak, mt_nq, mt_str = mt
+    mt_ak, mt_nq, mt_str, _ = mt
     win = 2 * m + rules[0]
     category = vt_cat[v]
     f = vt_ranks[v]
@@ -169,7 +171,7 @@ def _suit_part(
     if strong:
         total += buy_suits(
             a, suits, v, win, rules[1], rules[2] != 0, scale, ds, outcomes, cards, counts
-        )
+        )[0]
     return total
 
 

@@ -108,6 +108,10 @@ class DealerSets:
     flush_value: npt.NDArray[np.int64]
     qualifies: npt.NDArray[np.bool_]
     """``qualifies[i, r]``: the bought hand (no flush) qualifies."""
+    kept: npt.NDArray[np.int64]
+    """(count, 4): the kept ranks."""
+    straight_ranks: npt.NDArray[np.int64]
+    """(count, 2): the ranks that make a straight with the kept four (-1: none)."""
 
 
 @cache
@@ -126,6 +130,8 @@ def dealer_sets() -> DealerSets:
     new_value = np.zeros((count, 13), dtype=np.int64)
     flush_value = np.zeros((count, 14), dtype=np.int64)
     qual = np.zeros((count, 13), dtype=np.bool_)
+    kept_ranks = np.zeros((count, 4), dtype=np.int64)
+    straight_ranks = np.full((count, 2), -1, dtype=np.int64)
     for i, ranks in enumerate(sets):
         mask[i] = sum(1 << r for r in ranks)
         top[i] = ranks[-1]
@@ -141,6 +147,9 @@ def dealer_sets() -> DealerSets:
             qual[i, r] = value > 1277
             if r not in kept:
                 flush_value[i, r] = evaluate_ids([4 * x for x in hand])
+        kept_ranks[i] = kept
+        completions = [r for r in range(13) if r not in ranks and qual[i, r]]
+        straight_ranks[i, : len(completions)] = completions
     return DealerSets(
         mask=mask,
         top=top,
@@ -148,6 +157,8 @@ def dealer_sets() -> DealerSets:
         new_value=new_value,
         flush_value=flush_value,
         qualifies=qual,
+        kept=kept_ranks,
+        straight_ranks=straight_ranks,
     )
 
 
@@ -207,3 +218,39 @@ def _popcount(x: int) -> int:  # pragma: no cover - compiled
         x &= x - 1
         count += 1
     return count
+
+
+@cache
+def ace_king_below() -> npt.NDArray[np.int64]:
+    """``table[121 * a + 11 * b + c, low]``: the three-rank subsets of the 11-bit mask
+    ``low`` (Deuce to Queen) lexicographically below ``(a, b, c)`` (high to low), i.e. the
+    Ace-King-high flushes of a suit below a player's Ace-King ``(A, K, a, b, c)``."""
+    return _ace_king_below()
+
+
+@nb.njit(cache=True)
+def _ace_king_below() -> Any:  # pragma: no cover - compiled
+    out = np.zeros((1331, 2048), dtype=np.int64)
+    for a in range(11):
+        for b in range(a):
+            for c in range(b):
+                row = 121 * a + 11 * b + c
+                for low in range(2048):
+                    total = 0
+                    f = (a, b, c)
+                    for i in range(3):
+                        fi = f[i]
+                        rest = 2 - i
+                        for r in range(fi):
+                            if (low >> r) & 1:
+                                n = _popcount(low & ((1 << r) - 1))
+                                if rest == 2:
+                                    total += n * (n - 1) // 2
+                                elif rest == 1:
+                                    total += n
+                                else:
+                                    total += 1
+                        if not (low >> fi) & 1:
+                            break
+                    out[row, low] = total
+    return out

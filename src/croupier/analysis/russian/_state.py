@@ -152,37 +152,34 @@ def _desc_below(set_mask: int, f: Any) -> bool:  # pragma: no cover - compiled
 
 @nb.njit(cache=True, nogil=True)
 def buy_rank_sums(
-    a: Any,
-    i: int,
-    v: int,
-    win: int,
-    onq: int,
-    rebuy: bool,
-    ds_mask: Any,
-    ds_top: Any,
-    ds_new: Any,
-    ds_qual: Any,
+    a: Any, atot: int, i: int, v: int, win: int, onq: int, rebuy: bool, ds: Any
 ) -> Any:  # pragma: no cover - compiled
     """``(outcome_sum, cards)`` of buying against non-qualifying rank set ``i`` with no
-    flush possible: the sum over the replacement cards of the Ante and Bet's net."""
-    mask = ds_mask[i]
-    top = ds_top[i]
+    flush possible: the sum over the replacement cards of the Ante and Bet's net. ``atot``:
+    the cards left (``sum(a)``). A new card pairs a kept rank, makes a straight, or leaves
+    the dealer without a game (a new card of the replaced rank is drawn again under the
+    rebuy option, and otherwise leaves the same ranks)."""
+    top = ds[1][i]
+    new = ds[3]
+    kept = ds[6]
+    straights = ds[7]
+    n = atot - 5
+    if rebuy:
+        n -= a[top] - 1
     total = 0
-    n = 0
-    for r in range(13):
-        left = a[r] - ((mask >> r) & 1)
-        if left <= 0:
-            continue
-        if r == top:
-            if rebuy:
-                continue
-            total += left * onq
-        elif ds_qual[i, r]:
-            total += left * cmp(v, ds_new[i, r], win)
-        else:
-            total += left * onq
-        n += left
-    return total, n
+    counted = 0
+    for j in range(4):
+        r = kept[i, j]
+        c = a[r] - 1
+        if c > 0:
+            total += c * cmp(v, new[i, r], win)
+            counted += c
+    for j in range(2):
+        r = straights[i, j]
+        if r >= 0 and a[r] > 0:
+            total += a[r] * cmp(v, new[i, r], win)
+            counted += a[r]
+    return total + onq * (n - counted), n
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -206,6 +203,7 @@ def kept_suited_outcomes(
     ds_new: Any,
     ds_qual: Any,
     ds_flush: Any,
+    gains_only: bool = False,
 ) -> int:  # pragma: no cover - compiled
     """What the flush completions add to the outcome sum of rank set ``i`` when its four
     kept cards are of a suit whose available ranks are ``suit_mask``."""
@@ -219,10 +217,12 @@ def kept_suited_outcomes(
             if rebuy:
                 continue
             # the replaced rank in the kept suit: the same ranks, now a flush
-            extra += cmp(v, ds_flush[i, 13], win) - onq
+            w = cmp(v, ds_flush[i, 13], win) - onq
+            extra += max(w, 0) if gains_only else w
             continue
         generic = cmp(v, ds_new[i, r], win) if ds_qual[i, r] else onq
-        extra += cmp(v, ds_flush[i, r], win) - generic
+        w = cmp(v, ds_flush[i, r], win) - generic
+        extra += max(w, 0) if gains_only else w
     return extra
 
 
@@ -245,15 +245,17 @@ def availability(dead: int, deck: int, a: Any, suit_masks: Any) -> int:  # pragm
 
 
 @nb.njit(cache=True, nogil=True)
-def state_total(
+def state_parts(
     v: int, m: int, dead: int, deck: int, rules: Any, scale: int, vt: Any, mt: Any, ds: Any
 ) -> Any:  # pragma: no cover - compiled
-    """``(total, hands)``: betting with a final hand of value ``v`` and two-combination
-    multiple ``m`` is worth ``total / (hands * scale)`` Antes when the dealer's five cards
-    come from ``deck`` minus ``dead`` (the module docstring's three parts)."""
+    """``(total, hands, insurance_net, insured, gain, bought)``: betting with a final hand of
+    value ``v`` and two-combination multiple ``m`` is worth ``total / (hands * scale)``
+    Antes when the dealer's five cards come from ``deck`` minus ``dead`` (the module
+    docstring's three parts); of that, ``insurance_net`` (same units) is the insurance's
+    and ``gain`` buying's; ``insured`` is the insurance placed (Antes, 0 if none) and
+    ``bought`` the number of dealer hands whose game is bought."""
     vt_cat, vt_ranks, vt_mask = vt
-    mt_ak, mt_nq, mt_str = mt
-    ds_mask, ds_top, ds_kept, ds_new, ds_flush, ds_qual = ds
+    mt_ak, mt_nq, mt_str, _ = mt
     win = 2 * m + rules[0]
     onq = rules[1]
     rebuy = rules[2] != 0
@@ -272,12 +274,26 @@ def state_total(
         net += flush_correction(suits[s], category, f, vt_mask[v], win, mt_ak, mt_nq, mt_str)
         not_qualified -= mt_nq[suits[s]]
     total = net * scale
+    insurance = 0
+    insured = 0
     if category >= TRIPS:
         edge = 2 * not_qualified - hands
         if edge > 0:
-            total += 2 * m * edge * scale
+            insured = 2 * m
+            insurance = insured * edge * scale
+    gain = 0
+    bought = 0
     if win >= 3:
-        total += buy_total(a, suits, v, win, onq, rebuy, scale, ds)
+        gain, bought = buy_total(a, suits, v, win, onq, rebuy, scale, ds)
+    return total + insurance + gain, hands, insurance, insured, gain, bought
+
+
+@nb.njit(cache=True, nogil=True)
+def state_total(
+    v: int, m: int, dead: int, deck: int, rules: Any, scale: int, vt: Any, mt: Any, ds: Any
+) -> Any:  # pragma: no cover - compiled
+    """``(total, hands)`` of :func:`state_parts`."""
+    total, hands, _, _, _, _ = state_parts(v, m, dead, deck, rules, scale, vt, mt, ds)
     return total, hands
 
 
@@ -293,12 +309,17 @@ def buy_ranks(
     outcomes: Any,
     cards: Any,
     counts: Any,
-) -> int:  # pragma: no cover - compiled
-    """What buying adds over taking the Ante's 1, summed over the non-qualifying dealer
-    hands counted by ranks (times ``scale``); fills, per rank set, the outcome sum and the
-    number of replacement cards (for :func:`buy_suits`) and the number of such hands."""
-    ds_mask, ds_top, ds_kept, ds_new, ds_flush, ds_qual = ds
+) -> Any:  # pragma: no cover - compiled
+    """``(gain, bought)``: what buying adds over taking the Ante's 1, summed over the
+    non-qualifying dealer hands counted by ranks (times ``scale``), and how many of them
+    are bought; fills, per rank set, the outcome sum, the number of replacement cards (for
+    :func:`buy_suits`) and the number of such hands."""
+    ds_mask = ds[0]
     total = 0
+    bought = 0
+    atot = 0
+    for r in range(13):
+        atot += a[r]
     for i in range(ds_mask.shape[0]):
         mask = ds_mask[i]
         count = 1
@@ -308,11 +329,14 @@ def buy_ranks(
         counts[i] = count
         if count == 0:
             continue
-        o, n = buy_rank_sums(a, i, v, win, onq, rebuy, ds_mask, ds_top, ds_new, ds_qual)
+        o, n = buy_rank_sums(a, atot, i, v, win, onq, rebuy, ds)
         outcomes[i] = o
         cards[i] = n
-        total += count * (bought_pay(o, n, scale) - scale)
-    return total
+        gain = bought_pay(o, n, scale) - scale
+        if gain > 0:
+            total += count * gain
+            bought += count
+    return total, bought
 
 
 @nb.njit(cache=True, nogil=True)
@@ -328,11 +352,13 @@ def buy_suits(
     outcomes: Any,
     cards: Any,
     counts: Any,
-) -> int:  # pragma: no cover - compiled
-    """The per-suit corrections to :func:`buy_ranks`: a flush-suited hand is a flush (its
-    buying gain comes off), a kept-suited hand may be bought into a flush."""
-    ds_mask, ds_top, ds_kept, ds_new, ds_flush, ds_qual = ds
+) -> Any:  # pragma: no cover - compiled
+    """``(gain, bought)``: the per-suit corrections to :func:`buy_ranks`: a flush-suited
+    hand is a flush (its buying comes off), a kept-suited hand may be bought into a flush
+    (which changes its worth and maybe the decision to buy)."""
+    ds_mask, ds_top, ds_kept, ds_new, ds_flush, ds_qual, _, _ = ds
     total = 0
+    bought = 0
     for i in range(ds_mask.shape[0]):
         if counts[i] == 0:
             continue
@@ -345,8 +371,9 @@ def buy_suits(
             sm = suits[s]
             if sm & kept != kept:
                 continue
-            if (sm >> top) & 1:
+            if (sm >> top) & 1 and generic > scale:
                 total -= generic - scale
+                bought -= 1
             tops = a[top] - ((sm >> top) & 1)
             if tops <= 0:
                 continue
@@ -354,18 +381,21 @@ def buy_suits(
                 i, sm, v, win, onq, rebuy, ds_mask, ds_top, ds_new, ds_qual, ds_flush
             )
             if extra:
-                total += tops * (bought_pay(o + extra, n, scale) - generic)
-    return total
+                pay = bought_pay(o + extra, n, scale)
+                total += tops * (pay - generic)
+                bought += tops * ((pay > scale) - (generic > scale))
+    return total, bought
 
 
 @nb.njit(cache=True, nogil=True)
 def buy_total(
     a: Any, suits: Any, v: int, win: int, onq: int, rebuy: bool, scale: int, ds: Any
-) -> int:  # pragma: no cover - compiled
-    """:func:`buy_ranks` plus :func:`buy_suits` for one state."""
+) -> Any:  # pragma: no cover - compiled
+    """:func:`buy_ranks` plus :func:`buy_suits` for one state: ``(gain, bought)``."""
     sets = ds[0].shape[0]
     outcomes = np.zeros(sets, dtype=np.int64)
     cards = np.zeros(sets, dtype=np.int64)
     counts = np.zeros(sets, dtype=np.int64)
-    total = buy_ranks(a, v, win, onq, rebuy, scale, ds, outcomes, cards, counts)
-    return total + buy_suits(a, suits, v, win, onq, rebuy, scale, ds, outcomes, cards, counts)
+    gain, bought = buy_ranks(a, v, win, onq, rebuy, scale, ds, outcomes, cards, counts)
+    g2, b2 = buy_suits(a, suits, v, win, onq, rebuy, scale, ds, outcomes, cards, counts)
+    return gain + g2, bought + b2
