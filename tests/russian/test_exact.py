@@ -8,6 +8,7 @@ exact analysis runs on them unchanged (the cards outside the deck are simply nev
 from __future__ import annotations
 
 from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -15,7 +16,6 @@ from croupier.analysis.russian import _brute as b
 from croupier.analysis.russian import _kernels as k
 from croupier.analysis.russian import _option as op
 from croupier.analysis.russian import _state as st
-from croupier.analysis.russian import _tables
 from croupier.analysis.russian.exact import _tables as exact_tables
 from croupier.analysis.russian.exact import exact_rules, solve
 from croupier.analysis.russian.results import summarize
@@ -116,7 +116,7 @@ def test_the_brute_force_settles_as_the_engine(ante_pays: bool) -> None:
                 final=[DECK[c] for c in final], draw=draw, folded=False, dealer=hand,
             ).dealer_qualified  # fmt: skip
             buy = not qualified and bool(rng.integers(2))
-            draws = [c for c in spare if not (c >> 2 == max(dealer) >> 2)]
+            draws = [c for c in spare if c >> 2 != max(dealer) >> 2]
             ids = np.array(final, dtype=np.int64)
             v = k.value_of(ids, len(final), tab)
             m = k.multiple_of(ids, len(final), pays, False)
@@ -154,7 +154,9 @@ def test_option_values_equal_the_brute_force(rules: tuple[int, ...]) -> None:
             if option == 2:
                 got = op.sixth_sums(hand, deck, tab, pays, array, scale, vt, mt, ds, acc)
             else:
-                got = op.exchange_sums(hand, option - 2, deck, tab, m5, array, scale, vt, mt, ds, acc)
+                got = op.exchange_sums(
+                    hand, option - 2, deck, tab, m5, array, scale, vt, mt, ds, acc
+                )
             assert (int(acc[0]) * (1 << 40) + int(acc[1]), *got) == expected, (hand, option)
 
 
@@ -212,7 +214,11 @@ def test_hand_classes_of_the_full_deck() -> None:
     from croupier.analysis.russian._hands import hand_classes
 
     classes = hand_classes()
-    assert (len(classes.cards), classes.hands, len(classes.rank_counts)) == (134_459, 2_598_960, 6_175)
+    assert (len(classes.cards), classes.hands, len(classes.rank_counts)) == (
+        134_459,
+        2_598_960,
+        6_175,
+    )
     # every class's representative has the class's ranks
     for i in range(0, 6175, 97):
         for row in classes.cards[classes.start[i] : classes.start[i + 1]]:

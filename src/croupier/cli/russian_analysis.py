@@ -245,9 +245,7 @@ def analyze(
     if exact:
         from croupier.cli.russian_exact import run_exact
 
-        run_exact(
-            table, workdir=workdir, json_path=json_out, strategy_path=strategy_out, plot=plot
-        )
+        run_exact(table, workdir=workdir, json_path=json_out, strategy_path=strategy_out, plot=plot)
         return
     progress, on_progress = _progress(console)
     with progress:

@@ -136,8 +136,8 @@ def run_exact(
         save_exact_strategy(strategy_path, solution, result)
         console.print(f"wrote {strategy_path}")
     if plot is not None:
-        from croupier.analysis.russian.plot import decision_map
+        from croupier.cli.russian_plot import decision_map_png
 
-        decision_map(solution, result, plot)
+        decision_map_png(solution, result, plot)
         console.print(f"wrote {plot}")
     return solution, result

@@ -17,15 +17,15 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from croupier.analysis.russian._ranks import FLUSH, HC, STRAIGHT, TRIPS
+from croupier.analysis.russian._ranks import FLUSH, HC, STRAIGHT, TRIPS, _popcount
 from croupier.analysis.russian._ranktable import BOUGHT, FL, GMAX, LMAX, STRONG, TOT, M, V
-from croupier.analysis.russian._state import _popcount, availability, flush_correction
+from croupier.analysis.russian._state import availability, flush_correction
 
 __all__: list[str] = []
 
 
 @nb.njit(cache=True, nogil=True)
-def _weak_coefficients(v: int, win: int, vt: Any) -> Any:  # pragma: no cover - compiled
+def _weak_coefficients(v: Any, win: Any, vt: Any) -> Any:  # pragma: no cover - compiled
     """``(fast, alpha, beta)``: a final hand whose flush correction is
     ``alpha * ace_king + beta * not_qualified`` per suit (pairs to trips, and a high card
     without Ace-King), or ``fast`` False."""
@@ -40,7 +40,7 @@ def _weak_coefficients(v: int, win: int, vt: Any) -> Any:  # pragma: no cover - 
 
 @nb.njit(cache=True, nogil=True)
 def fc_parts(
-    mask: int, category: int, f: Any, rank_mask: int, win: int, mt: Any
+    mask: Any, category: Any, f: Any, rank_mask: Any, win: Any, mt: Any
 ) -> Any:  # pragma: no cover - compiled
     """:func:`._state.flush_correction` split into a part that grows with the suit's mask
     and a part that shrinks, so that bounds over a range of masks are term by term."""
@@ -62,13 +62,22 @@ def fc_parts(
 
 @nb.njit(cache=True, nogil=True)
 def state_bounds(
-    row: Any, at: int, nq_rank: int, hands: int, amin: Any, amax: Any, k0: int, rules: Any,
-    scale: int, vt: Any, mt: Any,
+    row: Any,
+    at: Any,
+    nq_rank: Any,
+    hands: Any,
+    amin: Any,
+    amax: Any,
+    k0: Any,
+    rules: Any,
+    scale: Any,
+    vt: Any,
+    mt: Any,
 ) -> Any:  # pragma: no cover - compiled
     """Bounds on the value (numerator) of every state of a draw group whose suit masks lie
     between ``amin`` and ``amax``; ``k0`` bounds the kept-suited dealer hands."""
     vt_cat, vt_ranks, vt_mask = vt
-    mt_ak, mt_nq, mt_str, _ = mt
+    mt_ak, mt_nq, _, _ = mt
     v = row[at + V]
     m = row[at + M]
     win = 2 * m + rules[0]
@@ -111,7 +120,7 @@ def state_bounds(
 
 
 @nb.njit(cache=True, nogil=True)
-def class_suits(hand: Any, deck: int, a0: Any, suits0: Any, avail: Any) -> int:
+def class_suits(hand: Any, deck: Any, a0: Any, suits0: Any, avail: Any) -> Any:
     # pragma: no cover - compiled
     """The class's unseen cards: counts per rank, ranks per suit, suits per rank."""
     seen = np.int64(0)
@@ -127,7 +136,7 @@ def class_suits(hand: Any, deck: int, a0: Any, suits0: Any, avail: Any) -> int:
 
 
 @nb.njit(cache=True, nogil=True)
-def kept_info(hand: Any, discard: int, ranks: Any, mult: Any, radix: Any) -> Any:
+def kept_info(hand: Any, discard: Any, ranks: Any, mult: Any, radix: Any) -> Any:
     # pragma: no cover - compiled
     """``(code, kept_suit, k)``: the kept sub-multiset's code, the suit of every kept card
     (-2 none kept, -1 several suits) and the number of cards drawn."""
@@ -148,7 +157,7 @@ def kept_info(hand: Any, discard: int, ranks: Any, mult: Any, radix: Any) -> Any
 
 
 @nb.njit(cache=True, nogil=True)
-def _choose(n: int, k: int) -> int:  # pragma: no cover - compiled
+def _choose(n: Any, k: Any) -> Any:  # pragma: no cover - compiled
     if k < 0 or k > n:
         return 0
     b = 1
@@ -158,7 +167,7 @@ def _choose(n: int, k: int) -> int:  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def kept_suited_bound(a: Any, suits: Any, kt: Any) -> int:  # pragma: no cover - compiled
+def kept_suited_bound(a: Any, suits: Any, kt: Any) -> Any:  # pragma: no cover - compiled
     """The number of non-qualifying dealer hands whose four lower cards share a suit."""
     total = 0
     for s in range(4):
@@ -172,9 +181,22 @@ def kept_suited_bound(a: Any, suits: Any, kt: Any) -> int:  # pragma: no cover -
 
 @nb.njit(cache=True, nogil=True)
 def exchange_bounds(
-    code: int, kept_suit: int, k: int, suits0: Any, avail: Any, xs: Any, xoff: Any,
-    xnq: Any, entries: Any, eoff: Any, hands: int, k0: int, rules: Any, scale: int,
-    vt: Any, mt: Any,
+    code: Any,
+    kept_suit: Any,
+    k: Any,
+    suits0: Any,
+    avail: Any,
+    xs: Any,
+    xoff: Any,
+    xnq: Any,
+    entries: Any,
+    eoff: Any,
+    hands: Any,
+    k0: Any,
+    rules: Any,
+    scale: Any,
+    vt: Any,
+    mt: Any,
 ) -> Any:  # pragma: no cover - compiled
     """``(lo, hi, draws)``: bounds (floats: totals over ``hands * scale``, summed over the
     draws) on the total of one class's exchange with kept sub-multiset ``code``."""
@@ -218,8 +240,20 @@ def exchange_bounds(
 
 @nb.njit(cache=True, nogil=True)
 def p_option_bounds(
-    n_kappa: int, a0: Any, xs: Any, xoff: Any, xnq: Any, entries: Any, eoff: Any,
-    sizes: Any, rules: Any, scales: Any, vt: Any, mt: Any, kt: Any, out: Any,
+    n_kappa: Any,
+    a0: Any,
+    xs: Any,
+    xoff: Any,
+    xnq: Any,
+    entries: Any,
+    eoff: Any,
+    sizes: Any,
+    rules: Any,
+    scales: Any,
+    vt: Any,
+    mt: Any,
+    kt: Any,
+    out: Any,
 ) -> None:  # pragma: no cover - compiled
     """``out[c]``: an upper bound, valid for every class of the first-hand rank multiset,
     on the value (Antes) of the exchange keeping sub-multiset ``c`` (``sizes[c]`` cards)."""

@@ -46,7 +46,7 @@ def buy_scale(available: int, *, rebuy: bool) -> int:
 
 
 @nb.njit(cache=True, nogil=True)
-def qualifies(value: int, hand: Any) -> bool:  # pragma: no cover - compiled
+def qualifies(value: Any, hand: Any) -> Any:  # pragma: no cover - compiled
     """Ace-King or better (spec "Dealer and settlement")."""
     if value > HIGH_CARD_MAX:
         return True
@@ -61,7 +61,7 @@ def qualifies(value: int, hand: Any) -> bool:  # pragma: no cover - compiled
 
 @nb.njit(cache=True, nogil=True)
 def _buy_numerator(
-    hand: Any, rest: Any, count: int, v: int, win: int, tab: Any, rules: Any
+    hand: Any, rest: Any, count: Any, v: Any, win: Any, tab: Any, rules: Any
 ) -> Any:  # pragma: no cover - compiled
     """Sum of the outcomes (in Antes, before the fee) over the replacement cards, and their
     number, for a dealer ``hand`` that does not qualify."""
@@ -95,9 +95,16 @@ def _buy_numerator(
 
 @nb.njit(cache=True, nogil=True)
 def deal_net(
-    final: Any, size: int, dealer: Any, buy: bool, card: int, insurance: int, tab: Any,
-    pays: Any, rules: Any,
-) -> int:  # pragma: no cover - compiled
+    final: Any,
+    size: Any,
+    dealer: Any,
+    buy: Any,
+    card: Any,
+    insurance: Any,
+    tab: Any,
+    pays: Any,
+    rules: Any,
+) -> Any:  # pragma: no cover - compiled
     """The player's net in Antes of one box that bet (fees excluded): ``final`` (``size``
     cards) against the five-card ``dealer``; ``buy``: the dealer's game is bought and its
     top card replaced by ``card`` (which the caller draws under the rebuy rule);
@@ -136,7 +143,7 @@ def deal_net(
 
 @nb.njit(cache=True, nogil=True)
 def bet_total(
-    final: Any, size: int, dead: int, deck: int, tab: Any, pays: Any, rules: Any, scale: int
+    final: Any, size: Any, dead: Any, deck: Any, tab: Any, pays: Any, rules: Any, scale: Any
 ) -> Any:  # pragma: no cover - compiled
     """``(total, hands)``: the value of betting with ``final`` (``size`` = 5 or 6 cards) is
     ``total / (hands * scale)`` Antes, the Ante and the Bet settled, the dealer's game bought
@@ -189,7 +196,7 @@ def bet_total(
 
 @nb.njit(cache=True)
 def option_total(
-    hand: Any, option: int, deck: int, tab: Any, pays: Any, rules: Any, scale: int
+    hand: Any, option: Any, deck: Any, tab: Any, pays: Any, rules: Any, scale: Any
 ) -> Any:  # pragma: no cover - compiled
     """``(total, draws, hands)``: the value of ``option`` for the five cards ``hand`` is
     ``total / (draws * hands * scale)`` Antes (fees included). ``option``: 0 fold, 1 stand,

@@ -59,7 +59,7 @@ PRUNED, BOUNDED, EXACT = 0, 1, 2
 
 
 @nb.njit(cache=True, nogil=True)
-def _stood(ext: Any, total: int, fold: int, parts: Any) -> None:  # pragma: no cover
+def _stood(ext: Any, total: Any, fold: Any, parts: Any) -> None:  # pragma: no cover
     """Count a state that bets (``total >= fold``) into ``ext``."""
     if total < fold:
         return
@@ -73,8 +73,17 @@ def _stood(ext: Any, total: int, fold: int, parts: Any) -> None:  # pragma: no c
 
 @nb.njit(cache=True, nogil=True)
 def sixth_parts(
-    hand: Any, deck: int, tab: Any, pays: Any, rules: Any, scale: int, vt: Any, mt: Any,
-    ds: Any, acc: Any, ext: Any,
+    hand: Any,
+    deck: Any,
+    tab: Any,
+    pays: Any,
+    rules: Any,
+    scale: Any,
+    vt: Any,
+    mt: Any,
+    ds: Any,
+    acc: Any,
+    ext: Any,
 ) -> Any:  # pragma: no cover - compiled
     """``(draws, hands)``; ``acc`` (two words) receives the sixth card's total over the
     cards it can be (``max(state, fold) - 1`` each), ``ext`` the bets' extras."""
@@ -104,10 +113,34 @@ def sixth_parts(
 
 @nb.njit(cache=True, nogil=True)
 def solve_class(
-    hand: Any, deck: int, ranks: Any, mult: Any, radix: Any, xs: Any, xoff: Any,
-    xnq: Any, entries: Any, eoff: Any, p_hi: Any, tab: Any, pays: Any, rules: Any,
-    scales: Any, vt: Any, mt: Any, ds: Any, kt: Any, words: Any, bounds: Any, how: Any,
-    margin: float, policy: Any, stats: Any, ext: Any, allowed: Any, force: int,
+    hand: Any,
+    deck: Any,
+    ranks: Any,
+    mult: Any,
+    radix: Any,
+    xs: Any,
+    xoff: Any,
+    xnq: Any,
+    entries: Any,
+    eoff: Any,
+    p_hi: Any,
+    tab: Any,
+    pays: Any,
+    rules: Any,
+    scales: Any,
+    vt: Any,
+    mt: Any,
+    ds: Any,
+    kt: Any,
+    words: Any,
+    bounds: Any,
+    how: Any,
+    margin: Any,
+    policy: Any,
+    stats: Any,
+    ext: Any,
+    allowed: Any,
+    force: Any,
 ) -> None:  # pragma: no cover - compiled
     """Every option of one class (the exchanges ``allowed``; ``force``, an option column,
     is summed exactly whatever its bound): ``bounds[o] = (lo, hi)`` in Antes (``lo`` is ``-inf`` for
@@ -158,8 +191,22 @@ def solve_class(
             rest = left - k
             hands = rest * (rest - 1) * (rest - 2) * (rest - 3) * (rest - 4) // 120
             lo, hi, draws = exchange_bounds(
-                code, kept_suit, k, suits0, avail, xs, xoff, xnq, entries, eoff, hands, k0,
-                rules, scales[k], vt, mt,
+                code,
+                kept_suit,
+                k,
+                suits0,
+                avail,
+                xs,
+                xoff,
+                xnq,
+                entries,
+                eoff,
+                hands,
+                k0,
+                rules,
+                scales[k],
+                vt,
+                mt,
             )
             den = float(draws) * hands * scales[k]
             bounds[2 + d, 0] = lo / den - margin
@@ -190,8 +237,29 @@ def solve_class(
         hands = rest * (rest - 1) * (rest - 2) * (rest - 3) * (rest - 4) // 120
         acc_lo[0] = acc_lo[1] = acc_hi[0] = acc_hi[1] = 0
         draws = exchange_exact(
-            code, kept_suit, k, a0, suits0, avail, xs, xoff, xnq, entries, eoff, stats, hands,
-            rules, scales[k], vt, mt, ds, kt, acc_lo, acc_hi, policy, ext[2 + d],
+            code,
+            kept_suit,
+            k,
+            a0,
+            suits0,
+            avail,
+            xs,
+            xoff,
+            xnq,
+            entries,
+            eoff,
+            stats,
+            hands,
+            rules,
+            scales[k],
+            vt,
+            mt,
+            ds,
+            kt,
+            acc_lo,
+            acc_hi,
+            policy,
+            ext[2 + d],
         )
         words[2 + d, 0] = acc_lo[0]
         words[2 + d, 1] = acc_lo[1]
@@ -206,10 +274,28 @@ def solve_class(
 
 @nb.njit(cache=True, parallel=True)
 def solve_chunk(
-    p_counts: Any, class_start: Any, class_cards: Any, deck: int, deck_counts: Any,
-    tab: Any, pays: Any, m5: Any, rules: Any, scales: Any, vt: Any, mt: Any, ds: Any,
-    kt: Any, words: Any, bounds: Any, how: Any, margin: float, policy: Any, ext: Any,
-    allowed: Any, force: Any,
+    p_counts: Any,
+    class_start: Any,
+    class_cards: Any,
+    deck: Any,
+    deck_counts: Any,
+    tab: Any,
+    pays: Any,
+    m5: Any,
+    rules: Any,
+    scales: Any,
+    vt: Any,
+    mt: Any,
+    ds: Any,
+    kt: Any,
+    words: Any,
+    bounds: Any,
+    how: Any,
+    margin: Any,
+    policy: Any,
+    ext: Any,
+    allowed: Any,
+    force: Any,
 ) -> None:  # pragma: no cover - compiled
     """:func:`solve_class` for every class of the first-hand rank multisets ``p_counts``
     (classes ``class_start[i]:class_start[i+1]`` have ranks ``p_counts[i]``)."""
@@ -221,8 +307,19 @@ def solve_chunk(
         eoff = np.zeros(33, dtype=np.int64)
         stats = np.zeros((DRAW_PATTERNS, STATS), dtype=np.int64)
         n_kappa = prepare_p(
-            p_counts[ip], deck_counts, tab, m5, rules, scales, vt, ds, xs, xoff, xnq,
-            entries, eoff,
+            p_counts[ip],
+            deck_counts,
+            tab,
+            m5,
+            rules,
+            scales,
+            vt,
+            ds,
+            xs,
+            xoff,
+            xnq,
+            entries,
+            eoff,
         )
         ranks = np.zeros(5, dtype=np.int64)
         mult = np.zeros(5, dtype=np.int64)
@@ -242,7 +339,32 @@ def solve_chunk(
         )
         for ci in range(class_start[ip], class_start[ip + 1]):
             solve_class(
-                class_cards[ci], deck, ranks, mult, radix, xs, xoff, xnq, entries, eoff, p_hi,
-                tab, pays, rules, scales, vt, mt, ds, kt, words[ci], bounds[ci], how[ci],
-                margin, policy, stats, ext[ci], allowed, force[ci],
+                class_cards[ci],
+                deck,
+                ranks,
+                mult,
+                radix,
+                xs,
+                xoff,
+                xnq,
+                entries,
+                eoff,
+                p_hi,
+                tab,
+                pays,
+                rules,
+                scales,
+                vt,
+                mt,
+                ds,
+                kt,
+                words[ci],
+                bounds[ci],
+                how[ci],
+                margin,
+                policy,
+                stats,
+                ext[ci],
+                allowed,
+                force[ci],
             )

@@ -19,13 +19,13 @@ import numpy as np
 from croupier.analysis.russian._bounds import _weak_coefficients, kept_suited_bound
 from croupier.analysis.russian._counts import category_totals, versus
 from croupier.analysis.russian._option import _suit_choices, add2
-from croupier.analysis.russian._ranks import FLUSH, FULL, QUADS, TRIPS
+from croupier.analysis.russian._ranks import FLUSH, FULL, QUADS, TRIPS, _popcount
 from croupier.analysis.russian._ranktable import (
     FIELDS,
     FL,
+    GAIN,
     GMAX,
     LMAX,
-    GAIN,
     NBUY,
     NPROF,
     STRONG,
@@ -36,7 +36,7 @@ from croupier.analysis.russian._ranktable import (
     rank_entry,
 )
 from croupier.analysis.russian._state import (
-    _popcount,
+    _set_count,
     bought_pay,
     buy_rank_sums,
     cmp,
@@ -68,12 +68,20 @@ def _bet_parts(ext: Any, parts: Any) -> None:  # pragma: no cover - compiled
 
 @nb.njit(cache=True, nogil=True)
 def profitable_sets(
-    a: Any, v: int, m: int, rules: Any, scale: int, vt: Any, ds: Any, idx: Any, outs: Any,
+    a: Any,
+    v: Any,
+    m: Any,
+    rules: Any,
+    scale: Any,
+    vt: Any,
+    ds: Any,
+    idx: Any,
+    outs: Any,
     cards: Any,
-) -> int:  # pragma: no cover - compiled
+) -> Any:  # pragma: no cover - compiled
     """The rank sets whose buying can pay more than the Ante (alone or with flush
     completions) for a final hand of value ``v``: indices, outcome sums, card counts."""
-    ds_mask, ds_top, ds_kept, ds_new, ds_flush, ds_qual, _, _ = ds
+    ds_mask, ds_top, _, ds_new, ds_flush, ds_qual, _, _ = ds
     win = 2 * m + rules[0]
     onq = rules[1]
     rebuy = rules[2] != 0
@@ -83,12 +91,7 @@ def profitable_sets(
         atot += a[r]
     n_list = 0
     for i in range(ds_mask.shape[0]):
-        mask = ds_mask[i]
-        ok = True
-        for r in range(13):
-            if (mask >> r) & 1 and a[r] == 0:
-                ok = False
-        if not ok:
+        if _set_count(a, i, ds) == 0:
             continue
         o, n = buy_rank_sums(a, atot, i, v, win, onq, rebuy, ds)
         generic = bought_pay(o, n, scale)
@@ -109,9 +112,19 @@ def profitable_sets(
 
 @nb.njit(cache=True, nogil=True)
 def buy_suit_exact(
-    a: Any, mask: int, v: int, m: int, rules: Any, scale: int, ds: Any, idx: Any,
-    outs: Any, cards: Any, n_list: int, category: int,
-) -> int:  # pragma: no cover - compiled
+    a: Any,
+    mask: Any,
+    v: Any,
+    m: Any,
+    rules: Any,
+    scale: Any,
+    ds: Any,
+    idx: Any,
+    outs: Any,
+    cards: Any,
+    n_list: Any,
+    category: Any,
+) -> Any:  # pragma: no cover - compiled
     """One suit's share of :func:`._state.buy_suits` over a profitable list (a final hand
     of ``category``: below a flush every flush completion loses, from a full house it
     wins unless it is a straight flush, so the completions are counted, not valued)."""
@@ -120,7 +133,7 @@ def buy_suit_exact(
     onq = rules[1]
     rebuy = rules[2] != 0
     below = category < FLUSH
-    counted = below or category == FULL or category == QUADS
+    counted = below or FULL <= category <= QUADS
     each = (-3 - onq) if below else (win - onq)
     total = 0
     bought = 0
@@ -161,9 +174,19 @@ def buy_suit_exact(
 
 @nb.njit(cache=True, nogil=True)
 def flush_entry(
-    a: Any, totals: Any, v: int, m: int, rules: Any, scale: int, vt: Any, ds: Any,
-    row: Any, idx: Any, outs: Any, cards: Any,
-) -> int:  # pragma: no cover - compiled
+    a: Any,
+    totals: Any,
+    v: Any,
+    m: Any,
+    rules: Any,
+    scale: Any,
+    vt: Any,
+    ds: Any,
+    row: Any,
+    idx: Any,
+    outs: Any,
+    cards: Any,
+) -> Any:  # pragma: no cover - compiled
     """:func:`._ranktable.rank_entry` for a flush (or better) final hand, filling the list
     of rank sets whose buying can pay at the same time (every outcome of a bought card but
     a flush is a win); return the list's length."""
@@ -182,11 +205,7 @@ def flush_entry(
     gains = 0
     bought = 0
     for i in range(ds_mask.shape[0]):
-        mask = ds_mask[i]
-        count = 1
-        for r in range(13):
-            if (mask >> r) & 1:
-                count *= a[r]
+        count = _set_count(a, i, ds)
         if count == 0:
             continue
         q = qualifying_cards(a, i, ds)
@@ -213,7 +232,7 @@ def flush_entry(
 
 @nb.njit(cache=True, nogil=True)
 def x_stats(
-    k: int, xs: Any, xoff: Any, suits0: Any, avail: Any, mt: Any, stats: Any
+    k: Any, xs: Any, xoff: Any, suits0: Any, avail: Any, mt: Any, stats: Any
 ) -> None:  # pragma: no cover - compiled
     """``stats[ix]``: over the draws of pattern ``ix`` (``k`` cards), the sums, minima and
     maxima of the four suits' Ace-King and non-qualifying subset counts, and the draws."""
@@ -268,10 +287,31 @@ def x_stats(
 
 @nb.njit(cache=True, nogil=True)
 def draw_value(
-    cur: Any, flush: bool, masks: Any, ys: Any, a: Any, nq_rank: int, hands: int,
-    rules: Any, scale: int, vt: Any, mt: Any, ds: Any, kt: Any, exact: bool, idx: Any,
-    outs: Any, cards: Any, n_list: int, cache: Any, cached: Any, use_cache: bool,
-    fast: bool, alpha: int, beta: int, parts: Any,
+    cur: Any,
+    flush: Any,
+    masks: Any,
+    ys: Any,
+    a: Any,
+    nq_rank: Any,
+    hands: Any,
+    rules: Any,
+    scale: Any,
+    vt: Any,
+    mt: Any,
+    ds: Any,
+    kt: Any,
+    exact: Any,
+    idx: Any,
+    outs: Any,
+    cards: Any,
+    n_list: Any,
+    cache: Any,
+    cached: Any,
+    use_cache: Any,
+    fast: Any,
+    alpha: Any,
+    beta: Any,
+    parts: Any,
 ) -> Any:  # pragma: no cover - compiled
     """``(lo, hi)``: the value (numerator) of betting from one draw's state: the rank-level
     total of its final hand ``cur`` plus the per-suit corrections of its masks, insurance,
@@ -350,25 +390,56 @@ def draw_value(
 
 @nb.njit(cache=True, nogil=True)
 def _flush_row(
-    a: Any, totals: Any, row: Any, rules: Any, scale: int, vt: Any, ds: Any, flrow: Any,
-    idx: Any, outs: Any, cards: Any, exact: bool,
-) -> int:  # pragma: no cover - compiled
+    a: Any,
+    totals: Any,
+    row: Any,
+    rules: Any,
+    scale: Any,
+    vt: Any,
+    ds: Any,
+    flrow: Any,
+    idx: Any,
+    outs: Any,
+    cards: Any,
+    exact: Any,
+) -> Any:  # pragma: no cover - compiled
     """The flush final hand of a draw pattern: its rank-level row and, when its buying is
     summed exactly, its profitable list (length returned)."""
     category_totals(a, totals)
     if exact:
-        return flush_entry(a, totals, row[FL + V], row[FL + M], rules, scale, vt, ds, flrow, idx, outs, cards)
+        return flush_entry(
+            a, totals, row[FL + V], row[FL + M], rules, scale, vt, ds, flrow, idx, outs, cards
+        )
     rank_entry(a, totals, row[FL + V], row[FL + M], rules, scale, vt, ds, flrow, 0, True)
     return 0
 
 
 @nb.njit(cache=True, nogil=True)
 def exchange_exact(
-    code: int, kept_suit: int, k: int, a0: Any, suits0: Any, avail: Any, xs: Any,
-    xoff: Any, xnq: Any, entries: Any, eoff: Any, stats: Any, hands: int, rules: Any,
-    scale: int, vt: Any, mt: Any, ds: Any, kt: Any, acc_lo: Any, acc_hi: Any, policy: Any,
+    code: Any,
+    kept_suit: Any,
+    k: Any,
+    a0: Any,
+    suits0: Any,
+    avail: Any,
+    xs: Any,
+    xoff: Any,
+    xnq: Any,
+    entries: Any,
+    eoff: Any,
+    stats: Any,
+    hands: Any,
+    rules: Any,
+    scale: Any,
+    vt: Any,
+    mt: Any,
+    ds: Any,
+    kt: Any,
+    acc_lo: Any,
+    acc_hi: Any,
+    policy: Any,
     ext: Any,
-) -> int:  # pragma: no cover - compiled
+) -> Any:  # pragma: no cover - compiled
     """Add to ``acc_lo``/``acc_hi`` (two words each) the exchange's total over every draw
     (equal unless buying's per-suit corrections were bounded); return the draws. ``ext``
     (see :data:`EXT`) receives what the draws that bet add up to: their number, the
@@ -419,8 +490,10 @@ def exchange_exact(
         draws += st[COUNT]
         # one step: a pair to trips or a plain high card, no buying, no insurance, and
         # every draw deciding alike
-        if fast and not row[STRONG] and (
-            vt_cat[row[V]] < TRIPS or 2 * (nq_rank - st[MIN_NQ]) <= hands
+        if (
+            fast
+            and not row[STRONG]
+            and (vt_cat[row[V]] < TRIPS or 2 * (nq_rank - st[MIN_NQ]) <= hands)
         ):
             v_lo = row[TOT] + (alpha * st[MAX_AK] + beta * st[MAX_NQ]) * scale
             v_hi = row[TOT] + (alpha * st[MIN_AK] + beta * st[MIN_NQ]) * scale
@@ -438,23 +511,55 @@ def exchange_exact(
                             masks[t] = suits0[t]
                         masks[s] = suits0[s] & ~xm
                         n -= 1
-                        s_ak -= mt_ak[masks[0]] + mt_ak[masks[1]] + mt_ak[masks[2]] + mt_ak[
-                            masks[3]
-                        ]
-                        s_nq -= mt_nq[masks[0]] + mt_nq[masks[1]] + mt_nq[masks[2]] + mt_nq[
-                            masks[3]
-                        ]
+                        s_ak -= (
+                            mt_ak[masks[0]] + mt_ak[masks[1]] + mt_ak[masks[2]] + mt_ak[masks[3]]
+                        )
+                        s_nq -= (
+                            mt_nq[masks[0]] + mt_nq[masks[1]] + mt_nq[masks[2]] + mt_nq[masks[3]]
+                        )
                         if not fl_ready:
                             exact1 = k <= policy[2]
                             n_list1 = _flush_row(
-                                a, totals, row, rules, scale, vt, ds, flrow, idx[1], outs[1],
-                                cards[1], exact1,
+                                a,
+                                totals,
+                                row,
+                                rules,
+                                scale,
+                                vt,
+                                ds,
+                                flrow,
+                                idx[1],
+                                outs[1],
+                                cards[1],
+                                exact1,
                             )
                             fl_ready = True
                         lo, hi = draw_value(
-                            flrow, True, masks, ys, a, nq_rank, hands, rules, scale, vt, mt,
-                            ds, kt, exact1, idx[1], outs[1], cards[1], n_list1, cache, cached,
-                            False, False, 0, 0, parts,
+                            flrow,
+                            True,
+                            masks,
+                            ys,
+                            a,
+                            nq_rank,
+                            hands,
+                            rules,
+                            scale,
+                            vt,
+                            mt,
+                            ds,
+                            kt,
+                            exact1,
+                            idx[1],
+                            outs[1],
+                            cards[1],
+                            n_list1,
+                            cache,
+                            cached,
+                            False,
+                            False,
+                            0,
+                            0,
+                            parts,
                         )
                         add2(acc_lo, max(lo, -fold) - fold)
                         add2(acc_hi, max(hi, -fold) - fold)
@@ -511,13 +616,45 @@ def exchange_exact(
                 if not fl_ready:
                     exact1 = k <= policy[2]
                     n_list1 = _flush_row(
-                        a, totals, row, rules, scale, vt, ds, flrow, idx[1], outs[1], cards[1],
+                        a,
+                        totals,
+                        row,
+                        rules,
+                        scale,
+                        vt,
+                        ds,
+                        flrow,
+                        idx[1],
+                        outs[1],
+                        cards[1],
                         exact1,
                     )
                     fl_ready = True
                 lo, hi = draw_value(
-                    flrow, True, masks, ys, a, nq_rank, hands, rules, scale, vt, mt, ds, kt,
-                    exact1, idx[1], outs[1], cards[1], n_list1, cache, cached, False, False, 0, 0,
+                    flrow,
+                    True,
+                    masks,
+                    ys,
+                    a,
+                    nq_rank,
+                    hands,
+                    rules,
+                    scale,
+                    vt,
+                    mt,
+                    ds,
+                    kt,
+                    exact1,
+                    idx[1],
+                    outs[1],
+                    cards[1],
+                    n_list1,
+                    cache,
+                    cached,
+                    False,
+                    False,
+                    0,
+                    0,
                     parts,
                 )
             elif plain:
@@ -544,9 +681,31 @@ def exchange_exact(
                 hi = lo
             else:
                 lo, hi = draw_value(
-                    row, False, masks, ys, a, nq_rank, hands, rules, scale, vt, mt, ds, kt,
-                    exact0, idx[0], outs[0], cards[0], n_list0, cache, cached, True, fast, alpha,
-                    beta, parts,
+                    row,
+                    False,
+                    masks,
+                    ys,
+                    a,
+                    nq_rank,
+                    hands,
+                    rules,
+                    scale,
+                    vt,
+                    mt,
+                    ds,
+                    kt,
+                    exact0,
+                    idx[0],
+                    outs[0],
+                    cards[0],
+                    n_list0,
+                    cache,
+                    cached,
+                    True,
+                    fast,
+                    alpha,
+                    beta,
+                    parts,
                 )
             group_lo += max(lo, -fold) - fold
             group_hi += max(hi, -fold) - fold

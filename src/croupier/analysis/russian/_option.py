@@ -33,7 +33,7 @@ WORD = np.int64(1) << 40
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def add2(acc: Any, value: int) -> None:  # pragma: no cover - compiled
+def add2(acc: Any, value: Any) -> None:  # pragma: no cover - compiled
     """``acc[0] * 2**40 + acc[1] += value``, exactly (``acc[1]`` kept in ``[0, 2**40)``)."""
     low = acc[1] + value
     carry = low >> 40
@@ -42,7 +42,7 @@ def add2(acc: Any, value: int) -> None:  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def multisets(caps: Any, k: int, out: Any) -> int:  # pragma: no cover - compiled
+def multisets(caps: Any, k: Any, out: Any) -> Any:  # pragma: no cover - compiled
     """Fill ``out`` with every multiset of ``k`` ranks (as 13 counts) with count ``<= caps``;
     return how many."""
     counts = np.zeros(13, dtype=np.int64)
@@ -73,7 +73,7 @@ def multisets(caps: Any, k: int, out: Any) -> int:  # pragma: no cover - compile
 
 
 @nb.njit(cache=True, nogil=True)
-def nonflush_value(counts: Any, tab: Any) -> int:  # pragma: no cover - compiled
+def nonflush_value(counts: Any, tab: Any) -> Any:  # pragma: no cover - compiled
     """The value of five cards with these rank counts and no flush."""
     ids = np.empty(5, dtype=np.int64)
     j = 0
@@ -110,10 +110,10 @@ def _suit_choices() -> Any:  # pragma: no cover - compiled
 def _rank_part(
     a: Any,
     totals: Any,
-    v: int,
-    m: int,
+    v: Any,
+    m: Any,
     rules: Any,
-    scale: int,
+    scale: Any,
     vt: Any,
     ds: Any,
     outcomes: Any,
@@ -122,15 +122,15 @@ def _rank_part(
 ) -> Any:  # pragma: no cover - compiled
     """``(total, strong)``: the rank-level numerator of a state of value ``v`` (times
     ``scale``), buying by ranks included when it can pay (``strong``)."""
-    vt_cat, vt_ranks, vt_mask = vt
+    vt_cat, vt_ranks, _ = vt
     win = 2 * m + rules[0]
     below, _, above = versus(a, vt_cat[v], vt_ranks[v], totals)
     total = (win * below - 3 * above + totals[8]) * scale
     strong = win >= 3
     if strong:
-        total += buy_ranks(
-            a, v, win, rules[1], rules[2] != 0, scale, ds, outcomes, cards, counts
-        )[0]
+        total += buy_ranks(a, v, win, rules[1], rules[2] != 0, scale, ds, outcomes, cards, counts)[
+            0
+        ]
     return total, strong
 
 
@@ -138,20 +138,20 @@ def _rank_part(
 def _suit_part(
     a: Any,
     suits: Any,
-    v: int,
-    m: int,
-    not_qualified: int,
-    hands: int,
-    strong: bool,
+    v: Any,
+    m: Any,
+    not_qualified: Any,
+    hands: Any,
+    strong: Any,
     rules: Any,
-    scale: int,
+    scale: Any,
     vt: Any,
     mt: Any,
     ds: Any,
     outcomes: Any,
     cards: Any,
     counts: Any,
-) -> int:  # pragma: no cover - compiled
+) -> Any:  # pragma: no cover - compiled
     """The per-suit corrections and insurance of one state (see :mod:`._state`)."""
     vt_cat, vt_ranks, vt_mask = vt
     mt_ak, mt_nq, mt_str, _ = mt
@@ -178,12 +178,12 @@ def _suit_part(
 @nb.njit(cache=True, nogil=True)
 def exchange_sums(
     hand: Any,
-    discard: int,
-    deck: int,
+    discard: Any,
+    deck: Any,
     tab: Any,
     m5: Any,
     rules: Any,
-    scale: int,
+    scale: Any,
     vt: Any,
     mt: Any,
     ds: Any,
@@ -340,11 +340,11 @@ def exchange_sums(
 @nb.njit(cache=True, nogil=True)
 def sixth_sums(
     hand: Any,
-    deck: int,
+    deck: Any,
     tab: Any,
     pays: Any,
     rules: Any,
-    scale: int,
+    scale: Any,
     vt: Any,
     mt: Any,
     ds: Any,

@@ -30,8 +30,8 @@ FULL_DECK = (1 << 52) - 1
 
 @nb.njit(cache=True, nogil=True)
 def _buys(
-    final: Any, size: int, dealer: Any, dead: int, tab: Any, pays: Any, rules: Any
-) -> bool:  # pragma: no cover - compiled
+    final: Any, size: Any, dealer: Any, dead: Any, tab: Any, pays: Any, rules: Any
+) -> Any:  # pragma: no cover - compiled
     """Whether buying beats taking the Ante's 1, over every card the dealer can be given."""
     top = 0
     for j in range(5):
@@ -48,8 +48,16 @@ def _buys(
 
 @nb.njit(cache=True, nogil=True)
 def play_exact_round(
-    deck: Any, decisions: Any, binom: Any, tab: Any, pays: Any, rules: Any, scales: Any,
-    vt: Any, mt: Any, ds: Any,
+    deck: Any,
+    decisions: Any,
+    binom: Any,
+    tab: Any,
+    pays: Any,
+    rules: Any,
+    scales: Any,
+    vt: Any,
+    mt: Any,
+    ds: Any,
 ) -> Any:  # pragma: no cover - compiled
     """``(net, wager)`` in Antes of one round from the ordered ``deck`` (box 5, dealer 5,
     then the draws and the bought cards, as the engine deals)."""
@@ -121,8 +129,18 @@ def play_exact_round(
 
 @nb.njit(cache=True, parallel=True)
 def simulate_exact(
-    lanes: int, rounds_per_lane: int, seed: int, decisions: Any, binom: Any, tab: Any,
-    pays: Any, rules: Any, scales: Any, vt: Any, mt: Any, ds: Any,
+    lanes: Any,
+    rounds_per_lane: Any,
+    seed: Any,
+    decisions: Any,
+    binom: Any,
+    tab: Any,
+    pays: Any,
+    rules: Any,
+    scales: Any,
+    vt: Any,
+    mt: Any,
+    ds: Any,
 ) -> Any:  # pragma: no cover - compiled
     """Per-lane sums over ``lanes * rounds_per_lane`` rounds (columns as this module's)."""
     sums = np.zeros((lanes, COLUMNS))

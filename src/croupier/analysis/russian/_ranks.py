@@ -212,7 +212,7 @@ def _mask_tables(straight_masks: Any) -> Any:  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _popcount(x: int) -> int:  # pragma: no cover - compiled
+def _popcount(x: Any) -> Any:  # pragma: no cover - compiled
     count = 0
     while x:
         x &= x - 1
@@ -225,7 +225,7 @@ def ace_king_below() -> npt.NDArray[np.int64]:
     """``table[121 * a + 11 * b + c, low]``: the three-rank subsets of the 11-bit mask
     ``low`` (Deuce to Queen) lexicographically below ``(a, b, c)`` (high to low), i.e. the
     Ace-King-high flushes of a suit below a player's Ace-King ``(A, K, a, b, c)``."""
-    return _ace_king_below()
+    return np.asarray(_ace_king_below(), dtype=np.int64)
 
 
 @nb.njit(cache=True)

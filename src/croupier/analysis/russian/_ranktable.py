@@ -16,9 +16,9 @@ import numpy as np
 
 from croupier.analysis.russian._counts import category_totals, versus
 from croupier.analysis.russian._option import multisets, nonflush_value
-from croupier.analysis.russian._ranks import FLUSH, HC, STRAIGHT
+from croupier.analysis.russian._ranks import FLUSH, HC, STRAIGHT, _popcount
 from croupier.analysis.russian._state import (
-    _popcount,
+    _set_count,
     bought_pay,
     buy_rank_sums,
     kept_suited_outcomes,
@@ -41,7 +41,7 @@ DRAW_PATTERNS = 8_600
 
 
 @nb.njit(cache=True, nogil=True)
-def can_buy(a: Any, atot: int, category: int, win: int, onq: int, rebuy: bool) -> bool:
+def can_buy(a: Any, atot: Any, category: Any, win: Any, onq: Any, rebuy: Any) -> Any:
     # pragma: no cover - compiled
     """Whether buying the dealer's game can ever pay more than the Ante's 1 against a final
     hand of ``category`` (a bound: the best four pairing ranks and, from a straight up, the
@@ -74,7 +74,7 @@ def can_buy(a: Any, atot: int, category: int, win: int, onq: int, rebuy: bool) -
 
 
 @nb.njit(cache=True, nogil=True)
-def qualifying_cards(a: Any, i: int, ds: Any) -> int:  # pragma: no cover - compiled
+def qualifying_cards(a: Any, i: Any, ds: Any) -> Any:  # pragma: no cover - compiled
     """The replacement cards that give non-qualifying rank set ``i`` a game (no flush)."""
     kept = ds[6]
     straights = ds[7]
@@ -90,13 +90,22 @@ def qualifying_cards(a: Any, i: int, ds: Any) -> int:  # pragma: no cover - comp
 
 @nb.njit(cache=True, nogil=True)
 def rank_entry(
-    a: Any, totals: Any, v: int, m: int, rules: Any, scale: int, vt: Any, ds: Any,
-    row: Any, at: int, full: bool,
+    a: Any,
+    totals: Any,
+    v: Any,
+    m: Any,
+    rules: Any,
+    scale: Any,
+    vt: Any,
+    ds: Any,
+    row: Any,
+    at: Any,
+    full: Any,
 ) -> None:  # pragma: no cover - compiled
     """Fill ``row[at:at+8]`` for a final hand of value ``v``, multiple ``m``; without
     ``full``, buying is left out of the total and only bounded (``GMAX``, ``LMAX``)."""
-    vt_cat, vt_ranks, vt_mask = vt
-    ds_mask, ds_top, ds_kept, ds_new, ds_flush, ds_qual, _, _ = ds
+    vt_cat, vt_ranks, _ = vt
+    ds_mask, ds_top, _, ds_new, ds_flush, ds_qual, _, _ = ds
     win = 2 * m + rules[0]
     onq = rules[1]
     rebuy = rules[2] != 0
@@ -136,11 +145,7 @@ def rank_entry(
         gains = 0
         bought = 0
         for i in range(ds_mask.shape[0]):
-            mask = ds_mask[i]
-            count = 1
-            for r in range(13):
-                if (mask >> r) & 1:
-                    count *= a[r]
+            count = _set_count(a, i, ds)
             if count == 0:
                 continue
             if category >= FLUSH:
@@ -158,7 +163,17 @@ def rank_entry(
             lift = 0
             if category >= FLUSH:
                 best = kept_suited_outcomes(
-                    i, 8191, v, win, onq, rebuy, ds_mask, ds_top, ds_new, ds_qual, ds_flush,
+                    i,
+                    8191,
+                    v,
+                    win,
+                    onq,
+                    rebuy,
+                    ds_mask,
+                    ds_top,
+                    ds_new,
+                    ds_qual,
+                    ds_flush,
                     True,
                 )
                 lift = bought_pay(o + best, n, scale) - generic
@@ -205,7 +220,7 @@ def kept_tops() -> Any:  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def _is_straight(mask: int) -> bool:  # pragma: no cover - compiled
+def _is_straight(mask: Any) -> Any:  # pragma: no cover - compiled
     if mask == 0b1_0000_0000_1111:
         return True
     low = mask & -mask
@@ -213,7 +228,7 @@ def _is_straight(mask: int) -> bool:  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def kappa_layout(pc: Any, ranks: Any, mult: Any, radix: Any) -> int:  # pragma: no cover
+def kappa_layout(pc: Any, ranks: Any, mult: Any, radix: Any) -> Any:  # pragma: no cover
     """The distinct ranks of ``pc`` (counts) with their multiplicities and the mixed radix
     numbering its sub-multisets (the kept ranks of an exchange); return how many there are."""
     nd = 0
@@ -234,9 +249,20 @@ def kappa_layout(pc: Any, ranks: Any, mult: Any, radix: Any) -> int:  # pragma: 
 
 @nb.njit(cache=True, nogil=True)
 def prepare_p(
-    pc: Any, deck_counts: Any, tab: Any, m5: Any, rules: Any, scales: Any, vt: Any, ds: Any,
-    xs: Any, xoff: Any, xnq: Any, entries: Any, eoff: Any,
-) -> int:  # pragma: no cover - compiled
+    pc: Any,
+    deck_counts: Any,
+    tab: Any,
+    m5: Any,
+    rules: Any,
+    scales: Any,
+    vt: Any,
+    ds: Any,
+    xs: Any,
+    xoff: Any,
+    xnq: Any,
+    entries: Any,
+    eoff: Any,
+) -> Any:  # pragma: no cover - compiled
     """The rank-level table of first-hand ranks ``pc``: draw patterns ``xs`` (rows
     ``xoff[k]:xoff[k+1]`` draw ``k`` cards), the non-qualifying dealer count ``xnq`` of
     each, and for each kept sub-multiset (code ``c``) the entries ``eoff[c] + i`` for its

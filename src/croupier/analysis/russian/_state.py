@@ -34,7 +34,6 @@ from croupier.analysis.russian._ranks import (
     HC,
     KING,
     QUADS,
-    SF,
     STRAIGHT,
     STRAIGHT_MASKS,
     TRIPS,
@@ -47,7 +46,7 @@ _STRAIGHTS = STRAIGHT_MASKS
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def cmp(v: int, w: int, win: int) -> int:  # pragma: no cover - compiled
+def cmp(v: Any, w: Any, win: Any) -> Any:  # pragma: no cover - compiled
     """The Ante and Bet's net against a qualifying dealer of value ``w``."""
     if v > w:
         return win
@@ -57,7 +56,7 @@ def cmp(v: int, w: int, win: int) -> int:  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def _subsets_below(mask: int, f: Any, start: int, k: int) -> int:  # pragma: no cover
+def _subsets_below(mask: Any, f: Any, start: Any, k: Any) -> Any:  # pragma: no cover
     """Subsets of ``k`` ranks of ``mask`` below ``f[start:start+k]`` (high to low, lex)."""
     total = 0
     for i in range(k):
@@ -76,21 +75,21 @@ def _subsets_below(mask: int, f: Any, start: int, k: int) -> int:  # pragma: no 
 
 
 @nb.njit(cache=True, nogil=True)
-def _straight_index(top: int) -> int:  # pragma: no cover - compiled
+def _straight_index(top: Any) -> Any:  # pragma: no cover - compiled
     return 0 if top == 3 else top - 3
 
 
 @nb.njit(cache=True, nogil=True)
 def flush_correction(
-    mask: int,
-    category: int,
+    mask: Any,
+    category: Any,
     f: Any,
-    rank_mask: int,
-    win: int,
+    rank_mask: Any,
+    win: Any,
     mt_ak: Any,
     mt_nq: Any,
     mt_str: Any,
-) -> int:  # pragma: no cover - compiled
+) -> Any:  # pragma: no cover - compiled
     """Flush-suited dealer hands in one suit (available ranks ``mask``): their true net minus
     the net counted for them by ranks, with 1 for a non-qualifying rank set (the buying gain
     is taken off by the caller). The player holds ``category`` / ordering ranks ``f`` /
@@ -127,7 +126,7 @@ def flush_correction(
         equal = 1 if (mask & rank_mask) == rank_mask else 0
         above = ak + nq - lex - equal
         return win * lex - 3 * above - win * ak - nq - (3 + win) * count
-    if category == FULL or category == QUADS:
+    if FULL <= category <= QUADS:
         return (win - 1) * nq - (3 + win) * count
     mine = _straight_index(f[0])
     total = (win - 1) * nq
@@ -138,7 +137,7 @@ def flush_correction(
 
 
 @nb.njit(cache=True, nogil=True)
-def _desc_below(set_mask: int, f: Any) -> bool:  # pragma: no cover - compiled
+def _desc_below(set_mask: Any, f: Any) -> Any:  # pragma: no cover - compiled
     """Whether the five ranks of ``set_mask``, high to low, are lexicographically below
     ``f[0:5]``."""
     j = 0
@@ -150,9 +149,16 @@ def _desc_below(set_mask: int, f: Any) -> bool:  # pragma: no cover - compiled
     return False
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _set_count(a: Any, i: Any, ds: Any) -> Any:  # pragma: no cover - compiled
+    """Deals of non-qualifying rank set ``i``: one card of each of its five ranks."""
+    kept = ds[6]
+    return a[ds[1][i]] * a[kept[i, 0]] * a[kept[i, 1]] * a[kept[i, 2]] * a[kept[i, 3]]
+
+
 @nb.njit(cache=True, nogil=True)
 def buy_rank_sums(
-    a: Any, atot: int, i: int, v: int, win: int, onq: int, rebuy: bool, ds: Any
+    a: Any, atot: Any, i: Any, v: Any, win: Any, onq: Any, rebuy: Any, ds: Any
 ) -> Any:  # pragma: no cover - compiled
     """``(outcome_sum, cards)`` of buying against non-qualifying rank set ``i`` with no
     flush possible: the sum over the replacement cards of the Ante and Bet's net. ``atot``:
@@ -183,7 +189,7 @@ def buy_rank_sums(
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def bought_pay(outcomes: int, n: int, scale: int) -> int:  # pragma: no cover - compiled
+def bought_pay(outcomes: Any, n: Any, scale: Any) -> Any:  # pragma: no cover - compiled
     """``scale`` times the better of the Ante's 1 and buying (``-1 + outcomes / n``)."""
     if n > 0 and outcomes > 2 * n:
         return (outcomes - n) * (scale // n)
@@ -192,19 +198,19 @@ def bought_pay(outcomes: int, n: int, scale: int) -> int:  # pragma: no cover - 
 
 @nb.njit(cache=True, nogil=True)
 def kept_suited_outcomes(
-    i: int,
-    suit_mask: int,
-    v: int,
-    win: int,
-    onq: int,
-    rebuy: bool,
+    i: Any,
+    suit_mask: Any,
+    v: Any,
+    win: Any,
+    onq: Any,
+    rebuy: Any,
     ds_mask: Any,
     ds_top: Any,
     ds_new: Any,
     ds_qual: Any,
     ds_flush: Any,
     gains_only: bool = False,
-) -> int:  # pragma: no cover - compiled
+) -> Any:  # pragma: no cover - compiled
     """What the flush completions add to the outcome sum of rank set ``i`` when its four
     kept cards are of a suit whose available ranks are ``suit_mask``."""
     mask = ds_mask[i]
@@ -227,7 +233,7 @@ def kept_suited_outcomes(
 
 
 @nb.njit(cache=True, nogil=True)
-def availability(dead: int, deck: int, a: Any, suit_masks: Any) -> int:  # pragma: no cover
+def availability(dead: Any, deck: Any, a: Any, suit_masks: Any) -> Any:  # pragma: no cover
     """Fill ``a`` (cards left per rank) and ``suit_masks`` (ranks left per suit) from the
     dead cards and the deck; return the number of cards left."""
     left = deck & ~dead
@@ -246,7 +252,7 @@ def availability(dead: int, deck: int, a: Any, suit_masks: Any) -> int:  # pragm
 
 @nb.njit(cache=True, nogil=True)
 def state_parts(
-    v: int, m: int, dead: int, deck: int, rules: Any, scale: int, vt: Any, mt: Any, ds: Any
+    v: Any, m: Any, dead: Any, deck: Any, rules: Any, scale: Any, vt: Any, mt: Any, ds: Any
 ) -> Any:  # pragma: no cover - compiled
     """``(total, hands, insurance_net, insured, gain, bought)``: betting with a final hand of
     value ``v`` and two-combination multiple ``m`` is worth ``total / (hands * scale)``
@@ -290,7 +296,7 @@ def state_parts(
 
 @nb.njit(cache=True, nogil=True)
 def state_total(
-    v: int, m: int, dead: int, deck: int, rules: Any, scale: int, vt: Any, mt: Any, ds: Any
+    v: Any, m: Any, dead: Any, deck: Any, rules: Any, scale: Any, vt: Any, mt: Any, ds: Any
 ) -> Any:  # pragma: no cover - compiled
     """``(total, hands)`` of :func:`state_parts`."""
     total, hands, _, _, _, _ = state_parts(v, m, dead, deck, rules, scale, vt, mt, ds)
@@ -300,11 +306,11 @@ def state_total(
 @nb.njit(cache=True, nogil=True)
 def buy_ranks(
     a: Any,
-    v: int,
-    win: int,
-    onq: int,
-    rebuy: bool,
-    scale: int,
+    v: Any,
+    win: Any,
+    onq: Any,
+    rebuy: Any,
+    scale: Any,
     ds: Any,
     outcomes: Any,
     cards: Any,
@@ -321,11 +327,7 @@ def buy_ranks(
     for r in range(13):
         atot += a[r]
     for i in range(ds_mask.shape[0]):
-        mask = ds_mask[i]
-        count = 1
-        for r in range(13):
-            if (mask >> r) & 1:
-                count *= a[r]
+        count = _set_count(a, i, ds)
         counts[i] = count
         if count == 0:
             continue
@@ -343,11 +345,11 @@ def buy_ranks(
 def buy_suits(
     a: Any,
     suits: Any,
-    v: int,
-    win: int,
-    onq: int,
-    rebuy: bool,
-    scale: int,
+    v: Any,
+    win: Any,
+    onq: Any,
+    rebuy: Any,
+    scale: Any,
     ds: Any,
     outcomes: Any,
     cards: Any,
@@ -389,7 +391,7 @@ def buy_suits(
 
 @nb.njit(cache=True, nogil=True)
 def buy_total(
-    a: Any, suits: Any, v: int, win: int, onq: int, rebuy: bool, scale: int, ds: Any
+    a: Any, suits: Any, v: Any, win: Any, onq: Any, rebuy: Any, scale: Any, ds: Any
 ) -> Any:  # pragma: no cover - compiled
     """:func:`buy_ranks` plus :func:`buy_suits` for one state: ``(gain, bought)``."""
     sets = ds[0].shape[0]

@@ -162,9 +162,7 @@ class ClassSolution:
 def _scales(left: int, rebuy: bool) -> list[int]:
     """The common multiples of replacement counts: exchanges of k = 0..5 cards, then the
     sixth card (index 6)."""
-    return [buy_scale(left - k, rebuy=rebuy) for k in range(6)] + [
-        buy_scale(left - 1, rebuy=rebuy)
-    ]
+    return [buy_scale(left - k, rebuy=rebuy) for k in range(6)] + [buy_scale(left - 1, rebuy=rebuy)]
 
 
 def _tables(rules: ExactRules) -> tuple[Any, ...]:

@@ -102,7 +102,7 @@ def _choose(sol: ClassSolution, allowed: npt.NDArray[np.bool_]) -> npt.NDArray[n
     for c in np.flatnonzero(near):
         options = [o for o in np.flatnonzero(lows[c] >= best[c] - 1e-9) if sol.how[c, o] == 2]
         choice[c] = max(options, key=lambda o: (sol.total(int(c), int(o)), -o))
-    return choice.astype(np.int64)
+    return np.asarray(choice, dtype=np.int64)
 
 
 def _kind(option: int) -> int:
@@ -124,7 +124,7 @@ def summarize(sol: ClassSolution, allowed: npt.NDArray[np.bool_] | None = None) 
     lo = [0] * 34
     up = [0] * 34
     count = [0] * 34
-    extra = np.zeros((34, 5), dtype=object)
+    extra = [[0] * 5 for _ in range(34)]
     net = [0] * 34
     gain = [0] * 34
     uppers = np.where(mask[None, :], sol.bounds[:, :, 1], -np.inf)
@@ -141,8 +141,8 @@ def summarize(sol: ClassSolution, allowed: npt.NDArray[np.bool_] | None = None) 
             continue
         lo[o] += w * _two(sol.words[c, o, 0:2])
         e = sol.ext[c, o]
-        extra[o] += [w * int(e[BETS]), w * int(e[INS_COUNT]), w * int(e[INSURED]),
-                     w * int(e[BUYS]), 0]  # fmt: skip
+        for i, column in enumerate((BETS, INS_COUNT, INSURED, BUYS)):
+            extra[o][i] += w * int(e[column])
         net[o] += w * _two(e[INS_NET : INS_NET + 2])
         gain[o] += w * _two(e[GAIN_SUM : GAIN_SUM + 2])
     dens = (1, *sol.denominators[1:])
@@ -159,11 +159,12 @@ def summarize(sol: ClassSolution, allowed: npt.NDArray[np.bool_] | None = None) 
     bet_rate = per_round(0)
     fees = -Fraction(sum(count[2:]), total_hands)
     wager = 1 + 2 * bet_rate - fees + per_round(2) + per_round(3, hands=True)
-    kinds = [[0, Fraction(0)] for _ in _KINDS]
+    kind_hands = [0] * len(_KINDS)
+    kind_values = [Fraction(0)] * len(_KINDS)
     for o in range(34):
         if count[o]:
-            kinds[_kind(o)][0] += count[o]
-            kinds[_kind(o)][1] += Fraction(lo[o], dens[o])
+            kind_hands[_kind(o)] += count[o]
+            kind_values[_kind(o)] += Fraction(lo[o], dens[o])
     return ExactResult(
         ev=ev,
         ev_upper=ev_upper,
@@ -171,19 +172,19 @@ def summarize(sol: ClassSolution, allowed: npt.NDArray[np.bool_] | None = None) 
         bet_rate=bet_rate,
         insurance_rate=per_round(1),
         insurance_amount=per_round(2),
-        insurance_net=sum(
-            (Fraction(net[o], dens[o]) for o in range(1, 34)), Fraction(0)
-        ) / total_hands,
-        buy_rate=per_round(3, hands=True),
-        buy_gain=sum((Fraction(gain[o], dens[o]) for o in range(1, 34)), Fraction(0))
+        insurance_net=sum((Fraction(net[o], dens[o]) for o in range(1, 34)), Fraction(0))
         / total_hands,
+        buy_rate=per_round(3, hands=True),
+        buy_gain=sum((Fraction(gain[o], dens[o]) for o in range(1, 34)), Fraction(0)) / total_hands,
         fees=fees,
         decisions=tuple(
             DecisionShare(
-                decision=_KINDS[i], hands=Fraction(n, total_hands), value=v / total_hands
+                decision=_KINDS[i],
+                hands=Fraction(kind_hands[i], total_hands),
+                value=kind_values[i] / total_hands,
             )
-            for i, (n, v) in enumerate(kinds)
-            if n
+            for i in range(len(_KINDS))
+            if kind_hands[i]
         ),
         choice=choice,
         seconds=sol.seconds,
