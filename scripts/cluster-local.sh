@@ -3,7 +3,9 @@
 # describes for Docker hosts, without Docker, in one state directory.
 #   1. a PostgreSQL cluster of its own (initdb/pg_ctl, as the postgres user when run as root)
 #      with a role and a database `croupier`;
-#   2. redis-server on a free port (no persistence: --save '' --appendonly no);
+#   2. redis-server on a free port (no persistence: --save '' --appendonly no), its default
+#      user off and an ACL user `croupier` with a fresh password (in a configuration file of
+#      mode 600, never on a command line), allowed the cluster's keys and channels only;
 #   3. K `croupier serve` processes (default 3) sharing both, one fresh secret key, node ids
 #      node1..nodeK; the first starts alone (it migrates the schema and seeds the tables), then
 #      the others;
@@ -12,7 +14,8 @@
 # Then it prints the cluster's description as shell lines and writes them to DIR/cluster.env:
 #   CLUSTER_URL (HAProxy), CLUSTER_NODES, CLUSTER_PIDS, CLUSTER_NODE_IDS (same order),
 #   DATABASE_URL, REDIS_URL, POSTGRES_PID, REDIS_PID, HAPROXY_PID, ...
-# (CLUSTER_SECRET_KEY is written to the file only, mode 600.)
+# (CLUSTER_SECRET_KEY, REDIS_PASSWORD and CLUSTER_BUS_KEY are written to the file only,
+# mode 600; REDIS_USERNAME is `croupier`.)
 #
 #   cluster-local.sh start [--processes K] [--dir DIR] [--port P] [--pg-port N]
 #                          [--python PATH] [--no-fsync]
@@ -24,8 +27,9 @@
 # `PYTHON -m croupier.cli serve`); --no-fsync runs PostgreSQL without fsync (tests only).
 # Every CROUPIER_* variable of the caller's environment reaches the croupier processes, except
 # the ones the cluster sets per process: CROUPIER_DATABASE_URL, CROUPIER_REDIS_URL,
-# CROUPIER_NODE_ID, CROUPIER_HOST, CROUPIER_PORT. CROUPIER_SECRET_KEY is the caller's when set,
-# else a fresh one; CROUPIER_TRUSTED_PROXIES defaults to ["127.0.0.1"] (HAProxy's address, so
+# CROUPIER_NODE_ID, CROUPIER_HOST, CROUPIER_PORT, CROUPIER_REDIS_USERNAME and
+# CROUPIER_REDIS_PASSWORD. CROUPIER_SECRET_KEY and CROUPIER_BUS_KEY (the key that seals the
+# bus's messages) are the caller's when set, else fresh ones; CROUPIER_TRUSTED_PROXIES defaults to ["127.0.0.1"] (HAProxy's address, so
 # the login throttle sees each client's own address in X-Forwarded-For).
 # Missing packages (postgresql, redis-server, haproxy) are installed with scripts/install-*.sh
 # when run as root, under the apt lock the test suite takes (flock /tmp/croupier-apt.lock).
@@ -243,11 +247,27 @@ start_postgres() {
 }
 
 start_redis() {
-    local port="$1"
+    local port="$1" password="$2"
     mkdir -p "$DIR/redis"
-    redis-server --bind 127.0.0.1 --port "$port" --dir "$DIR/redis" --save '' \
-        --appendonly no --daemonize yes --pidfile "$DIR/redis.pid" \
-        --logfile "$DIR/logs/redis.log" > /dev/null
+    local conf="$DIR/redis/redis.conf"
+    (
+        umask 077
+        # The bus is the cluster's alone (issue 27): nobody without the password gets in,
+        # and the cluster's user reaches only the cluster's keys and channels.
+        cat > "$conf" <<REDIS
+bind 127.0.0.1
+port $port
+dir $DIR/redis
+save ""
+appendonly no
+daemonize yes
+pidfile $DIR/redis.pid
+logfile $DIR/logs/redis.log
+user default off
+user croupier on >$password ~croupier:* &croupier:* +@all -@dangerous
+REDIS
+    )
+    redis-server "$conf" > /dev/null
     local i
     for i in $(seq 1 50); do
         [ -s "$DIR/redis.pid" ] && break
@@ -260,11 +280,10 @@ start_redis() {
 }
 
 redis_ping() {
-    if command -v redis-cli >/dev/null 2>&1; then
-        [ "$(redis-cli -h 127.0.0.1 -p "$1" ping 2>/dev/null)" = PONG ]
-    else
-        "$PY" -c 'import redis, sys; redis.Redis(port=int(sys.argv[1])).ping()' "$1" 2>/dev/null
-    fi
+    # The password from the environment, never on a command line.
+    REDIS_PASSWORD="$REDIS_PASSWORD" "$PY" -c 'import os, redis, sys
+redis.Redis(port=int(sys.argv[1]), username="croupier", password=os.environ["REDIS_PASSWORD"]).ping()' \
+        "$1" 2>/dev/null
 }
 
 # start_node I PORT: one `croupier serve` in the background; its pid in NODE_PID.
@@ -314,7 +333,8 @@ cmd_start() {
     start_postgres "$bindir" "$pg_port" "$FSYNC" "$password"
     DATABASE_URL="postgresql+psycopg://croupier:$password@127.0.0.1:$pg_port/croupier"
     echo "==> Redis on 127.0.0.1:$redis_port" >&2
-    start_redis "$redis_port"
+    REDIS_PASSWORD="$("$PY" -c 'import secrets; print(secrets.token_hex(24))')"
+    start_redis "$redis_port" "$REDIS_PASSWORD"
     REDIS_URL="redis://127.0.0.1:$redis_port/0"
 
     # The environment every croupier process inherits: the caller's CROUPIER_* settings and
@@ -323,7 +343,11 @@ cmd_start() {
     if [ -z "${CROUPIER_SECRET_KEY:-}" ]; then
         CROUPIER_SECRET_KEY="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(32))')"
     fi
-    export CROUPIER_SECRET_KEY
+    if [ -z "${CROUPIER_BUS_KEY:-}" ]; then
+        CROUPIER_BUS_KEY="$("$PY" -c 'import secrets; print(secrets.token_urlsafe(32))')"
+    fi
+    export CROUPIER_SECRET_KEY CROUPIER_BUS_KEY
+    export CROUPIER_REDIS_USERNAME=croupier CROUPIER_REDIS_PASSWORD="$REDIS_PASSWORD"
     export CROUPIER_TRUSTED_PROXIES="${CROUPIER_TRUSTED_PROXIES:-[\"127.0.0.1\"]}"
 
     local pids=() nodes=() ids=() i
@@ -371,6 +395,7 @@ cmd_start() {
             echo "CLUSTER_NODE_IDS=$(IFS=,; echo "${ids[*]}")"
             echo "DATABASE_URL=$DATABASE_URL"
             echo "REDIS_URL=$REDIS_URL"
+            echo "REDIS_USERNAME=croupier"
             echo "POSTGRES_PID=$POSTGRES_PID"
             echo "REDIS_PID=$REDIS_PID"
             echo "HAPROXY_PID=$HAPROXY_PID"
@@ -378,7 +403,11 @@ cmd_start() {
         } > "$env_file"
     )
     cat "$env_file"
-    echo "CLUSTER_SECRET_KEY=$CROUPIER_SECRET_KEY" >> "$env_file"
+    {
+        echo "CLUSTER_SECRET_KEY=$CROUPIER_SECRET_KEY"
+        echo "CLUSTER_BUS_KEY=$CROUPIER_BUS_KEY"
+        echo "REDIS_PASSWORD=$REDIS_PASSWORD"
+    } >> "$env_file"
     echo "cluster-local.sh: up; stop it with: scripts/cluster-local.sh stop --dir $DIR" >&2
 }
 

@@ -3,8 +3,8 @@
 ``from_dict``, for ``settle``, ``replay``, ``play`` and ``analyze``.
 
 ``RULES`` gives a value other than the default for every field of ``UthConfig``,
-``RussianConfig`` and ``HoldemTableConfig`` (a test fails when a field is added without
-one); each value, given as a ``--rule``, must reach the config a command builds, and change
+``RussianConfig``, ``HoldemTableConfig`` and ``CaribbeanConfig`` (a test fails when a field is
+added without one); each value, given as a ``--rule``, must reach the config a command builds, and change
 what a command computes where it changes the rules.
 """
 
@@ -20,10 +20,12 @@ import typer
 from typer.testing import CliRunner
 
 from croupier.cli import holdem, russian, uth
+from croupier.cli.caribbean_play import table_config as caribbean_table
 from croupier.cli.holdem_play import table_config as holdem_table
 from croupier.cli.russian import table_config as russian_table
 from croupier.cli.uth_play import table_config as uth_table
 from croupier.deck import Shoe, seeded_source, shuffled
+from croupier.games.caribbean import CaribbeanConfig
 from croupier.games.holdem import HoldemTableConfig
 from croupier.games.russian import RussianConfig
 from croupier.games.uth import UthConfig
@@ -51,6 +53,7 @@ RULES: dict[str, dict[str, tuple[str, Any]]] = {
         "blind_rounding": ('"up"', "up"),
         "chip": ("500", 500),
         "dealing": ("seed000", "seed000"),
+        "bet_unit": ("50", 50),
     },
     "russian": {
         "ante_min": ("50", 50),
@@ -81,6 +84,8 @@ RULES: dict[str, dict[str, tuple[str, Any]]] = {
         "exchange_max": ("4", 4),
         "blind_insurance": ("true", True),
         "blind_sixth_card": ("true", True),
+        "failed_buy_ante": ("paid", "paid"),
+        "bonus_on_fold": ("stands", "stands"),
     },
     "holdem": {
         "name": ('"Lugano"', "Lugano"),
@@ -97,6 +102,25 @@ RULES: dict[str, dict[str, tuple[str, Any]]] = {
         "showdown": ("any-muck", "any-muck"),
         "odd_chip": ("suit", "suit"),
         "split": ("exact", "exact"),
+        "first_to_show": ("river", "river"),
+    },
+    "caribbean": {
+        "name": ('"Aruba"', "Aruba"),
+        "max_seats": ("7", 7),
+        "ante_min": ("200", 200),
+        "ante_max": ("5000", 5000),
+        "raise_multiple": ("1", 1),
+        "raise_paytable": (
+            '{royal_flush = "250:1"}',
+            {**CaribbeanConfig().to_dict()["raise_paytable"], "royal_flush": "250:1"},
+        ),
+        "max_payout": ("50000", 50000),
+        "progressive_bet": ("100", 100),
+        "progressive_paytable": (
+            "{flush = 7500}",
+            {**CaribbeanConfig().to_dict()["progressive_paytable"], "flush": 7500},
+        ),
+        "dealing": ("hands", "hands"),
     },
 }
 # HoldemTableConfig writes the rake's three settings from one field
@@ -109,6 +133,7 @@ BUILD = {
     "uth": lambda rules: uth_table(None, rules),
     "russian": lambda rules: russian_table(None, rules),
     "holdem": lambda rules: holdem_table(None, rules),
+    "caribbean": lambda rules: caribbean_table(None, rules),
 }
 
 
@@ -120,6 +145,7 @@ def test_every_setting_of_every_game_has_a_rule_here() -> None:
     assert set(RULES["uth"]) == {f.name for f in dataclasses.fields(UthConfig)}
     assert set(RULES["russian"]) == {f.name for f in dataclasses.fields(RussianConfig)}
     assert set(RULES["holdem"]) == HOLDEM_FIELDS
+    assert set(RULES["caribbean"]) == {f.name for f in dataclasses.fields(CaribbeanConfig)}
 
 
 @pytest.mark.parametrize(

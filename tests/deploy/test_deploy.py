@@ -87,8 +87,22 @@ def test_compose_and_cluster_local_share_one_topology_and_one_haproxy_config() -
         assert env["CROUPIER_NODE_ID"] == name and "ports" not in services[name]
         assert env["CROUPIER_REDIS_URL"] == "redis://redis:6379/0"
         assert env["CROUPIER_DATABASE_URL"].startswith("postgresql+psycopg://croupier:")
-    for key in ("CROUPIER_SECRET_KEY", "CROUPIER_DATABASE_URL", "CROUPIER_TRUSTED_PROXIES"):
+    shared = (
+        "CROUPIER_SECRET_KEY",
+        "CROUPIER_DATABASE_URL",
+        "CROUPIER_TRUSTED_PROXIES",
+        "CROUPIER_BUS_KEY",
+        "CROUPIER_REDIS_USERNAME",
+        "CROUPIER_REDIS_PASSWORD",
+    )
+    for key in shared:
         assert len({env[key] for env in environments}) == 1, key  # one cluster, one value
+    # The bus is the cluster's alone (issue 27): Redis's default user is off and its
+    # password is the one the croupier processes log in with.
+    redis_command = " ".join(services["redis"]["command"])
+    assert "user default off" in redis_command and "user croupier on" in redis_command
+    redis_password = services["redis"]["environment"]["CROUPIER_REDIS_PASSWORD"]
+    assert redis_password == environments[0]["CROUPIER_REDIS_PASSWORD"]
     haproxy = services["haproxy"]
     assert haproxy["ports"] == ["8000:8000"] and haproxy["environment"]["LB_BIND"] == ":8000"
     assert set(haproxy["depends_on"]) == set(croupiers)

@@ -1,6 +1,6 @@
 """The one engine protocol (croupier.games.protocol), checked the same way for every game.
 
-Hypothesis drives random walks through UTH, Russian Poker and Hold'em rounds (several table
+Hypothesis drives random walks through UTH, Russian Poker, Caribbean Stud and Hold'em rounds (several table
 options each). At every step it tries candidate actions -- the legal ones with their amounts
 at and inside their bounds, near misses (just out of bounds, not a multiple, another seat or
 box, a wrong type) and actions drawn at random -- and checks that:
@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from croupier.cards import DECK
 from croupier.deck import Shoe, seeded_source, shuffled
 from croupier.errors import IllegalActionError
-from croupier.games import holdem, russian, uth
+from croupier.games import caribbean, holdem, russian, uth
 from croupier.games.protocol import Action, Among, Amount, Event, Legal, Subset
 from croupier.history.records import to_json
 
@@ -230,6 +230,80 @@ RUSSIAN_GAMES = [
 ]
 
 
+# -- Caribbean Stud --------------------------------------------------------------------------
+
+
+def _caribbean_staked(rnd: caribbean.CaribbeanRound) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for e in rnd.events:
+        match e:
+            case caribbean.events.BetsPlaced(seat=seat, ante=ante, progressive=progressive):
+                out[seat] = ante + progressive
+            case caribbean.events.BetsWithdrawn(seat=seat):
+                del out[seat]
+            case caribbean.events.ProgressivePlaced(seat=seat, amount=amount):
+                out[seat] += amount
+            case caribbean.events.Raised(seat=seat, amount=amount):
+                out[seat] += amount
+    return dict(sorted(out.items()))
+
+
+def _caribbean_random(draw: st.DrawFn, rnd: caribbean.CaribbeanRound) -> Action:
+    seat = draw(st.integers(-1, 9))
+    amount = st.sampled_from([0, 1, 99, 100, 150, 1000, 10_000, 10_001, -5])
+    kind = draw(st.sampled_from(["bet", "progressive", "withdraw", "deal", "raise", "fold"]))
+    if kind == "bet":
+        progressive = draw(st.sampled_from([False, True, 1, 0, 100]))
+        return caribbean.PlaceBets(seat=seat, ante=draw(amount), progressive=progressive)
+    if kind == "progressive":
+        return caribbean.AddProgressive(seat=seat)
+    if kind == "withdraw":
+        return caribbean.WithdrawBets(seat=seat)
+    if kind == "deal":
+        return caribbean.Deal()
+    return caribbean.Raise(seat=seat) if kind == "raise" else caribbean.Fold(seat=seat)
+
+
+def _caribbean(config: caribbean.CaribbeanConfig) -> Callable[[int], caribbean.CaribbeanRound]:
+    return lambda seed: caribbean.CaribbeanRound(
+        config, Shoe(shuffled(seeded_source(seed))), jackpot=seed % 5000
+    )
+
+
+def _caribbean_refunds(rnd: Any, event: Event) -> dict[int, int]:
+    assert isinstance(event, caribbean.events.RoundVoided)
+    return {seat: amount for seat, amount in event.refunds if amount}
+
+
+CARIBBEAN_OPTIONS = caribbean.CaribbeanConfig(
+    max_seats=9,
+    ante_min=100,
+    ante_max=1000,
+    raise_multiple=1,
+    max_payout=5000,
+    progressive_bet=100,
+    dealing=caribbean.Dealing.HANDS,
+)
+CARIBBEAN_GAMES = [
+    Game(
+        "caribbean",
+        _caribbean(caribbean.CaribbeanConfig()),
+        tuple(range(-1, 8)),
+        _caribbean_random,
+        _caribbean_staked,
+        _caribbean_refunds,
+    ),
+    Game(
+        "caribbean-options",
+        _caribbean(CARIBBEAN_OPTIONS),
+        tuple(range(-1, 10)),
+        _caribbean_random,
+        _caribbean_staked,
+        _caribbean_refunds,
+    ),
+]
+
+
 # -- Hold'em ---------------------------------------------------------------------------------
 
 
@@ -296,7 +370,7 @@ HOLDEM_GAMES = [
     )
 ]
 
-GAMES = [*UTH_GAMES, *RUSSIAN_GAMES, *HOLDEM_GAMES]
+GAMES = [*UTH_GAMES, *RUSSIAN_GAMES, *CARIBBEAN_GAMES, *HOLDEM_GAMES]
 
 
 # -- the walk --------------------------------------------------------------------------------

@@ -9,7 +9,9 @@ from types import ModuleType
 
 import pytest
 
-from croupier.games import holdem, russian, uth
+from croupier.games import caribbean, holdem, russian, uth
+from croupier.games.caribbean import actions as caribbean_actions
+from croupier.games.caribbean import events as caribbean_events
 from croupier.games.holdem import actions as holdem_actions
 from croupier.games.holdem import events as holdem_events
 from croupier.games.protocol import Action, Event
@@ -22,6 +24,7 @@ MODULES = {
     "uth": (uth_events, uth_actions),
     "russian": (russian_events, russian_actions),
     "holdem": (holdem_events, holdem_actions),
+    "caribbean": (caribbean_events, caribbean_actions),
 }
 # the one wire name protocol v1 did not derive from the class name: UTH's burn (the class is
 # now CardBurned in every game; the UTH client knows the event as card_burnt)
@@ -71,6 +74,6 @@ def test_a_renamed_class_keeps_its_wire_name() -> None:
 def test_one_burn_event_and_one_void_phase_name_in_every_game() -> None:
     assert uth_events.CardBurned.__name__ == holdem_events.CardBurned.__name__
     assert not hasattr(uth_events, "CardBurnt")
-    for phase in (uth.Phase, russian.Phase, holdem.Phase):
+    for phase in (uth.Phase, russian.Phase, holdem.Phase, caribbean.Phase):
         assert phase["VOIDED"].value == "voided" and phase["SETTLED"].value == "settled"
         assert "VOID" not in phase.__members__

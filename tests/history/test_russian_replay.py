@@ -44,20 +44,20 @@ TOP = (
     "Kd Qd 9c 5s 4h  Qh Js  4d  Kc 5d  7h"
 )
 # spec/russian.md: the dealer's K-Q-9-5-4 does not qualify; every box that stood is paid its
-# Ante 1:1 with the Bet pushed, unless it bought the dealer's game.
+# Ante 1:1 with the Bet pushed, unless it bought the dealer's game (then the Ante is not paid).
 #   box 0: trips of Aces, insured for 300 (1:1, the dealer as dealt does not qualify); buys:
 #          Q-9-5-5-4 qualifies, trips beat it: Bet 3:1 = 600, Ante returned; the buy fee (100)
 #          and the Bonus (trips pay nothing) lose: 600 + 300 - 100 - 100 = 700
 #   box 1: blind two pair: Ante +100, Bet push, Bonus on two pair -100 = 0
 #   box 2: exchanges (fee -100), declines the buy: Ante +100 = 0
-#   box 3: sixth card (fee -100), buys (fee -100): Q-9-7-5-4 still does not qualify,
-#          Ante +100 = -100
+#   box 3: sixth card (fee -100), buys (fee -100): Q-9-7-5-4 still does not qualify; the
+#          Ante, whose payment was given up to buy, is returned unpaid (seed 004; issue 28) = -200
 #   box 4: folds: the Ante is lost = -100
 EXPECTED = [
     {"box": 0, "seat": 0, "net": 700},
     {"box": 1, "seat": 0, "net": 0},
     {"box": 2, "seat": 1, "net": 0},
-    {"box": 3, "seat": 2, "net": -100},
+    {"box": 3, "seat": 2, "net": -200},
     {"box": 4, "seat": 3, "net": -100},
 ]
 
@@ -122,7 +122,7 @@ def swapped(deck: str, first: str, second: str) -> str:
 
 def test_the_hand_built_round_replays_to_the_nets_the_spec_gives(record: dict[str, Any]) -> None:
     assert record["results"] == EXPECTED
-    assert record["players_net"] == 500 and record["house_net"] == -500
+    assert record["players_net"] == 400 and record["house_net"] == -400
     replayed = replayed_record(record)
     assert replayed == record
     assert russian_history.verify(record) == []
@@ -238,7 +238,7 @@ def test_a_changed_net_is_reported(record: dict[str, Any]) -> None:
     tampered = copy.deepcopy(record)
     tampered["results"][3]["net"] = 0
     assert russian_history.verify(tampered) == [
-        "results: box 3 (seat 2) settles to net -100 on replay, the record says 0"
+        "results: box 3 (seat 2) settles to net -200 on replay, the record says 0"
     ]
     tampered = copy.deepcopy(record)
     settled = event_index(tampered, "box_settled", 0)
@@ -247,7 +247,7 @@ def test_a_changed_net_is_reported(record: dict[str, Any]) -> None:
         f"box 0 (seat 0) settles to net 700 on replay, the record says 800 (events[{settled}])"
     ]
     tampered["players_net"] = 600
-    assert russian_history.verify(tampered)[-1] == "players_net: 500 on replay, the record says 600"
+    assert russian_history.verify(tampered)[-1] == "players_net: 400 on replay, the record says 600"
 
 
 def test_a_changed_card_is_reported(record: dict[str, Any]) -> None:
@@ -259,15 +259,15 @@ def test_a_changed_card_is_reported(record: dict[str, Any]) -> None:
         f'events[{dealt}].hands[1][1][4] (cards_dealt): "2c" on replay, the record says "3c"'
     ]
     # the deck itself changed: box 0's buy now draws 3c where 5d was, and the dealer's
-    # Q-9-5-4-3 does not qualify: Ante 1:1, Bet pushed (100 + 300 - 100 - 100 = 200)
+    # Q-9-5-4-3 does not qualify: the Ante returned unpaid, Bet pushed (300 - 100 - 100 = 100)
     tampered = record | {"deck": swapped(record["deck"], "5d", "3c")}
     bought, settled = event_index(record, "game_bought", 0), event_index(record, "box_settled", 0)
     assert russian_history.verify(tampered) == [
         f'events[{bought}].drawn[1] (game_bought): "3c" on replay, the record says "5d"',
-        f"box 0 (seat 0) settles to net 200 on replay, the record says 700 (events[{settled}])",
-        "results: box 0 (seat 0) settles to net 200 on replay, the record says 700",
-        "players_net: 0 on replay, the record says 500",
-        "house_net: 0 on replay, the record says -500",
+        f"box 0 (seat 0) settles to net 100 on replay, the record says 700 (events[{settled}])",
+        "results: box 0 (seat 0) settles to net 100 on replay, the record says 700",
+        "players_net: -200 on replay, the record says 400",
+        "house_net: 200 on replay, the record says -400",
     ]
 
 
@@ -435,14 +435,14 @@ def test_cli_confirms_records_as_stored_recalled_listed_or_as_lines(files: Path)
         f"{stem}: round 42: box 0 (seat 0) net 7.00 confirmed",
         f"{stem}: round 42: box 1 (seat 0) net 0.00 confirmed",
         f"{stem}: round 42: box 2 (seat 1) net 0.00 confirmed",
-        f"{stem}: round 42: box 3 (seat 2) net -1.00 confirmed",
+        f"{stem}: round 42: box 3 (seat 2) net -2.00 confirmed",
         f"{stem}: round 42: box 4 (seat 3) net -1.00 confirmed",
-        f"{stem}: round 42: settlement confirmed (house net -5.00)",
+        f"{stem}: round 42: settlement confirmed (house net -4.00)",
     ]
     confirmed = [line for line in lines if "settlement confirmed" in line or "void round" in line]
     assert (
         confirmed[1]
-        == f"{files / 'recalled.json'}: round 42: settlement confirmed (house net -5.00)"
+        == f"{files / 'recalled.json'}: round 42: settlement confirmed (house net -4.00)"
     )
     assert [c.split(":")[0] for c in confirmed[2:]] == [
         f"{files / 'rounds.jsonl'}[1]",
@@ -464,7 +464,7 @@ def test_cli_names_the_round_and_the_first_difference(files: Path, record: dict[
         f"{files / 'tampered.json'}: round 42: results: box 0 (seat 0) settles to net 700 on "
         "replay, the record says 900 (and 1 more difference)"
     )
-    assert lines[-1].endswith("round 42: settlement confirmed (house net -5.00)")  # goes on
+    assert lines[-1].endswith("round 42: settlement confirmed (house net -4.00)")  # goes on
     # a recalled round whose record was altered: the deck no longer matches the revealed one
     recalled = _recalled(record, deck=record["deck"])
     recalled["record"]["deck"] = swapped(record["deck"], "Qh", "3c")
@@ -517,7 +517,7 @@ def test_the_installed_command_exits_by_the_result(files: Path, record: dict[str
         timeout=120,
     )
     assert good.returncode == 0, good.stdout + good.stderr
-    assert good.stdout.endswith("round 42: settlement confirmed (house net -5.00)\n")
+    assert good.stdout.endswith("round 42: settlement confirmed (house net -4.00)\n")
     bad = subprocess.run(
         [*CROUPIER, "russian", "replay", str(files / "tampered.json")],
         capture_output=True,

@@ -456,8 +456,9 @@ def test_table_moves_the_button_and_maps_positions() -> None:
     while not hand.is_over:
         hand.fold(hand.actor) if hand.to_call else hand.check_or_call(hand.actor)  # type: ignore[arg-type]
     table.end_hand(hand)
-    assert table.button == 1 and sum(table.stacks) == 300
-    assert table.positions() == (2, 3, 0)
+    # the button moves to the next seat with chips: the empty seat 1 never holds it
+    assert table.button == 2 and sum(table.stacks) == 300
+    assert table.positions() == (3, 0, 2)
     table.end_hand  # noqa: B018
     with pytest.raises(IllegalActionError):
         table.end_hand(hand)

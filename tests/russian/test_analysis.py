@@ -125,7 +125,9 @@ def test_simulated_rounds_settle_as_the_engine_does(ante_pays: bool) -> None:
     pl = rng.random(7463)  # the model's stand EV: 0.3 - 3 pl; folds after a draw when < -1
     gain = np.zeros((7463, 201))
     nq_sets = np.array(_nq_rank_sets(), dtype=np.int64)
-    config = RussianConfig(max_payout=None, ante_pays_on_win=ante_pays)
+    # the simulator pays the Ante after a failed buy (the rule before issue 28's default,
+    # failed_buy_ante = "forfeit"; the analysis takes the new default in issue 32)
+    config = RussianConfig(max_payout=None, ante_pays_on_win=ante_pays, failed_buy_ante="paid")  # type: ignore[arg-type]
     out = np.empty(s.R_FIELDS, dtype=np.int64)
     seen_paths: set[tuple[int, int, int, int]] = set()
     for seed in range(1500):

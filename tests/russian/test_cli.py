@@ -40,17 +40,20 @@ def test_issue_example() -> None:
 
 
 def test_buy_and_insurance() -> None:
-    # Kc replaces the Queen: K-J-5-4-2 still does not qualify; insurance pays 1:1
+    # Kc replaces the Queen: K-J-5-4-2 still does not qualify; insurance pays 1:1; the Ante,
+    # whose payment was given up to buy, is returned unpaid (seed 004; issue 28)
     line = ISSUE_LINE | {"buy": True, "insurance": 500}
     assert settle(line)[0] == {
-        "ante": 100,
+        "ante": 0,
         "bet": 0,
         "fee": -100,
         "insurance": 500,
         "bonus": 0,
         "buy": -100,
-        "total": 400,
+        "total": 300,
     }
+    # the option: the Ante is paid 1:1 after a failed buy
+    assert settle(line, args=("--rule", "failed_buy_ante=paid"))[0]["ante"] == 100
 
 
 def test_qualified_royal_with_bonus_on_the_first_five() -> None:
@@ -128,14 +131,15 @@ def test_settle_reads_a_file(tmp_path: object) -> None:
 
 
 def test_play_one_round_then_leave() -> None:
-    # seed 3 deals Q-7-3-T-T; exchange Q and 7, bet, buy the game, then leave
+    # seed 3 deals Q-7-3-T-T; exchange Q and 7, bet, buy the game (which still does not
+    # qualify: the Ante is not paid), then leave
     result = runner.invoke(
         app, ["play", "--seed", "3", "--boxes", "2", "--bonus", "5"], input="e\n1 2\nb\ny\nn\n"
     )
     assert result.exit_code == 0, result.output
     assert "Pair of Tens" in result.output
     assert "Settlement" in result.output and "blind" in result.output
-    assert "You leave with 995 chips (-5)" in result.output
+    assert "You leave with 985 chips (-15)" in result.output
 
 
 def test_play_rejects_bad_answers_and_ends_at_end_of_input() -> None:

@@ -126,9 +126,13 @@ def test_bought_game_that_beats_the_player() -> None:
 
 
 def test_bought_game_that_does_not_qualify() -> None:
+    # seed 004 (issue 28): the buyer gave up the Ante's payment; the Ante is returned unpaid
     s = settle(dealer=NOT_QUALIFIED, buy=True, dealer_draws="2c")
-    assert nets(s)["ante"] == 100 and nets(s)["bet"] == 0 and nets(s)["buy"] == -100
-    assert s.net == 0
+    assert nets(s)["ante"] == 0 and nets(s)["bet"] == 0 and nets(s)["buy"] == -100
+    assert s.net == -100
+    paid = RussianConfig(failed_buy_ante="paid")  # type: ignore[arg-type]
+    s = settle(dealer=NOT_QUALIFIED, buy=True, dealer_draws="2c", config=paid)
+    assert nets(s)["ante"] == 100 and nets(s)["buy"] == -100 and s.net == 0
 
 
 def test_rebuy_same_rank_option() -> None:
@@ -140,7 +144,8 @@ def test_rebuy_same_rank_option() -> None:
     with pytest.raises(InvalidCardsError):
         buy_dealer_game(dealer, parse_cards("Qh"), rebuy_same_rank=True)
     off = RussianConfig(rebuy_same_rank=False)
-    assert settle(dealer=NOT_QUALIFIED, buy=True, dealer_draws="Qh Jd", config=off).net == 0
+    # Qh for the Queen: still no qualifying hand, the Ante returned unpaid and the fee lost
+    assert settle(dealer=NOT_QUALIFIED, buy=True, dealer_draws="Qh Jd", config=off).net == -100
     assert settle(dealer=NOT_QUALIFIED, buy=True, dealer_draws="Qh Jd").net == 500
 
 
@@ -181,7 +186,11 @@ def test_buy_is_refused_when_the_dealer_qualifies_or_on_a_fold() -> None:
 
 def test_bonus_wins_on_the_first_five_whatever_the_main_bets() -> None:
     straight = "9h 8s 7d 6c 5h"
+    # seed 004 (issue 28): a fold loses every bet made, the Bonus too, by default
     s = settle(straight, bonus=100, folded=True)
+    assert nets(s)["bonus"] == -100 and nets(s)["ante"] == -100
+    stands = RussianConfig(bonus_on_fold="stands")  # type: ignore[arg-type]
+    s = settle(straight, bonus=100, folded=True, config=stands)
     assert nets(s)["bonus"] == 4000 and nets(s)["ante"] == -100
     s = settle("9h 8s 7d 6c 2h", initial=straight, draw=Draw.EXCHANGE, bonus=100)
     assert nets(s)["bonus"] == 4000

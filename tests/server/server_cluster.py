@@ -2,8 +2,10 @@
 existing table tests played through a two-process cluster.
 
 ``redis_server`` (session): Debian's ``redis-server`` on a free port in a temporary directory,
-no persistence; ``scripts/install-redis.sh`` installs it where it is missing (under the apt
-lock the other fixtures take). Yields ``redis://127.0.0.1:PORT/0``.
+no persistence, with a password (``requirepass`` in its configuration file, issue 27: the bus
+is the cluster's alone); ``scripts/install-redis.sh`` installs it where it is missing (under
+the apt lock the other fixtures take). Yields ``redis://:PASSWORD@127.0.0.1:PORT/0``. The
+processes of the test's cluster share :data:`BUS_KEY`.
 
 :func:`cluster_server`: the app of the tests (manual clock, stacked shoes) as the owner of
 every table, joined to a cluster on PostgreSQL and Redis, and a second process,
@@ -18,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -30,9 +33,12 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import SecretStr
 
 REPO = Path(__file__).resolve().parents[2]
 APT_LOCK = "/tmp/croupier-apt.lock"
+BUS_KEY = "the-test-clusters-bus-key-0123456789abcdef"
+"""The key the processes of a test's cluster seal the bus's messages with."""
 
 
 def backends(*, postgres: bool = True, slow_cluster: bool = False) -> pytest.MarkDecorator:
@@ -108,25 +114,16 @@ def redis_process() -> Iterator[str]:
 
     base = tempfile.mkdtemp(prefix="croupier-redis-")
     port = _free_port()
-    log = open(os.path.join(base, "redis.log"), "wb")  # noqa: SIM115 - closed below
-    process = subprocess.Popen(
-        [
-            "redis-server",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--dir",
-            base,
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
+    password = secrets.token_hex(16)
+    conf = Path(base, "redis.conf")
+    # The password in a file only its owner reads, not on the command line (ps shows that).
+    conf.touch(mode=0o600)
+    conf.write_text(
+        f'bind 127.0.0.1\nport {port}\ndir {base}\nsave ""\nappendonly no\nrequirepass {password}\n'
     )
-    url = f"redis://127.0.0.1:{port}/0"
+    log = open(os.path.join(base, "redis.log"), "wb")  # noqa: SIM115 - closed below
+    process = subprocess.Popen(["redis-server", str(conf)], stdout=log, stderr=subprocess.STDOUT)
+    url = f"redis://:{password}@127.0.0.1:{port}/0"
     try:
         client = redis.Redis.from_url(url)
         deadline = time.monotonic() + 20
@@ -229,7 +226,12 @@ def cluster_server(
     client = redis.Redis.from_url(redis_url)
     client.flushall()  # the last test's streams, lobby and heartbeats
     client.close()
-    cluster = {"redis_url": redis_url, "node_id": "owner", "lease_seconds": 10.0}
+    cluster = {
+        "redis_url": redis_url,
+        "node_id": "owner",
+        "lease_seconds": 10.0,
+        "bus_key": SecretStr(BUS_KEY),
+    }
     app, owner = make_owner(cluster)
     with owner:
         app.state.test_client = owner  # the owner's own HTTP, for tests that need both sides
@@ -258,6 +260,7 @@ def cluster_server(
             cheap_hashing=True,  # as the owner's (the test process's) passwords
             env={
                 "CROUPIER_REDIS_URL": redis_url,
+                "CROUPIER_BUS_KEY": BUS_KEY,
                 "CROUPIER_NODE_ID": "gateway",
                 "CROUPIER_LEASE_SECONDS": "10",
             },

@@ -152,7 +152,10 @@ def _seat(server: Server, ws: Any, seat: int | None = None) -> Seat:
 
 
 @THROUGH_CLUSTER
-def test_a_limit_changed_during_a_round_applies_to_the_next_one(floor: Server) -> None:
+def test_a_limit_changed_during_a_round_applies_to_the_bets_after_it(floor: Server) -> None:
+    """Seed 003: management may change the limits "tudi med igro" (issue 28): the bets placed
+    after the change in the round's betting window take the new limits, those placed stand;
+    after the deal nothing changes until the next round."""
     _, ta = floor.player("alice", credit=50_000)
     _, tb = floor.player("bob", credit=50_000)
     floor.shoes.push(TWO_SEATS)
@@ -169,8 +172,10 @@ def test_a_limit_changed_during_a_round_applies_to_the_next_one(floor: Server) -
         assert changed["in_play"] == round_id and changed["closed"] is False
         assert changed["changed"]["min_bet"] == {"from": 100, "to": 2_000}
         assert changed["rules"]["ante_min"] == 2_000 and changed["rules"]["ante_max"] == 40_000
-        # The round in play keeps the limits it opened with.
-        assert b.request({"type": "bet", "key": "b1", "bets": {"ante": 1_000}})["type"] == "ack"
+        # Bets placed after the change take the new limits; alice's 1,000 Ante stands.
+        low = b.request({"type": "bet", "key": "b1", "bets": {"ante": 1_000}})
+        assert low["type"] == "error" and low["reason"] == "bet_out_of_limits", low
+        assert b.request({"type": "bet", "key": "b2", "bets": {"ante": 2_000}})["type"] == "ack"
         assert a.request({"type": "act", "action": "4x"})["type"] == "ack"
         for action in ("check", "check", "fold"):
             assert b.request({"type": "act", "action": action})["type"] == "ack"
@@ -185,6 +190,8 @@ def test_a_limit_changed_during_a_round_applies_to_the_next_one(floor: Server) -
     headers = _op(floor)
     first = floor.client.get(f"/api/rounds/{round_id}", headers=headers).json()
     assert first["status"] == "settled" and first["record"]["config"]["ante_min"] == 100
+    assert first["record"]["limits_changed"][0]["ante_min"] == 2_000
+    assert [b["ante"] for b in first["record"]["bets"]] == [1_000, 2_000]
     lobby = {t["name"]: t for t in floor.client.get("/api/tables").json()}
     assert lobby["casino"]["rules"]["ante_min"] == 2_000
     assert second != round_id

@@ -402,10 +402,12 @@ def _turn(seat: Seat, phase: str) -> dict[str, Any]:
     return event
 
 
-def _stray(db: Database, user: int, seat: int, round_id: int, phase: str, extra: int) -> Any:
+def _stray(
+    db: Database, user: int, seat: int, round_id: int, phase: str, extra: int, decision: str
+) -> Any:
     """A gateway's hold of a Play bet whose decision never reached the owner (its process
     died between the hold and the message): ``None`` when the phase's window is closed."""
-    stake = decision_stake(user, "play", round_id=round_id, phase=phase, seat=seat, extra=extra)
+    stake = decision_stake(user, f"{extra // 100}x", decision=decision, seat=seat, extra=extra)
     with db.session() as session:
         found, answers = window.hold_in_window(
             session, table="live", stakes=[stake], decisions=(round_id, phase)
@@ -441,7 +443,8 @@ def test_the_gateway_holds_play_bets_the_owner_applies_refuses_or_never_hears_of
         server.clock.advance(10)
         turn = _turn(seats[0], "pre-flop")
         assert turn["round_id"] == round_id and turn["stakes"] == {"4x": 400, "3x": 300}
-        assert _stray(db, u0, 0, round_id, "flop", 200) is None  # not the phase open
+        decision = turn["decision"]
+        assert _stray(db, u0, 0, round_id, "flop", 200, decision) is None  # not the phase open
         play = seats[0].request({"type": "act", "action": "play", "multiple": 4})
         assert play["type"] == "ack" and play["result"]["staked"] == 400, play
         assert play["result"]["balance"] == 4_400
@@ -451,7 +454,7 @@ def test_the_gateway_holds_play_bets_the_owner_applies_refuses_or_never_hears_of
         assert again["type"] == "error" and again["reason"] == "already_played", again
         assert _gateway_holds(server, "act") == {"held": 1, "replayed": 1}
         assert server.balance(t0) == 4_400
-        lost = _stray(db, u1, 1, round_id, "pre-flop", 300)
+        lost = _stray(db, u1, 1, round_id, "pre-flop", 300, decision)
         assert isinstance(lost, wallet.Movement) and server.balance(t1) == 4_500
         for seat in seats[1:]:
             _turn(seat, "pre-flop")
@@ -459,12 +462,12 @@ def test_the_gateway_holds_play_bets_the_owner_applies_refuses_or_never_hears_of
         # The flop's window opens once the pre-flop's strays are returned.
         assert _turn(seats[1], "flop")["stakes"] == {"2x": 200}
         assert server.balance(t1) == 4_800
-        assert _stray(db, u1, 1, round_id, "pre-flop", 300) is None
+        assert _stray(db, u1, 1, round_id, "pre-flop", 300, decision) is None
         flop = seats[1].request({"type": "act", "action": "2x"})
         assert flop["type"] == "ack" and flop["result"]["staked"] == 200, flop
         assert seats[2].request({"type": "act", "action": "check"})["type"] == "ack"
-        _turn(seats[2], "river")
-        lost = _stray(db, u2, 2, round_id, "river", 100)
+        river = _turn(seats[2], "river")
+        lost = _stray(db, u2, 2, round_id, "river", 100, river["decision"])
         assert isinstance(lost, wallet.Movement) and server.balance(t2) == 4_700
         assert seats[2].request({"type": "act", "action": "fold"})["type"] == "ack"
         for seat in seats:

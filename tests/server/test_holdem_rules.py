@@ -96,3 +96,69 @@ def test_the_seed_rule_at_a_table_hand() -> None:
     assert engine.is_over
     replayed = phh.replay(phh.loads(hand.phh_text(8)))
     assert replayed.state.stacks == engine.stacks
+
+
+# -- issue 28 ----------------------------------------------------------------------------------
+
+
+def test_the_hands_last_bettor_shows_first_at_a_table_and_the_river_rule_is_a_setting() -> None:
+    # the flop is bet by position 1 and called; turn and river are checked through
+    for rule, first in (("hand", 1), ("river", 0)):
+        factory = _factory(small_blind=1, big_blind=2, min_buy_in=4, first_to_show=rule)
+        assert factory.describe()["first_to_show"] == rule
+        shoe = _shoe(["AcAd", "KcKd", "2c3d"], "2h7d9h3s4c")
+        hand = factory.new_hand(
+            shoe, seats=[4, 5, 0], stacks=[100, 100, 100], names=["a", "b", "c"], button=0
+        )
+        engine = hand.engine
+        engine.check_or_call(2)
+        engine.check_or_call(0)
+        engine.check(1)
+        engine.check(0)
+        engine.raise_to(1, 6)
+        engine.check_or_call(2)
+        engine.check_or_call(0)
+        for _ in range(2):
+            for seat in (0, 1, 2):
+                engine.check(seat)
+        assert engine.showdown_order[0] == first
+        hand.showdown()
+        assert engine.is_over
+        history = phh.loads(hand.phh_text(9))
+        assert history.get("_first_to_show") == rule
+        assert phh.replay(history).state.stacks == engine.stacks
+    with pytest.raises(ConfigError, match="first_to_show 'flop' is not one of"):
+        _factory(first_to_show="flop")
+
+
+def test_a_split_the_server_cannot_deal_is_refused_when_the_table_is_configured() -> None:
+    # pots split to fractions of a cent cannot be paid into stacks held in whole cents
+    with pytest.raises(ConfigError, match="split = 'exact' cannot be dealt at a server table"):
+        _factory(split="exact")
+    with pytest.raises(ConfigError, match="split"):
+        HoldemFactory(
+            parse_tables(
+                '[[tables]]\nname = "nl"\ngame = "holdem"\n[tables.rules]\nsplit = "exact"\n'
+            )[0]
+        )
+    factory = _factory()
+    with pytest.raises(ConfigError, match="split"):
+        factory.reconfigure({"split": "exact"})
+    assert factory.rules.split.value == "live"  # refused whole: nothing changed
+
+
+def test_an_operator_cannot_open_a_table_with_a_split_it_cannot_deal(table_server: Any) -> None:
+    from server_testkit import test_tables
+
+    server = table_server(test_tables())
+    operator = {"Authorization": f"Bearer {server.operator_token()}"}
+    body = {"name": "nl-exact", "game": "holdem", "rules": {"split": "exact"}}
+    refused = server.client.post("/api/operator/tables", json=body, headers=operator)
+    assert refused.status_code == 422, refused.text
+    assert "split = 'exact' cannot be dealt" in refused.json()["error"]["message"]
+    names = [t["name"] for t in server.client.get("/api/tables").json()]
+    assert "nl-exact" not in names
+    live = {**body, "name": "nl-live", "rules": {"split": "live"}}
+    assert (
+        server.client.post("/api/operator/tables", json=live, headers=operator).status_code == 201
+    )

@@ -130,3 +130,90 @@ def test_a_box_that_does_not_decide_folds(russian: Server) -> None:
     # The Ante is lost; the Bonus on a hand below a straight loses too (spec "Bonus").
     assert closed["returns"] == {"0": 0}
     assert server.balance(token) == CREDIT - 200
+
+
+@SQLITE_AND_CLUSTER
+@pytest.mark.parametrize(
+    ("rules", "ante", "bonus"),
+    [({}, 0, -100), ({"failed_buy_ante": "paid", "bonus_on_fold": "stands"}, 100, 4_000)],
+)
+def test_a_failed_buy_and_a_folded_bonus_at_a_server_table(
+    table_server: ServerFactory, rules: dict[str, str], ante: int, bonus: int
+) -> None:
+    """Issue 28, seed 004: by default a bought game that still does not qualify leaves the
+    Ante unpaid, and a fold loses the Bonus; the table's rules may say otherwise."""
+    table = TableConfig(
+        name="russian",
+        game="russian",
+        betting_seconds=10,
+        decision_seconds=20,
+        pause_seconds=0,
+        rules=rules,
+    )
+    server = table_server([table])
+    lobby = server.client.get("/api/tables").json()[0]["rules"]
+    assert lobby["failed_buy_ante"] == rules.get("failed_buy_ante", "forfeit")
+    _, ta = server.player("alice", credit=CREDIT)
+    _, tb = server.player("bob", credit=CREDIT)
+    # alice: trips of Aces; bob: a dealt straight; the dealer's K-Q-9-5-4 does not qualify;
+    # alice's buy gives the dealer 7h for the King: Q-9-7-5-4, still not qualified
+    server.shoes.push("Ah As Ad 7c 2h 9h 8s 7d 6c 5h Kd Qd 9c 5s 4h 7h")
+    with (
+        table_ws(server.client, "russian", ta) as wa,
+        table_ws(server.client, "russian", tb) as wb,
+    ):
+        a, b = Seat(wa), Seat(wb)
+        a.welcome()
+        b.welcome()
+        _ok(a, {"type": "join", "seat": 0})
+        _ok(b, {"type": "join", "seat": 1})
+        _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100}})
+        _ok(b, {"type": "bet", "key": "b", "bets": {"ante": 100, "bonus": 100}})
+        b.event("cards_dealt")
+        view = a.state()["view"]
+        while view is None or view["to_act_seat"] != 0:
+            view = a.state()["view"]
+        _ok(a, {"type": "act", "action": "bet"})
+        _ok(b, {"type": "act", "action": "fold"})
+        _ok(a, {"type": "act", "action": "buy"})
+        closed = a.seen("round_closed")
+    assert closed["status"] == "settled"
+    # alice: Ante (paid or not), Bet pushed, the buy fee lost; bob: Ante lost, Bonus
+    assert server.balance(ta) == CREDIT + ante - 100
+    assert server.balance(tb) == CREDIT - 100 + bonus
+    ledger = server.ledger()
+    assert ledger["escrow"] == 0 and sum(ledger.values()) == 0
+
+
+@SQLITE_AND_CLUSTER_SLOW
+def test_limits_changed_in_the_betting_window_apply_to_the_boxes_after(
+    table_server: ServerFactory,
+) -> None:
+    """Seed 003's "tudi med igro" at a Russian Poker table (issue 28): the boxes placed after an
+    operator's change of the limits are checked against the new ones; those placed stand."""
+    server = table_server([RUSSIAN])
+    tokens = [server.player(name, credit=CREDIT)[1] for name in ("alice", "bob", "carol")]
+    server.shoes.push(DECK)
+    operator = {"Authorization": f"Bearer {server.operator_token()}"}
+    with (
+        table_ws(server.client, "russian", tokens[0]) as wa,
+        table_ws(server.client, "russian", tokens[1]) as wb,
+        table_ws(server.client, "russian", tokens[2]) as wc,
+    ):
+        a, b, c = Seat(wa), Seat(wb), Seat(wc)
+        for number, seat in enumerate((a, b, c)):
+            seat.welcome()
+            _ok(seat, {"type": "join", "seat": number})  # carol sits: betting stays open
+        _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100}})
+        changed = server.client.patch(
+            "/api/operator/tables/russian", json={"min_bet": 500}, headers=operator
+        )
+        assert changed.status_code == 200, changed.text
+        assert a.event("limits_changed")["ante_min"] == 500
+        low = b.request({"type": "bet", "key": "b", "bets": {"ante": 100}})
+        assert low["type"] == "error" and low["params"]["min"] == 500, low
+        _ok(b, {"type": "bet", "key": "b2", "bets": {"ante": 500}})
+        server.clock.advance(10)
+        a.event("cards_dealt")
+    ledger = server.ledger()
+    assert sum(ledger.values()) == 0

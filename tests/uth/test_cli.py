@@ -143,6 +143,23 @@ def test_play_states_the_limits_in_euros(terminal: Any) -> None:
     assert "100000" not in text.replace("€100000.00", "")  # no amount in cents anywhere
 
 
+def test_play_says_the_ante_comes_back_first_when_the_dealer_does_not_qualify(
+    terminal: Any,
+) -> None:
+    # seed 1: check, check, 1x; the dealer's hand has no pair (seed 003, issue 28)
+    table = terminal("uth", "--seed", "1", "--hands", "1")
+    for prompt, answer in (("Ante", ""), ("Trips", ""), ("Pre-flop", "c"), ("Flop", "c")):
+        table.child.expect(prompt)
+        table.child.sendline(answer)
+    table.child.expect("River")
+    table.child.sendline("1")
+    table.child.expect("Session")
+    table.end()
+    text = table.text(flat=True)
+    returned = text.index("The dealer does not qualify: your Ante of €10.00 is returned first")
+    assert returned < text.index("You win")
+
+
 def test_play_names_both_hands_in_full_and_says_what_decided(terminal: Any) -> None:
     # seed 29: both hands are one pair of the same rank; the dealer's kicker decides
     table = terminal("uth", "--seed", "29", "--hands", "1")
@@ -220,6 +237,11 @@ def test_without_a_seed_the_session_prints_the_seed_that_replays_it(terminal: An
         (["--bankroll", "abc"], "--bankroll 'abc' is not an amount in euros"),
         (["--ante", "5000"], "--ante €5000.00 is above the table maximum €1000.00"),
         (["--trips", "-3"], "--trips '-3' is not an amount in euros"),
+        # issue 28: under chip rounding every Ante is whole chips
+        (
+            ["--rule", "blind_rounding=chip", "--ante", "1.50"],
+            "--ante €1.50 is not a multiple of the table's bet unit €1.00",
+        ),
     ],
 )
 def test_play_refuses_bad_options_in_words(option: list[str], message: str) -> None:

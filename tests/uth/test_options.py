@@ -193,7 +193,9 @@ def test_trips_that_need_a_win(
 
 @pytest.mark.parametrize(
     ("rounding", "chip", "paid", "away"),
-    [("down", 100, 157, "1/2"), ("up", 100, 158, "-1/2"), ("chip", 50, 150, "15/2")],
+    # "chip" on this odd Blind (105 is no whole number of chips) is refused since issue 28:
+    # tests/uth/test_casino_letter.py
+    [("down", 100, 157, "1/2"), ("up", 100, 158, "-1/2"), ("chip", 5, 155, "5/2")],
 )
 def test_blind_rounding_of_three_to_two_on_an_odd_blind(
     rounding: str, chip: int, paid: int, away: str

@@ -12,18 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
-import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 # The helpers live next to this file (--import-mode=importlib does not put test directories
@@ -33,11 +27,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 from web_testkit import (
     CHROMIUM,
     CHROMIUM_ARGS,
-    OPERATOR,
     REPO,
     SeatBot,
     Tab,
     WebServer,
+    serve,
     tables_toml,
 )
 
@@ -52,63 +46,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="session")
 def web_server() -> Iterator[WebServer]:
     """The real server with the browser client, on 127.0.0.1 and a free port."""
-    base = Path(tempfile.mkdtemp(prefix="croupier-web-"))
-    tables = base / "tables.toml"
-    tables.write_text(tables_toml())
-    port = _free_port()
-    env = {
-        **os.environ,
-        "CROUPIER_OPERATOR_USERNAME": OPERATOR[0],
-        "CROUPIER_OPERATOR_PASSWORD": OPERATOR[1],
-        "CROUPIER_SECRET_KEY": uuid.uuid4().hex * 2,
-    }
-    log = (base / "server.log").open("wb")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            str(Path(__file__).with_name("serve.py")),
-            str(port),
-            f"sqlite:///{base / 'croupier.db'}",
-            str(tables),
-        ],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    http = httpx.Client(base_url=url, timeout=30)
-    try:
-        for _ in range(300):
-            if proc.poll() is not None:
-                pytest.fail(f"the server exited: {(base / 'server.log').read_text()[-3000:]}")
-            try:
-                if http.get("/api/health").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        else:
-            pytest.fail("the server did not start within 30 s")
-        yield WebServer(url=url, http=http)
-    finally:
-        http.close()
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-        shutil.rmtree(base, ignore_errors=True)
+    with serve(tables_toml()) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import uvicorn
 
+from croupier.deck import Shoe
 from croupier.server.app import create_app
 from croupier.server.settings import Settings
 from croupier.server.tables.protocol import MAX_FRAME_BYTES
@@ -24,7 +25,10 @@ def main() -> None:
     settings = Settings(database_url=database_url, tables_config=tables)
     # CROUPIER_WEB_STATIC serves another client (an older one, to see a test fail on it).
     static = Path(os.environ.get("CROUPIER_WEB_STATIC") or static_dir())
-    app = create_app(settings, static_dir=static)
+    # CROUPIER_TEST_DECK deals every round from that deck (a test that needs a given deal).
+    deck = os.environ.get("CROUPIER_TEST_DECK")
+    shoes = None if deck is None else (lambda: Shoe.parse(deck))
+    app = create_app(settings, static_dir=static, shoe_factory=shoes)
     uvicorn.run(
         app,
         host="127.0.0.1",

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import json
+import os
 import queue
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts" / "web"
@@ -418,3 +426,65 @@ def tab_to(page: Any, testid: str, *, presses: int = 80) -> None:
             return
         page.keyboard.press("Tab")
     raise AssertionError(f"Tab never reached {testid}")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serve(tables_text: str, **env_extra: str) -> Iterator[WebServer]:
+    """The real server with the browser client and ``tables_text`` (a tables TOML), on
+    127.0.0.1 and a free port; ``env_extra`` adds to its environment (``CROUPIER_TEST_DECK``:
+    every shoe in that order, tests/web/serve.py)."""
+    base = Path(tempfile.mkdtemp(prefix="croupier-web-"))
+    tables = base / "tables.toml"
+    tables.write_text(tables_text)
+    port = _free_port()
+    env = {
+        **os.environ,
+        "CROUPIER_OPERATOR_USERNAME": OPERATOR[0],
+        "CROUPIER_OPERATOR_PASSWORD": OPERATOR[1],
+        "CROUPIER_SECRET_KEY": uuid.uuid4().hex * 2,
+        **env_extra,
+    }
+    log = (base / "server.log").open("wb")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(Path(__file__).with_name("serve.py")),
+            str(port),
+            f"sqlite:///{base / 'croupier.db'}",
+            str(tables),
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    http = httpx.Client(base_url=url, timeout=30)
+    try:
+        for _ in range(300):
+            if proc.poll() is not None:
+                pytest.fail(f"the server exited: {(base / 'server.log').read_text()[-3000:]}")
+            try:
+                if http.get("/api/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        else:
+            pytest.fail("the server did not start within 30 s")
+        yield WebServer(url=url, http=http)
+    finally:
+        http.close()
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+        shutil.rmtree(base, ignore_errors=True)

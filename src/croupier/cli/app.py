@@ -8,6 +8,7 @@ from croupier.cli import (
     audit,
     bench,
     bots,
+    caribbean,
     holdem,
     protocol,
     report,
@@ -25,13 +26,14 @@ def build_app() -> typer.Typer:
     """The ``croupier`` application with every sub-command group registered."""
     app = typer.Typer(
         name="croupier",
-        help="Casino poker: Ultimate Texas Hold'em, Texas Hold'em and Russian Poker.",
+        help="Casino poker: Ultimate Texas Hold'em, Texas Hold'em, Russian Poker and Caribbean Stud.",
         no_args_is_help=True,
         add_completion=False,
     )
     app.add_typer(uth.app, name="uth")
     app.add_typer(holdem.app, name="holdem")
     app.add_typer(russian.app, name="russian")
+    app.add_typer(caribbean.app, name="caribbean")
     app.add_typer(bench.app, name="bench")
     app.add_typer(audit.app, name="audit")
     app.add_typer(rng.app, name="rng")

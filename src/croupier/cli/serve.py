@@ -116,6 +116,7 @@ def _run(overrides: dict[str, object], static: Path | None) -> None:
 
     from croupier.errors import ConfigError
     from croupier.server.app import create_app
+    from croupier.server.bodies import bounded_http, route_limits
     from croupier.server.logs import log_config
     from croupier.server.runtime import tune_gc
     from croupier.server.settings import Settings
@@ -150,6 +151,13 @@ def _run(overrides: dict[str, object], static: Path | None) -> None:
         # A client frame above the protocol's limit closes the socket (1009) as soon as
         # its header announces the size: it is never read whole (issue 13).
         ws_max_size=MAX_FRAME_BYTES,
+        # A request's line and headers bounded in size and time, and a body announced too
+        # large refused, before the application sees them (issue 27; server/bodies.py).
+        http=bounded_http(
+            head_bytes=settings.http_head_max_bytes,
+            seconds=settings.http_read_seconds,
+            limits=route_limits(settings),
+        ),
         # X-Forwarded-For is believed only from CROUPIER_TRUSTED_PROXIES (the server's
         # own check, server/clients.py), never from whoever connects from 127.0.0.1.
         proxy_headers=False,

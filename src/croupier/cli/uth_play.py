@@ -27,7 +27,15 @@ from croupier.cli.rules import ConfigFile, Rules, build_config, read_rules
 from croupier.cli.session import Leave, Way, replay_line, run_session, session_seed
 from croupier.errors import CroupierError, NotationError
 from croupier.games.paytables import PayTable
-from croupier.games.uth import Comparison, Outcome, Phase, SeatResult, UthConfig, UthRound
+from croupier.games.uth import (
+    AntesReturned,
+    Comparison,
+    Outcome,
+    Phase,
+    SeatResult,
+    UthConfig,
+    UthRound,
+)
 
 if TYPE_CHECKING:
     from croupier.deck import NumpySource
@@ -106,12 +114,15 @@ def table_config(config: Path | None, rule: list[str] | None) -> UthConfig:
     return build_config(UthConfig.from_dict, read_rules(config, rule, game="uth"))
 
 
-def _limit_refusal(name: str, amount: int, low: int, high: int) -> str | None:
-    """Why ``amount`` is outside the table limits ``low..high``, in euros; or ``None``."""
+def _limit_refusal(name: str, amount: int, low: int, high: int, unit: int | None) -> str | None:
+    """Why ``amount`` is outside the table limits ``low..high`` or off its bet unit (seed 003:
+    bets are multiples of the base unit), in euros; or ``None``."""
     if amount < low:
         return f"{name} {_eur(amount)} is below the table minimum {_eur(low)}"
     if amount > high:
         return f"{name} {_eur(amount)} is above the table maximum {_eur(high)}"
+    if unit and amount % unit:
+        return f"{name} {_eur(amount)} is not a multiple of the table's bet unit {_eur(unit)}"
     return None
 
 
@@ -140,9 +151,10 @@ def play(
     if balance <= 0:
         raise typer.BadParameter(f"--bankroll {bankroll!r} must be more than 0")
     default_ante, default_trips = _euros("--ante", ante), _euros("--trips", trips)
-    refusal = _limit_refusal("--ante", default_ante, table.ante_min, table.ante_max)
+    unit = table.bet_unit
+    refusal = _limit_refusal("--ante", default_ante, table.ante_min, table.ante_max, unit)
     if refusal is None and default_trips:
-        refusal = _limit_refusal("--trips", default_trips, table.trips_min, table.trips_max)
+        refusal = _limit_refusal("--trips", default_trips, table.trips_min, table.trips_max, unit)
     if refusal is not None:
         raise typer.BadParameter(refusal)
     seed = session_seed(seed)
@@ -234,7 +246,7 @@ def _ask_ante(s: _Session) -> int:
     while True:
         prompt = f"Ante (Enter for {_eur(s.ante)}, q to quit)"
         stake = _ask_amount(s, prompt, s.ante)
-        refusal = _limit_refusal("Ante", stake, config.ante_min, config.ante_max)
+        refusal = _limit_refusal("Ante", stake, config.ante_min, config.ante_max, config.bet_unit)
         if refusal is None and _worst_case_antes(s.config) * stake > s.balance:
             refusal = (
                 f"Ante {_eur(stake)} with its Blind and a "
@@ -254,7 +266,9 @@ def _ask_trips(s: _Session, stake: int) -> int:
         side = _ask_amount(s, f"Trips (Enter for {_eur(s.trips)}, 0 for none)", s.trips)
         refusal = None
         if side:
-            refusal = _limit_refusal("Trips", side, config.trips_min, config.trips_max)
+            refusal = _limit_refusal(
+                "Trips", side, config.trips_min, config.trips_max, config.bet_unit
+            )
         if refusal is None and side > free:
             refusal = (
                 f"Trips {_eur(side)} is more than the {_eur(free)} left after "
@@ -340,6 +354,12 @@ def _show_result(s: _Session, rnd: UthRound) -> None:
         .append_text(cards_text(rnd.hole_cards(0)))
         .append(f"  {describe(result.player_value, kickers=True)}")
     )
+    back = next((e.antes for e in rnd.events if isinstance(e, AntesReturned)), ())
+    if any(seat == 0 for seat, _ in back):
+        # seed 003: the dealer returns every Ante still in play first, right to left
+        s.console.print(
+            f"The dealer does not qualify: your Ante of {_eur(rnd.box(0).ante)} is returned first"
+        )
     s.console.print(_verdict(result))
     s.console.print(_result_table(result))
     colour = "green" if result.net > 0 else "red" if result.net < 0 else "yellow"

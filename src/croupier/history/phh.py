@@ -35,6 +35,7 @@ from croupier.errors import CroupierError, NotationError, RecordError
 from croupier.games.holdem.config import (
     EXACT_SCALE,
     BettingStructure,
+    FirstToShow,
     HoldemConfig,
     OddChip,
     Rake,
@@ -323,6 +324,8 @@ def from_hand(state: CashHand, **fields: Any) -> HandHistory:
         extra["_showdown"] = config.showdown.value
     if config.odd_chip is not OddChip.POSITION:
         extra["_odd_chip"] = config.odd_chip.value
+    if config.showdown is not ShowdownRule.ANY_MUCK or config.first_to_show is not FirstToShow.HAND:
+        extra["_first_to_show"] = config.first_to_show.value
     extra.update(fields)
     fixed = config.structure is BettingStructure.FIXED_LIMIT
     return HandHistory(
@@ -420,6 +423,14 @@ def config_of(hand: HandHistory, *, scale: int, split: SplitPolicy) -> HoldemCon
         # ... and let any player muck (the seed's showdown rule only when the record says so)
         showdown=ShowdownRule(hand.get("_showdown", ShowdownRule.ANY_MUCK)),
         odd_chip=OddChip(hand.get("_odd_chip", OddChip.POSITION)),
+        # records this engine wrote under seed 002's showdown before issue 28 named the first
+        # to show played the river's last bettor (the first to show matters only there)
+        first_to_show=FirstToShow(
+            hand.get(
+                "_first_to_show",
+                FirstToShow.RIVER if hand.get("_showdown") is not None else FirstToShow.HAND,
+            )
+        ),
     )
 
 

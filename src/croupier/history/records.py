@@ -2,7 +2,7 @@
 
 Each game keeps its own record and replay with the same signatures
 (:mod:`croupier.history.uth`, :mod:`croupier.history.russian`,
-:mod:`croupier.history.holdem`)::
+:mod:`croupier.history.holdem`, :mod:`croupier.history.caribbean`)::
 
     record(round, *, round_id=None) -> dict      the JSON record of a round, complete or not
     replay(record) -> round                      the round re-run through the engine

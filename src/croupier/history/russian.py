@@ -30,6 +30,7 @@ from croupier.games.russian import (
     SixthCard,
 )
 from croupier.games.russian import events as russian_events
+from croupier.games.russian.config import LIMITS
 from croupier.history.records import MISSING, event_json, first_difference, show, to_json
 
 __all__ = [
@@ -79,7 +80,9 @@ def record(rnd: RussianRound, *, round_id: int | str | None = None) -> dict[str,
         "game": "russian",
         "version": RECORD_VERSION,
         "round_id": round_id,
-        "rules": to_json(rnd.config),
+        # the rules the round opened with; a change of limits in its betting window is
+        # among the events (limits_changed), replayed where it happened
+        "rules": to_json(rnd.opening_config),
         "deck": format_cards(rnd.shoe.order, " "),
         "events": [event_json(e) for e in rnd.events],
         "phase": rnd.phase.value,
@@ -90,6 +93,12 @@ def record(rnd: RussianRound, *, round_id: int | str | None = None) -> dict[str,
     }
 
 
+_LEGACY_RULES = {"failed_buy_ante": "paid", "bonus_on_fold": "stands"}
+"""Rules added after records were first written, with the value a record without them was
+played under (issue 28 made the seed's letter the default: a failed buy forfeits the Ante's
+payment, a fold loses the Bonus)."""
+
+
 def _config(rules: object) -> RussianConfig:
     if not isinstance(rules, Mapping):
         raise RecordError(f"the record's rules must be an object, not {rules!r}")
@@ -97,7 +106,7 @@ def _config(rules: object) -> RussianConfig:
     if unknown:
         raise RecordError(f"unknown rules {unknown} in the record")
     try:
-        return RussianConfig.from_dict(rules)
+        return RussianConfig.from_dict({**_LEGACY_RULES, **rules})
     except (TypeError, ValueError) as exc:  # ConfigError is a ValueError
         raise RecordError(f"the record's rules are not valid: {exc}") from exc
 
@@ -157,6 +166,9 @@ def _replay_event(rnd: RussianRound, event: Mapping[str, Any]) -> None:
         raise RecordError(f"unknown event kind {kind!r}")
     if kind in ("dealer_revealed", "box_settled", "discards_reshuffled", "box_shown"):
         return  # the engine produces these itself; differences() compares them
+    if kind == "limits_changed":
+        rnd.change_limits({name: _whole(event, name) for name in LIMITS})
+        return
     if kind == "round_voided":
         reason = event["reason"]
         if not isinstance(reason, str):
@@ -343,6 +355,12 @@ def differences(rnd: RussianRound, data: Mapping[str, Any]) -> list[str]:
     stored = {e.get("kind") for e in theirs if isinstance(e, Mapping)}
     mine = [e for e in replayed["events"] if e["kind"] not in _ADDED_KINDS - stored]
     out = list(_event_differences(mine, theirs))
+    if isinstance(data.get("rules"), Mapping):
+        # a record written before a rule existed does not name it (_LEGACY_RULES)
+        given = data["rules"]
+        replayed["rules"] = {
+            k: v for k, v in replayed["rules"].items() if k in given or k not in _LEGACY_RULES
+        }
     for key in ("phase", "void", "rules"):
         found = key in data and first_difference(replayed[key], data[key])
         if found:

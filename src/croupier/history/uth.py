@@ -23,6 +23,7 @@ from croupier.chips import Chips
 from croupier.deck import Shoe
 from croupier.errors import CroupierError, RecordError
 from croupier.games.uth import (
+    AddTrips,
     Check,
     Deal,
     Fold,
@@ -34,15 +35,18 @@ from croupier.games.uth import (
     UthRound,
 )
 from croupier.games.uth.events import (
+    AntesReturned,
     BetsPlaced,
     BetsWithdrawn,
     BettingClosed,
     Checked,
     Folded,
+    LimitsChanged,
     PlayBet,
     RoundVoided,
     TripsPlaced,
 )
+from croupier.history.records import to_json
 
 __all__ = [
     "RECORD_VERSION",
@@ -91,17 +95,31 @@ def record(
 ) -> dict[str, Any]:
     """The record of a round (complete or not): what is needed to recall and replay it.
     ``written``: seat -> its result as :func:`result_to_dict` wrote it already (a table that
-    sent each seat its result), used as it is."""
+    sent each seat its result), used as it is.
+
+    ``config`` is the table's as the round opened; when the house changed the limits during
+    the betting window, ``limits_changed`` lists the new limits in order and a bet placed
+    after the ``n``-th change says ``"limits": n`` (``"trips_limits"``: Trips added later)."""
     bets: dict[int, dict[str, int]] = {}
     actions: list[dict[str, Any]] = []
     closed = False
     void: str | None = None
+    antes: list[list[int]] | None = None
+    changes: list[dict[str, int]] = []
     for event in rnd.events:
         match event:
+            case AntesReturned(antes=returned):
+                antes = [[seat, ante] for seat, ante in returned]
+            case LimitsChanged():
+                changes.append(to_json(event))
             case BetsPlaced(seat=seat, ante=ante, trips=trips):
                 bets[seat] = {"seat": seat, "ante": ante, "trips": trips}
+                if changes:
+                    bets[seat]["limits"] = len(changes)
             case TripsPlaced(seat=seat, trips=trips):
                 bets[seat]["trips"] = trips  # added after the Ante (seed 001)
+                if len(changes) != bets[seat].get("limits", 0):
+                    bets[seat]["trips_limits"] = len(changes)
             case BetsWithdrawn(seat=seat):
                 bets.pop(seat, None)
             case BettingClosed():
@@ -118,13 +136,15 @@ def record(
         "game": "uth",
         "version": RECORD_VERSION,
         "round_id": round_id,
-        "config": rnd.config.to_dict(),
+        "config": rnd.opening_config.to_dict(),
+        **({"limits_changed": changes} if changes else {}),
         "deck": format_cards(rnd.shoe.order, " "),
         "bets": [bets[s] for s in sorted(bets)],
         "betting_closed": closed,
         "actions": actions,
         "void": void,
         "phase": rnd.phase.value,
+        **({} if antes is None else {"antes_returned": antes}),
         # in the order settled: right to left (seed 003)
         "results": [
             (written or {}).get(result.seat) or result_to_dict(result)
@@ -151,8 +171,12 @@ def record_for_seats(data: Mapping[str, Any], seats: Collection[int]) -> dict[st
     keep = set(seats)
     results = [r for r in data.get("results", []) if r.get("seat") in keep]
     net = sum(int(r.get("net", 0)) for r in results)
+    cut: dict[str, Any] = {}
+    if "antes_returned" in data:
+        cut["antes_returned"] = [a for a in data["antes_returned"] if a[0] in keep]
     return {
         **data,
+        **cut,
         "bets": [b for b in data.get("bets", []) if b.get("seat") in keep],
         "actions": [a for a in data.get("actions", []) if a.get("seat") in keep],
         "results": results,
@@ -173,6 +197,29 @@ def _decision(step: Mapping[str, Any]) -> UthAction:
     raise RecordError(f"unknown action {action!r} in the record")
 
 
+def _place_bets(rnd: UthRound, data: Mapping[str, Any]) -> None:
+    """The record's bets, each checked against the limits it was placed under (the round's
+    opening limits, or after the house's ``n``-th change: ``"limits": n``), then the last
+    limits for the rest of the round."""
+    changes = data.get("limits_changed") or []
+    sets = [rnd.config.limits(), *changes]
+    for bet in data["bets"]:
+        seat, ante = int(bet["seat"]), int(bet["ante"])
+        trips = Chips(int(bet.get("trips", 0)))
+        if not changes:  # the usual round: one set of limits (a live round has thousands of bets)
+            rnd.apply(PlaceBets(seat=seat, ante=Chips(ante), trips=trips))
+            continue
+        rnd.change_limits(sets[int(bet.get("limits", 0))])
+        later = bet.get("trips_limits")
+        alone = Chips(0) if later is not None else trips
+        rnd.apply(PlaceBets(seat=seat, ante=Chips(ante), trips=alone))
+        if later is not None:
+            rnd.change_limits(sets[int(later)])
+            rnd.apply(AddTrips(seat=seat, trips=trips))
+    if changes:
+        rnd.change_limits(sets[-1])
+
+
 def replay(data: Mapping[str, Any]) -> UthRound:
     """Re-run a recorded round through the engine (its typed actions, in order).
 
@@ -185,10 +232,7 @@ def replay(data: Mapping[str, Any]) -> UthRound:
         raise RecordError(f"unsupported record version {data.get('version')!r}")
     try:
         rnd = UthRound(UthConfig.from_dict(data["config"]), Shoe.parse(data["deck"]))
-        for bet in data["bets"]:
-            seat, ante = int(bet["seat"]), int(bet["ante"])
-            trips = Chips(int(bet.get("trips", 0)))
-            rnd.apply(PlaceBets(seat=seat, ante=Chips(ante), trips=trips))
+        _place_bets(rnd, data)
         if data.get("betting_closed", True):
             rnd.apply(Deal())
         for step in data["actions"]:
@@ -220,6 +264,14 @@ def differences(rnd: UthRound, data: Mapping[str, Any]) -> list[str]:
             )
     if len(replayed) != len(recorded):
         out.append(f"the record settles {len(recorded)} seats, the replay {len(replayed)}")
+    if "antes_returned" in data:
+        # the Antes returned first when the dealer does not qualify (seed 003), right to left
+        back = next((e.antes for e in rnd.events if isinstance(e, AntesReturned)), ())
+        expected = [[seat, int(ante)] for seat, ante in back]
+        if [[int(s), int(a)] for s, a in data["antes_returned"]] != expected:
+            out.append(
+                f"the record returns the Antes {data['antes_returned']}, the replay {expected}"
+            )
     phase = data.get("phase", rnd.phase.value)
     if _LEGACY_PHASES.get(phase, phase) != rnd.phase.value:
         out.append(f"the record ends in phase {phase!r}, the replay in {rnd.phase}")

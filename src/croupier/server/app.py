@@ -23,6 +23,7 @@ from croupier.errors import ConfigError
 from croupier.server.accounts.passwords import PasswordHashing
 from croupier.server.accounts.sessions import LiveSessions
 from croupier.server.accounts.throttle import LoginThrottle
+from croupier.server.bodies import BodyLimits, route_limits
 from croupier.server.db import Database
 from croupier.server.errors import install_error_handlers
 from croupier.server.headers import SecurityHeaders
@@ -59,6 +60,7 @@ def create_app(
         shoe_factory: where shoes come from (the OS CSPRNG by default; tests may stack one).
     """
     settings = settings or Settings()
+    _check_cluster(settings)
     configs = list(tables) if tables is not None else load_tables(settings.tables_config)
     lifespan = _lifespan(settings, configs, clock=clock, shoe_factory=shoe_factory)
     # The interactive API docs only when a setting enables them (off by default, issue 13).
@@ -71,6 +73,10 @@ def create_app(
         redoc_url="/redoc" if docs else None,
         openapi_url="/openapi.json" if docs else None,
     )
+    app.add_middleware(
+        BodyLimits, limits=route_limits(settings), seconds=settings.http_read_seconds
+    )
+    # Added last, so outermost: the refusals of the limits above carry the headers too.
     app.add_middleware(SecurityHeaders, csp_exempt=("/docs", "/redoc") if docs else ())
     _set_state(app, settings)
     install_error_handlers(app)
@@ -80,6 +86,30 @@ def create_app(
 
         app.mount("/", StaticFiles(directory=static_dir, html=True), name="static")
     return app
+
+
+def _check_cluster(settings: Settings) -> None:
+    """Refuse a cluster process that could not seal its bus (issue 27).
+
+    Raises:
+        ConfigError: ``redis_url`` without a ``bus_key``, or a key too short.
+    """
+    from croupier.server.cluster.seal import MIN_KEY_LENGTH
+
+    if settings.redis_url is None:
+        return
+    key = settings.bus_key.get_secret_value() if settings.bus_key is not None else ""
+    if not key:
+        raise ConfigError(
+            "a cluster process (CROUPIER_REDIS_URL) needs CROUPIER_BUS_KEY, the key every "
+            "process of the cluster shares to seal the bus's messages: without it this "
+            "process does not join"
+        )
+    if len(key) < MIN_KEY_LENGTH:
+        raise ConfigError(
+            f"CROUPIER_BUS_KEY has {len(key)} characters: it needs at least {MIN_KEY_LENGTH} "
+            "(for example: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        )
 
 
 def _lifespan(
@@ -146,12 +176,21 @@ async def _join(app: FastAPI, settings: Settings, db: Database, manager: Any) ->
     import os
     import socket
 
-    from croupier.server.cluster.bus import Bus, BusUnavailable
+    from croupier.server.cluster.bus import Bus, BusRefused, BusUnavailable
     from croupier.server.cluster.node import Node
+    from croupier.server.cluster.seal import Seal
 
     name = settings.node_id or f"{socket.gethostname()}-{os.getpid()}"
-    assert settings.redis_url is not None
-    bus = Bus(settings.redis_url, node=name, heartbeat_seconds=settings.lease_seconds / 3)
+    assert settings.redis_url is not None and settings.bus_key is not None
+    password = settings.redis_password
+    bus = Bus(
+        settings.redis_url,
+        node=name,
+        heartbeat_seconds=settings.lease_seconds / 3,
+        seal=Seal(settings.bus_key.get_secret_value(), max_age=settings.bus_max_age_seconds),
+        username=settings.redis_username,
+        password=password.get_secret_value() if password is not None else None,
+    )
     node = Node(
         db=db,
         manager=manager,
@@ -161,8 +200,10 @@ async def _join(app: FastAPI, settings: Settings, db: Database, manager: Any) ->
         request_timeout=settings.request_timeout_seconds,
     )
     try:
+        await bus.ping()
+        await bus.check_access()
         await node.start()
-    except BusUnavailable as exc:
+    except (BusUnavailable, BusRefused) as exc:
         await bus.close()
         raise ConfigError(f"cannot join the cluster: {exc}") from None
     app.state.node = node

@@ -51,6 +51,19 @@ class Settings(BaseSettings):
     api_docs: bool = False
     """Serve the interactive API docs (``/docs``, ``/redoc``, ``/openapi.json``). Off by
     default: they map the whole API for anyone who asks."""
+    http_body_max_bytes: int = Field(default=8_192, ge=256, le=16 * 2**20)
+    """The largest HTTP request body (bytes) of every route but the operator's table rules:
+    one above it is refused with 413 from its ``Content-Length``, or cut off as it streams
+    (issue 27: the API's bodies are a few hundred bytes)."""
+    http_rules_body_max_bytes: int = Field(default=65_536, ge=1_024, le=16 * 2**20)
+    """The same for an operator's table rules (opening or changing a table)."""
+    http_head_max_bytes: int = Field(default=16_384, ge=1_024, le=2**20)
+    """The largest request line and headers of an HTTP request (bytes): past it, 431 and the
+    connection closed (``croupier serve``'s HTTP protocol)."""
+    http_read_seconds: float = Field(default=10.0, gt=0, le=300)
+    """A request's line and headers, then its body, must each arrive within this: a head too
+    slow closes the connection, a body too slow is refused with 408 (a client sending a
+    byte now and then)."""
     trusted_proxies: list[str] = Field(default_factory=list)
     """Reverse proxies (addresses or networks, e.g. ``["127.0.0.1", "10.0.0.0/8"]``) whose
     ``X-Forwarded-For`` names the client. Empty by default: the client is the socket's peer
@@ -87,6 +100,17 @@ class Settings(BaseSettings):
     """Join a cluster (issue 18): several ``croupier serve`` processes sharing one PostgreSQL
     database and this Redis (``redis://host:6379/0``). ``None`` (the default): one process,
     every table in it, an in-process bus."""
+    redis_username: str | None = None
+    """The ACL user a cluster's processes are in Redis (``None``: Redis's default user)."""
+    redis_password: SecretStr | None = None
+    """Redis's password (``requirepass``, or the ACL user's; a password in ``redis_url``
+    works too). A process refuses to join a Redis that answers without one (issue 27)."""
+    bus_key: SecretStr | None = None
+    """The key every process of a cluster shares, at least 32 characters: each message on
+    the bus is sealed with it (HMAC-SHA256), and one whose seal does not hold is dropped. A
+    process started with ``redis_url`` and without it refuses to start."""
+    bus_max_age_seconds: float = Field(default=60.0, ge=5, le=3600)
+    """A message on the bus older than this is dropped (and a replay of one is refused)."""
     node_id: str | None = None
     """This process's name in a cluster (default: host name and process id)."""
     lease_seconds: float = Field(default=5.0, ge=0.5, le=300)

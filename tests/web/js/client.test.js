@@ -81,6 +81,18 @@ test("raise presets stay within the server's bounds", () => {
   for (const v of Object.values(p)) assert.ok(v >= 600 && v <= 10000);
 });
 
+test("a wager limit caps the presets: the last one is the limit, not an all-in", () => {
+  // issue 27: the server caps max_raise_to at bet + wager_left
+  const opts = { actions: ["fold", "call", "raise"], to_call: 200, min_raise_to: 600, max_raise_to: 900, pot: 700, bet: 200, stack: 9800, wager_left: 700 };
+  const p = Object.fromEntries(holdem.raisePresets(opts).map((x) => [x.key, x.to]));
+  assert.equal(p.limit, 900);
+  assert.equal(p.all_in, undefined);
+  for (const v of Object.values(p)) assert.ok(v >= 600 && v <= 900);
+  // a limit wide enough for the whole stack changes nothing
+  const wide = Object.fromEntries(holdem.raisePresets({ ...opts, max_raise_to: 10000, wager_left: 50000 }).map((x) => [x.key, x.to]));
+  assert.equal(wide.all_in, 10000);
+});
+
 test("errors are worded from the reason, in euros, and never as the raw message", () => {
   i18n.setLanguage("en");
   const e = { code: "insufficient_funds", message: "player:2 cannot pay 1000: balance is 300", reason: "insufficient_funds", params: { need: 1000, balance: 300 } };
@@ -98,6 +110,28 @@ test("a bet outside the table's limits is said in euros before it is sent", asyn
   i18n.setLanguage("en");
   assert.equal(uth.limitError([["ante", 50, 100, 100000]]), "The Ante must be between €1.00 and €1,000.00.");
   assert.equal(uth.limitError([["ante", 500, 100, 100000], ["trips", 0, 100, 50000]]), null);
+  // seed 003: bets are whole multiples of the table's bet unit (issue 28)
+  assert.equal(uth.limitError([["ante", 150, 100, 100000]], 100), "The Ante must be a multiple of €1.00.");
+  assert.equal(uth.limitError([["ante", 300, 100, 100000]], 100), null);
+});
+
+test("the Antes returned first when the dealer does not qualify reach the seat's view", async () => {
+  const uth = await load("uth.js");
+  const box = { seat: 2, ante: 500, blind: 500, trips: 0, play: 500, play_multiple: 1, folded: false, decided: true };
+  const m = { view: { seat: 2, phase: "showdown", hole: [], board: [], dealer: null, legal: [], result: null, box }, last: null };
+  // a casino table lists every box, right to left; a live one counts them
+  uth.follow(m, { kind: "antes_returned", antes: [[4, 100], [2, 500], [0, 300]] }, 2);
+  assert.equal(m.anteBack, 500);
+  assert.equal(uth.anteReturned({ kind: "antes_returned", antes: [], boxes: 900 }, m.view, 2), 500);
+  assert.equal(uth.anteReturned({ kind: "antes_returned", antes: [[4, 100]] }, m.view, 2), null);
+  const folded = { ...m.view, box: { ...box, folded: true } };
+  assert.equal(uth.anteReturned({ kind: "antes_returned", antes: [], boxes: 900 }, folded, 2), null);
+  // a casino table's state frame replaces the view: the Ante returned stays until the next round
+  m.view = { ...m.view, phase: "settled" };
+  uth.follow(m, { kind: "seat_settled", result: { seat: 2, net: 1000, comparison: "win", bets: [] } }, 2);
+  assert.equal(m.anteBack, 500);
+  uth.follow(m, { kind: "round_opened", round_id: 9, commitment: "c", betting_seconds: 10 }, 2);
+  assert.equal(m.anteBack, null);
 });
 
 test("a live seat's view follows the events: no state frame during a round", async () => {

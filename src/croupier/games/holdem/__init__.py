@@ -17,6 +17,7 @@ from croupier.games.holdem.betting import Options
 from croupier.games.holdem.config import (
     EXACT_SCALE,
     BettingStructure,
+    FirstToShow,
     HoldemConfig,
     HoldemTableConfig,
     OddChip,
@@ -38,6 +39,7 @@ __all__ = [
     "CashHand",
     "CashTable",
     "Check",
+    "FirstToShow",
     "Fold",
     "HandView",
     "HoldemAction",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from croupier.games.holdem.betting import opener
 from croupier.games.holdem.config import (
     BettingStructure,
+    FirstToShow,
     HoldemConfig,
     OddChip,
     ReopenRule,
@@ -32,6 +33,7 @@ class Rules:
         "plain",
         "players",
         "rotation",
+        "shows_hand_aggressor",
         "simple_split",
         "street_bets",
         "unit",
@@ -67,6 +69,9 @@ class Rules:
         """The other players in order, clockwise from the one left of each player."""
         self.rotation = tuple((*range(seat, n), *range(seat)) for seat in range(n))
         """Every player in order, clockwise from each player."""
+        self.shows_hand_aggressor = config.first_to_show is FirstToShow.HAND
+        """The last bettor or raiser of the whole hand shows first (seed 002), not the
+        river's (``first_to_show = "river"``)."""
 
 
 _RULES: dict[int, tuple[HoldemConfig, Rules]] = {}

@@ -28,6 +28,7 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "BettingStructure",
+    "FirstToShow",
     "HoldemConfig",
     "HoldemTableConfig",
     "OddChip",
@@ -89,11 +90,22 @@ class ShowdownRule(StrEnum):
     """Who may muck at showdown (spec/holdem.md "Winning")."""
 
     SEED = "seed"
-    """Seed 002: the last bettor or raiser (if nobody bet on the river, the first player
-    left of the button) shows first and may not muck; a player may concede unseen only when
-    a hand already shown beats theirs."""
+    """Seed 002: the first to show (``first_to_show``: the last bettor or raiser) may not
+    muck; a player may concede unseen only when a hand already shown beats theirs."""
     ANY_MUCK = "any-muck"
     """Any player may muck instead of showing (as most hand histories from other tools)."""
+
+
+class FirstToShow(StrEnum):
+    """Who shows first at showdown (spec/holdem.md "Winning")."""
+
+    HAND = "hand"
+    """Seed 002 ("Chi ha fatto l'ultima puntata o rilancio scopre per primo"): the last
+    player who bet or raised in the hand, on any street; when nobody bet or raised, the
+    first player left of the button."""
+    RIVER = "river"
+    """Robert's Rules of Poker: the last player who bet or raised on the final betting
+    round; when nobody did, the first player left of the button."""
 
 
 class ReopenRule(StrEnum):
@@ -172,6 +184,7 @@ class HoldemConfig:
     reopen: ReopenRule = ReopenRule.CASINO
     showdown: ShowdownRule = ShowdownRule.SEED
     odd_chip: OddChip = OddChip.POSITION
+    first_to_show: FirstToShow = FirstToShow.HAND
 
     def __post_init__(self) -> None:
         players = len(self.antes)
@@ -191,7 +204,12 @@ class HoldemConfig:
             raise ConfigError(f"min_bet {self.min_bet} must be positive in no-/pot-limit")
         if self.max_raises is not None and self.max_raises < 1:
             raise ConfigError(f"max_raises {self.max_raises} must be at least 1")
-        for name, kind in (("showdown", ShowdownRule), ("odd_chip", OddChip)):
+        choices = (
+            ("showdown", ShowdownRule),
+            ("odd_chip", OddChip),
+            ("first_to_show", FirstToShow),
+        )
+        for name, kind in choices:
             value = getattr(self, name)
             try:
                 object.__setattr__(self, name, kind(value))
@@ -268,6 +286,7 @@ class HoldemConfig:
         reopen: ReopenRule = ReopenRule.CASINO,
         showdown: ShowdownRule = ShowdownRule.SEED,
         odd_chip: OddChip = OddChip.POSITION,
+        first_to_show: FirstToShow = FirstToShow.HAND,
     ) -> HoldemConfig:
         """A usual table: blinds, an optional ante (each player or the big blind's), an
         optional under-the-gun straddle; Fixed-Limit bets are the big blind and twice it.
@@ -297,6 +316,7 @@ class HoldemConfig:
             reopen=reopen,
             showdown=showdown,
             odd_chip=odd_chip,
+            first_to_show=first_to_show,
         )
 
 
@@ -345,7 +365,7 @@ def _percent_text(share: Fraction) -> str:
     return text if Fraction(Decimal(text)) == percent else str(percent)
 
 
-_T = TypeVar("_T", ShowdownRule, OddChip, SplitPolicy)
+_T = TypeVar("_T", ShowdownRule, OddChip, SplitPolicy, FirstToShow)
 
 
 def _choice(name: str, value: Any, kind: type[_T]) -> _T:
@@ -394,6 +414,7 @@ class HoldemTableConfig:
     showdown: ShowdownRule = ShowdownRule.SEED
     odd_chip: OddChip = OddChip.POSITION
     split: SplitPolicy = SplitPolicy.LIVE
+    first_to_show: FirstToShow = FirstToShow.HAND
 
     def __post_init__(self) -> None:
         _whole("small_blind", self.small_blind, 1)
@@ -417,6 +438,9 @@ class HoldemTableConfig:
         object.__setattr__(self, "showdown", _choice("showdown", self.showdown, ShowdownRule))
         object.__setattr__(self, "odd_chip", _choice("odd_chip", self.odd_chip, OddChip))
         object.__setattr__(self, "split", _choice("split", self.split, SplitPolicy))
+        object.__setattr__(
+            self, "first_to_show", _choice("first_to_show", self.first_to_show, FirstToShow)
+        )
         if not isinstance(self.structure, BettingStructure) or not isinstance(self.rake, Rake):
             raise ConfigError("structure and rake must be a BettingStructure and a Rake")
 
@@ -434,6 +458,7 @@ class HoldemTableConfig:
             rake=self.rake if unit == 1 or cap is None else replace(self.rake, cap=cap * unit),
             showdown=self.showdown,
             odd_chip=self.odd_chip,
+            first_to_show=self.first_to_show,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -453,6 +478,7 @@ class HoldemTableConfig:
             "no_flop_no_drop": self.rake.no_flop_no_drop,
             "showdown": self.showdown.value,
             "odd_chip": self.odd_chip.value,
+            "first_to_show": self.first_to_show.value,
         }
         if self.split is not SplitPolicy.LIVE:
             out["split"] = self.split.value
@@ -505,6 +531,7 @@ _PLAIN_KEYS = frozenset(
         "showdown",
         "odd_chip",
         "split",
+        "first_to_show",
     }
 )
 _TABLE_KEYS = _PLAIN_KEYS | {"structure", "rake_percent", "rake_cap", "no_flop_no_drop"}

@@ -170,8 +170,11 @@ class Raked(HoldemEvent):
 
 @dataclass(frozen=True, slots=True)
 class PotAwarded(HoldemEvent):
-    """One pot (0 = main) paid to ``seats`` in ``amounts``; ``value`` is the winning hand
-    value, 0 when the pot was won uncontested."""
+    """One pot (0 = main) paid to ``seats`` in ``amounts``; ``value`` is the winning hand's
+    value (:func:`croupier.evaluator.evaluate_ids`) when hands were compared for the pot --
+    also when one player wins it alone, the others' hands beaten -- and 0 when the pot was
+    won uncontested: every other player folded, or no other hand still in reached it (the
+    uncalled part of a side pot, chips returned to a player who folded)."""
 
     kind = "pot_awarded"
 

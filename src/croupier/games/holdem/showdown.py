@@ -148,6 +148,7 @@ def settle(
     if rake:
         pots = take_rake(pots, rake)
     values = [0] * len(put_in)
+    keep = list(live)
     # hands are valued only for a pot two live players contest: a pot of chips no live player
     # matched goes back to the folded players who put them in (pots.build_pots), unvalued --
     # there may be no board at all
@@ -156,7 +157,6 @@ def settle(
         # beaten hands leave first, then pots with the same players merge and split as one
         # (PokerKit's hand killing; it decides where odd chips go under `live`)
         best = [max(values[s] for s in pot.seats) for pot in pots]
-        keep = list(live)
         for seat in range(len(keep)):
             if keep[seat] and not any(
                 seat in pot.seats and values[seat] == top
@@ -167,10 +167,26 @@ def settle(
             pots = build_pots(put_in, antes, keep, ante_trimming=trimming)
             if rake:
                 pots = take_rake(pots, rake)
-    awards = [
-        _award(config, index, pot, values, holes) for index, pot in enumerate(pots) if pot.amount
-    ]
+    levels = put_in if trimming else [t - a for t, a in zip(put_in, antes, strict=True)]
+    awards = []
+    for index, pot in enumerate(pots):
+        if pot.amount:
+            alone = len(pot.seats) == 1 and _beat_others(pot.seats[0], levels, keep, live)
+            awards.append(_award(config, index, pot, values, holes, contested=alone))
     return rake, awards
+
+
+def _beat_others(
+    seat: int, levels: Sequence[int], keep: Sequence[bool], live: Sequence[bool]
+) -> bool:
+    """Whether the one-player pot of ``seat`` -- its chips above the next lower level of the
+    players left after hand killing (``keep``) -- was contested by another hand still live
+    at showdown, which ``seat``'s beat (``PotAwarded.value`` is then the winning hand's)."""
+    top = levels[seat]
+    floor = max((levels[s] for s in range(len(levels)) if keep[s] and levels[s] < top), default=0)
+    others = [s for s in range(len(levels)) if live[s] and s != seat]
+    # the lowest pot holds the antes, which every live player contests
+    return any(floor == 0 or levels[s] > floor for s in others)
 
 
 def settle_simple(
@@ -218,7 +234,9 @@ def settle_simple(
     awards = []
     for index, (amount, seats) in enumerate(pots):
         if len(seats) == 1:
-            awards.append(build.pot_awarded(index, seats, (amount,), 0))
+            alone = seats[0]
+            value = values[alone] if _beat_others(alone, levels, keep, live) else 0
+            awards.append(build.pot_awarded(index, seats, (amount,), value))
             continue
         top = max([values[s] for s in seats])
         winners = tuple([s for s in seats if values[s] == top])
@@ -233,14 +251,14 @@ def settle_simple(
 
 def _one_pot(amount: int, values: list[int], live: Sequence[bool]) -> list[PotAwarded]:
     """:func:`settle_simple` when every live player put in the most: one pot, every live
-    player contests it (after hand killing only the best hands: a lone winner's pot shows
-    value 0, as a pot won alone does)."""
+    player contests it, won by the best hands, whose value the award shows (0 when one
+    player alone was left in it)."""
     if not amount:
         return []
     top = max([values[s] for s in range(len(live)) if live[s]])
     winners = tuple([s for s in range(len(live)) if live[s] and values[s] == top])
     if len(winners) == 1:
-        return [build.pot_awarded(0, winners, (amount,), 0)]
+        return [build.pot_awarded(0, winners, (amount,), top if sum(live) > 1 else 0)]
     share, odd = divmod(amount, len(winners))
     shares = [share] * len(winners)
     shares[0] += odd  # spec/holdem.md Winning: the odd chips to the first left of the button
@@ -288,9 +306,13 @@ def _award(
     pot: Pot,
     values: list[int],
     holes: Sequence[tuple[Card, ...] | None],
+    *,
+    contested: bool,
 ) -> PotAwarded:
     if len(pot.seats) == 1:
-        return PotAwarded(index, pot.seats, (Chips(pot.amount),), 0)
+        # PotAwarded.value: the winning hand's value when hands were compared for the pot
+        value = values[pot.seats[0]] if contested else 0
+        return PotAwarded(index, pot.seats, (Chips(pot.amount),), value)
     best = max(values[s] for s in pot.seats)
     winners = [s for s in pot.seats if values[s] == best]
     seats, shares = split_pot(

@@ -101,6 +101,7 @@ class CashHand(ShowdownCommands):
 
     __slots__ = (
         "_acted",
+        "_aggressor",
         "_antes",
         "_auto_showdown",
         "_bets",
@@ -184,6 +185,7 @@ class CashHand(ShowdownCommands):
         self._quote: tuple[int, int, int, int] | None = None
         self._acted = [False] * n
         self._leader = 0
+        self._aggressor = -1
         self._increment = self._raises = self._short = 0
         self._over = False
         self._rake = 0
@@ -291,7 +293,9 @@ class CashHand(ShowdownCommands):
 
     @property
     def showdown_order(self) -> tuple[int, ...]:
-        """Players still to show or muck, in order: last aggressor first, then clockwise."""
+        """Players still to show or muck, in order from the first to show (the config's
+        ``first_to_show``: the last bettor or raiser of the hand, or of the river; nobody:
+        the first player left of the button), then clockwise."""
         pending = self._pending
         return tuple([seat for seat in self._rules.rotation[self._leader] if pending[seat]])
 
@@ -502,7 +506,7 @@ class CashHand(ShowdownCommands):
         all_in = stacks[seat] == 0
         # the raise puts every other player with chips behind back in the order
         self._order = order = [j for j in rules.after[seat] if live[j] and stacks[j] > 0]
-        self._leader = seat
+        self._leader = self._aggressor = seat
         self._raises += 1
         full, reopens, self._increment, self._short = reopen_after(
             rules.casino, by, all_in, self._increment, self._short, rules.street_bets[self._street]
@@ -699,6 +703,10 @@ class CashHand(ShowdownCommands):
     def _begin_showdown(self) -> None:
         self._phase = Phase.SHOWDOWN
         self._pending = list(self._in)
+        if self._rules.shows_hand_aggressor:
+            # spec/holdem.md "Winning" (seed 002): the last bet or raise of the hand, on any
+            # street, shows first; nobody bet or raised: the first player left of the button
+            self._leader = self._aggressor if self._aggressor >= 0 else 0
         order = self.showdown_order
         self._first = order[0] if order else None
         if self._auto_showdown:

@@ -1,7 +1,8 @@
 """A cash-game table: physical seats, stacks carried from hand to hand, a moving button.
 
 A hand's players are the seats with chips, in position order starting left of the button
-(PHH order; spec/holdem.md "Table": the button moves one seat clockwise after every hand).
+(PHH order; spec/holdem.md "Table": the button moves clockwise after every hand, to the next
+seat with chips; docs/rules.md "The button").
 
 >>> from croupier.deck import Shoe, seeded_source, shuffled
 >>> table = CashTable(lambda n: HoldemConfig.cash(players=n, small_blind=1, big_blind=2),
@@ -34,11 +35,17 @@ __all__ = ["CashTable"]
 class CashTable:
     """Seats 0..n-1 clockwise; ``config_for(players)`` gives the rules for a hand of that size.
 
+    The button moves as in most card rooms' cash games and the server's tables (docs/rules.md
+    "The button"): after every hand to the next seat clockwise with chips, so a seat left
+    empty never holds it; and never so that the big blind falls on the player who posted it
+    the hand before (a player who busted or sat down beside the blinds could cause that):
+    then it moves one seat with chips further.
+
     Raises:
         ConfigError: fewer than two seats or a negative stack.
     """
 
-    __slots__ = ("_button", "_config_for", "_hand", "_positions", "_stacks")
+    __slots__ = ("_button", "_config_for", "_hand", "_last_big_blind", "_positions", "_stacks")
 
     def __init__(
         self,
@@ -56,6 +63,7 @@ class CashTable:
         self._button = button
         self._hand: CashHand | None = None
         self._positions: tuple[int, ...] = ()
+        self._last_big_blind: int | None = None
 
     @property
     def stacks(self) -> tuple[int, ...]:
@@ -63,15 +71,47 @@ class CashTable:
 
     @property
     def button(self) -> int:
-        return self._button
+        """The button's seat: the hand in play's, or between hands the next hand's."""
+        return self._button if self._hand is not None else self._next_button()
+
+    @property
+    def big_blind(self) -> int | None:
+        """The seat that posts the big blind: in the hand in play, or between hands in the
+        next hand (``None`` while fewer than two seats have chips)."""
+        order = self._positions if self._hand is not None else self.positions()
+        return _big_blind(order) if len(order) >= 2 else None
 
     def positions(self) -> tuple[int, ...]:
-        """The seat of each position of the next hand: left of the button first, button last."""
+        """The seat of each position of the next hand: left of the button first, button last;
+        a seat without chips is skipped."""
+        return self._order(self._next_button())
+
+    def _order(self, button: int) -> tuple[int, ...]:
         n = len(self._stacks)
-        order = ((self._button + 1 + k) % n for k in range(n))
-        # a seat without chips is skipped; if the button's own seat is empty, the last player
-        # with chips before it takes the button's position for this hand
+        order = ((button + 1 + k) % n for k in range(n))
         return tuple(seat for seat in order if self._stacks[seat] > 0)
+
+    def _with_chips_after(self, seat: int) -> int | None:
+        """The first seat clockwise after ``seat`` (itself last) that has chips."""
+        n = len(self._stacks)
+        return next(
+            ((seat + k) % n for k in range(1, n + 1) if self._stacks[(seat + k) % n] > 0), None
+        )
+
+    def _next_button(self) -> int:
+        """The next hand's button (docs/rules.md "The button"): the button's seat if it has
+        chips, else the next seat with chips; one seat with chips further when the big blind
+        would fall again on the seat that posted it last hand."""
+        button = self._button
+        if self._stacks[button] <= 0:
+            nxt = self._with_chips_after(button)
+            button = button if nxt is None else nxt
+        order = self._order(button)
+        if len(order) >= 2 and _big_blind(order) == self._last_big_blind:
+            further = self._with_chips_after(button)
+            if further is not None:
+                button = further
+        return button
 
     def set_stack(self, seat: int, amount: int) -> None:
         """Change a seat's stack between hands (buy-in, rebuy, leaving)."""
@@ -87,7 +127,8 @@ class CashTable:
         """Deal a hand to the seats with chips."""
         if self._hand is not None:
             raise IllegalActionError("a hand is already in play", reason="hand_in_play")
-        positions = self.positions()
+        button = self._next_button()
+        positions = self._order(button)
         if len(positions) < 2:
             raise IllegalActionError("fewer than two players have chips", reason="too_few_players")
         config = self._config_for(len(positions))
@@ -98,6 +139,7 @@ class CashTable:
             auto_showdown=auto_showdown,
         )
         self._hand = hand
+        self._button = button
         self._positions = positions
         return hand
 
@@ -106,7 +148,8 @@ class CashTable:
         return self._positions[position]
 
     def end_hand(self, hand: CashHand) -> None:
-        """Take the finished hand's stacks back and move the button one seat clockwise."""
+        """Take the finished hand's stacks back and move the button to the next seat with
+        chips (docs/rules.md "The button")."""
         if hand is not self._hand:
             raise IllegalActionError(
                 "this hand is not the one in play at this table", reason="not_this_hand"
@@ -115,6 +158,15 @@ class CashTable:
             raise IllegalActionError("the hand is not over", reason="hand_not_over")
         for position, stack in enumerate(hand.stacks):
             self._stacks[self._positions[position]] = stack
-        self._button = (self._button + 1) % len(self._stacks)
+        self._last_big_blind = _big_blind(self._positions)
+        nxt = self._with_chips_after(self._button)
+        if nxt is not None:
+            self._button = nxt
         self._hand = None
         self._positions = ()
+
+
+def _big_blind(order: Sequence[int]) -> int:
+    """The big blind's seat in a hand's positions: the second left of the button, heads-up
+    the first (the button posts the small blind, spec/holdem.md "Table")."""
+    return order[1] if len(order) > 2 else order[0]

@@ -15,9 +15,11 @@ from croupier.games.russian.audit import settle_line
 from croupier.games.russian.box import BoxStatus, BoxView
 from croupier.games.russian.config import (
     BetPaytable,
+    BonusOnFold,
     BonusPaytable,
     Combination,
     DuplicateRankStraights,
+    FailedBuyAnte,
     RussianConfig,
 )
 from croupier.games.russian.phase import Phase
@@ -40,6 +42,7 @@ __all__ = [
     "BetKind",
     "BetOutcome",
     "BetPaytable",
+    "BonusOnFold",
     "BonusPaytable",
     "BoxSettlement",
     "BoxStatus",
@@ -51,6 +54,7 @@ __all__ = [
     "Draw",
     "DuplicateRankStraights",
     "Exchange",
+    "FailedBuyAnte",
     "Fold",
     "Outcome",
     "Payout",

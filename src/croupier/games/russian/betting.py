@@ -8,13 +8,18 @@ calls :func:`verify_box` before it changes anything.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
 
+from croupier.errors import ConfigError
 from croupier.games.protocol import refused
 from croupier.games.russian.box import Box
-from croupier.games.russian.config import RussianConfig
+from croupier.games.russian.config import LIMITS, RussianConfig
+from croupier.games.russian.phase import Phase
 from croupier.games.russian.rules import verify_blind_choices
 
 __all__ = [
+    "changed_limits",
     "lacking_open_box",
     "open_boxes",
     "verify_box",
@@ -22,6 +27,24 @@ __all__ = [
     "verify_seat",
     "whole",
 ]
+
+
+def changed_limits(
+    config: RussianConfig, limits: Mapping[str, Any], *, phase: Phase
+) -> RussianConfig:
+    """``config`` with the table's :data:`~croupier.games.russian.config.LIMITS` changed to
+    ``limits`` (checked whole, as any config) during a round's betting window.
+
+    Raises:
+        IllegalActionError: the round's boxes are dealt (``phase`` is past betting).
+        ConfigError: a setting that is not one of the limits, or limits refused.
+    """
+    if phase is not Phase.BETTING:
+        raise refused(f"bets are closed: phase {phase}", "bets_closed", phase=phase.value)
+    other = sorted(set(limits) - set(LIMITS))
+    if other:
+        raise ConfigError(f"{other} are not limits; the limits are {list(LIMITS)}")
+    return replace(config, **limits)
 
 
 def whole(name: str, amount: object) -> None:

@@ -10,14 +10,16 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
 from croupier.cards import Card
 from croupier.chips import Chips
-from croupier.games.russian.rules import BoxSettlement, Draw
+from croupier.games.russian.config import RussianConfig
+from croupier.games.russian.rules import BoxSettlement, Draw, settle_box
 
-__all__ = ["Box", "BoxStatus", "BoxView"]
+__all__ = ["Box", "BoxStatus", "BoxView", "settle_boxes"]
 
 
 class BoxStatus(StrEnum):
@@ -123,3 +125,29 @@ class Box:
             cards=self.cards if visible and self.cards else None,
             net=self.settlement.net if own and self.settlement is not None else None,
         )
+
+
+def settle_boxes(
+    config: RussianConfig, boxes: Mapping[int, Box], dealer: tuple[Card, ...]
+) -> Iterator[tuple[int, Box, BoxSettlement]]:
+    """Settle every box in layout order (:func:`croupier.games.russian.rules.settle_box`),
+    each box's ``settlement`` set and its status ``SETTLED``; yields each box with its
+    settlement as it is settled (the round logs its events)."""
+    for index in sorted(boxes):
+        b = boxes[index]
+        b.settlement = settle_box(
+            config=config,
+            ante=b.ante,
+            bonus=b.bonus,
+            initial=b.initial,
+            final=b.cards,
+            draw=b.draw,
+            folded=b.status is BoxStatus.FOLDED,
+            dealer=dealer,
+            insurance=b.insurance,
+            buy=b.bought,
+            dealer_draws=b.buy_draws,
+            blind_insurance=b.advance_insurance,
+        )
+        b.status = BoxStatus.SETTLED
+        yield index, b, b.settlement

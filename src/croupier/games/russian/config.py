@@ -19,10 +19,13 @@ from croupier.errors import ConfigError
 from croupier.evaluator import HandCategory
 
 __all__ = [
+    "LIMITS",
     "BetPaytable",
+    "BonusOnFold",
     "BonusPaytable",
     "Combination",
     "DuplicateRankStraights",
+    "FailedBuyAnte",
     "RussianConfig",
 ]
 
@@ -56,6 +59,40 @@ class DuplicateRankStraights(StrEnum):
     """Two straights (the default)."""
     STRAIGHT_PLUS_PAIR = "straight_plus_pair"
     """A straight and a pair."""
+
+
+class FailedBuyAnte(StrEnum):
+    """The Ante of a box that bought the dealer's game when the bought game still does not
+    qualify (spec/russian.md "Dealer and settlement")."""
+
+    FORFEIT = "forfeit"
+    """Not paid: the player gave up the Ante's even-money payment to buy, so it is returned
+    and the fee is lost (seed 004's letter; Senator: "If no game was bought for Dealer, ANTE
+    is not paid"). The default."""
+    PAID = "paid"
+    """Paid 1:1 as if the game had not been bought (the fee is still lost)."""
+
+
+class BonusOnFold(StrEnum):
+    """What a folded box's Bonus does (spec/russian.md "Bonus")."""
+
+    LOST = "lost"
+    """Lost with the box's other bets (seed 004: "altrimenti perde le puntate fatte"). The
+    default."""
+    STANDS = "stands"
+    """Settled on the first five cards whatever happens to the main bets."""
+
+
+LIMITS = ("ante_min", "ante_max", "bonus_min", "bonus_max")
+"""The settings a change during a betting window applies to at once, for the boxes placed
+after it; every other setting takes effect from the next round."""
+
+_CHOICES: dict[str, type[StrEnum]] = {
+    "duplicate_rank_straights": DuplicateRankStraights,
+    "failed_buy_ante": FailedBuyAnte,
+    "bonus_on_fold": BonusOnFold,
+}
+"""The settings that take one of a few words, and their words."""
 
 
 def _check_odds(name: str, value: object) -> None:
@@ -206,6 +243,12 @@ class RussianConfig:
     blind_sixth_card: bool = False
     """A blind box may buy its sixth card in advance, with its Ante (Sochi): the fee is
     placed with the box and the card dealt right after the deal, in box order."""
+    failed_buy_ante: FailedBuyAnte = FailedBuyAnte.FORFEIT
+    """A bought dealer's game that still does not qualify: the Ante is returned unpaid
+    (``forfeit``, seed 004) or paid 1:1 (``paid``)."""
+    bonus_on_fold: BonusOnFold = BonusOnFold.LOST
+    """A folded box's Bonus is lost with its other bets (``lost``, seed 004) or settled on
+    the first five cards all the same (``stands``)."""
 
     def __post_init__(self) -> None:
         for name in ("ante_min", "ante_max", "bonus_min", "bonus_max"):
@@ -244,13 +287,8 @@ class RussianConfig:
             raise ConfigError("bet_paytable must be a BetPaytable")
         if not isinstance(self.bonus_paytable, BonusPaytable):
             raise ConfigError("bonus_paytable must be a BonusPaytable")
-        try:
-            DuplicateRankStraights(self.duplicate_rank_straights)
-        except ValueError:
-            raise ConfigError(
-                f"duplicate_rank_straights = {self.duplicate_rank_straights!r} is not one of "
-                f"{[m.value for m in DuplicateRankStraights]}"
-            ) from None
+        for name, kind in _CHOICES.items():
+            object.__setattr__(self, name, _choice(name, getattr(self, name), kind))
         for name in _BOOLS:
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} = {getattr(self, name)!r} must be true or false")
@@ -326,19 +364,20 @@ class RussianConfig:
         for key, table in (("bet_paytable", BetPaytable), ("bonus_paytable", BonusPaytable)):
             if key in options and not isinstance(options[key], table):
                 options[key] = _paytable(key, table, options[key])
-        if "duplicate_rank_straights" in options:
-            value = options["duplicate_rank_straights"]
-            try:
-                options["duplicate_rank_straights"] = DuplicateRankStraights(value)
-            except ValueError:
-                raise ConfigError(
-                    f"duplicate_rank_straights = {value!r} is not one of "
-                    f"{[m.value for m in DuplicateRankStraights]}"
-                ) from None
+        for name, kind in _CHOICES.items():
+            if name in options:
+                options[name] = _choice(name, options[name], kind)
         cap = options.get("max_payout", _MAX_PAYOUT)
         if cap == "none" or (type(cap) is int and cap == 0):
             options["max_payout"] = None  # TOML has no null: 0 or "none" means no cap
         return cls(**options)
+
+
+def _choice(name: str, value: Any, kind: type[StrEnum]) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        raise ConfigError(f"{name} = {value!r} is not one of {[m.value for m in kind]}") from None
 
 
 def _paytable(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from croupier.cards import Card
 from croupier.chips import Chips
 from croupier.games.protocol import HOUSE, PUBLIC, Event, hide
+from croupier.games.russian.config import RussianConfig
 from croupier.games.russian.rules import BoxSettlement
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "DiscardsReshuffled",
     "Folded",
     "GameBought",
+    "LimitsChanged",
     "RoundVoided",
     "RussianEvent",
     "SixthCardBought",
@@ -40,6 +42,30 @@ _NOTHING = Chips(0)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RussianEvent(Event):
     """Base of every Russian Poker event."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LimitsChanged(RussianEvent):
+    """The house changed the table's limits during the betting window (seed 003's "tudi med
+    igro", as at every table): boxes placed from now on are checked against them; the boxes
+    placed stand."""
+
+    kind = "limits_changed"
+
+    ante_min: Chips
+    ante_max: Chips
+    bonus_min: Chips
+    bonus_max: Chips
+
+    @classmethod
+    def of(cls, config: RussianConfig) -> LimitsChanged:
+        """The limits of ``config``."""
+        return cls(
+            ante_min=config.ante_min,
+            ante_max=config.ante_max,
+            bonus_min=config.bonus_min,
+            bonus_max=config.bonus_max,
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

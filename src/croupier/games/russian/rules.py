@@ -23,8 +23,10 @@ from croupier.evaluator import CATEGORY_COUNTS_5, HandCategory, evaluate_ids
 from croupier.games.protocol import refused
 from croupier.games.russian.config import (
     BetPaytable,
+    BonusOnFold,
     Combination,
     DuplicateRankStraights,
+    FailedBuyAnte,
     RussianConfig,
 )
 
@@ -487,7 +489,7 @@ def settle_box(
     """
     outcomes: list[BetOutcome] = []
     if bonus:
-        outcomes.append(_bonus(bonus, initial, config))
+        outcomes.append(_bonus(bonus, initial, config, folded=folded))
     fee = ante * config.draw_fee_multiple if draw is not Draw.NONE else 0
     if fee:
         outcomes.append(_lost(BetKind.FEE, fee, f"{draw.value} fee"))
@@ -530,14 +532,20 @@ def settle_box(
         outcomes.append(_lost(BetKind.BUY, buy_fee, "bought the dealer's game"))
         hand, _ = buy_dealer_game(dealer, dealer_draws, rebuy_same_rank=config.rebuy_same_rank)
         compare = dealer_qualifies(hand)
-    outcomes.extend(_ante_and_bet(config, ante, payout, final, hand, compare=compare))
+    outcomes.extend(_ante_and_bet(config, ante, payout, final, hand, compare=compare, buy=buy))
     return BoxSettlement(
         outcomes=tuple(outcomes), dealer_qualified=qualified, dealer_hand=hand, payout=payout
     )
 
 
-def _bonus(bonus: int, initial: Sequence[Card], config: RussianConfig) -> BetOutcome:
-    """The Bonus, on the first five cards (spec "Bonus")."""
+def _bonus(
+    bonus: int, initial: Sequence[Card], config: RussianConfig, *, folded: bool
+) -> BetOutcome:
+    """The Bonus, on the first five cards (spec "Bonus"); a folded box's is lost with its
+    other bets unless the table's ``bonus_on_fold`` is ``stands``."""
+    if folded and config.bonus_on_fold is BonusOnFold.LOST:
+        # seed 004: "altrimenti perde le puntate fatte" -- a fold loses every bet made
+        return _lost(BetKind.BONUS, bonus, "fold")
     odds, category = bonus_pays(initial, config)
     if odds:
         win, rest = pay_ratio(bonus, odds, 1)
@@ -553,11 +561,19 @@ def _ante_and_bet(
     hand: tuple[Card, ...],
     *,
     compare: bool,
+    buy: bool = False,
 ) -> tuple[BetOutcome, BetOutcome]:
     """The Ante and the Bet of a box that stood, against the dealer's ``hand`` (spec "Dealer
-    and settlement"); ``compare``: the hand qualifies."""
+    and settlement"); ``compare``: the hand qualifies; ``buy``: the box bought it."""
     bet = ante * config.bet_multiple
     if not compare:
+        if buy and config.failed_buy_ante is FailedBuyAnte.FORFEIT:
+            # seed 004: the buyer may "non accettare il pagamento di Ante alla pari" and buy --
+            # gave up the Ante's payment; the bought game still does not qualify: returned
+            return (
+                _push(BetKind.ANTE, ante, "not paid: game bought"),
+                _push(BetKind.BET, bet, "bought game does not qualify"),
+            )
         return (
             _won(BetKind.ANTE, ante, ante, "dealer does not qualify 1:1"),
             _push(BetKind.BET, bet, "dealer does not qualify"),

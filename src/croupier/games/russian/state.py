@@ -21,8 +21,8 @@ the typed actions of :mod:`croupier.games.russian.actions`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
 
 from croupier.cards import Card
 from croupier.chips import Chips
@@ -30,8 +30,15 @@ from croupier.deck import Reshuffler, Shoe
 from croupier.games.protocol import HOUSE, Legal, refused, succeeds
 from croupier.games.russian import engine
 from croupier.games.russian.actions import DeclineBuy, Fold, RussianAction
-from croupier.games.russian.betting import open_boxes, verify_box, verify_room, verify_seat, whole
-from croupier.games.russian.box import Box, BoxStatus, BoxView
+from croupier.games.russian.betting import (
+    changed_limits,
+    open_boxes,
+    verify_box,
+    verify_room,
+    verify_seat,
+    whole,
+)
+from croupier.games.russian.box import Box, BoxStatus, BoxView, settle_boxes
 from croupier.games.russian.config import RussianConfig
 from croupier.games.russian.events import (
     BetPlaced,
@@ -45,6 +52,7 @@ from croupier.games.russian.events import (
     DiscardsReshuffled,
     Folded,
     GameBought,
+    LimitsChanged,
     RoundVoided,
     RussianEvent,
     SixthCardBought,
@@ -55,7 +63,6 @@ from croupier.games.russian.rules import (
     Draw,
     dealer_qualifies,
     insurance_limits,
-    settle_box,
 )
 from croupier.games.russian.stub import Stub
 from croupier.games.russian.views import RussianView, round_view, waits_for_earlier_box
@@ -78,7 +85,7 @@ class RussianRound:
     def __init__(
         self, config: RussianConfig, shoe: Shoe, *, reshuffle: Reshuffler | None = None
     ) -> None:
-        self._config = config
+        self._config = self._opening = config
         self._shoe = shoe
         self._stub = Stub(shoe, reshuffle=reshuffle)
         self._phase = Phase.BETTING
@@ -93,8 +100,13 @@ class RussianRound:
 
     @property
     def config(self) -> RussianConfig:
-        """The table settings."""
+        """The table settings in force (:meth:`change_limits`)."""
         return self._config
+
+    @property
+    def opening_config(self) -> RussianConfig:
+        """The table settings the round opened with."""
+        return self._opening
 
     @property
     def phase(self) -> Phase:
@@ -182,14 +194,11 @@ class RussianRound:
     @property
     def to_act(self) -> int | None:
         """The box whose decision is awaited, or ``None``."""
+        boxes = self._boxes
         if self._phase is Phase.DECIDING:
-            for index in sorted(self._boxes):
-                if self._boxes[index].undecided:
-                    return index
+            return next((i for i in sorted(boxes) if boxes[i].undecided), None)
         if self._phase is Phase.BUYING:
-            for index in sorted(self._boxes):
-                if not self._boxes[index].buy_decided:
-                    return index
+            return next((i for i in sorted(boxes) if not boxes[i].buy_decided), None)
         return None
 
     @property
@@ -314,6 +323,20 @@ class RussianRound:
                 fee=Chips(target.fee),
             )
         )
+
+    def verify_change_limits(self, limits: Mapping[str, Any]) -> None:
+        """Raise unless the limits may change to ``limits`` now, before the deal
+        (:func:`~croupier.games.russian.betting.changed_limits`)."""
+        changed_limits(self._config, limits, phase=self._phase)
+
+    def change_limits(self, limits: Mapping[str, Any]) -> LimitsChanged | None:
+        """The house changes the limits during the betting window: boxes placed from now on
+        are checked against them, those placed stand; ``None`` when nothing changes."""
+        config = changed_limits(self._config, limits, phase=self._phase)
+        if config == self._config:
+            return None
+        self._config = config
+        return self._log(LimitsChanged.of(config))
 
     def verify_deal(self) -> None:
         """Raise unless the boxes can be dealt.
@@ -709,11 +732,7 @@ class RussianRound:
     # -- faults ----------------------------------------------------------------------------
 
     def verify_void(self) -> None:
-        """Raise once the round is settled or voided.
-
-        Raises:
-            IllegalActionError: the round is over.
-        """
+        """Raise once the round is settled or voided (``IllegalActionError``, round_over)."""
         if self.finished:
             raise refused(
                 f"a round in phase {self._phase} cannot be voided",
@@ -772,24 +791,8 @@ class RussianRound:
             self._settle()
 
     def _settle(self) -> None:
-        for index in sorted(self._boxes):
-            b = self._boxes[index]
+        for index, b, settled in settle_boxes(self._config, self._boxes, self._dealer):
             if b.blind:  # turned face up at the showdown
                 self._log(BoxShown(box=index, seat=b.seat, cards=b.cards, public=True))
-            b.settlement = settle_box(
-                config=self._config,
-                ante=b.ante,
-                bonus=b.bonus,
-                initial=b.initial,
-                final=b.cards,
-                draw=b.draw,
-                folded=b.status is BoxStatus.FOLDED,
-                dealer=self._dealer,
-                insurance=b.insurance,
-                buy=b.bought,
-                dealer_draws=b.buy_draws,
-                blind_insurance=b.advance_insurance,
-            )
-            b.status = BoxStatus.SETTLED
-            self._log(BoxSettled(box=index, seat=b.seat, settlement=b.settlement))
+            self._log(BoxSettled(box=index, seat=b.seat, settlement=settled))
         self._phase = Phase.SETTLED

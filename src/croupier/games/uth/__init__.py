@@ -12,6 +12,7 @@ from croupier.games.uth.actions import (
 )
 from croupier.games.uth.audit import audit_line, settle_hand, settle_line, settle_mapping
 from croupier.games.uth.config import DEFAULT_BLIND, DEFAULT_TRIPS, MAX_BOXES, UthConfig
+from croupier.games.uth.events import AntesReturned
 from croupier.games.uth.rules import (
     Bet,
     BetResult,
@@ -30,6 +31,7 @@ __all__ = [
     "MAX_BOXES",
     "SHARED_SEAT",
     "AddTrips",
+    "AntesReturned",
     "Bet",
     "BetResult",
     "BoxView",

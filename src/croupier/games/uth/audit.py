@@ -23,7 +23,7 @@ from croupier.errors import InvalidCardsError, NotationError
 from croupier.evaluator import evaluate_ids
 from croupier.games.protocol import refused
 from croupier.games.uth.config import UthConfig
-from croupier.games.uth.rules import Bet, SeatResult, settle_seat
+from croupier.games.uth.rules import Bet, SeatResult, check_unit, settle_seat
 
 __all__ = ["ACTIONS", "FIELDS", "audit_line", "settle_hand", "settle_line", "settle_mapping"]
 
@@ -81,7 +81,8 @@ def settle_hand(
 
     Raises:
         InvalidCardsError, NotationError: bad or repeated cards.
-        IllegalActionError: an unknown action or a bad amount.
+        IllegalActionError: an unknown action, a bad amount, or one that is not a multiple
+            of the table's ``bet_unit`` (whole chips under ``blind_rounding = "chip"``).
     """
     hole = _cards("player", player, 2)
     dealer_cards = _cards("dealer", dealer, 2)
@@ -89,6 +90,9 @@ def settle_hand(
     check_distinct(hole + dealer_cards + board_cards)
     stake = _amount("ante", ante, allow_zero=False)
     side = _amount("trips", trips, allow_zero=True)
+    # spec/uth.md "Showdown": bets are whole multiples of the table's bet unit
+    check_unit("ante", stake, config)
+    check_unit("trips", side, config)
     actions = _actions(config)
     if not isinstance(action, str) or action.strip().lower() not in actions:
         raise refused(

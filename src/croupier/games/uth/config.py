@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -14,6 +14,7 @@ from croupier.games.paytables import PayTable
 __all__ = [
     "DEFAULT_BLIND",
     "DEFAULT_TRIPS",
+    "LIMITS",
     "MAX_BOXES",
     "BlindRounding",
     "Dealing",
@@ -50,6 +51,11 @@ DEFAULT_TRIPS = PayTable.from_mapping(
     },
 )
 
+
+LIMITS = ("ante_min", "ante_max", "trips_min", "trips_max", "bet_unit")
+"""The settings a change during a betting window applies to at once, for the bets placed after
+it (seed 003: "ki jih lahko vodstvo igralnice spremeni tudi med igro"); every other setting
+takes effect from the next round."""
 
 MAX_MULTIPLE = 10
 """The largest Play multiple a table may offer (the protocol's ``multiple`` bound)."""
@@ -151,7 +157,7 @@ class UthConfig:
     cards can seat at most 22 (2 cards each, the dealer's 2, a burn and the 5-card board).
     ``max_payout`` caps what one seat can win in one round (None: no cap). The options real
     casinos vary are in docs/rules.md: ``play_multiples``, ``trips_needs_win``,
-    ``blind_rounding`` (with ``chip``) and ``dealing``.
+    ``blind_rounding`` (with ``chip``), ``dealing`` and ``bet_unit``.
     """
 
     name: str = "Ultimate Texas Hold'em"
@@ -172,6 +178,11 @@ class UthConfig:
     chip: Chips = _CHIP
     """The smallest chip, in minor units (``blind_rounding = "chip"``)."""
     dealing: Dealing = Dealing.SEED003
+    bet_unit: Chips | None = None
+    """Every Ante and Trips is a whole multiple of this many minor units (seed 003: bets are
+    "večkratniki osnovne stave", multiples of the base unit). Not given: 1 minor unit, or one
+    ``chip`` under ``blind_rounding = "chip"``, where the unit must be whole chips (so only
+    the part chip of a fractional Blind payout, 3:2 on an odd number of chips, is rounded)."""
 
     def __post_init__(self) -> None:
         for name in ("ante_min", "ante_max", "trips_min", "trips_max"):
@@ -224,6 +235,57 @@ class UthConfig:
             raise ConfigError(
                 f"chip must be a positive whole number of minor units, not {self.chip!r}"
             )
+        self._check_unit()
+
+    def _check_unit(self) -> None:
+        """``bet_unit`` (spec/uth.md "Showdown": bets are multiples of the table's unit)."""
+        chips = self.blind_rounding is BlindRounding.CHIP
+        if self.bet_unit is None:
+            object.__setattr__(self, "bet_unit", self.chip if chips else Chips(1))
+        unit = self.bet_unit
+        if isinstance(unit, bool) or not isinstance(unit, int) or unit <= 0:
+            raise ConfigError(
+                f"bet_unit must be a positive whole number of minor units, not {unit!r}"
+            )
+        if chips and unit % self.chip:
+            raise ConfigError(
+                f"bet_unit {unit} is not a whole number of chips ({self.chip}): under "
+                f'blind_rounding = "chip" every Ante must be whole chips'
+            )
+        for spot in ("ante", "trips"):
+            low, high = self.bounds(spot)
+            if low > high:
+                raise ConfigError(
+                    f"no {spot} between {spot}_min {getattr(self, spot + '_min')} and "
+                    f"{spot}_max {getattr(self, spot + '_max')} is a multiple of the bet unit "
+                    f"{unit}"
+                )
+
+    def limits(self) -> dict[str, int]:
+        """The table's :data:`LIMITS`."""
+        return {name: getattr(self, name) for name in LIMITS}
+
+    def with_limits(self, limits: Mapping[str, Any]) -> UthConfig:
+        """This config with other :data:`LIMITS` (checked whole, as any config).
+
+        Raises:
+            ConfigError: a setting that is not one of the limits, or limits refused.
+        """
+        other = sorted(set(limits) - set(LIMITS))
+        if other:
+            raise ConfigError(f"{other} are not limits; the limits are {list(LIMITS)}")
+        return replace(self, **limits)
+
+    def bounds(self, spot: str) -> tuple[int, int]:
+        """The least and the most ``spot`` (``"ante"`` or ``"trips"``) may be: the table's
+        limits brought in to whole multiples of ``bet_unit``.
+
+        >>> UthConfig(ante_min=120, ante_max=1000, bet_unit=50).bounds("ante")
+        (150, 1000)
+        """
+        unit = self.bet_unit or 1
+        low, high = getattr(self, f"{spot}_min"), getattr(self, f"{spot}_max")
+        return -(-low // unit) * unit, high - high % unit
 
     @classmethod
     def casino(cls, **overrides: Any) -> UthConfig:
@@ -260,6 +322,7 @@ class UthConfig:
             "blind_rounding": self.blind_rounding.value,
             "chip": self.chip,
             "dealing": self.dealing.value,
+            "bet_unit": self.bet_unit,
         }
 
     @classmethod

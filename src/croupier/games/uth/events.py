@@ -20,6 +20,7 @@ __all__ = [
     "HOUSE",
     "PUBLIC",
     "SHARED_SEAT",
+    "AntesReturned",
     "BetsPlaced",
     "BetsWithdrawn",
     "BettingClosed",
@@ -30,6 +31,7 @@ __all__ = [
     "DealerRevealed",
     "Folded",
     "HoleCardsDealt",
+    "LimitsChanged",
     "PhaseChanged",
     "PlayBet",
     "RoundSettled",
@@ -77,6 +79,20 @@ class BetsWithdrawn(UthEvent):
     kind = "bets_withdrawn"
 
     seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LimitsChanged(UthEvent):
+    """The house changed the table's limits during the betting window (seed 003: "tudi med
+    igro"): every bet placed from now on is checked against them; the bets placed stand."""
+
+    kind = "limits_changed"
+
+    ante_min: Chips
+    ante_max: Chips
+    trips_min: Chips
+    trips_max: Chips
+    bet_unit: Chips
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -191,6 +207,20 @@ class DealerRevealed(UthEvent):
     cards: tuple[Card, ...]
     value: int
     qualifies: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AntesReturned(UthEvent):
+    """The dealer does not qualify: before looking at any player's hand the dealer returns
+    the Ante of every box still in play, right to left (spec/uth.md "Showdown", seed 003:
+    "Delivec od desne proti levi povrne vsakemu igralcu njegov ante. To naredi preden pogleda
+    igralčeve kombinacije"); the other bets are settled after, box by box.
+    Each box's :class:`SeatSettled` then shows its Ante as a push."""
+
+    kind = "antes_returned"
+
+    antes: tuple[tuple[int, Chips], ...]
+    """(seat, Ante returned) of each box still in play, right to left."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

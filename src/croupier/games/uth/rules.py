@@ -20,6 +20,7 @@ from fractions import Fraction
 from croupier.chips import Chips, pay_ratio
 from croupier.evaluator import HandCategory, category_of
 from croupier.games.paytables import PayLine
+from croupier.games.protocol import refused
 from croupier.games.uth.config import BlindRounding, UthConfig
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "Comparison",
     "Outcome",
     "SeatResult",
+    "check_unit",
     "dealer_qualifies",
     "opening_stake",
     "settle_seat",
@@ -124,6 +126,24 @@ def opening_stake(*, ante: int, trips: int = 0) -> Chips:
     return Chips(2 * ante + trips)
 
 
+def check_unit(spot: str, amount: int, config: UthConfig) -> None:
+    """Refuse ``amount`` on ``spot`` unless it is a whole multiple of the table's
+    ``bet_unit`` (spec/uth.md "Showdown", seed 003: bets are multiples of the base unit).
+
+    Raises:
+        IllegalActionError: ``bet_not_a_multiple``, naming the unit.
+    """
+    unit = config.bet_unit or 1
+    if amount % unit:
+        raise refused(
+            f"{spot} {amount} is not a multiple of the table's bet unit {unit}",
+            "bet_not_a_multiple",
+            spot=spot,
+            amount=amount,
+            unit=unit,
+        )
+
+
 def dealer_qualifies(dealer: int) -> bool:
     """The dealer qualifies with a pair or better (spec/uth.md "Showdown")."""
     return category_of(dealer) >= HandCategory.PAIR
@@ -176,7 +196,21 @@ def settle_seat(
     """Settle one box: Ante and Blind (= Ante), Play (0 if none), Trips (0 if none).
 
     ``player`` and ``dealer`` are the values of the best five of seven cards.
+
+    Raises:
+        IllegalActionError: under ``blind_rounding = "chip"``, an Ante that is not whole
+            chips (``bet_not_a_multiple``): its Blind would be paid short.
     """
+    if config.blind_rounding is BlindRounding.CHIP and ante % config.chip:
+        # docs/rules.md bet_unit: only a fractional payout's part chip is ever rounded
+        raise refused(
+            f"ante {ante} is not a whole number of chips ({config.chip}): "
+            f'blind_rounding = "chip" would pay its Blind short',
+            "bet_not_a_multiple",
+            spot="ante",
+            amount=ante,
+            unit=config.chip,
+        )
     qualifies = dealer_qualifies(dealer)
     category = category_of(player)
     bets: list[BetResult] = []

@@ -24,10 +24,9 @@ actions of :mod:`croupier.games.uth.actions` and calls the command behind each.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from croupier.cards import Card
 from croupier.chips import Chips
@@ -45,10 +44,12 @@ from croupier.games.uth.actions import (
     UthAction,
     WithdrawBets,
 )
+from croupier.games.uth.box import DECISION_PHASES, Box, BoxView, Phase, SeatView
 from croupier.games.uth.config import UthConfig
 from croupier.games.uth.dealing import DealPlan, deal_plan
 from croupier.games.uth.events import (
     SHARED_SEAT,
+    AntesReturned,
     BetsPlaced,
     BetsWithdrawn,
     BettingClosed,
@@ -59,6 +60,7 @@ from croupier.games.uth.events import (
     DealerRevealed,
     Folded,
     HoleCardsDealt,
+    LimitsChanged,
     PhaseChanged,
     PlayBet,
     RoundSettled,
@@ -67,100 +69,26 @@ from croupier.games.uth.events import (
     TripsPlaced,
     UthEvent,
 )
-from croupier.games.uth.rules import SeatResult, dealer_qualifies, opening_stake, settle_seat
+from croupier.games.uth.rules import (
+    SeatResult,
+    check_unit,
+    dealer_qualifies,
+    settle_seat,
+)
 
 __all__ = ["SHARED_SEAT", "BoxView", "Phase", "SeatView", "UthRound"]
 
 _E = TypeVar("_E", bound=UthEvent)
 
 
-class Phase(StrEnum):
-    """The phases of a round, in order."""
-
-    BETTING = "betting"
-    PREFLOP = "pre-flop"
-    FLOP = "flop"
-    RIVER = "river"
-    SHOWDOWN = "showdown"
-    SETTLED = "settled"
-    VOIDED = "voided"
-
-
-_DECISION_PHASES = (Phase.PREFLOP, Phase.FLOP, Phase.RIVER)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BoxView:
-    """The public state of one seat's box."""
-
-    seat: int
-    ante: Chips
-    blind: Chips
-    trips: Chips
-    play: Chips
-    play_multiple: int
-    folded: bool
-    decided: bool
-    """Whether the seat has no decision left in the current phase."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeatView:
-    """What one seat may see: its own cards, the board so far, the dealer's after showdown
-    (``seat`` ``None``: a spectator, who sees what a seat without a box sees)."""
-
-    seat: int | None
-    phase: Phase
-    hole: tuple[Card, ...]
-    board: tuple[Card, ...]
-    dealer: tuple[Card, ...] | None
-    box: BoxView | None
-    legal: tuple[str, ...]
-    """The seat's legal actions now: ``"check"``, ``"4x"``, ``"3x"``, ``"2x"``, ``"1x"``, ``"fold"``."""
-    result: SeatResult | None
-
-
-class _Box:
-    __slots__ = ("ante", "decided", "folded", "hole", "multiple", "seat", "trips")
-
-    def __init__(self, seat: int, ante: int, trips: int) -> None:
-        self.seat = seat
-        self.ante = ante
-        self.trips = trips
-        self.multiple = 0
-        self.folded = False
-        self.decided = False
-        self.hole: tuple[Card, ...] = ()
-
-    @property
-    def play(self) -> int:
-        return self.multiple * self.ante
-
-    @property
-    def staked(self) -> int:
-        return opening_stake(ante=self.ante, trips=self.trips) + self.play
-
-    def view(self) -> BoxView:
-        return BoxView(
-            seat=self.seat,
-            ante=Chips(self.ante),
-            blind=Chips(self.ante),
-            trips=Chips(self.trips),
-            play=Chips(self.play),
-            play_multiple=self.multiple,
-            folded=self.folded,
-            decided=self.decided,
-        )
-
-
 class UthRound:
     """One round at one table: any number of seats sharing one dealer hand and one board."""
 
     def __init__(self, config: UthConfig, shoe: Shoe) -> None:
-        self._config = config
+        self._config = self._opening = config
         self._shoe = shoe
         self._phase = Phase.BETTING
-        self._boxes: dict[int, _Box] = {}
+        self._boxes: dict[int, Box] = {}
         self._events: list[UthEvent] = []
         self._board: tuple[Card, ...] = ()
         self._dealer: tuple[Card, ...] = ()
@@ -177,6 +105,12 @@ class UthRound:
     def config(self) -> UthConfig:
         """The table configuration."""
         return self._config
+
+    @property
+    def opening_config(self) -> UthConfig:
+        """The table configuration the round opened with (:attr:`config` is the one in force:
+        its limits may have changed in the betting window, :meth:`change_limits`)."""
+        return self._opening
 
     @property
     def phase(self) -> Phase:
@@ -224,14 +158,14 @@ class UthRound:
     @property
     def pending_seats(self) -> tuple[int, ...]:
         """Seats that still have to decide in the current decision phase."""
-        if self._phase not in _DECISION_PHASES:
+        if self._phase not in DECISION_PHASES:
             return ()
         return tuple(s for s, box in sorted(self._boxes.items()) if not box.decided)
 
     @property
     def pending_count(self) -> int:
         """How many seats still have to decide in the current phase (O(1), for live tables)."""
-        return self._undecided if self._phase in _DECISION_PHASES else 0
+        return self._undecided if self._phase in DECISION_PHASES else 0
 
     @property
     def results(self) -> dict[int, SeatResult]:
@@ -274,9 +208,9 @@ class UthRound:
                 "table_full",
                 seats=config.max_seats,
             )
-        _check_amount("ante", ante, config.ante_min, config.ante_max)
+        _check_amount("ante", ante, config)
         if trips != 0:
-            _check_amount("trips", trips, config.trips_min, config.trips_max)
+            _check_amount("trips", trips, config)
 
     def can_place_bets(self, seat: int, *, ante: int, trips: int = 0) -> bool:
         """Whether :meth:`place_bets` would succeed."""
@@ -285,7 +219,7 @@ class UthRound:
     def place_bets(self, seat: int, *, ante: int, trips: int = 0) -> BetsPlaced:
         """Place (or replace) ``seat``'s Ante, the equal Blind and an optional Trips."""
         self.verify_place_bets(seat, ante=ante, trips=trips)
-        self._boxes[seat] = _Box(seat, ante, trips)
+        self._boxes[seat] = Box(seat, ante, trips)
         return self._log(
             BetsPlaced(seat=seat, ante=Chips(ante), blind=Chips(ante), trips=Chips(trips))
         )
@@ -303,7 +237,7 @@ class UthRound:
                 seat=seat,
                 trips=box.trips,
             )
-        _check_amount("trips", trips, self._config.trips_min, self._config.trips_max)
+        _check_amount("trips", trips, self._config)
 
     def can_place_trips(self, seat: int, *, trips: int) -> bool:
         """Whether :meth:`place_trips` would succeed."""
@@ -329,6 +263,36 @@ class UthRound:
         self.verify_withdraw_bets(seat)
         del self._boxes[seat]
         return self._log(BetsWithdrawn(seat=seat))
+
+    def verify_change_limits(self, limits: Mapping[str, Any]) -> None:
+        """Raise unless the table's limits may change to ``limits`` (names of
+        :data:`~croupier.games.uth.config.LIMITS`) now: in the betting window.
+
+        Raises:
+            IllegalActionError: betting has closed (``bets_closed``).
+            ConfigError: limits the table's config refuses.
+        """
+        self._verify_betting()
+        self._config.with_limits(limits)
+
+    def change_limits(self, limits: Mapping[str, Any]) -> LimitsChanged | None:
+        """The house changes the limits during the betting window (seed 003: "tudi med
+        igro"): every bet placed from now on is checked against them, the bets placed stand;
+        ``None`` when nothing changes."""
+        self.verify_change_limits(limits)
+        config = self._config.with_limits(limits)
+        if config == self._config:
+            return None
+        self._config = config
+        return self._log(
+            LimitsChanged(
+                ante_min=config.ante_min,
+                ante_max=config.ante_max,
+                trips_min=config.trips_min,
+                trips_max=config.trips_max,
+                bet_unit=Chips(config.bet_unit or 1),
+            )
+        )
 
     def verify_close_betting(self) -> None:
         """Raise unless betting can close: the betting phase, with at least one box."""
@@ -389,12 +353,12 @@ class UthRound:
         """``seat``'s decisions now as words: ``"check"``, ``"4x"``... ``"fold"`` (empty if
         none); the client's hints (:attr:`SeatView.legal`)."""
         box = self._boxes.get(seat)
-        if box is None or box.decided or self._phase not in _DECISION_PHASES:
+        if box is None or box.decided or self._phase not in DECISION_PHASES:
             return ()
         return _words(self._config.multiples(self._phase), self._phase is Phase.RIVER)
 
-    def _verify_turn(self, seat: int) -> _Box:
-        if self._phase not in _DECISION_PHASES:
+    def _verify_turn(self, seat: int) -> Box:
+        if self._phase not in DECISION_PHASES:
             raise refused(
                 f"no decisions are taken in the {self._phase} phase",
                 "no_decisions_now",
@@ -498,7 +462,7 @@ class UthRound:
         (spec/uth.md "Dealing and decisions", Decision); ``None`` when it has nothing to
         decide."""
         box = self._boxes.get(seat)
-        if box is None or box.decided or self._phase not in _DECISION_PHASES:
+        if box is None or box.decided or self._phase not in DECISION_PHASES:
             return None
         if self._phase is Phase.RIVER:
             return Fold(seat=seat, timeout=True)
@@ -535,18 +499,20 @@ class UthRound:
         c = self._config
         if not succeeds(_check_seat_number, seat, c):
             return ()
-        trips = Amount("trips", c.trips_min, c.trips_max)
+        unit = c.bet_unit or 1
+        (ante_low, ante_high), (trips_low, trips_high) = c.bounds("ante"), c.bounds("trips")
+        trips = Amount("trips", trips_low, trips_high, step=unit)
         legal: list[Legal] = []
         box = self._boxes.get(seat)
         if box is not None or c.max_seats is None or len(self._boxes) < c.max_seats:
-            bets = PlaceBets(seat=seat, ante=Chips(c.ante_min))
-            ante = Amount("ante", c.ante_min, c.ante_max)
-            optional = Amount("trips", c.trips_min, c.trips_max, optional=True)
+            bets = PlaceBets(seat=seat, ante=Chips(ante_low))
+            ante = Amount("ante", ante_low, ante_high, step=unit)
+            optional = Amount("trips", trips_low, trips_high, step=unit, optional=True)
             legal.append(Legal(bets, free=(ante, optional)))
         if box is not None:
             legal.append(Legal(WithdrawBets(seat=seat)))
             if not box.trips:
-                legal.append(Legal(AddTrips(seat=seat, trips=Chips(c.trips_min)), free=(trips,)))
+                legal.append(Legal(AddTrips(seat=seat, trips=Chips(trips_low)), free=(trips,)))
         return tuple(legal)
 
     def verify(self, action: UthAction) -> None:
@@ -649,7 +615,7 @@ class UthRound:
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _box(self, seat: int) -> _Box:
+    def _box(self, seat: int) -> Box:
         box = self._boxes.get(seat)
         if box is None:
             raise refused(
@@ -676,7 +642,7 @@ class UthRound:
 
     def _advance(self) -> None:
         """Deal on while no seat has a decision left in the current phase."""
-        while self._phase in _DECISION_PHASES and not self._undecided:
+        while self._phase in DECISION_PHASES and not self._undecided:
             if self._phase is Phase.PREFLOP:
                 if self._burn is not None:
                     self._log(CardBurned(card=self._burn))
@@ -705,9 +671,16 @@ class UthRound:
             if self._config.shared_hand
             else 0
         )
-        players_net = 0
         # seed 003 "Delivec kombinira, od desne proti levi": boxes are settled right to left
-        for seat, box in sorted(self._boxes.items(), reverse=True):
+        boxes = sorted(self._boxes.items(), reverse=True)
+        if not dealer_qualifies(dealer_value):
+            # spec/uth.md "Showdown", seed 003: every Ante still in play goes back first,
+            # right to left, before any player's hand is looked at
+            antes = tuple((seat, Chips(box.ante)) for seat, box in boxes if not box.folded)
+            if antes:
+                self._log(AntesReturned(antes=antes))
+        players_net = 0
+        for seat, box in boxes:
             value = shared_value or evaluate_ids([c.id for c in box.hole] + board_ids)
             result = settle_seat(
                 seat=seat,
@@ -739,7 +712,8 @@ def _check_seat_number(seat: int, config: UthConfig) -> None:
         )
 
 
-def _check_amount(name: str, amount: int, low: int, high: int) -> None:
+def _check_amount(name: str, amount: int, config: UthConfig) -> None:
+    low, high = getattr(config, f"{name}_min"), getattr(config, f"{name}_max")
     if not isinstance(amount, int) or isinstance(amount, bool):
         raise refused(
             f"{name} {amount!r} is not a whole number of minor units", "amount_not_whole", spot=name
@@ -753,6 +727,7 @@ def _check_amount(name: str, amount: int, low: int, high: int) -> None:
             min=low,
             max=high,
         )
+    check_unit(name, amount, config)
 
 
 def _unknown(action: object) -> IllegalActionError:

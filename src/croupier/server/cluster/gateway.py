@@ -388,9 +388,9 @@ def _turn(text: str) -> Turn | None:
         if frame.get("type") != "seat_event" or event.get("kind") != "your_turn":
             return None
         stakes = {str(k): int(v) for k, v in (event.get("stakes") or {}).items()}
-        round_id = event.get("round_id")
-        if not stakes or not isinstance(round_id, int):
+        round_id, decision = event.get("round_id"), event.get("decision")
+        if not stakes or not isinstance(round_id, int) or not isinstance(decision, str):
             return None
-        return Turn(round_id, str(event["phase"]), frozenset(event["legal"]), stakes)
+        return Turn(round_id, str(event["phase"]), frozenset(event["legal"]), stakes, decision)
     except (ValueError, KeyError, TypeError, AttributeError):
         return None

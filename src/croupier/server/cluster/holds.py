@@ -34,7 +34,7 @@ from croupier.server.errors import IdempotencyConflict, ServiceUnavailable
 from croupier.server.tables import stakes
 from croupier.server.tables.connection import Prepaid
 from croupier.server.tables.rounds import Stake
-from croupier.server.tables.staking import decision_stake
+from croupier.server.tables.staking import bet_stake, decision_stake
 from croupier.server.tables.wire import ActMessage, BetMessage
 from croupier.server.wallet.service import Movement, StakeCheck
 
@@ -67,12 +67,15 @@ class Turn:
     legal: frozenset[str]
     stakes: Mapping[str, int]
     """The extra stake of each decision that needs one, by its wire name."""
+    decision: str
+    """The decision's id (:class:`croupier.server.tables.turns.DecisionId`)."""
 
 
 @dataclass(slots=True)
 class _Waiting:
     stake: Stake
     answer: asyncio.Future[Outcome]
+    decision: str | None = None
 
 
 @dataclass(slots=True)
@@ -105,14 +108,8 @@ class GatewayHolds:
             if self.count is not None:
                 self.count(table, "passed", "bet")
             return None
-        # The owner's stake of a bet exactly (:func:`croupier.server.tables.staking.bet_stake`).
-        stake = Stake(
-            user_id=user_id,
-            seat=seat,
-            amount=amount,
-            idempotency_key=bet.key,
-            details={"bets": bets, "seat": seat},
-        )
+        # The owner's stake of a bet exactly: one function builds both.
+        stake = bet_stake(user_id, bet.key, seat=seat, amount=amount, bets=bets)
         return await self._wait((table, None), stake)
 
     async def decide(
@@ -121,23 +118,18 @@ class GatewayHolds:
         """Hold the extra stake of decision ``act`` (from ``user_id`` at ``seat``, on its
         ``turn``) for ``table``'s round in that decision phase, with the other decisions
         waiting there; ``None`` (the owner decides) for a decision that adds no stake."""
+        if act.decision is not None and act.decision != turn.decision:
+            return None  # not this turn's: the owner answers it (a resend, or stale)
         word = self.word(table, act)
         amount = turn.stakes.get(word) if word in turn.legal else None
-        if amount is None or amount <= 0:
+        if word is None or amount is None or amount <= 0:
             return None
-        # The owner's stake of the decision exactly (:meth:`..tables.decisions.DecisionSteps.acts`).
-        stake = decision_stake(
-            user_id,
-            act.action,
-            round_id=turn.round_id,
-            phase=turn.phase,
-            seat=seat,
-            extra=amount,
-        )
-        return await self._wait((table, (turn.round_id, turn.phase)), stake)
+        # The owner's stake of the decision exactly: one function builds both.
+        stake = decision_stake(user_id, word, decision=turn.decision, seat=seat, extra=amount)
+        return await self._wait((table, (turn.round_id, turn.phase)), stake, turn.decision)
 
-    async def _wait(self, window: Window, stake: Stake) -> Outcome:
-        waiting = _Waiting(stake, asyncio.get_running_loop().create_future())
+    async def _wait(self, window: Window, stake: Stake, decision: str | None = None) -> Outcome:
+        waiting = _Waiting(stake, asyncio.get_running_loop().create_future(), decision)
         queue = self._waiting.get(window)
         if queue is None:
             queue = self._waiting[window] = []
@@ -205,7 +197,7 @@ class GatewayHolds:
                 continue
             answer = answers[i] if round_id is not None and i < len(answers) else None
             phase = None if decisions is None else decisions[1]
-            outcome = _outcome(round_id, one.stake, answer, phase)
+            outcome = _outcome(round_id, one, answer, phase)
             one.answer.set_result(outcome)
             if self.count is not None:
                 self.count(table, _counted(outcome), kind)
@@ -275,7 +267,7 @@ def _counted(outcome: Outcome) -> str:
 
 def _outcome(
     round_id: int | None,
-    stake: Stake,
+    one: _Waiting,
     answer: Movement | CroupierError | None,
     phase: str | None,
 ) -> Outcome:
@@ -283,4 +275,4 @@ def _outcome(
         return None  # not held: the owner holds it, or explains the key's conflict
     if isinstance(answer, CroupierError):
         return answer
-    return Prepaid.of(round_id, answer, seat=stake.seat, phase=phase)
+    return Prepaid.of(round_id, answer, seat=one.stake.seat, phase=phase, decision=one.decision)

@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
 from croupier.server.base import utcnow
 from croupier.server.db import Database
-from croupier.server.responsible import limits
+from croupier.server.responsible import limits, wagers
 from croupier.server.responsible.models import LimitKind
 
 __all__ = ["ResponsibleAdmission"]
@@ -18,9 +18,10 @@ __all__ = ["ResponsibleAdmission"]
 
 class ResponsibleAdmission:
     """A self-excluded player gets no seat, stake or hand; a stake must fit the loss and
-    wager limits, a buy-in the loss limits (the chips at a table count as at risk); a player
-    whose wager limit is used up, or whose loss limit was lowered below what they have at
-    risk, sits out."""
+    wager limits, a buy-in the loss limits (the chips at a table count as at risk), the
+    chips a cash-game player puts into the pots the wager limits (:mod:`.wagers`); a player
+    whose wager limit leaves less than the forced bets, or whose loss limit was lowered
+    below what they have at risk, sits out."""
 
     def refused_seats(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
         with db.session() as session:
@@ -38,6 +39,13 @@ class ResponsibleAdmission:
         found = limits.allowances(session, [user for user, _ in stakes])
         return [found[user].refusal(amount) if user in found else None for user, amount in stakes]
 
-    def blocked(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
+    def blocked(
+        self, db: Database, user_ids: Sequence[int], *, need: int = 1
+    ) -> dict[int, CroupierError]:
         with db.session() as session:
-            return limits.blocked(session, user_ids)
+            return limits.blocked(session, user_ids, need=need)
+
+    def check_wagers(
+        self, session: Session, *, round_id: int, totals: Mapping[int, int]
+    ) -> dict[int, int | CroupierError]:
+        return wagers.check_wagers(session, round_id=round_id, totals=totals)

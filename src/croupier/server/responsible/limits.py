@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from sqlalchemy import and_, case, func, literal, select
@@ -50,6 +51,7 @@ __all__ = [
     "active_exclusion",
     "allowances",
     "blocked",
+    "cash_games",
     "check_deposit",
     "check_stake",
     "effective",
@@ -175,6 +177,18 @@ class Usage:
         return self.lost.get(period, 0) + self.at_risk
 
 
+@cache
+def cash_games() -> frozenset[str]:
+    """The games played at cash tables: a hand moves chips between stacks at the table,
+    which count as at risk already, so what a hand in play records as wagered (see
+    :mod:`.wagers`) is not counted as at risk a second time."""
+    from croupier.server.tables.registry import available_games
+
+    return frozenset(
+        game for game, build in available_games().items() if getattr(build, "kind", "") == "cash"
+    )
+
+
 def _windows(column: Any, amount: Any, now: dt.datetime) -> list[Any]:
     """The sums of ``amount`` over the rows whose ``column`` falls in each period."""
     return [
@@ -204,7 +218,7 @@ def usage(session: Session, *, user_id: int, now: dt.datetime) -> Usage:
         select(func.coalesce(func.sum(RoundPlayer.staked), 0))
         .select_from(Round)
         .join(RoundPlayer, mine)
-        .where(Round.status == RoundStatus.OPEN.value)
+        .where(Round.status == RoundStatus.OPEN.value, Round.game.not_in(cash_games()))
     )
     # A Hold'em stack is the escrow account "escrow:<table>:u<id>" (tables/cash.py); table
     # names have no colon, so the pattern names this user's stacks only.
@@ -399,11 +413,16 @@ def check_deposit(
 
 
 def blocked(
-    session: Session, user_ids: Sequence[int], *, now: dt.datetime | None = None
+    session: Session,
+    user_ids: Sequence[int],
+    *,
+    need: int = 1,
+    now: dt.datetime | None = None,
 ) -> dict[int, CroupierError]:
     """The players who may not be dealt in a new hand at a cash table: self-excluded, a
-    wager limit used up, or a loss limit already passed (lowered below what they have at
-    risk). Their refusal names why."""
+    wager limit that leaves less than ``need`` (the most a seat posts before it acts: the
+    big blind and the ante, issue 27), or a loss limit already passed (lowered below what
+    they have at risk). Their refusal names why."""
     found: dict[int, CroupierError] = {}
     for user, allowance in allowances(session, user_ids, now=now).items():
         if allowance.exclusion is not None:
@@ -412,10 +431,11 @@ def blocked(
         spent = [
             entry
             for entry in allowance.left
-            if (entry[0] is LimitKind.WAGER and entry[3] <= 0)
+            if (entry[0] is LimitKind.WAGER and entry[3] < max(1, need))
             or (entry[0] is LimitKind.LOSS and entry[3] < 0)
         ]
         if spent:
             kind, period, limit, left = min(spent, key=lambda e: e[3])
-            found[user] = _limit_error(kind, period, limit, left, amount=None)
+            amount = need if kind is LimitKind.WAGER and left > 0 else None
+            found[user] = _limit_error(kind, period, limit, left, amount=amount)
     return found

@@ -4,7 +4,7 @@ server's own is :class:`croupier.server.responsible.admission.ResponsibleAdmissi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from croupier.errors import CroupierError
@@ -37,8 +37,19 @@ class Admission(Protocol):
         players' wallet rows are locked: the refusal, or ``None`` to take it."""
         ...
 
-    def blocked(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
-        """The players who may not be dealt the next hand, and why."""
+    def blocked(
+        self, db: Database, user_ids: Sequence[int], *, need: int = 1
+    ) -> dict[int, CroupierError]:
+        """The players who may not be dealt the next hand (``need``: the most a seat posts
+        before it acts), and why."""
+        ...
+
+    def check_wagers(
+        self, session: Session, *, round_id: int, totals: Mapping[int, int]
+    ) -> dict[int, int | CroupierError]:
+        """Chips about to go into the pots of cash hand ``round_id`` (user id -> what they
+        will have put in): for each user with a wager limit, the refusal, or the room that
+        limit leaves once the total is recorded (issue 27)."""
         ...
 
 
@@ -54,7 +65,14 @@ class _NoChecks:
     ) -> list[CroupierError | None]:
         return [None] * len(stakes)
 
-    def blocked(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
+    def blocked(
+        self, db: Database, user_ids: Sequence[int], *, need: int = 1
+    ) -> dict[int, CroupierError]:
+        return {}
+
+    def check_wagers(
+        self, session: Session, *, round_id: int, totals: Mapping[int, int]
+    ) -> dict[int, int | CroupierError]:
         return {}
 
 

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from croupier.errors import CroupierError, IllegalActionError
-from croupier.server.tables import nextround, rounds, stakes
+from croupier.server.tables import nextround, rounds, stakes, window
 from croupier.server.tables.connection import Connection, Request
 from croupier.server.tables.decisions import DecisionSteps, let_answers_out
 from croupier.server.tables.driver import Parts
@@ -42,7 +42,9 @@ from croupier.server.tables.staking import (
     bet_stake,
     prepaid_ack,
     returned_hold,
+    unverified_hold,
 )
+from croupier.server.tables.turns import Turns
 from croupier.server.tables.wire import (
     BuyInMessage,
     DecisionsOpen,
@@ -53,6 +55,7 @@ from croupier.server.tables.wire import (
     SitInMessage,
     SitOutMessage,
     TableIdle,
+    TableState,
     round_closed,
 )
 
@@ -74,6 +77,14 @@ class BankedDriver(DecisionSteps):
         """The round in play (the core's, typed as a round against the house)."""
         self.next = nextround.NextRounds(parts.core, self.factory)
         """A cluster's next round, recorded for the gateways' holds (:mod:`.nextround`)."""
+        self.turns = Turns()
+        self.out.extras = self._table_extras
+
+    def _table_extras(self, table: TableState) -> None:
+        """What ``state`` adds for a seat: the id of the decision it is asked for now."""
+        decision = self.turns.current(table.your_seat)
+        if decision is not None:
+            table.decision = str(decision)
 
     async def start(self) -> None:
         await self.next.prepare(in_play=False)
@@ -199,7 +210,7 @@ class BankedDriver(DecisionSteps):
                 self.out.refuse(request, exc)
                 continue
             asked.append((request, seat))
-            looked.append(bet_stake(request, seat, amount, bets))
+            looked.append(_bet_stake(request, seat, amount, bets))
         found = await core.db_call(
             stakes.replayed_stakes, core.db, round_id=core.round_id, stakes=looked
         )
@@ -224,7 +235,7 @@ class BankedDriver(DecisionSteps):
             except CroupierError as exc:
                 self.out.refuse(request, exc)
                 continue
-            held.append((request, seat, bets, bet_stake(request, seat, total, bets)))
+            held.append((request, seat, bets, _bet_stake(request, seat, total, bets)))
         return held
 
     async def _hold_bets(
@@ -307,6 +318,7 @@ class BankedDriver(DecisionSteps):
         is in play: betting is open."""
         core = self.core
         self.round = game_round
+        self.turns.begin(round_id)
         core.begin_round(game_round, round_id=round_id, users={}, **opening.recorded())
         if ready is not None:
             self.next.ready = None
@@ -352,9 +364,23 @@ class BankedDriver(DecisionSteps):
         core = self.core
         placed: list[tuple[Request, Result]] = []
         refused: list[tuple[Request, CroupierError]] = []
+        claims = []
         for request in requests:
             paid = request.prepaid
             assert paid is not None
+            bets = dict(bet_message(request).bets)
+            stake = _bet_stake(request, paid.seat, paid.amount, bets)
+            claims.append(window.Claim(paid.round_id, paid.transaction_id, stake))
+        verdicts = await core.db_call(stakes.verify_holds, core.db, claims)
+        for request, verdict in zip(list(requests), verdicts, strict=True):
+            paid = request.prepaid
+            assert paid is not None
+            if verdict is window.Verdict.UNKNOWN:  # issue 26: nothing placed or returned
+                self.out.refuse(request, unverified_hold())
+                continue
+            if verdict is window.Verdict.RETURNED:  # refused before, its stake returned
+                self.out.refuse(request, returned_hold(paid.transaction_id))
+                continue
             if paid.transaction_id in core.kept_holds:  # a resend of a bet placed
                 self.out.answer(request, prepaid_ack(paid, paid.seat, replayed=True))
                 continue
@@ -513,6 +539,7 @@ class BankedDriver(DecisionSteps):
                 log.exception("timeout failed at %s", core.name)
                 await self._void(f"engine malfunction: {exc}")
                 return
+            self.turns.close(pending)  # their turns have passed
             self.out.drain_engine()
             # The timer is spent: a seat still to decide (a Russian seat's next open box)
             # gets a window of its own, as a seat newly to decide does.
@@ -544,8 +571,11 @@ class BankedDriver(DecisionSteps):
             if to_move and not await self._move_window(game_round.phase):
                 return
             core.arm(core.config.decision_seconds)
+            decision = str(self.turns.open(game_round.pending_seats))
             opened = DecisionsOpen(
-                phase=game_round.phase, decision_seconds=core.config.decision_seconds
+                phase=game_round.phase,
+                decision_seconds=core.config.decision_seconds,
+                decision=decision,
             )
             if core.crowd:
                 opened.pending = len(game_round.pending_seats)
@@ -557,6 +587,7 @@ class BankedDriver(DecisionSteps):
                     game_round.pending_seats,
                     game_round.legal,
                     game_round.turn_stakes,
+                    decision=decision,
                 )
             else:
                 opened.pending_seats = list(game_round.pending_seats)
@@ -617,6 +648,7 @@ class BankedDriver(DecisionSteps):
         returns: dict[int, int],
     ) -> None:
         core = self.core
+        self.turns.end()
         reveal = Reveal(commitment=core.commitment, salt=core.salt, deck=core.deck)
         closed = round_closed(
             round_id=core.round_id,
@@ -643,6 +675,7 @@ class BankedDriver(DecisionSteps):
     async def _to_idle(self) -> None:
         core = self.core
         self.round = None
+        self.turns.end()
         self.decision_window = None
         core.end_round()
         core.status = "idle"
@@ -659,3 +692,9 @@ class BankedDriver(DecisionSteps):
         if self.round is not None and self.core.status in ("betting", "playing"):
             await self._void(reason)
         await self.next.drop(reason)
+
+
+def _bet_stake(request: Request, seat: int, amount: int, bets: dict[str, int]) -> rounds.Stake:
+    """The stake of ``request``'s bet (:func:`.staking.bet_stake`)."""
+    key = bet_message(request).key
+    return bet_stake(request.conn.user_id, key, seat=seat, amount=amount, bets=bets)

@@ -202,11 +202,14 @@ class Broadcaster:
         pending: Iterable[int],
         legal: Callable[[int], list[str]],
         stakes: Callable[[int], dict[str, int]],
+        *,
+        decision: str,
     ) -> None:
         """A live table's decision phase opened: each seat to decide gets its ``your_turn``
-        (a ``seat_event`` with its ``legal`` actions and their ``stakes``), one frame
-        encoded per distinct list, where a casino table sends every connection its
-        ``state`` (issue 18: a view built and encoded per seat, a thousand times a phase)."""
+        (a ``seat_event`` with its ``legal`` actions, their ``stakes`` and the
+        ``decision``'s id), one frame encoded per distinct list, where a casino table sends
+        every connection its ``state`` (issue 18: a view built and encoded per seat, a
+        thousand times a phase)."""
         frames: dict[tuple[tuple[str, ...], tuple[tuple[str, int], ...]], Shared] = {}
         round_id = self.core.round_id
         for seat in pending:
@@ -218,7 +221,7 @@ class Broadcaster:
             key = (words, tuple(costs.items()))
             frame = frames.get(key)
             if frame is None:
-                event = YourTurn(phase=phase, legal=list(words))
+                event = YourTurn(phase=phase, legal=list(words), decision=decision)
                 if round_id is not None:
                     event.round_id = round_id
                 if costs:

@@ -34,12 +34,15 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+import msgspec
 from msgspec import UNSET
 
 from croupier.errors import CroupierError, IllegalActionError
+from croupier.games.protocol import Action
 from croupier.server.errors import RoundVoided
 from croupier.server.tables import rounds
 from croupier.server.tables.cash_ledger import (
+    WagersRefused,
     buy_in,
     cash_out,
     open_hand,
@@ -58,6 +61,7 @@ from croupier.server.tables.fairness import (
     positions_of,
 )
 from croupier.server.tables.games import CashFactory, CashRound
+from croupier.server.tables.turns import Resent, Turns
 from croupier.server.tables.wire import (
     ActMessage,
     BoughtIn,
@@ -109,6 +113,8 @@ class CashDriver:
         them funded a stack that has since gone back to the wallet)."""
         self._timed_out: set[int] = set()
         """Seats that timed out in the hand in play (a hand they let pass, issue 13)."""
+        self.turns = Turns()
+        """The decisions asked for, each turn's id, their first answers (:mod:`.turns`)."""
         self.out.extras = self._table_extras
 
     async def start(self) -> None:
@@ -354,17 +360,26 @@ class CashDriver:
             log.exception("could not deal a hand at %s", core.name)
             return
         users = {s: core.seats[s].user_id for s in order}
-        round_id = await core.in_session(
-            open_hand,
-            table=core.name,
-            game=self.cash.game,
-            commitment=commitment,
-            salt=salt,
-            deck=deck,
-            players={u: s for s, u in users.items()},
-        )
+        try:
+            round_id, wager_left = await core.in_session(
+                open_hand,
+                table=core.name,
+                game=self.cash.game,
+                commitment=commitment,
+                salt=salt,
+                deck=deck,
+                players={u: s for s, u in users.items()},
+                forced={users[s]: hand.committed(s) for s in order if hand.committed(s)},
+                check=core.admission.check_wagers,  # issue 27: the blinds are wagers
+            )
+        except WagersRefused as refused:
+            await self._sit_out(refused.refusals)  # a limit used up at another table since
+            await self._maybe_start(wait=False)
+            return
+        hand.wager_left = {s: wager_left[u] for s, u in users.items() if u in wager_left}
         self._hand = hand
         self._timed_out = set()
+        self.turns.begin(round_id)
         core.begin_round(
             hand, round_id=round_id, commitment=commitment, salt=salt, deck=deck, users=users
         )
@@ -388,7 +403,16 @@ class CashDriver:
         stops a seated player at the next hand). Whether two players are still ready."""
         core = self.core
         users = {core.seats[s].user_id: s for s in ready}
-        refused = await core.db_call(core.admission.blocked, core.db, list(users))
+        need = self.cash.forced_bets
+        refused = await core.db_call(core.admission.blocked, core.db, list(users), need=need)
+        await self._sit_out(refused)
+        return len(self._ready()) >= 2
+
+    async def _sit_out(self, refused: Mapping[int, CroupierError]) -> None:
+        """The players refused the next hand sit out and are told why; those who excluded
+        themselves are cashed out."""
+        core = self.core
+        users = {o.user_id: s for s, o in core.seats.items()}
         for user, why in sorted(refused.items()):
             seat = users[user]
             occupant = core.seats[seat]
@@ -408,7 +432,6 @@ class CashDriver:
                 )
         if refused:
             self.out.broadcast_state()
-        return len(self._ready()) >= 2
 
     async def _next_turn(self) -> None:
         hand = self._hand
@@ -418,7 +441,10 @@ class CashDriver:
             return
         seconds = self.core.config.decision_seconds
         self.core.arm(seconds)
-        self.out.emit(Turn(seat=hand.actor, phase=hand.phase, decision_seconds=seconds))
+        turn = Turn(seat=hand.actor, phase=hand.phase, decision_seconds=seconds)
+        if hand.actor is not None:
+            turn.decision = str(self.turns.open([hand.actor]))
+        self.out.emit(turn)
         self.out.broadcast_state()
 
     async def acts(self, requests: list[Request]) -> None:
@@ -436,6 +462,9 @@ class CashDriver:
     async def _act(self, conn: Connection, message: ActMessage) -> Result:
         core = self.core
         seat = self.seats.deciding(conn, message.seat)
+        asked = self.turns.ask(seat, message)
+        if isinstance(asked, Resent):
+            return msgspec.structs.replace(asked.result, replayed=True)
         hand = self._hand
         if core.status != "playing" or hand is None:
             raise IllegalActionError(
@@ -447,6 +476,8 @@ class CashDriver:
             )
         action = hand.action(seat, message)
         hand.check(action)
+        await self._within_wager(hand, seat, conn.user_id, action)
+        decision = asked.decision or self.turns.open([seat])
         try:
             hand.apply(action)
         except CroupierError:
@@ -455,9 +486,35 @@ class CashDriver:
             log.exception("engine failed at %s", core.name)
             await self._void(f"engine malfunction: {exc}")
             return Result(seat=seat, action=message.action, voided=True)
+        result = Result(seat=seat, action=message.action, decision=str(decision))
+        self.turns.answered(seat, decision, message, result)
         self.out.drain_engine()
         await self._next_turn()
-        return Result(seat=seat, action=message.action)
+        return result
+
+    async def _within_wager(self, hand: CashRound, seat: int, user_id: int, action: Action) -> None:
+        """Refuse a decision that would put the player past a wager limit (issue 27); one
+        that fits is counted as wagered before it is applied.
+
+        Raises:
+            IllegalActionError: ``wager_limit``, with what is left; nothing changes.
+        """
+        adds = hand.chips_in(seat, action)
+        if adds <= 0:
+            return
+        core = self.core
+        found = await core.in_session(
+            core.admission.check_wagers,
+            round_id=core.round_id,
+            totals={user_id: hand.committed(seat) + adds},
+        )
+        answer = found.get(user_id)
+        if isinstance(answer, CroupierError):
+            raise answer
+        if answer is not None:
+            hand.wager_left[seat] = answer
+        else:
+            hand.wager_left.pop(seat, None)
 
     async def on_timer(self) -> None:
         core = self.core
@@ -473,6 +530,7 @@ class CashDriver:
                 await self._void(f"engine malfunction: {exc}")
                 return
             self._timed_out.add(actor)
+            self.turns.close([actor])
             self.out.emit(TimedOut(seat=actor))
             self.out.drain_engine()
             await self._next_turn()
@@ -559,6 +617,7 @@ class CashDriver:
         core.rounds_played += 1
         played = list(core.round_users)
         self._hand = None
+        self.turns.end()
         core.end_round()
         if self._closing:
             return
@@ -609,3 +668,6 @@ class CashDriver:
         ]
         table.button = self._button
         table.buy_in = BuyInLimits(min=self.cash.min_buy_in, max=self.cash.max_buy_in)
+        decision = self.turns.current(table.your_seat)
+        if decision is not None:
+            table.decision = str(decision)

@@ -18,12 +18,14 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from croupier.errors import CroupierError
 from croupier.server.tables import rounds
 from croupier.server.tables.models import RoundPlayer
 from croupier.server.wallet import service as wallet
 from croupier.server.wallet.models import LedgerAccount, TransactionKind
 
 __all__ = [
+    "WagersRefused",
     "buy_in",
     "cash_out",
     "open_hand",
@@ -135,6 +137,18 @@ def recover_stacks(session: Session, *, table: str) -> dict[int, int]:
     return returned
 
 
+WagerCheck = Callable[..., dict[int, "int | CroupierError"]]
+"""The table's :meth:`croupier.server.tables.admission.Admission.check_wagers`."""
+
+
+class WagersRefused(CroupierError):
+    """Forced bets a player's wager limit does not allow (issue 27): the hand is not dealt."""
+
+    def __init__(self, refusals: Mapping[int, CroupierError]) -> None:
+        super().__init__(f"wager limits refuse the forced bets of users {sorted(refusals)}")
+        self.refusals = dict(refusals)
+
+
 def open_hand(
     session: Session,
     *,
@@ -144,8 +158,17 @@ def open_hand(
     salt: str,
     deck: str,
     players: Mapping[int, int],
-) -> int:
-    """Record a new open hand and who is dealt in (``players``: user id -> seat)."""
+    forced: Mapping[int, int] | None = None,
+    check: WagerCheck | None = None,
+) -> tuple[int, dict[int, int]]:
+    """Record a new open hand and who is dealt in (``players``: user id -> seat); with
+    ``check``, the forced bets (``forced``: user id -> blinds and antes) go through the
+    players' wager limits in the same transaction (issue 27). The hand's round id, and what
+    each limited player's wager limit leaves after them.
+
+    Raises:
+        WagersRefused: a wager limit refuses a player's forced bets; nothing is recorded.
+    """
     row = rounds.open_round(
         session, table=table, game=game, commitment=commitment, salt=salt, deck=deck
     )
@@ -154,7 +177,13 @@ def open_hand(
         for user, seat in sorted(players.items())
     )
     session.flush()
-    return row.id
+    if check is None or not forced:
+        return row.id, {}
+    answers = check(session, round_id=row.id, totals=forced)
+    refused = {u: a for u, a in answers.items() if isinstance(a, CroupierError)}
+    if refused:
+        raise WagersRefused(refused)
+    return row.id, {u: a for u, a in answers.items() if isinstance(a, int)}
 
 
 def settle_hand(

@@ -86,11 +86,22 @@ class Prepaid:
     phase: str | None = None
     """A decision's extra stake (a UTH Play bet), held in this decision phase; ``None``: a
     bet's, held in the round's betting."""
+    decision: str | None = None
+    """The decision's id (:class:`.turns.DecisionId`) whose stake was held, as its key names
+    it (``None``: a bet's)."""
 
     @classmethod
-    def of(cls, round_id: int, hold: Movement, *, seat: int, phase: str | None = None) -> Prepaid:
-        """The bet (or, in decision phase ``phase``, the decision) at ``seat`` whose stake
-        ``hold`` (a wallet's answer) holds for round ``round_id``."""
+    def of(
+        cls,
+        round_id: int,
+        hold: Movement,
+        *,
+        seat: int,
+        phase: str | None = None,
+        decision: str | None = None,
+    ) -> Prepaid:
+        """The bet (or, in decision phase ``phase``, decision ``decision``) at ``seat`` whose
+        stake ``hold`` (a wallet's answer) holds for round ``round_id``."""
         return cls(
             round_id=round_id,
             transaction_id=hold.transaction_id,
@@ -99,6 +110,7 @@ class Prepaid:
             replayed=bool(hold.replayed),
             seat=seat,
             phase=phase,
+            decision=decision,
         )
 
 

@@ -10,10 +10,17 @@ At a cluster's live table the gateways hold those stakes themselves (issue 18, a
 bets: :mod:`.window`). Each seat's ``your_turn`` names the stake of each of its decisions;
 the round's decision window in the database is the phase whose stakes may be held, moved on
 by the owner as phases open (:meth:`DecisionSteps._move_window`) and closed by the
-settlement. A decision whose stake a gateway held (:class:`.connection.Prepaid`) is applied
-as it came, the hold kept, if the table takes it as it is -- this round, this phase, this
-seat, this stake -- and refused otherwise, its hold returned (at once, or by the window's
-move if the phase it was held in has closed meanwhile).
+settlement. A decision whose stake a gateway held (:class:`.connection.Prepaid`) is first
+verified in the database -- the hold exists, is that user's, for that round, that decision and
+that amount (:func:`.window.verified_holds`; refused ``hold_unverified`` otherwise, nothing
+applied or returned) -- then applied as it came, the hold kept, if the table takes it as it
+is -- this round, this phase, this seat, this decision, this stake -- and refused otherwise,
+its hold returned (at once, or by the window's move if the phase it was held in has closed
+meanwhile).
+
+Every decision has an id issued with its turn (:mod:`.turns`): a decision resent under it is
+answered its first answer and changes nothing; one naming a turn that has passed is refused
+``stale_decision``; its stake is held under a key naming it (issue 26).
 """
 
 from __future__ import annotations
@@ -22,24 +29,27 @@ import asyncio
 import logging
 from typing import Any
 
+import msgspec
+
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.games.protocol import Action
-from croupier.server.tables import rounds, stakes
+from croupier.server.tables import rounds, stakes, window
 from croupier.server.tables.broadcast import Broadcaster
 from croupier.server.tables.connection import Connection, Prepaid, Request
 from croupier.server.tables.core import TableCore
 from croupier.server.tables.games import BankedRound
 from croupier.server.tables.seats import Seats
-from croupier.server.tables.staking import decision_stake, returned_hold
+from croupier.server.tables.staking import decision_stake, returned_hold, unverified_hold
+from croupier.server.tables.turns import DecisionId, Resent, Turns, stale
 from croupier.server.tables.wire import ActMessage, Result
 
 __all__ = ["Decision", "DecisionSteps", "let_answers_out"]
 
 log = logging.getLogger(__name__)
 
-Decision = tuple[Request, ActMessage, int, Action, int]
+Decision = tuple[Request, ActMessage, int, Action, int, DecisionId]
 """A decision checked: its request, message, seat, the engine's typed action (translated once
-from the message) and the extra stake it needs."""
+from the message), the extra stake it needs and its id (:mod:`.turns`)."""
 
 
 class DecisionSteps:
@@ -49,6 +59,8 @@ class DecisionSteps:
     out: Broadcaster
     seats: Seats
     round: BankedRound | None
+    turns: Turns
+    """The decisions asked for, with their ids and first answers (:mod:`.turns`)."""
     decision_window: str | None = None
     """The decision phase whose stakes the gateways may hold now (the database's
     ``decision_phase`` as this table last wrote it); ``None``: none was opened this round."""
@@ -69,12 +81,11 @@ class DecisionSteps:
         raise NotImplementedError
 
     def _check_act(
-        self, conn: Connection, message: ActMessage
-    ) -> tuple[int, BankedRound, Action, int]:
-        """The seat deciding, its round, the decision as the engine's typed action and the
-        extra stake it needs; or refused."""
+        self, conn: Connection, seat: int, message: ActMessage, decision: DecisionId | None
+    ) -> tuple[BankedRound, Action, int, DecisionId]:
+        """The seat's round, the decision as the engine's typed action, the extra stake it
+        needs and its id; or refused."""
         core = self.core
-        seat = self.seats.deciding(conn, message.seat)
         game_round = self.round
         if core.status != "playing" or game_round is None:
             raise IllegalActionError(
@@ -85,13 +96,20 @@ class DecisionSteps:
                 f"seat {seat} has no bets in this round", reason="no_bets_this_round"
             )
         action = game_round.action(seat, message)
-        return seat, game_round, action, game_round.check(action)
+        extra = game_round.check(action)
+        if decision is None:  # pragma: no cover - every seat the engine waits for has a turn
+            decision = self.turns.open([seat])
+        return game_round, action, extra, decision
 
-    def _check_paid(self, paid: Prepaid, seat: int, game_round: BankedRound, extra: int) -> None:
+    def _check_paid(
+        self, paid: Prepaid, seat: int, game_round: BankedRound, extra: int, decision: DecisionId
+    ) -> None:
         """Refuse a decision whose stake a gateway held unless it was held for this round's
-        phase, this seat and this stake."""
+        phase, this seat, this decision and this stake."""
         if paid.transaction_id in self.core.released_holds:
             raise returned_hold(paid.transaction_id, what="decision")
+        if paid.decision != str(decision):
+            raise stale(str(paid.decision), "is not your turn now (it has passed)")
         if paid.round_id != self.core.round_id or paid.phase != game_round.phase:
             raise IllegalActionError(
                 f"the decision was made for the {paid.phase} phase, which has closed: its "
@@ -112,23 +130,33 @@ class DecisionSteps:
 
     async def acts(self, requests: list[Request]) -> None:
         """Decisions, one path: a lone decision is a batch of one (at a live table seats
-        decide together). The Play bets among them not held by a gateway already are staked
-        in one transaction, then each decision applied in order and answered. A second
-        decision from one seat is handled after it, as a batch of its own."""
+        decide together). A decision resent under its id is answered its first answer; the
+        stakes of the others not held by a gateway already are held in one transaction, then
+        each decision applied in order and answered. A second decision from one seat is
+        handled after it, as a batch of its own."""
+        requests = await self._verified(requests)
         later: list[Request] = []
         valid: list[Decision] = []
         deciding: set[int] = set()  # the seats in ``valid`` (a thousand at a live table)
         plays: list[rounds.Stake] = []
         refused: list[tuple[Request, CroupierError]] = []
+        resent: list[tuple[Request, Result]] = []
         game_round = self.round
         for request in requests:
             message = request.message
             assert isinstance(message, ActMessage)
             paid = request.prepaid
             try:
-                seat, game_round, action, extra = self._check_act(request.conn, message)
+                seat = self.seats.deciding(request.conn, message.seat)
+                asked = self.turns.ask(seat, message)
+                if isinstance(asked, Resent):
+                    resent.append((request, msgspec.structs.replace(asked.result, replayed=True)))
+                    continue
+                game_round, action, extra, decision = self._check_act(
+                    request.conn, seat, message, asked.decision
+                )
                 if paid is not None:
-                    self._check_paid(paid, seat, game_round, extra)
+                    self._check_paid(paid, seat, game_round, extra, decision)
             except CroupierError as exc:
                 if paid is None:
                     self.out.refuse(request, exc)
@@ -139,30 +167,61 @@ class DecisionSteps:
                 later.append(request)
                 continue
             deciding.add(seat)
-            valid.append((request, message, seat, action, extra))
+            valid.append((request, message, seat, action, extra, decision))
             if extra and paid is None:
+                word = game_round.decision_word(message) or message.action
                 plays.append(
                     decision_stake(
-                        request.conn.user_id,
-                        message.action,
-                        round_id=self.core.round_id,
-                        phase=game_round.phase,
-                        seat=seat,
-                        extra=extra,
+                        request.conn.user_id, word, decision=str(decision), seat=seat, extra=extra
                     )
                 )
         if refused:
             await self._release_decisions(refused)
+        for request, first in resent:
+            self.out.answer(request, first)
         if valid:
             assert game_round is not None
             held = iter(await self._stake_many(plays))
             answers = [
                 (r.prepaid if r.prepaid is not None else next(held)) if extra else None
-                for r, _, _, _, extra in valid
+                for r, _, _, _, extra, _ in valid
             ]
             await self._apply_acts(game_round, valid, answers, lone=len(requests) == 1)
         if later:
             await self.acts(later)
+
+    async def _verified(self, requests: list[Request]) -> list[Request]:
+        """The requests but the decisions whose stake a gateway says it held and the
+        database does not (issue 26): those are refused, nothing applied or returned."""
+        paid = [r for r in requests if r.prepaid is not None]
+        if not paid:
+            return requests
+        claims = []
+        for request in paid:
+            prepaid = request.prepaid
+            assert prepaid is not None and isinstance(request.message, ActMessage)
+            word = self.round.decision_word(request.message) if self.round else None
+            stake = decision_stake(
+                request.conn.user_id,
+                word or request.message.action,
+                decision=str(prepaid.decision),
+                seat=prepaid.seat,
+                extra=prepaid.amount,
+            )
+            claims.append(window.Claim(prepaid.round_id, prepaid.transaction_id, stake))
+        verdicts = await self.core.db_call(stakes.verify_holds, self.core.db, claims)
+        refused: set[int] = set()
+        for request, verdict in zip(paid, verdicts, strict=True):
+            prepaid = request.prepaid
+            assert prepaid is not None
+            if verdict is window.Verdict.UNKNOWN:
+                self.out.refuse(request, unverified_hold())
+            elif verdict is window.Verdict.RETURNED:
+                self.out.refuse(request, returned_hold(prepaid.transaction_id, what="decision"))
+            else:
+                continue
+            refused.add(id(request))
+        return [r for r in requests if id(r) not in refused]
 
     async def _release_decisions(self, refused: list[tuple[Request, CroupierError]]) -> None:
         """Return the holds of the decisions refused whose stakes a gateway held, then say
@@ -205,8 +264,11 @@ class DecisionSteps:
         core = self.core
         before, pending = game_round.phase, game_round.pending_turns
         done: list[tuple[Request, Result]] = []
-        for (request, message, seat, action, extra), answer in zip(valid, answers, strict=True):
-            result = Result(seat=seat, action=message.action, staked=extra)
+        decided: set[int] = set()
+        for (request, message, seat, action, extra, decision), answer in zip(
+            valid, answers, strict=True
+        ):
+            result = Result(seat=seat, action=message.action, decision=str(decision), staked=extra)
             if extra:
                 if isinstance(answer, CroupierError):
                     self.out.refuse(request, answer)
@@ -214,6 +276,9 @@ class DecisionSteps:
                 if answer.transaction_id in core.released_holds:
                     # Its key's hold was a gateway's, refused and returned: no decision.
                     self.out.refuse(request, returned_hold(answer.transaction_id, what="decision"))
+                    continue
+                if answer.transaction_id in core.kept_holds:  # pragma: no cover - answered
+                    self.out.refuse(request, stale(str(decision), "was taken already"))
                     continue
                 core.kept_holds.add(answer.transaction_id)
                 result.balance = int(answer.balance)
@@ -225,7 +290,11 @@ class DecisionSteps:
                     continue
                 await self._malfunction(exc, valid)
                 return
+            self.turns.answered(seat, decision, message, result)
+            decided.add(seat)
             done.append((request, result))
+        if decided:
+            self.turns.reopen(decided, set(game_round.pending_seats))
         self.out.drain_engine()
         if lone:
             actors = tuple(request.conn.user_id for request, _ in done)
@@ -243,7 +312,7 @@ class DecisionSteps:
         held): the engine is broken. Void the round, every stake back, and say so."""
         log.exception("engine failed at %s", self.core.name, exc_info=exc)
         await self._void(f"engine malfunction: {exc}")
-        for other, message, seat, _, _ in valid:
+        for other, message, seat, _, _, _ in valid:
             if not other.done.done():
                 self.out.answer(other, Result(seat=seat, action=message.action, voided=True))
 

@@ -181,6 +181,18 @@ class CashRound(GameRound, Protocol):
 
     def winnings(self) -> dict[int, int]: ...
 
+    wager_left: dict[int, int]
+    """Seat -> what the player's tightest wager limit still allows them to put in (seats
+    without a wager limit are absent): the hand's options offer only what fits (issue 27)."""
+
+    def committed(self, seat: int) -> int:
+        """The chips ``seat`` has put into the pots of this hand so far (blinds included)."""
+        ...
+
+    def chips_in(self, seat: int, action: Action) -> int:
+        """The chips ``action`` of ``seat`` (checked as legal) would put into the pots."""
+        ...
+
     def hole_cards(self) -> dict[int, list[str]]:
         """Every seat's hole cards (the dealer's view)."""
         ...
@@ -240,6 +252,11 @@ class CashFactory(GameFactory, Protocol):
 
     @property
     def max_buy_in(self) -> int: ...
+
+    @property
+    def forced_bets(self) -> int:
+        """The most a seat posts before it acts (the big blind and the ante)."""
+        ...
 
     def new_hand(
         self,

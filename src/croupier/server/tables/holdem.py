@@ -10,8 +10,9 @@ Table rules (``[tables.rules]``, amounts in minor units): ``small_blind`` (defau
 ``fixed-limit``), ``max_seats`` (6, at most 10), ``min_buy_in`` (40 big blinds),
 ``max_buy_in`` (100 big blinds), ``rake_percent`` (0; a number of per cent, such as 5 or
 "2.5"), ``rake_cap`` (none), ``no_flop_no_drop`` (true), ``showdown`` (``"seed"``, seed
-002's rule, or ``"any-muck"``) and ``odd_chip`` (``"position"`` or ``"suit"``), see
-docs/rules.md.
+002's rule, or ``"any-muck"``), ``first_to_show`` (``"hand"``, seed 002's, or ``"river"``)
+and ``odd_chip`` (``"position"`` or ``"suit"``), see docs/rules.md. ``split`` may only be
+``"live"`` here: an ``"exact"`` split is refused when the table is configured.
 
 Decisions are ``fold``, ``check``, ``call``, ``bet``/``raise`` with ``amount`` = the street
 total to bet or raise to, and ``all_in`` (the whole stack, when a legal action puts it in).
@@ -39,6 +40,7 @@ from croupier.games.holdem import (
     HoldemAction,
     HoldemTableConfig,
     Raise,
+    SplitPolicy,
     all_in,
 )
 from croupier.games.holdem.events import CardBurned, HoldemEvent, PotAwarded
@@ -60,8 +62,22 @@ ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in")
 
 
 def _rules(rules: Mapping[str, Any]) -> HoldemTableConfig:
-    """A table's rules, read and checked (:meth:`HoldemTableConfig.from_dict`)."""
-    return HoldemTableConfig.from_dict(rules)
+    """A table's rules, read and checked (:meth:`HoldemTableConfig.from_dict`), and only rules
+    this server can deal.
+
+    Raises:
+        ConfigError: rules that are not valid, or ``split = "exact"``: an exact split divides
+            a pot into fractions of a cent, which stacks kept in the wallet's minor units
+            cannot hold (the engine plays it in PHH replays and the terminal table).
+    """
+    config = HoldemTableConfig.from_dict(rules)
+    if config.split is not SplitPolicy.LIVE:
+        raise ConfigError(
+            f"split = {config.split.value!r} cannot be dealt at a server table: it divides "
+            f"pots into fractions of a cent; use split = {SplitPolicy.LIVE.value!r} (whole "
+            f"cents, the odd cent by odd_chip)"
+        )
+    return config
 
 
 class HoldemFactory:
@@ -93,6 +109,10 @@ class HoldemFactory:
     @property
     def max_buy_in(self) -> int:
         return self.rules.max_buy_in
+
+    @property
+    def forced_bets(self) -> int:
+        return self.rules.big_blind + self.rules.ante
 
     def new_hand(
         self,
@@ -137,6 +157,9 @@ class HoldemHand:
         self.button = button
         self._table = table
         self._void: str | None = None
+        self.wager_left: dict[int, int] = {}
+        """Seat -> what its player's wager limit still allows in (issue 27; set by the
+        table): :meth:`options` offers only what fits."""
 
     # -- state ---------------------------------------------------------------------------
 
@@ -208,6 +231,25 @@ class HoldemHand:
         if self._void is not None:
             return self.starting_stacks()
         return dict(zip(self._seats, self.engine.stacks, strict=True))
+
+    def committed(self, seat: int) -> int:
+        """The chips ``seat`` has put into the pots so far (blinds and antes included)."""
+        pos = self._pos(seat)
+        return int(self.engine.starting_stacks[pos] - self.engine.stacks[pos])
+
+    def chips_in(self, seat: int, action: Action) -> int:
+        """The chips ``action`` (``seat``'s, checked as legal) puts into the pots: a call
+        what is owed (capped at the stack), a bet or raise its total less what the seat has
+        in on this street; nothing for a check or a fold."""
+        pos = self._pos(seat)
+        match action:
+            case Call():
+                options = self.engine.options()
+                return 0 if options is None else int(options.to_call)
+            case Raise(to=to):
+                return int(to) - int(self.engine.bets[pos])
+            case _:
+                return 0
 
     def winnings(self) -> dict[int, int]:
         """Chips each seat took from the pots (0 for a seat that won nothing)."""
@@ -361,9 +403,10 @@ class HoldemHand:
                 actions.append("bet" if max(engine.bets) == 0 else "raise")
             else:
                 actions.append(legal.kind)
-        if all_in(engine, pos) is not None:
+        shove = all_in(engine, pos)
+        if shove is not None:
             actions.append("all_in")
-        return {
+        found: dict[str, Any] = {
             "actions": actions,
             "to_call": options.to_call,
             "min_raise_to": low,
@@ -372,6 +415,12 @@ class HoldemHand:
             "bet": options.bet,
             "pot": options.pot,
         }
+        left = self.wager_left.get(seat)
+        if left is not None:
+            found.update(
+                _within_wager(found, left, shove=self.chips_in(seat, shove) if shove else 0)
+            )
+        return found
 
     def view(self, seat: int | None) -> dict[str, Any]:
         engine = self.engine
@@ -435,6 +484,30 @@ class HoldemHand:
             "rake": self.rake,
             "void": self._void,
         }
+
+
+def _within_wager(options: Mapping[str, Any], left: int, *, shove: int) -> dict[str, Any]:
+    """The options of a seat whose wager limit allows ``left`` more into the pots (issue 27):
+    a call only if it fits, a bet or raise up to what fits (none if its least does not),
+    all-in only if the whole stack (``shove`` chips) fits; ``wager_left`` says how much."""
+    actions = list(options["actions"])
+    high = options["max_raise_to"]
+    if high is not None:
+        high = min(high, options["bet"] + max(0, left))
+    if "call" in actions and options["to_call"] > left:
+        actions.remove("call")
+    for word in ("bet", "raise"):
+        if word in actions and (high is None or high < options["min_raise_to"]):
+            actions.remove(word)
+    if "all_in" in actions and shove > left:
+        actions.remove("all_in")
+    raising = any(word in actions for word in ("bet", "raise"))
+    return {
+        "actions": actions,
+        "max_raise_to": high if raising else options["max_raise_to"],
+        "min_raise_to": options["min_raise_to"],
+        "wager_left": max(0, left),
+    }
 
 
 def _decision(action: Action) -> Fold | Check | Call | Raise:

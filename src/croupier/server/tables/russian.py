@@ -13,7 +13,8 @@ sixth card in advance (fee 1x Ante each).
 Every engine option is a table setting (``[tables.rules]``, see
 :meth:`croupier.games.russian.RussianConfig.from_dict`): limits, ``boxes``,
 ``max_players``, ``bet_multiple``, the fees, ``insurance_min_multiple``,
-``duplicate_rank_straights``, ``bet_paytable`` and ``bonus_paytable`` (tables of odds),
+``duplicate_rank_straights``, ``failed_buy_ante``, ``bonus_on_fold``, ``bet_paytable`` and
+``bonus_paytable`` (tables of odds),
 ``ante_pays_on_win``, ``open_boxes_per_player``, ``exchange_min``/``exchange_max``,
 ``blind_insurance``, ``blind_sixth_card``, ``dealer_upcard``, ``rebuy_same_rank``.
 
@@ -54,6 +55,7 @@ from croupier.games.russian import (
     RussianRound,
     SixthCard,
 )
+from croupier.games.russian.config import LIMITS
 from croupier.games.russian.events import DiscardsReshuffled, RussianEvent
 from croupier.history import russian as russian_history
 from croupier.server.errors import InvalidRequestError
@@ -100,8 +102,10 @@ class RussianFactory:
         self.config = RussianConfig.from_dict({k: v for k, v in table.rules.items() if k != "name"})
 
     def reconfigure(self, rules: Mapping[str, Any]) -> None:
-        """New rules for the rounds opened from now on; a round in play keeps the config it
-        opened with. Checked whole first: rules that are refused change nothing.
+        """New rules for the rounds opened from now on; a round in play takes the new limits
+        for the boxes placed in its betting window after the change
+        (:meth:`RussianTableRound.adopt_limits`). Checked whole first: rules that are refused
+        change nothing.
 
         Raises:
             ConfigError: the new rules are not valid.
@@ -297,6 +301,12 @@ class RussianTableRound:
                 insurance=b.insurance,
                 sixth_card=b.sixth,
             )
+
+    def adopt_limits(self, factory: RussianFactory) -> None:
+        """The table's limits changed (an operator): boxes placed from now on in this round's
+        betting window are checked against them; the boxes placed stand."""
+        if self.engine.phase is Phase.BETTING:
+            self.engine.change_limits({name: getattr(factory.config, name) for name in LIMITS})
 
     def can_close_betting(self) -> bool:
         return self.engine.can_deal()

@@ -38,6 +38,7 @@ __all__ = [
     "settle",
     "stake",
     "stake_many",
+    "verify_holds",
     "void",
 ]
 
@@ -329,6 +330,14 @@ def _in_window(
             session, table=table, stakes=stakes, check=check, decisions=decisions
         )
     return round_id, _explained(db, stakes, answers) if round_id is not None else []
+
+
+def verify_holds(db: Database, claims: Sequence[window.Claim]) -> list[window.Verdict]:
+    """Whether each gateway's hold is what it says (:func:`.window.verified_holds`)."""
+    if not claims:
+        return []
+    with db.session() as session:
+        return window.verified_holds(session, claims)
 
 
 def release(db: Database, *, round_id: int, holds: Sequence[int]) -> list[Released]:

@@ -10,7 +10,15 @@ from croupier.server.tables.connection import Prepaid, Request
 from croupier.server.tables.wire import BetMessage, Result
 from croupier.server.wallet.service import Movement
 
-__all__ = ["bet_ack", "bet_message", "bet_stake", "decision_stake", "prepaid_ack", "returned_hold"]
+__all__ = [
+    "bet_ack",
+    "bet_message",
+    "bet_stake",
+    "decision_stake",
+    "prepaid_ack",
+    "returned_hold",
+    "unverified_hold",
+]
 
 
 def bet_message(request: Request) -> BetMessage:
@@ -20,30 +28,36 @@ def bet_message(request: Request) -> BetMessage:
     return message
 
 
-def bet_stake(request: Request, seat: int, amount: int, bets: dict[str, int]) -> rounds.Stake:
-    """The stake of a bet, under the client's idempotency key; the spots are part of the
-    request (the same key with other bets is a conflict)."""
+def bet_stake(
+    user_id: int, key: str, *, seat: int, amount: int, bets: dict[str, int]
+) -> rounds.Stake:
+    """The stake of a bet, under the client's idempotency key ``key``; the spots are part of
+    the request (the same key with other bets is a conflict). The owner and a cluster's
+    gateway both build a bet's stake here, so that either finds the other's hold."""
     return rounds.Stake(
-        user_id=request.conn.user_id,
+        user_id=user_id,
         seat=seat,
         amount=amount,
-        idempotency_key=bet_message(request).key,
+        idempotency_key=key,
         details={"bets": bets, "seat": seat},
     )
 
 
 def decision_stake(
-    user_id: int, action: str, *, round_id: int | None, phase: str, seat: int, extra: int
+    user_id: int, word: str, *, decision: str, seat: int, extra: int
 ) -> rounds.Stake:
-    """The stake a decision adds (a UTH Play bet), under a key naming the round, the seat,
-    the phase and the action as sent: a decision resent is held once, by the table or by a
-    cluster's gateway (issue 18)."""
+    """The stake a decision adds (a UTH Play bet, a Russian Poker fee, Bet, insurance or
+    buy), under a key naming the decision (:class:`.turns.DecisionId`: the round and the
+    turn) and the seat: a decision resent is held once, by the table or by a cluster's
+    gateway (issue 18), and two boxes or two turns never share a stake (issue 26). ``word``
+    is the decision's wire name (``"4x"``, ``"bet"``...): another decision under the same
+    key is a conflict, never a replay."""
     return rounds.Stake(
         user_id=user_id,
         seat=seat,
         amount=extra,
-        idempotency_key=f"round:{round_id}:seat:{seat}:{phase}:{action}",
-        details={"play": extra, "seat": seat, "phase": phase},
+        idempotency_key=f"decision:{decision}:seat:{seat}",
+        details={"decision": decision, "action": word, "stake": extra, "seat": seat},
     )
 
 
@@ -76,4 +90,14 @@ def returned_hold(hold: int, *, what: str = "bet") -> IllegalActionError:
     return IllegalActionError(
         f"this {what} was refused before and its stake returned (hold {hold}): {again}",
         reason="idempotency_conflict",
+    )
+
+
+def unverified_hold() -> IllegalActionError:
+    """A bet (or decision) whose stake a cluster's gateway says it held, which the wallet
+    does not hold for it (issue 26): nothing is placed or applied, and nothing returned."""
+    return IllegalActionError(
+        "the stake said to be held for this request is not held for it in the wallet: "
+        "nothing was done; send it again",
+        reason="hold_unverified",
     )

@@ -374,13 +374,19 @@ class Table:
     async def _apply_settings(
         self, config: TableConfig, *, closed: bool, changed: Mapping[str, Any]
     ) -> None:
-        """New settings for the rounds opened from now on (seed 003: management may change a
-        table's limits during play; the round in play keeps what it opened with), or the table
-        opened or closed; everyone at the table gets a ``table_changed`` event."""
+        """New settings for the rounds opened from now on, or the table opened or closed;
+        everyone at the table gets a ``table_changed`` event. Seed 003: management may change
+        a table's limits "tudi med igro", even during play: the round in play takes the new
+        limits for every bet placed after the change in its betting window (the bets placed
+        stand; a game's round says how, ``adopt_limits``)."""
         core = self.core
         reconfigure = getattr(core.factory, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(config.rules)
+            adopt = getattr(core.round, "adopt_limits", None)
+            if adopt is not None:
+                adopt(core.factory)
+                self.out.drain_engine()
         core.config = config
         core.closed = closed
         self.out.emit(

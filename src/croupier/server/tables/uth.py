@@ -3,8 +3,8 @@
 Opening bets are ``{"ante": A, "trips": T}`` (the Blind equals the Ante and is placed with
 it, spec/uth.md "Betting"; a ``"blind"`` spot may be sent but must equal the Ante). A seat
 that has bet may add ``{"trips": T}`` as a second request in the same betting window (seed
-001: the Trips spot opens once the Ante is accepted), checked against the limits the round
-opened with. Decisions are ``check``, ``fold`` and ``play`` with ``multiple`` (or ``"4x"``...
+001: the Trips spot opens once the Ante is accepted), checked against the limits in force
+(an operator's change applies to every bet placed after it). Decisions are ``check``, ``fold`` and ``play`` with ``multiple`` (or ``"4x"``...
 as the action; the table's ``play_multiples``); a Play bet holds ``multiple x Ante`` more.
 """
 
@@ -81,7 +81,8 @@ class UthFactory:
 
     def reconfigure(self, rules: Mapping[str, Any]) -> None:
         """New rules for the rounds opened from now on (seed 003: management may change a
-        table's limits during play); a round in play keeps the config it opened with.
+        table's limits during play; the round in play takes the new limits for the bets
+        placed in its betting window after the change, :meth:`UthTableRound.adopt_limits`).
         Checked whole first: rules that are refused change nothing.
 
         Raises:
@@ -244,6 +245,13 @@ class UthTableRound:
         ante, trips = self._bets(bets)
         self.engine.place_bets(seat, ante=ante, trips=trips)
 
+    def adopt_limits(self, factory: UthFactory) -> None:
+        """The table's limits changed (an operator): bets placed from now on in this round's
+        betting window are checked against them; the bets placed stand (seed 003: "tudi med
+        igro"). After the deal nothing changes: the rest of the rules wait for the next round."""
+        if self.engine.phase is Phase.BETTING:
+            self.engine.change_limits(factory.config.limits())
+
     def can_close_betting(self) -> bool:
         return self.engine.can_close_betting()
 
@@ -338,6 +346,10 @@ class UthTableRound:
                 data["boxes"] = len(data.pop("seats"))
             elif data["kind"] == "round_voided":
                 data["refunds"] = [r for r in data["refunds"] if r[0] == seat]
+            elif data["kind"] == "antes_returned":
+                # seed 003: every Ante still in play goes back first; each seat knows its own
+                data["boxes"] = len(data["antes"])
+                data["antes"] = [a for a in data["antes"] if a[0] == seat]
         return data
 
     def view(self, seat: int | None) -> dict[str, Any]:

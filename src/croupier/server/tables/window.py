@@ -30,11 +30,17 @@ every other bet of the round waited 0.7-1.6 s behind the first, whose placing re
 
 A hold is released at most once (:func:`croupier.server.wallet.service.release_holds`), and
 a round voided returns what is held less what was released.
+
+The owner takes a gateway's word for nothing (issue 26): before it places a bet or applies a
+decision whose stake a gateway says it held, :func:`verified_holds` finds that hold in the
+database under the request's own idempotency key, user, round, amount and details.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
@@ -43,8 +49,9 @@ from croupier.errors import CroupierError
 from croupier.server.tables import rounds
 from croupier.server.tables.models import Round, RoundPlayer, RoundStatus
 from croupier.server.wallet import service as wallet
+from croupier.server.wallet.models import IdempotencyKey
 
-__all__ = ["close_window", "hold_in_window", "release"]
+__all__ = ["Claim", "Verdict", "close_window", "hold_in_window", "release", "verified_holds"]
 
 
 def hold_in_window(
@@ -72,6 +79,63 @@ def hold_in_window(
     if row is None:
         return None, []
     return row.id, rounds.stake_many(session, round_id=row.id, stakes=stakes, check=check)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """What a gateway says it held: hold transaction :attr:`hold` for round
+    :attr:`round_id`, of :attr:`stake` (its user, amount, idempotency key and details)."""
+
+    round_id: int
+    hold: int
+    stake: rounds.Stake
+
+
+class Verdict(StrEnum):
+    """What the database says of a gateway's :class:`Claim`."""
+
+    HELD = "held"
+    """The hold is the claim's, and it is held."""
+    RETURNED = "returned"
+    """The hold is the claim's, and it was returned (the table refused the request)."""
+    UNKNOWN = "unknown"
+    """No such hold of that request: the claim is false."""
+
+
+def verified_holds(session: Session, claims: Sequence[Claim]) -> list[Verdict]:
+    """What the database says of each claim (issue 26): the hold is the one recorded under
+    the stake's idempotency key in its user's key space, for that very request -- the table,
+    the round, the amount and the details (the bet's spots and seat, or the decision and its
+    seat) -- and whether it was returned since. The owner of a table places a bet or applies
+    a decision whose stake a gateway held only when it is :attr:`Verdict.HELD`."""
+    verdicts = [Verdict.UNKNOWN] * len(claims)
+    by_round: dict[int, list[int]] = {}
+    for i, claim in enumerate(claims):
+        by_round.setdefault(claim.round_id, []).append(i)
+    for round_id, indices in by_round.items():
+        if session.get(Round, round_id) is None:
+            continue
+        found = rounds.replayed_stakes(
+            session, round_id=round_id, stakes=[claims[i].stake for i in indices]
+        )
+        returned = set(
+            session.scalars(
+                select(IdempotencyKey.key).where(
+                    IdempotencyKey.scope == f"release:{round_id}",
+                    IdempotencyKey.key.in_([f"hold:{claims[i].hold}" for i in indices]),
+                )
+            )
+        )
+        for i, answer in zip(indices, found, strict=True):
+            claim = claims[i]
+            if (
+                isinstance(answer, wallet.Movement)
+                and answer.transaction_id == claim.hold
+                and int(answer.amount) == claim.stake.amount
+            ):
+                gone = f"hold:{claim.hold}" in returned
+                verdicts[i] = Verdict.RETURNED if gone else Verdict.HELD
+    return verdicts
 
 
 def release(session: Session, *, round_id: int, holds: Sequence[int]) -> list[wallet.Released]:

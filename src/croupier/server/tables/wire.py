@@ -198,7 +198,11 @@ class ActMessage(_Client, tag="act", frozen=True, kw_only=True):
     """A decision. UTH: `check`, `fold`, `play` with `multiple` 4/3 (pre-flop), 2 (flop), 1 (river),
     or the action `"4x"`, `"3x"`, `"2x"`, `"1x"` (a table with other `play_multiples`,
     docs/rules.md, takes its own, up to `"10x"`). A `seat` other than yours is refused. A Play
-    bet first moves `multiple × Ante` from your wallet to the table's escrow."""
+    bet first moves `multiple × Ante` from your wallet to the table's escrow. `decision`: the
+    id of the decision you answer (issued with your turn: `decisions_open`, `your_turn`, a
+    cash table's `turn`, `state`'s `table.decision`); resent with it, a decision gets its first
+    answer again (`replayed`) and changes nothing; one for a turn that has passed is refused
+    (`stale_decision`). Without it, it is the decision your seat is asked for now."""
 
     action: Annotated[str, Meta(pattern=r"^[a-z0-9_]{1,16}$")]
     multiple: Annotated[int, Meta(ge=1, le=10)] | None = None
@@ -210,6 +214,16 @@ class ActMessage(_Client, tag="act", frozen=True, kw_only=True):
         Annotated[
             list[Annotated[str, Meta(pattern=r"^[2-9TJQKA][cdhs]$")]],
             Meta(min_length=1, max_length=5, description="Russian exchange: the discards"),
+        ]
+        | None
+    ) = None
+    decision: (
+        Annotated[
+            str,
+            Meta(
+                pattern=r"^[0-9]{1,18}-[0-9]{1,9}$",
+                description="the id of the decision this answers (docs/protocol.md)",
+            ),
         ]
         | None
     ) = None
@@ -483,6 +497,9 @@ class TableState(Struct, kw_only=True):
     deadline_in: float | None
     seats_taken: int
     your_seat: int | None
+    decision: Annotated[
+        str | UnsetType, _doc("the id of the decision your seat is asked for now")
+    ] = UNSET
     seats: list[SeatEntry] | UnsetType = UNSET
     button: int | UnsetType | None = UNSET
     buy_in: BuyInLimits | UnsetType = UNSET
@@ -518,14 +535,16 @@ class SeatEventFrame(_Frame, tag="seat_event"):
 class Result(Struct, kw_only=True):
     """What a request did. ``join``: ``seat``; ``leave``: ``seat`` null (cash tables add
     ``cashed_out``, ``balance``); ``bet``: ``round_id``, ``seat``, ``staked``, ``balance``,
-    ``replayed``; ``act``: ``seat``, ``action``, ``staked`` and ``balance`` when money was held,
-    ``voided`` when the engine failed; ``buy_in``: ``seat``, ``amount``, ``stack``,
+    ``replayed``; ``act``: ``seat``, ``action``, ``decision`` (its id), ``staked`` and
+    ``balance`` when money was held, ``replayed`` when resent, ``voided`` when the engine
+    failed; ``buy_in``: ``seat``, ``amount``, ``stack``,
     ``balance``, ``replayed``; ``sit_out``/``sit_in``: ``seat``, ``sitting_out``; ``leave``
     with ``after_hand``: ``seat``, ``leaving``."""
 
     seat: int | UnsetType | None = UNSET
     round_id: int | UnsetType | None = UNSET
     action: str | UnsetType = UNSET
+    decision: str | UnsetType = UNSET
     amount: Chips | UnsetType = UNSET
     staked: Chips | UnsetType = UNSET
     stack: Chips | UnsetType = UNSET

@@ -84,10 +84,12 @@ class RoundOpened(_Event, tag="round_opened"):
 
 class DecisionsOpen(_Event, tag="decisions_open"):
     """A decision phase opened: ``pending_seats`` (casino tables) or ``pending`` (a count, at
-    a live table) have ``decision_seconds`` to decide."""
+    a live table) have ``decision_seconds`` to decide; ``decision`` is the id of each one's
+    decision (an ``act`` carries it)."""
 
     phase: str
     decision_seconds: float
+    decision: str | UnsetType = UNSET
     pending_seats: list[int] | UnsetType = UNSET
     pending: int | UnsetType = UNSET
 
@@ -95,12 +97,14 @@ class DecisionsOpen(_Event, tag="decisions_open"):
 class YourTurn(_Event, tag="your_turn"):
     """At a live table, to each seat that has to decide when a decision phase opens (a
     ``seat_event``, after ``decisions_open``): its ``legal`` actions in ``phase`` of round
-    ``round_id``, and the money each action that adds a bet moves from your wallet
-    (``stakes``, action -> minor units: UTH's Play bets ``4x``... as the Ante's multiple). A
-    casino table sends each seat its ``state`` instead (its view's ``legal``)."""
+    ``round_id`` with the ``decision``'s id, and the money each action that adds a bet moves
+    from your wallet (``stakes``, action -> minor units: UTH's Play bets ``4x``... as the
+    Ante's multiple). A casino table sends each seat its ``state`` instead (its view's
+    ``legal``)."""
 
     phase: str
     legal: list[str]
+    decision: str | UnsetType = UNSET
     round_id: int | UnsetType = UNSET
     stakes: (
         Annotated[dict[str, int], Meta(description="action -> minor units it stakes")] | UnsetType
@@ -180,7 +184,7 @@ class NotDealtIn(_Event, tag="not_dealt_in"):
 class TableChanged(_Event, tag="table_changed"):
     """An operator changed the table: ``closed`` (no new bets, seats or buy-ins), ``rules``
     from the next round on (as in the lobby), ``changed`` (field -> ``{"from", "to"}``),
-    ``in_play`` (the round in play, which keeps the limits it opened with)."""
+    ``in_play`` (the round in play: its bets placed after the change take the new limits)."""
 
     closed: bool
     rules: dict[str, Any]
@@ -201,11 +205,12 @@ class HandStarting(_Event, tag="hand_starting"):
 
 
 class Turn(_Event, tag="turn"):
-    """Cash tables: ``seat`` is to act."""
+    """Cash tables: ``seat`` is to act; ``decision`` is the id of its decision."""
 
     seat: int | None
     phase: str
     decision_seconds: float
+    decision: str | UnsetType = UNSET
 
 
 class TimedOut(_Event, tag="timed_out"):

@@ -10,7 +10,7 @@ import { has, money, t } from "./i18n.js";
 const MONEY = new Set([
   "amount", "balance", "min", "max", "need", "have", "stake", "stack", "limit", "cap", "total",
   "ante", "bonus", "trips", "blind", "play", "bet", "cost", "fee", "insurance", "left", "to_call",
-  "min_raise", "max_raise", "min_bet", "max_bet", "to", "available", "max_payout", "requested",
+  "min_raise", "max_raise", "min_bet", "max_bet", "to", "available", "max_payout", "requested", "unit",
 ]);
 
 /** `params` ready for a text: money formatted, spots and actions named, lists joined. */

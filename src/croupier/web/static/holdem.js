@@ -27,12 +27,15 @@ export function raisePresets(opts) {
   // A pot-sized raise: call first, then raise by the pot as it would be after the call.
   const potAfterCall = opts.pot + opts.to_call;
   const raiseTo = (fraction) => Math.max(min, Math.min(max, opts.bet + opts.to_call + Math.round(potAfterCall * fraction)));
+  // The most the server offers is the whole stack, unless a wager limit caps it (issue 27:
+  // `wager_left`): then the last preset is the limit, not an all-in.
+  const capped = opts.wager_left != null && max < opts.bet + opts.stack;
   const list = [
     { key: "min", to: min },
     { key: "half", to: raiseTo(0.5) },
     { key: "three_quarters", to: raiseTo(0.75) },
     { key: "pot", to: raiseTo(1) },
-    { key: "all_in", to: max },
+    { key: capped ? "limit" : "all_in", to: max },
   ];
   return list;
 }
@@ -348,6 +351,9 @@ function Decision({ opts, ui, busy, onAct, refresh }) {
               onInput=${(e) => { ui.raiseText = e.target.value; ui.raise = toCents(e.target.value); refresh(); }} /></label>
           <span class="muted small">${t("holdem.range", { min: money(min), max: money(max) })}</span>
         </div>`
+      : null}
+    ${opts.wager_left != null
+      ? html`<p class="muted small" data-testid="wager-left">${t("holdem.wager_left", { amount: money(opts.wager_left) })}</p>`
       : null}
   </div>`;
 }

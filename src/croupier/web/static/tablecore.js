@@ -19,6 +19,7 @@ const PAUSE = {
   cards_dealt: 700,
   board_dealt: 0, // per card, below
   dealer_revealed: 900,
+  antes_returned: 600, // seed 003: the Antes go back first, before any box is settled
   game_bought: 900,
   cards_exchanged: 500,
   sixth_card_bought: 500,

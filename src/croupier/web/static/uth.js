@@ -27,6 +27,17 @@ function snapshot(v) {
   return { hole: v.hole || [], board: v.board || [], dealer: v.dealer, result: v.result, box: v.box };
 }
 
+/** The seat's own Ante in an `antes_returned` event (seed 003: the dealer, not qualified,
+ * returns every Ante still in play first, right to left); a live table sends only the count
+ * of boxes, and the seat's box says its Ante. */
+export function anteReturned(e, v, me) {
+  if (me == null || !v) return null;
+  const own = (e.antes || []).find((a) => a[0] === me);
+  if (own) return own[1];
+  const box = v.box;
+  return e.boxes != null && box && box.seat === me && !box.folded ? box.ante : null;
+}
+
 /** The seat's view follows the events (issue 18): a live table sends no `state` during a
  * round (docs/protocol.md "Live tables"), so the hole cards, the box, the legal actions (its
  * `your_turn`), the board, the dealer's cards and the result are taken from the events; a
@@ -41,6 +52,7 @@ export function follow(mm, e, me) {
   switch (e.kind) {
     case "round_opened":
       mm.view = { seat: me, phase: "betting", hole: [], board: [], dealer: null, legal: [], result: null, box: null };
+      mm.anteBack = null;
       break;
     case "table_idle":
       // No round in play (a casino table's `state` follows and says the same).
@@ -81,6 +93,10 @@ export function follow(mm, e, me) {
       break;
     case "dealer_revealed":
       if (v && Array.isArray(e.cards)) mm.view = { ...v, dealer: e.cards };
+      break;
+    case "antes_returned":
+      // kept beside the view: a casino table's `state` replaces the view after each event
+      mm.anteBack = anteReturned(e, v, me);
       break;
     case "seat_settled":
       if (v && e.result && me != null && e.result.seat === me) {
@@ -164,6 +180,15 @@ export function UthTable({ info }) {
           announce(text);
           break;
         }
+        case "antes_returned": {
+          addLog(mm, t("uth.log.antes_returned"));
+          const ante = mm.anteBack;
+          if (ante != null) {
+            addLog(mm, t("uth.log.your_ante_returned", { amount: money(ante) }), "good");
+            announce(t("uth.log.your_ante_returned", { amount: money(ante) }));
+          }
+          break;
+        }
         case "seat_settled":
           if (e.result && e.result.seat === me) {
             const net = e.result.net;
@@ -243,7 +268,7 @@ export function UthTable({ info }) {
       return;
     }
     // The table's limits, said before asking (the server refuses the same, spec/uth.md).
-    const outside = limitError([["ante", ante, rules.ante_min, rules.ante_max], ["trips", trips, rules.trips_min, rules.trips_max]]);
+    const outside = limitError([["ante", ante, rules.ante_min, rules.ante_max], ["trips", trips, rules.trips_min, rules.trips_max]], rules.bet_unit);
     if (outside) {
       toast(outside, "error");
       return;
@@ -323,7 +348,7 @@ export function UthTable({ info }) {
             <${CardRow} cards=${board} slots=${5} best=${best} label=${t("board")} testid="board" />
             ${live ? html`<div class="shared-hand"><div class="felt-label">${t("uth.shared_hand")}</div><${CardRow} cards=${hole} slots=${2} best=${best} label=${t("uth.shared_hand")} /></div>` : null}
           </div>
-          ${result ? html`<${UthResult} result=${result} hand=${mine} />` : html`<div class="status-line"><div class="phase" data-testid="phase">${phaseText}</div><${Timer} deadline=${m.deadline} active=${Boolean(t0 && t0.status !== "idle" && t0.status !== "pause")} /></div>`}
+          ${result ? html`<${UthResult} result=${result} hand=${mine} anteBack=${m.anteBack} />` : html`<div class="status-line"><div class="phase" data-testid="phase">${phaseText}</div><${Timer} deadline=${m.deadline} active=${Boolean(t0 && t0.status !== "idle" && t0.status !== "pause")} /></div>`}
           <${WinnersPanel} winners=${m.winners} />
           ${live ? null : html`<${OtherBoxes} info=${info} model=${m} onSit=${(seat) => send({ type: "join", seat })} />`}
           <div class="box mine" data-testid="my-box">
@@ -386,11 +411,13 @@ export function UthTable({ info }) {
   }
 }
 
-/** The first of `[spot, amount, min, max]` outside its limits, worded; null when all fit. */
-export function limitError(checks) {
+/** The first of `[spot, amount, min, max]` outside its limits or off the table's bet unit
+ * (seed 003: bets are multiples of the base unit), worded; null when all fit. */
+export function limitError(checks, unit = 1) {
   for (const [spot, amount, min, max] of checks) {
     if (!amount || min == null || max == null) continue;
     if (amount < min || amount > max) return wordError({ code: "illegal_action", reason: "bet_out_of_limits", params: { spot, amount, min, max } });
+    if (unit > 1 && amount % unit) return wordError({ code: "illegal_action", reason: "bet_not_a_multiple", params: { spot, amount, unit } });
   }
   return null;
 }
@@ -423,7 +450,7 @@ function headline(result) {
   }
 }
 
-function UthResult({ result, hand }) {
+function UthResult({ result, hand, anteBack }) {
   const net = result.net;
   const cls = net > 0 ? "win" : net < 0 ? "lose" : "push";
   const lines = (result.bets || []).map((b) => ({ ...b, note: payLine(b.line) }));
@@ -432,6 +459,7 @@ function UthResult({ result, hand }) {
     <div class="headline" data-testid="result-net" data-net=${String(net)}>${headline(result)}</div>
     <div class="net-line">${net === 0 ? t("result.net_even") : t("result.net", { net: signedMoney(net) })}</div>
     <div class="hands">${t("uth.your_hand", { hand: name })}${result.dealer_qualifies === false ? ` · ${t("uth.dealer_not_qualify")}` : ""}</div>
+    ${anteBack != null && result.dealer_qualifies === false ? html`<div class="ante-back" data-testid="ante-returned">${t("uth.log.your_ante_returned", { amount: money(anteBack) })}</div>` : null}
     <${BetLines} lines=${lines} />
   </div>`;
 }

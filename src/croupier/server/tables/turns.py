@@ -1,0 +1,166 @@
+"""The decisions a round asks for, each with an id issued with its turn: :class:`Turns`.
+
+Every decision the server asks for -- a seat's turn in a UTH phase, a Russian Poker box's
+turn (and its Bet after an exchange), a Hold'em player's turn -- gets an id when the turn
+opens (:class:`DecisionId`, ``"<round>-<number>"`` on the wire), sent with the turn
+(``decisions_open``, ``your_turn``, a cash table's ``turn``) and in the seat's ``state``. An
+``act`` may carry it (docs/protocol.md "Decisions"):
+
+- a decision resent with its id gets its first answer again and changes nothing, however the
+  round has moved on (the answers of the round in play and of the one before are kept);
+- a decision naming a turn that is not open any more (decided, timed out, another round) is
+  refused, ``stale_decision``, whatever it carries;
+- without an id, it is the decision its seat is asked for now.
+
+The id is the decision's identity in the wallet too: the idempotency key of the stake it
+adds names it (:func:`croupier.server.tables.staking.decision_stake`), so two boxes or two
+turns never share a stake and a resend always does. Nothing here touches the database.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from croupier.errors import IllegalActionError
+from croupier.server.tables.wire import ActMessage, Result
+
+__all__ = ["DecisionId", "Fresh", "Resent", "Turns", "stale"]
+
+_ID = re.compile(r"^([0-9]{1,18})-([0-9]{1,9})$")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class DecisionId:
+    """A decision of round :attr:`round_id`: the :attr:`number`-th turn it opened.
+
+    >>> DecisionId.parse("812-3")
+    DecisionId(round_id=812, number=3)
+    >>> str(DecisionId(812, 3))
+    '812-3'
+    """
+
+    round_id: int
+    number: int
+
+    def __str__(self) -> str:
+        return f"{self.round_id}-{self.number}"
+
+    @classmethod
+    def parse(cls, text: str) -> DecisionId | None:
+        """The id written as ``text``, or ``None`` when it is not one."""
+        found = _ID.match(text)
+        return None if found is None else cls(int(found.group(1)), int(found.group(2)))
+
+
+@dataclass(frozen=True, slots=True)
+class Fresh:
+    """A decision to take: the one open for its seat (``None``: the seat has none open, and
+    the engine says why it refuses)."""
+
+    decision: DecisionId | None
+
+
+@dataclass(frozen=True, slots=True)
+class Resent:
+    """A decision answered before: its first answer, again."""
+
+    result: Result
+
+
+Fingerprint = tuple[str, int | None, int | None, tuple[str, ...]]
+
+
+def _fingerprint(act: ActMessage) -> Fingerprint:
+    """What makes two ``act`` frames the same decision (not their request ids)."""
+    return (act.action, act.multiple, act.amount, tuple(act.cards or ()))
+
+
+def stale(decision: str, why: str) -> IllegalActionError:
+    """The refusal of a decision for a turn that is not open."""
+    return IllegalActionError(
+        f"decision {decision} {why}: nothing was done",
+        reason="stale_decision",
+        params={"decision": decision},
+    )
+
+
+class Turns:
+    """One table's decisions: the ids of the turns open, and the answers given."""
+
+    def __init__(self) -> None:
+        self.round_id: int | None = None
+        self._number = 0
+        self._open: dict[int, int] = {}
+        """seat -> the number of the decision it is asked for now."""
+        self._answers: dict[int, dict[tuple[int, int], tuple[Fingerprint, Result]]] = {}
+        """round id -> (seat, number) -> the decision's fingerprint and first answer: the
+        round in play's and the last one's."""
+
+    def begin(self, round_id: int) -> None:
+        """Round ``round_id`` is in play: no turn open yet; the answers of the round before
+        are kept (a decision that closed it may be resent after its close)."""
+        self.round_id, self._number, self._open = round_id, 0, {}
+        for old in [r for r in self._answers if r != round_id][:-1]:
+            del self._answers[old]
+        self._answers.setdefault(round_id, {})
+
+    def end(self) -> None:
+        """The round closed: no turn is open."""
+        self._open = {}
+
+    def open(self, seats: tuple[int, ...] | list[int]) -> DecisionId:
+        """A turn opens for ``seats`` (each decides once in it): its id."""
+        assert self.round_id is not None, "a turn opens in a round"
+        self._number += 1
+        for seat in seats:
+            self._open[seat] = self._number
+        return DecisionId(self.round_id, self._number)
+
+    def reopen(self, seats: set[int], pending: set[int]) -> None:
+        """The ``seats`` that just decided and still have to (a Russian Poker box's Bet
+        after its exchange): a turn of their own, a new id."""
+        again = [seat for seat in seats if seat in pending and seat not in self._open]
+        if again:
+            self.open(again)
+
+    def close(self, seats: tuple[int, ...] | list[int] | set[int]) -> None:
+        """``seats`` decided (or had the default): their turns are over."""
+        for seat in seats:
+            self._open.pop(seat, None)
+
+    def current(self, seat: int | None) -> DecisionId | None:
+        """The decision ``seat`` is asked for now."""
+        number = None if seat is None else self._open.get(seat)
+        if number is None or self.round_id is None:
+            return None
+        return DecisionId(self.round_id, number)
+
+    def ask(self, seat: int, act: ActMessage) -> Fresh | Resent:
+        """What ``act`` from ``seat`` is: the decision open for it, or one answered before.
+
+        Raises:
+            IllegalActionError: ``stale_decision``, a turn not open (or another decision
+                than the one answered under its id).
+        """
+        if act.decision is None:
+            return Fresh(self.current(seat))
+        named = DecisionId.parse(act.decision)
+        answers = self._answers.get(named.round_id) if named is not None else None
+        if named is None or answers is None:
+            raise stale(act.decision, "is not a turn of this table's rounds in play")
+        first = answers.get((seat, named.number))
+        if first is not None:
+            if first[0] != _fingerprint(act):
+                raise stale(act.decision, "was answered already, with another decision")
+            return Resent(first[1])
+        if named.round_id == self.round_id and self._open.get(seat) == named.number:
+            return Fresh(named)
+        raise stale(act.decision, "is not your turn now (it has passed)")
+
+    def answered(self, seat: int, decision: DecisionId, act: ActMessage, result: Result) -> None:
+        """``seat``'s decision ``decision`` was taken, answered ``result`` (kept for a resend)."""
+        answers = self._answers.setdefault(decision.round_id, {})
+        answers[(seat, decision.number)] = (_fingerprint(act), result)
+        if self._open.get(seat) == decision.number:
+            del self._open[seat]
