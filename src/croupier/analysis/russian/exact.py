@@ -32,7 +32,7 @@ from croupier.analysis.russian._brute import buy_scale
 from croupier.analysis.russian._draws import EXT
 from croupier.analysis.russian._hands import FULL_DECK, HandClasses, hand_classes
 from croupier.errors import ConfigError
-from croupier.games.russian.config import DuplicateRankStraights, RussianConfig
+from croupier.games.russian.config import DuplicateRankStraights, FailedBuyAnte, RussianConfig
 
 __all__ = [
     "OPTION_NAMES",
@@ -40,6 +40,7 @@ __all__ = [
     "ExactRules",
     "ProgressCallback",
     "exact_rules",
+    "option_denominators",
     "solve",
 ]
 
@@ -108,11 +109,10 @@ def exact_rules(config: RussianConfig) -> ExactRules:
     """
     if (config.bet_multiple, config.draw_fee_multiple, config.buy_fee_multiple) != (2, 1, 1):
         raise ConfigError("the exact analysis assumes Bet = 2x Ante and fees of 1x Ante")
-    failed = getattr(config, "failed_buy_ante", "forfeit")
     return ExactRules(
         pays=config.bet_paytable.as_tuple(),
         ante_win=int(config.ante_pays_on_win),
-        failed_buy=1 if str(failed) == "paid" else 0,
+        failed_buy=int(config.failed_buy_ante is FailedBuyAnte.PAID),
         rebuy=config.rebuy_same_rank,
         pair_plus=config.duplicate_rank_straights is DuplicateRankStraights.STRAIGHT_PLUS_PAIR,
         exchange_min=config.exchange_min,
@@ -140,13 +140,8 @@ class ClassSolution:
     denominators: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
-        left = self.deck.bit_count() - 5
-        scales = _scales(left, self.rules.rebuy)
-        dens = [1, comb(left, 5) * scales[0], left * comb(left - 1, 5) * scales[6]]
-        for d in range(1, 32):
-            k = d.bit_count()
-            dens.append(comb(left, k) * comb(left - k, 5) * scales[k])
-        object.__setattr__(self, "denominators", tuple(dens))
+        dens = option_denominators(self.deck, self.rules.rebuy)
+        object.__setattr__(self, "denominators", dens)
 
     def total(self, c: int, o: int, *, upper: bool = False) -> Fraction:
         """The exact value of option ``o`` for class ``c`` (summed options only)."""
@@ -157,6 +152,17 @@ class ClassSolution:
         w = self.words[c, o]
         hi, lo = (int(w[2]), int(w[3])) if upper else (int(w[0]), int(w[1]))
         return Fraction(hi * _WORD + lo, self.denominators[o])
+
+
+def option_denominators(deck: int, rebuy: bool) -> tuple[int, ...]:
+    """Each option column's denominator of the exact totals (a class's words), by deck."""
+    left = deck.bit_count() - 5
+    scales = _scales(left, rebuy)
+    dens = [1, comb(left, 5) * scales[0], left * comb(left - 1, 5) * scales[6]]
+    for d in range(1, 32):
+        k = d.bit_count()
+        dens.append(comb(left, k) * comb(left - k, 5) * scales[k])
+    return tuple(dens)
 
 
 def _scales(left: int, rebuy: bool) -> list[int]:
