@@ -115,3 +115,21 @@ def test_the_first_decisions_bet_is_the_bet_decisions() -> None:
 def test_bad_cards_are_refused(call: object) -> None:
     with pytest.raises(InvalidCardsError):
         call()  # type: ignore[operator]
+
+
+def test_h_at_the_terminal_shows_each_options_value() -> None:
+    """`croupier russian play`: `h` at the first decision, at the Bet and at buying prints
+    the advisor's values (per Ante and in chips); the round then goes on as answered."""
+    from typer.testing import CliRunner
+
+    from croupier.cli.russian import app
+
+    # seed 3 deals Q-7-3-T-T (tests/russian/test_cli.py); the same round with hints
+    answers = "h\ne\n1 2\nh\nb\nh\ny\nn\n"
+    args = ["play", "--seed", "3", "--boxes", "2", "--bonus", "5"]
+    result = CliRunner().invoke(app, args, input=answers)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("Best: ") == 3
+    assert "exchange 7" in result.output and "sixth card" in result.output  # first decision
+    assert "decline" in result.output and "buy" in result.output  # buying
+    assert "You leave with 985 chips (-15)" in result.output
