@@ -14,9 +14,8 @@ of other boxes are not known and count as unseen):
 Values are in Antes, the player's net of the whole round from the moment of the decision
 (fees already paid are not counted; a fee the option costs is). Exact fractions.
 
->>> advice = advise_first("As Ad Ac 7h 2d")
->>> advice.best
-'bet'
+>>> advise_first("As Ad Ac 7h 2d").best  # trips: two cards for a full house or four
+'exchange 2d 7h'
 """
 
 from __future__ import annotations
@@ -49,7 +48,15 @@ from croupier.cards import Card, parse_cards
 from croupier.errors import InvalidCardsError
 from croupier.games.russian.config import RussianConfig
 
-__all__ = ["Advice", "OptionValue", "advise_bet", "advise_buy", "advise_first"]
+__all__ = [
+    "Advice",
+    "OptionValue",
+    "advice_json",
+    "advise",
+    "advise_bet",
+    "advise_buy",
+    "advise_first",
+]
 
 _WORD = 1 << 40
 _EVERY_OPTION = 1e9
@@ -261,3 +268,45 @@ def advise_first(hand: str | Iterable[Card], config: RussianConfig | None = None
             discard = tuple(c for j, c in enumerate(cards) if (o - 2) >> j & 1)
             options.append(OptionValue("exchange", ev, discard=discard))
     return _sorted(options, "first")
+
+
+def advise(
+    hand: str | Iterable[Card],
+    seen: str | Iterable[Card] = (),
+    dealer: str | Iterable[Card] = (),
+    config: RussianConfig | None = None,
+) -> Advice:
+    """The decision the cards describe: buying when the ``dealer``'s hand is given, the
+    first decision for five cards with nothing ``seen``, the Bet otherwise."""
+    cards = _cards(hand, "hand", (5, 6))
+    discards = _cards(seen, "seen cards", tuple(range(6)))
+    shown = parse_cards(dealer) if isinstance(dealer, str) else tuple(dealer)
+    if shown:
+        return advise_buy(cards, shown, discards, config)
+    if len(cards) == 5 and not discards:
+        return advise_first(cards, config)
+    return advise_bet(cards, discards, config)
+
+
+def advice_json(
+    hand: str, *, seen: str = "", dealer: str = "", config: RussianConfig | None = None
+) -> dict[str, Any]:
+    """:func:`advise` as the server answers it (floats and exact fractions as text)."""
+    advice = advise(hand, seen, dealer, config)
+    return {
+        "decision": advice.decision,
+        "best": advice.options[0].action,
+        "best_label": advice.best,
+        "options": [
+            {
+                "action": o.action,
+                "label": o.label,
+                "discard": [str(c) for c in o.discard],
+                "insurance": o.insurance,
+                "ev": float(o.ev),
+                "ev_exact": str(o.ev),
+                "cost": float(advice.options[0].ev - o.ev),
+            }
+            for o in advice.options
+        ],
+    }

@@ -32,3 +32,16 @@ def uth_advice(user: CurrentUser, hole: Cards, board: Cards = "") -> dict[str, A
             {"action": o.action, "ev": float(o.ev), "ev_exact": str(o.ev)} for o in options
         ],
     }
+
+
+@router.get("/api/russian/advice")
+def russian_advice(
+    user: CurrentUser, hand: Cards, seen: Cards = "", dealer: Cards = ""
+) -> dict[str, Any]:
+    """The exact EV per Ante of each legal option at a Russian Poker decision (the spec's
+    default rules), best first: the first decision for five cards with nothing ``seen``;
+    the Bet with the final cards and the discards ``seen``; buying when the ``dealer``'s
+    hand is given. See :mod:`croupier.analysis.russian.advisor`."""
+    from croupier.analysis.russian.advisor import advice_json
+
+    return advice_json(hand, seen=seen, dealer=dealer)
