@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from server_testkit import Server
 
-from croupier.analysis.russian.advisor import advise_bet, advise_buy
+from croupier.analysis.russian.advisor import advise_bet, advise_buy, advise_first
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -54,3 +54,40 @@ def test_russian_advice_refuses_bad_cards_and_strangers(server: Server) -> None:
         assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_cards", params
     anonymous = get("/api/russian/advice", params={"hand": "AsAdAc7h2d"})
     assert anonymous.status_code == 401
+
+
+def test_a_rounds_decision_costs(server: Server) -> None:
+    """``GET /api/rounds/{id}/costs``: a stored Russian round's decisions, each valued, for
+    its player; another player may not see them."""
+    from croupier.deck import Shoe, seeded_source, shuffled
+    from croupier.games.russian import RussianConfig, RussianRound
+    from croupier.history import russian as history
+    from croupier.server.base import utcnow
+    from croupier.server.tables.models import Round, RoundPlayer, RoundStatus
+
+    user, token = server.player("carol")
+    game = RussianRound(config=RussianConfig(), shoe=Shoe(shuffled(seeded_source(3))))
+    game.place_box(0, box=0, ante=1_000)
+    game.deal()
+    game.fold(0, box=0)
+    with server.app.state.db.session() as session:
+        row = Round(
+            table_name="russian", game="russian", status=RoundStatus.SETTLED.value,
+            commitment="c", salt="s", deck="d", record=history.record(game), closed_at=utcnow(),
+        )  # fmt: skip
+        session.add(row)
+        session.flush()
+        session.add(RoundPlayer(round_id=row.id, user_id=user, seat=0, staked=1_000, returned=0))
+        round_id = row.id
+    got = server.client.get(f"/api/rounds/{round_id}/costs", headers=_auth(token))
+    assert got.status_code == 200, got.text
+    (fold,) = got.json()["costs"]
+    best = advise_first(game.cards(0)).options[0]
+    assert fold["taken"] == "fold" and fold["best"] == best.label
+    assert Fraction(fold["cost_exact"]) == max(best.ev, Fraction(-1)) + 1
+    assert fold["cost_money"] == round(Fraction(fold["cost_exact"]) * 1_000)
+    _, other = server.player("dave")
+    assert server.client.get(f"/api/rounds/{round_id}/costs", headers=_auth(other)).status_code in (
+        403,
+        404,
+    )

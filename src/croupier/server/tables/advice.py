@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from croupier.server.deps import CurrentUser
+from croupier.server.deps import CurrentUser, RoundId, SessionDep
 
 __all__ = ["router"]
 
@@ -45,3 +45,20 @@ def russian_advice(
     from croupier.analysis.russian.advisor import advice_json
 
     return advice_json(hand, seen=seen, dealer=dealer)
+
+
+@router.get("/api/rounds/{round_id}/costs")
+def round_costs(round_id: RoundId, user: CurrentUser, session: SessionDep) -> dict[str, Any]:
+    """What each decision of a recalled round cost against the best one (Antes and money),
+    for the games whose exact advisor exists (Russian Poker); the round as ``GET
+    /api/rounds/{id}`` lets the caller see it."""
+    from croupier.analysis.russian.costs import decision_costs
+    from croupier.server.tables import rounds
+    from croupier.server.tables.registry import recall_views
+
+    recalled = rounds.recall(session, user=user, round_id=round_id, views=recall_views())
+    record = recalled.record
+    if recalled.game != "russian" or not isinstance(record, dict):
+        return {"round_id": round_id, "game": recalled.game, "costs": None}
+    costs = [c.to_json() for c in decision_costs(record)]
+    return {"round_id": round_id, "game": recalled.game, "costs": costs}
