@@ -1,5 +1,6 @@
 """The Russian Poker hint in a real browser (issue 32): the advisor's best option and each
-option's exact value per Ante, asked about the seat's own cards, at phone and laptop sizes."""
+option's exact value per Ante, asked about the seat's own cards, at phone and laptop sizes;
+the history then tells what the decision cost."""
 
 from __future__ import annotations
 
@@ -47,3 +48,12 @@ def test_the_hint_names_the_best_option_with_each_options_value(
     tab.page.click("[data-testid=act-fold]:not([disabled])")
     tab.page.wait_for_selector("[data-testid=result]")
     assert tab.page.query_selector("[data-testid=hint-text]") is None
+    # The history values the round's decision: folding cost the best option's value + 1.
+    tab.page.click("[data-testid=nav-history]")
+    tab.page.click("[data-testid=costs-ask]")
+    line = tab.page.wait_for_selector("[data-testid=costs] li")
+    assert line is not None
+    cost = round((best["ev"] + 1) * 100) if best["ev"] > -1 else 0
+    assert line.get_attribute("data-cost") == str(cost), line.inner_text()
+    assert "fold" in line.inner_text() and best["label"] in line.inner_text()
+    tab.shot("russian-history-costs")
