@@ -1,4 +1,4 @@
-"""``GET /api/russian/advice``: the Russian Poker advisor over HTTP (issue 32)."""
+"""``GET /api/russian/advice`` and ``GET /api/rounds/{id}/costs`` (Russian Poker and UTH) over HTTP (issue 32)."""
 
 from __future__ import annotations
 
@@ -91,3 +91,32 @@ def test_a_rounds_decision_costs(server: Server) -> None:
         403,
         404,
     )
+
+
+def test_a_uth_rounds_decision_costs(server: Server) -> None:
+    """A UTH round played over the socket: checking pocket Aces pre-flop costs the 4x's
+    exact EV minus the check's; the flop's 2x is valued on the flop the seat saw."""
+    from server_testkit import Seat, table_ws
+
+    from croupier.analysis.uth.advisor import advise
+
+    user, token = server.player("erin", credit=100_000)
+    server.shoes.push("As 2c Ah 7d 3s Ad Kc 9h 4s Jc")  # the seat holds As Ah
+    with table_ws(server.client, "casino", token) as ws:
+        seat = Seat(ws)
+        seat.welcome()
+        assert seat.request({"type": "join"})["type"] == "ack"
+        bet = seat.request({"type": "bet", "key": "b1", "bets": {"ante": 1_000}})
+        assert bet["type"] == "ack", bet
+        seat.request({"type": "act", "action": "check"})
+        seat.request({"type": "act", "action": "play", "multiple": 2})
+        assert seat.seen("round_closed")["status"] == "settled"
+    (mine,) = server.client.get("/api/rounds", headers=_auth(token)).json()
+    got = server.client.get(f"/api/rounds/{mine['id']}/costs", headers=_auth(token)).json()
+    pre, flop = got["costs"]
+    preflop = {o.action: o.ev for o in advise("AsAh").options}
+    assert pre["decision"] == "preflop" and pre["taken"] == "check" and pre["best"] == "4x"
+    assert Fraction(pre["cost_exact"]) == preflop["4x"] - preflop["check"] > 0
+    assert pre["cost_money"] == round((preflop["4x"] - preflop["check"]) * 1_000)
+    assert flop["decision"] == "flop" and flop["taken"] == "2x"
+    del user

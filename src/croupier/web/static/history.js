@@ -273,7 +273,7 @@ function RoundCard({ round, titles }) {
       <span class=${`net ${mine.net > 0 ? "good" : mine.net < 0 ? "bad" : ""}`} data-testid="round-net">${signedMoney(mine.net)}</span>
     </header>
     ${detail}
-    ${round.game === "russian" && round.status === "settled" ? html`<${Costs} round=${round} />` : null}
+    ${(round.game === "russian" || round.game === "uth") && round.status === "settled" ? html`<${Costs} round=${round} />` : null}
     <p>${t("history.staked", { staked: money(mine.staked), returned: money(mine.returned) })}${round.void_reason ? ` · ${t("log.voided")}` : ""}</p>
     <details><summary><${Verify} round=${round} /></summary><${VerifyDetail} round=${round} /></details>
   </article>`;
