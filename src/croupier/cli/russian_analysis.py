@@ -175,6 +175,28 @@ def _detail_tables(edge: HouseEdge, classes: ClassTable) -> list[Any]:
     return [parts, summary, stats]
 
 
+Exact = Annotated[
+    bool,
+    typer.Option(
+        "--exact",
+        help="The exact return and optimal strategy by full enumeration (about half an hour "
+        "of CPU) instead of the simulated model strategy.",
+    ),
+]
+Workdir = Annotated[
+    Path | None,
+    typer.Option(help="--exact: keep finished chunks here; a run resumes from them."),
+]
+JsonOut = Annotated[
+    Path | None,
+    typer.Option("--json", help="--exact: write the figures as exact fractions (JSON)."),
+]
+StrategyOut = Annotated[
+    Path | None, typer.Option(help="--exact: write the strategy of every class (.npz).")
+]
+Plot = Annotated[Path | None, typer.Option(help="--exact: draw the decision map (PNG).")]
+
+
 def analyze(
     rounds: Annotated[
         int, typer.Option(min=1, help="Simulated rounds for the house edge.")
@@ -208,30 +230,11 @@ def analyze(
     ] = None,
     config: ConfigFile = None,
     rule: Rules = None,
-    exact: Annotated[
-        bool,
-        typer.Option(
-            "--exact",
-            help="The exact return and optimal strategy by full enumeration (about an hour "
-            "of CPU) instead of the simulated model strategy.",
-        ),
-    ] = False,
-    workdir: Annotated[
-        Path | None,
-        typer.Option(help="--exact: keep finished chunks here; a run resumes from them."),
-    ] = None,
-    json_out: Annotated[
-        Path | None,
-        typer.Option("--json", help="--exact: write the figures as exact fractions (JSON)."),
-    ] = None,
-    strategy_out: Annotated[
-        Path | None,
-        typer.Option(help="--exact: write the strategy of every class (.npz)."),
-    ] = None,
-    plot: Annotated[
-        Path | None,
-        typer.Option(help="--exact: draw the decision map (PNG)."),
-    ] = None,
+    exact: Exact = False,
+    workdir: Workdir = None,
+    json_out: JsonOut = None,
+    strategy_out: StrategyOut = None,
+    plot: Plot = None,
 ) -> None:
     """Compute the strategy and the house edge under it (method: see the README). The
     table's options come from --config and --rule (--rule exchange_min=2). With --exact,

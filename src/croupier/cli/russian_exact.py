@@ -1,6 +1,6 @@
 """`croupier russian analyze --exact`: Russian Poker's exact return and optimal strategy.
 
-The work (about an hour of CPU for the spec's rules) runs in checkpointed chunks: with
+The work (about half an hour of CPU for the spec's rules) runs in checkpointed chunks: with
 ``--workdir`` an interrupted run resumes where it stopped, and a finished one is summarised
 again at once.
 """

@@ -21,6 +21,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from math import comb
 from pathlib import Path
 from typing import Any
@@ -171,6 +172,7 @@ def _scales(left: int, rebuy: bool) -> list[int]:
     return [buy_scale(left - k, rebuy=rebuy) for k in range(6)] + [buy_scale(left - 1, rebuy=rebuy)]
 
 
+@cache
 def _tables(rules: ExactRules) -> tuple[Any, ...]:
     from croupier.analysis.russian import _kernels as k
     from croupier.analysis.russian import _ranks as r
@@ -241,8 +243,6 @@ def solve(
     """
     import time
 
-    from croupier.analysis.russian._classes import solve_chunk
-
     rules = exact_rules(config or RussianConfig())
     mask = rules.allowed if allowed is None else allowed
     classes = hand_classes(deck)
@@ -251,12 +251,6 @@ def solve(
     how = np.zeros((n, 34), dtype=np.int64)
     words = np.zeros((n, 34, 4), dtype=np.int64)
     ext = np.zeros((n, 34, EXT), dtype=np.int64)
-    tab, pays, m5, vt, mt, ds, kt = _tables(rules)
-    left = deck.bit_count() - 5
-    scales = np.array(_scales(left, rules.rebuy), dtype=np.int64)
-    deck_counts = np.array(
-        [sum(deck >> (4 * r + s) & 1 for s in range(4)) for r in range(13)], dtype=np.int64
-    )
     forced = np.full(n, -1, dtype=np.int64) if force is None else force
     stamp_data: dict[str, Any] = {"rules": rules.key, "deck": deck, "allowed": mask.tolist()}
     if force is not None:
@@ -279,20 +273,7 @@ def solve(
                 bounds[rows], how[rows] = saved["bounds"], saved["how"]
                 words[rows], ext[rows] = saved["words"], saved["ext"]
         else:
-            start = np.zeros(len(ps) + 1, dtype=np.int64)
-            start[1:] = np.cumsum(classes.start[ps + 1] - classes.start[ps])
-            out = (
-                np.zeros((len(rows), 34, 4), dtype=np.int64),
-                np.zeros((len(rows), 34, 2)),
-                np.zeros((len(rows), 34), dtype=np.int64),
-                np.zeros((len(rows), 34, EXT), dtype=np.int64),
-            )
-            solve_chunk(
-                np.ascontiguousarray(classes.rank_counts[ps]), start,
-                np.ascontiguousarray(classes.cards[rows]), deck, deck_counts, tab, pays, m5,
-                rules.array, scales, vt, mt, ds, kt, out[0], out[1], out[2], 1e-9, policy,
-                out[3], mask, forced[rows],
-            )  # fmt: skip
+            out = _solve_piece(classes, ps, rows, deck, rules, mask, policy, forced)
             words[rows], bounds[rows], how[rows], ext[rows] = out
             if path is not None:
                 tmp = path.with_suffix(".tmp.npz")
@@ -311,3 +292,39 @@ def solve(
         ext=ext,
         seconds=time.perf_counter() - started,
     )
+
+
+def _solve_piece(
+    classes: HandClasses,
+    ps: npt.NDArray[np.int64],
+    rows: npt.NDArray[np.int64],
+    deck: int,
+    rules: ExactRules,
+    mask: npt.NDArray[np.bool_],
+    policy: npt.NDArray[np.int64],
+    forced: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[Any], ...]:
+    """The sums of the classes of rank multisets ``ps`` (rows ``rows``): words, bounds,
+    how, extras."""
+    from croupier.analysis.russian._classes import solve_chunk
+
+    tab, pays, m5, vt, mt, ds, kt = _tables(rules)
+    scales = np.array(_scales(deck.bit_count() - 5, rules.rebuy), dtype=np.int64)
+    deck_counts = np.array(
+        [sum(deck >> (4 * r + s) & 1 for s in range(4)) for r in range(13)], dtype=np.int64
+    )
+    start = np.zeros(len(ps) + 1, dtype=np.int64)
+    start[1:] = np.cumsum(classes.start[ps + 1] - classes.start[ps])
+    out = (
+        np.zeros((len(rows), 34, 4), dtype=np.int64),
+        np.zeros((len(rows), 34, 2)),
+        np.zeros((len(rows), 34), dtype=np.int64),
+        np.zeros((len(rows), 34, EXT), dtype=np.int64),
+    )
+    solve_chunk(
+        np.ascontiguousarray(classes.rank_counts[ps]), start,
+        np.ascontiguousarray(classes.cards[rows]), deck, deck_counts, tab, pays, m5,
+        rules.array, scales, vt, mt, ds, kt, out[0], out[1], out[2], 1e-9, policy,
+        out[3], mask, forced[rows],
+    )  # fmt: skip
+    return out
