@@ -100,12 +100,10 @@ def test_the_brute_force_settles_as_the_engine(ante_pays: bool) -> None:
     """The brute force's settlement of a deal (:func:`._brute.deal_net`) is the engine's
     ``settle_box`` on random deals: stand or bought dealer's game, insurance at its most."""
     rng = np.random.default_rng(11 + ante_pays)
-    engine_paid = not hasattr(RussianConfig(), "failed_buy_ante")
-    rulesets = [("paid", 1)] if engine_paid else [("paid", 1), ("forfeit", 0)]
     seen = set()
-    for name, failed in rulesets:
-        extra = {} if engine_paid else {"failed_buy_ante": name}
-        config = RussianConfig(max_payout=None, ante_pays_on_win=ante_pays, **extra)
+    for name, failed in [("paid", 1), ("forfeit", 0)]:
+        config = RussianConfig(max_payout=None, ante_pays_on_win=ante_pays, failed_buy_ante=name)
+        assert exact_rules(config).failed_buy == failed  # the analysis reads the engine's rule
         tab, pays, *_ = exact_tables(exact_rules(config))
         array = np.array([int(ante_pays), failed, 1, 0], dtype=np.int64)
         for _ in range(3000):
