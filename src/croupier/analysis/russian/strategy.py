@@ -4,11 +4,9 @@
 spec's default rules): its code (five card ids sorted, six bits each, the smallest image
 under the suit permutations), its weight, the best option's column (:data:`.exact.OPTION_NAMES`)
 and value, and how far ahead of the runner-up it is. ``croupier russian analyze --exact
---strategy-out FILE`` writes such a file for any rules.
-
->>> strategy = load_exact_strategy()
->>> strategy.decide("Ah Kd 7c 5s 2h") in strategy.options
-True
+--strategy-out FILE`` writes such a file for any rules; ``load_exact_strategy()`` reads the
+shipped one (raising ``FileNotFoundError`` until a finished run has been shipped), and
+``strategy.decide("Ah Kd 7c 5s 2h")`` names the best first-round option of a hand.
 """
 
 from __future__ import annotations
