@@ -125,6 +125,9 @@ def run_exact(
         solution = solve(config, workdir=workdir, on_progress=on_progress)
     result = summarize(solution)
     seconds = time.perf_counter() - started
+    for path in (json_path, strategy_path, plot):
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
     console.print(_figures_table(result, seconds))
     console.print(_decisions_table(result))
     if json_path is not None:
