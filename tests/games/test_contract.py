@@ -11,6 +11,8 @@ box, a wrong type) and actions drawn at random -- and checks that:
   before and after;
 - every seat's view holds no card but those the events it may see (``seen_by``) showed it;
 - ``staked()`` is what the events put on the table;
+- ``price(action)``, the wallet money an accepted action needs, is exactly what it puts on
+  the table (what ``staked()`` grows by; Hold'em: 0, its chips are at the table already);
 
 and at a random point it voids the round: the void event gives every seat back what it had
 staked, ``returns()`` says the same, and nothing is legal any more.
@@ -503,6 +505,20 @@ def check_void(engine: Any, game: Game) -> None:
         engine.void("twice")
 
 
+def check_price(
+    engine: Any, game: Game, action: Action, price: int, before: dict[int, int]
+) -> None:
+    """The engine's price of an action it took is what the action put on the table."""
+    assert isinstance(price, int) and price >= 0, (action, price)
+    after = engine.staked()
+    if isinstance(engine, holdem.CashHand):
+        assert price == 0, action  # a hand's chips are bought in: nothing from the wallet
+    elif isinstance(action, uth.PlaceBets | caribbean.PlaceBets):  # places (or replaces) a box
+        assert after[action.seat] == price, (game.name, action, price, after)
+    elif not isinstance(action, uth.WithdrawBets | caribbean.WithdrawBets):  # no price
+        assert sum(after.values()) - sum(before.values()) == price, (game.name, action, price)
+
+
 def walk(data: st.DataObject, game: Game) -> None:
     engine = game.new(data.draw(st.integers(0, 10**6), label="seed"))
     try:
@@ -535,7 +551,9 @@ def _walk(data: st.DataObject, game: Game, engine: Any) -> None:
             return
         action = materialise(data.draw, data.draw(st.sampled_from(legal)))
         assert engine.can(action), action
+        price, before = engine.price(action), engine.staked()
         events = engine.apply(action)
+        check_price(engine, game, action, price, before)
         assert all(isinstance(e, Event) for e in events) and events == engine.events[-len(events) :]
 
 

@@ -83,8 +83,9 @@ def test_the_next_round_is_recorded_before_any_bet_and_played_from_a_gateways_ho
     clock = ManualClock()
 
     async def scenario() -> tuple[int, int]:
-        table = Table(config, UthFactory(config), db=db, clock=clock, shoe_factory=live_shoe)
-        table.core.windowed = True  # a cluster's table
+        table = Table(  # a cluster's table
+            config, UthFactory(config), db=db, clock=clock, shoe_factory=live_shoe, windowed=True
+        )
         table.start()
         conns = [table.connect(user_id=u, username=f"u{u}") for u in users]
         for conn in conns:
@@ -158,9 +159,13 @@ def test_a_dead_gateways_stake_in_the_next_round_is_returned(
 
     async def scenario() -> tuple[int, int, int]:
         table = Table(
-            config, UthFactory(config), db=db, clock=ManualClock(), shoe_factory=live_shoe
+            config,
+            UthFactory(config),
+            db=db,
+            clock=ManualClock(),
+            shoe_factory=live_shoe,
+            windowed=True,
         )
-        table.core.windowed = True
         table.start()
         conn = table.connect(user_id=user, username="orphaned")
         await table.submit(conn, JoinMessage())

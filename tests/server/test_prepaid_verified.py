@@ -22,6 +22,7 @@ from server_testkit import Seat, Server, table_ws
 from sqlalchemy import select
 
 from croupier.server.cluster import messages as m
+from croupier.server.cluster.seal import Purpose
 from croupier.server.db import Database
 from croupier.server.tables.connection import Prepaid
 from croupier.server.tables.models import Round, RoundPlayer
@@ -42,11 +43,14 @@ def _socket_of(server: Server, table: str, user_id: int) -> tuple[str, int]:
     import redis
 
     client = redis.Redis.from_url(str(server.settings.redis_url))
+    seal = server.app.state.node.bus.seal  # the stream's messages are sealed (issue 27)
+    stream = m.command_stream(table)
     try:
         deadline = time.monotonic() + 10
         while True:
-            for _, fields in client.xrange(m.command_stream(table)):
-                command = m.decode_command(fields[b"m"], "test")
+            for _, fields in client.xrange(stream):
+                opened = seal.open(Purpose.COMMAND, stream, fields[b"m"], fresh=False)
+                command = m.decode_command(opened.payload, "test")
                 if isinstance(command, m.Connect) and command.user_id == user_id:
                     return command.gateway, command.conn
             assert time.monotonic() < deadline, "the user's socket never connected"

@@ -87,7 +87,7 @@ def daily(
         theory = ""
         if figures is not None and figures.theoretical is not None:
             theory = f"{_pct(figures.theoretical)} ({_pct(figures.low)} – {_pct(figures.high)})"
-        elif row.game != "holdem":
+        elif not row.rake_only:
             theory = row.status
         shown.add_row(
             row.table, row.game, f"{row.rounds:,}", f"{row.players:,}", _euros(row.wagered),

@@ -20,7 +20,8 @@ from croupier.cli.rules import ConfigFile, Rules, build_config, read_rules
 from croupier.cli.russian_hint import bet_hint, buy_hint, first_hint
 from croupier.cli.session import Leave, Way, replay_line, run_session, session_seed
 from croupier.errors import CroupierError, NotationError
-from croupier.games.russian import BetKind, RussianConfig
+from croupier.games.russian import BetKind, BuyGame, PlaceBet, PlaceBox, RussianConfig, SixthCard
+from croupier.games.russian.actions import price
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -69,8 +70,12 @@ def round_cost(config: RussianConfig, *, boxes: int, ante: int, bonus: int) -> i
     >>> round_cost(RussianConfig(), boxes=2, ante=10, bonus=5)
     85
     """
-    per_box = ante * (1 + config.bet_multiple)
-    return boxes * per_box + bonus + ante * (config.draw_fee_multiple + config.buy_fee_multiple)
+    # every box as a blind one: its Ante and its Bet; the Bonus once; the fees at the Ante
+    per_box = price(PlaceBox(seat=0, box=0, ante=ante, blind=True), config)
+    fees = sum(
+        price(a, config, ante=ante) for a in (SixthCard(seat=0, box=0), BuyGame(seat=0, box=0))
+    )
+    return boxes * per_box + bonus + fees
 
 
 def play(
@@ -253,8 +258,8 @@ def _decide(s: _Session, game: RussianRound) -> None:
     if s.config.dealer_upcard and view.dealer:
         s.console.print(f"Dealer shows {_show_cards(c for c in view.dealer if c is not None)}")
     s.console.print(f"Your hand: {_hand_line(s, game.cards(0))}")
-    fee = s.ante * s.config.draw_fee_multiple
-    bet = s.ante * s.config.bet_multiple
+    fee = game.price(SixthCard(seat=0, box=0))
+    bet = game.price(PlaceBet(seat=0, box=0))
     low, high = s.config.exchange_min, s.config.exchange_max
     s.console.print(
         f"The Bet is {bet}; an exchange ({low} to {high} cards) or a sixth card costs {fee}."
@@ -301,7 +306,7 @@ def _ask_insurance(s: _Session, game: RussianRound) -> int:
     if limits is None:
         return 0
     low, rules_high = limits
-    free = s.chips - _committed(game) - s.ante * s.config.bet_multiple
+    free = s.chips - _committed(game) - game.price(PlaceBet(seat=0, box=0))
     high = min(rules_high, free)
     if high < low:
         s.console.print(
@@ -342,7 +347,7 @@ def _offer_buy(s: _Session, game: RussianRound) -> None:
     if game.phase is not Phase.BUYING or game.to_act != 0:
         return
     s.console.print("The dealer does not qualify: your Ante is paid 1:1.")
-    fee = s.ante * s.config.buy_fee_multiple
+    fee = game.price(BuyGame(seat=0, box=0))
     buy = "n"
     while game.can_buy_game(0, box=0):
         buy = _ask(

@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from croupier.cards import Card
-from croupier.chips import format_money, parse_money
+from croupier.chips import Chips, format_money, parse_money
 from croupier.cli.rules import ConfigFile, Rules, build_config, read_rules
 from croupier.cli.session import Leave, Way, replay_line, run_session, session_seed
 from croupier.errors import CroupierError, NotationError
@@ -32,10 +32,13 @@ from croupier.games.uth import (
     Comparison,
     Outcome,
     Phase,
+    PlaceBets,
+    Play,
     SeatResult,
     UthConfig,
     UthRound,
 )
+from croupier.games.uth.actions import price
 
 if TYPE_CHECKING:
     from croupier.deck import NumpySource
@@ -45,11 +48,17 @@ __all__ = ["card_text", "cards_text", "play", "table_config"]
 _SUIT_STYLE = {0: "green", 1: "blue", 2: "red", 3: "white"}  # four-colour deck
 
 
-def _worst_case_antes(config: UthConfig) -> int:
-    """Ante, Blind and the largest Play (4x at the spec's table): the most a round costs
-    besides Trips, in Antes (spec/uth.md "Betting")."""
+def _largest_play(config: UthConfig) -> int:
+    """The largest Play multiple of the table (4 at the spec's)."""
     m = config.play_multiples
-    return 2 + max(*m.preflop, *m.flop, *m.river)
+    return max(*m.preflop, *m.flop, *m.river)
+
+
+def _worst_case(config: UthConfig, ante: int) -> int:
+    """Ante, Blind and the largest Play (4x at the spec's table): the most a round at Ante
+    ``ante`` costs besides Trips, at the engine's prices (spec/uth.md "Betting")."""
+    largest = Play(seat=0, multiple=_largest_play(config))
+    return int(price(PlaceBets(seat=0, ante=Chips(ante))) + price(largest, ante=ante))
 
 
 def card_text(card: Card) -> Text:
@@ -208,7 +217,7 @@ def _ask(s: _Session, prompt: str) -> str:
 def _play_rounds(s: _Session, hands: int) -> None:
     from croupier.deck import Shoe, shuffled
 
-    smallest = _worst_case_antes(s.config) * s.config.ante_min
+    smallest = _worst_case(s.config, s.config.ante_min)
     while hands == 0 or s.played < hands:
         if s.balance < smallest:
             s.console.print(
@@ -247,11 +256,11 @@ def _ask_ante(s: _Session) -> int:
         prompt = f"Ante (Enter for {_eur(s.ante)}, q to quit)"
         stake = _ask_amount(s, prompt, s.ante)
         refusal = _limit_refusal("Ante", stake, config.ante_min, config.ante_max, config.bet_unit)
-        if refusal is None and _worst_case_antes(s.config) * stake > s.balance:
+        if refusal is None and _worst_case(s.config, stake) > s.balance:
             refusal = (
                 f"Ante {_eur(stake)} with its Blind and a "
-                f"{_worst_case_antes(config) - 2}x Play needs "
-                f"{_eur(_worst_case_antes(s.config) * stake)}; you have {_eur(s.balance)}"
+                f"{_largest_play(config)}x Play needs "
+                f"{_eur(_worst_case(s.config, stake))}; you have {_eur(s.balance)}"
             )
         if refusal is None:
             return stake
@@ -261,7 +270,7 @@ def _ask_ante(s: _Session) -> int:
 def _ask_trips(s: _Session, stake: int) -> int:
     """The Trips bet (0 for none), within its limits and what the bankroll leaves."""
     config = s.config
-    free = s.balance - _worst_case_antes(s.config) * stake
+    free = s.balance - _worst_case(s.config, stake)
     while True:
         side = _ask_amount(s, f"Trips (Enter for {_eur(s.trips)}, 0 for none)", s.trips)
         refusal = None
@@ -272,7 +281,7 @@ def _ask_trips(s: _Session, stake: int) -> int:
         if refusal is None and side > free:
             refusal = (
                 f"Trips {_eur(side)} is more than the {_eur(free)} left after "
-                f"the Ante, the Blind and a {_worst_case_antes(config) - 2}x Play"
+                f"the Ante, the Blind and a {_largest_play(config)}x Play"
             )
         if refusal is None:
             return side

@@ -16,6 +16,10 @@ may see them, views that show nothing more.
 ``view(seat)``                a frozen projection: never a card ``seat`` may not see
 ``void(reason)``              end the round for a fault; every stake returned
 ``staked()`` / ``returns()``  each seat's money on the table now / paid back at the end
+``price(action)``             the wallet money ``action`` needs (a bet's stake, a decision's
+                              fee or bet; 0 for one that moves none, and for every Hold'em
+                              action, whose chips are at the table): the one place a price
+                              is written
 ============================  ===========================================================
 
 Every engine's ``Phase`` names the same moments the same way: ``BETTING`` before the deal
@@ -263,6 +267,11 @@ class Engine(Protocol[_A, _V]):
     def staked(self) -> dict[int, Chips]: ...
 
     def returns(self) -> dict[int, Chips]: ...
+
+    def price(self, action: _A) -> Chips:
+        """The money ``action`` moves from the wallet to the table (its legality is
+        :meth:`verify`'s business, not this)."""
+        ...
 
 
 def succeeds(verify: Callable[..., None], *args: Any, **kwargs: Any) -> bool:

@@ -226,7 +226,7 @@ def _recover(
     from croupier.server.accounts.service import ensure_operator
     from croupier.server.audit.service import audit_recovery
     from croupier.server.floor.store import load_or_seed
-    from croupier.server.tables.rounds import recover_open_rounds
+    from croupier.server.rounds.store import recover_open_rounds
 
     with db.session() as session:
         if db.engine.dialect.name == "postgresql":

@@ -9,7 +9,7 @@ from croupier.server.cashier.models import DepositRequest
 from croupier.server.cluster.models import TableLease
 from croupier.server.floor.models import TableRow
 from croupier.server.responsible.models import PlayerLimit, RealityCheck, SelfExclusion
-from croupier.server.tables.models import Round, RoundPlayer, RoundVoid
+from croupier.server.rounds.models import Round, RoundPlayer, RoundVoid
 from croupier.server.wallet.models import (
     IdempotencyKey,
     LedgerAccount,

@@ -25,7 +25,7 @@ says what each costs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TypeVar
 
@@ -327,6 +327,17 @@ class CaribbeanRound:
         self.verify_withdraw_bets(seat)
         del self._boxes[seat]
         return self._log(BetsWithdrawn(seat=seat))
+
+    def change_limits(self, *, ante_min: int, ante_max: int) -> None:
+        """New Ante limits for the bets placed from now on in this betting window (an
+        operator's change, seed 003 "tudi med igro"); the bets placed stand.
+
+        Raises:
+            IllegalActionError: betting is closed.
+            ConfigError: limits the table's settings refuse (nothing changes).
+        """
+        self._verify_betting()
+        self._config = replace(self._config, ante_min=Chips(ante_min), ante_max=Chips(ante_max))
 
     def verify_close_betting(self) -> None:
         """Raise unless betting can close: the betting phase, a box, cards enough."""

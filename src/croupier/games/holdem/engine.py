@@ -108,6 +108,11 @@ class HandEngine:
         settled, everything put in once it is voided; empty before."""
         return _returns(_hand(self))
 
+    def price(self, action: HoldemAction) -> Chips:
+        """Nothing from the wallet: a hand's chips are at the table already (the stacks
+        bought in), so no action of a hand has a price."""
+        return Chips(0)
+
     def turn_reason(self, seat: int) -> dict[str, Any]:
         """The ``reason`` and ``params`` of the refusal of an action out of turn (the
         conditions of ``CashHand._turn_refusal``, in its order)."""

@@ -9,6 +9,19 @@ is for (boxes decide one at a time, spec/russian.md "Table").
 'exchange'
 >>> Fold(seat=1, box=0) == Fold(seat=1, box=0, timeout=True)
 True
+
+:func:`price` is the wallet money each action needs: the one place a Russian Poker price is
+written (:meth:`croupier.games.russian.RussianRound.price` asks it with the box's Ante).
+
+>>> from croupier.games.russian.config import RussianConfig
+>>> config = RussianConfig()
+>>> price(PlaceBox(seat=0, box=0, ante=100, bonus=50), config)
+150
+>>> price(PlaceBox(seat=0, box=1, ante=100, blind=True, sixth_card=True), config)
+400
+>>> [price(a, config, ante=100) for a in (SixthCard(seat=0, box=0), PlaceBet(seat=0, box=0,
+...     insurance=100), BuyGame(seat=0, box=0), Fold(seat=0, box=0))]
+[100, 300, 100, 0]
 """
 
 from __future__ import annotations
@@ -16,7 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from croupier.cards import Card
+from croupier.chips import Chips
 from croupier.games.protocol import Action
+from croupier.games.russian.config import RussianConfig
 
 __all__ = [
     "BuyGame",
@@ -28,6 +43,10 @@ __all__ = [
     "PlaceBox",
     "RussianAction",
     "SixthCard",
+    "bet_stake",
+    "buy_fee",
+    "draw_fee",
+    "price",
 ]
 
 
@@ -120,3 +139,39 @@ class DeclineBuy(Action):
 
 RussianAction = PlaceBox | Deal | Exchange | SixthCard | PlaceBet | Fold | BuyGame | DeclineBuy
 """Every action a Russian Poker round takes."""
+
+
+def bet_stake(config: RussianConfig, ante: int) -> Chips:
+    """A box's Bet: ``bet_multiple`` x its Ante (spec/russian.md "The player's decisions")."""
+    return Chips(config.bet_multiple * ante)
+
+
+def draw_fee(config: RussianConfig, ante: int) -> Chips:
+    """The fee of an exchange or a sixth card: ``draw_fee_multiple`` x the box's Ante."""
+    return Chips(config.draw_fee_multiple * ante)
+
+
+def buy_fee(config: RussianConfig, ante: int) -> Chips:
+    """The price of the dealer's game: ``buy_fee_multiple`` x the box's Ante."""
+    return Chips(config.buy_fee_multiple * ante)
+
+
+def price(action: RussianAction, config: RussianConfig, *, ante: int = 0) -> Chips:
+    """The wallet money ``action`` needs at a table of ``config``: a box's Ante and Bonus (a
+    blind box also its Bet, its insurance and a sixth card's fee bought in advance); an
+    exchange's or a sixth card's fee, the Bet and its insurance, the dealer's game bought
+    (``ante``: the Ante of the box deciding); nothing for the others."""
+    match action:
+        case PlaceBox(ante=opening, bonus=bonus, blind=blind):
+            total = opening + bonus
+            if blind:
+                total += bet_stake(config, opening) + action.insurance
+                total += draw_fee(config, opening) if action.sixth_card else 0
+            return Chips(total)
+        case Exchange() | SixthCard():
+            return draw_fee(config, ante)
+        case PlaceBet(insurance=insurance):
+            return Chips(bet_stake(config, ante) + insurance)
+        case BuyGame():
+            return buy_fee(config, ante)
+    return Chips(0)

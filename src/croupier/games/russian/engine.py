@@ -15,6 +15,7 @@ from croupier.cards import Card
 from croupier.chips import Chips
 from croupier.errors import IllegalActionError
 from croupier.games.protocol import Among, Amount, Legal, Subset, refused
+from croupier.games.russian import actions
 from croupier.games.russian.actions import (
     BuyGame,
     Deal,
@@ -36,6 +37,7 @@ __all__ = [
     "apply_action",
     "default_action",
     "legal_actions",
+    "price",
     "seat_totals",
     "verify_action",
 ]
@@ -58,6 +60,7 @@ class RoundCommands(Protocol):
     def stub_available(self) -> int: ...
     def cards(self, box: int) -> tuple[Card, ...]: ...
     def seat_of(self, box: int) -> int: ...
+    def ante(self, box: int) -> Chips: ...
     def status(self, box: int) -> BoxStatus: ...
     def open_boxes(self, seat: int) -> tuple[int, ...]: ...
     def has_room(self, seat: int, *, blind: bool) -> bool: ...
@@ -237,6 +240,14 @@ def default_action(game: RoundCommands, seat: int) -> Fold | DeclineBuy | None:
     if game.phase is Phase.BUYING:
         return DeclineBuy(seat=seat, box=box, timeout=True)
     return Fold(seat=seat, box=box, timeout=True)
+
+
+def price(game: RoundCommands, action: RussianAction) -> Chips:
+    """The wallet money ``action`` needs (:func:`.actions.price`): a decision at the Ante
+    of its box."""
+    box = None if isinstance(action, PlaceBox) else getattr(action, "box", None)
+    ante = game.ante(box) if box is not None and box in game.boxes else 0
+    return actions.price(action, game.config, ante=ante)
 
 
 def seat_totals(game: RoundCommands, per_box: Callable[[int], int]) -> dict[int, Chips]:

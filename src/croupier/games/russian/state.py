@@ -28,7 +28,7 @@ from croupier.cards import Card
 from croupier.chips import Chips
 from croupier.deck import Reshuffler, Shoe
 from croupier.games.protocol import HOUSE, Legal, refused, succeeds
-from croupier.games.russian import engine
+from croupier.games.russian import actions, engine
 from croupier.games.russian.actions import DeclineBuy, Fold, RussianAction
 from croupier.games.russian.betting import (
     changed_limits,
@@ -292,23 +292,16 @@ class RussianRound:
     ) -> BoxPlaced:
         """Put an Ante (and a Bonus) on a box; a blind box also puts its Bet (spec Decision)
         and, where the table allows, its insurance and a sixth card's fee."""
-        self.verify_place_box(
-            seat,
-            box=box,
-            ante=ante,
-            bonus=bonus,
-            blind=blind,
-            insurance=insurance,
-            sixth_card=sixth_card,
-        )
+        bets: dict[str, Any] = dict(ante=ante, bonus=bonus, blind=blind, insurance=insurance)  # noqa: C408
+        self.verify_place_box(seat, box=box, sixth_card=sixth_card, **bets)
         config = self._config
-        bet = ante * config.bet_multiple if blind else 0
+        bet = actions.bet_stake(config, ante) if blind else 0
         target = Box(seat=seat, ante=ante, bonus=bonus, blind=blind, bet=bet)
         target.insurance = insurance
         target.advance_insurance = bool(insurance)
         target.advance_sixth = sixth_card
         if sixth_card:
-            target.fee = ante * config.draw_fee_multiple
+            target.fee = actions.draw_fee(config, ante)
         self._boxes[box] = target
         return self._log(
             BoxPlaced(
@@ -506,7 +499,7 @@ class RussianRound:
         gone = {c.id for c in discard}
         received = self._draw(len(gone))
         target.cards = tuple(c for c in target.cards if c.id not in gone) + received
-        target.fee = target.ante * self._config.draw_fee_multiple
+        target.fee = actions.draw_fee(self._config, target.ante)
         target.draw = Draw.EXCHANGE
         target.status = BoxStatus.DREW
         kept_order = tuple(c for c in target.initial if c.id in gone)
@@ -542,7 +535,7 @@ class RussianRound:
         target = self._boxes[box]
         card = self._draw(1)[0]
         target.cards = (*target.cards, card)
-        target.fee = target.ante * self._config.draw_fee_multiple
+        target.fee = actions.draw_fee(self._config, target.ante)
         target.draw = Draw.SIXTH
         target.status = BoxStatus.DREW
         return self._log(SixthCardBought(box=box, card=card, fee=Chips(target.fee), seat=seat))
@@ -590,7 +583,7 @@ class RussianRound:
         """Place the Bet (2x Ante) and stand, with optional insurance (spec decision 3)."""
         self.verify_bet(seat, box=box, insurance=insurance)
         target = self._boxes[box]
-        target.bet = target.ante * self._config.bet_multiple
+        target.bet = actions.bet_stake(self._config, target.ante)
         target.insurance = insurance
         target.status = BoxStatus.STOOD
         event = self._log(BetPlaced(box=box, bet=Chips(target.bet), insurance=Chips(insurance)))
@@ -653,7 +646,7 @@ class RussianRound:
         target.buy_draws = tuple(drawn)
         target.bought = True
         target.buy_decided = True
-        fee = target.buy_fee = target.ante * self._config.buy_fee_multiple
+        fee = target.buy_fee = actions.buy_fee(self._config, target.ante)
         event = self._log(
             GameBought(
                 box=box,
@@ -719,6 +712,10 @@ class RussianRound:
     def staked(self) -> dict[int, Chips]:
         """Each seat's money on the table now, over all its boxes (fees included)."""
         return engine.seat_totals(self, self.stake)
+
+    def price(self, action: RussianAction) -> Chips:
+        """The wallet money ``action`` needs (:func:`.engine.price`)."""
+        return engine.price(self, action)
 
     def returns(self) -> dict[int, Chips]:
         """Everything paid back to each seat over its boxes, stakes included, once the round

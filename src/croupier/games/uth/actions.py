@@ -9,6 +9,14 @@ time (spec/uth.md "Dealing and decisions").
 2500
 >>> Check(seat=1) == Check(seat=1, timeout=True)
 True
+
+:func:`price` is the wallet money each action needs: the one place a UTH price is written
+(:meth:`croupier.games.uth.UthRound.price` asks it with the box's Ante).
+
+>>> price(PlaceBets(seat=0, ante=1000, trips=500)), price(AddTrips(seat=0, trips=200))
+(2500, 200)
+>>> price(Play(seat=0, multiple=4), ante=1000), price(Check(seat=0), ante=1000)
+(4000, 0)
 """
 
 from __future__ import annotations
@@ -28,6 +36,8 @@ __all__ = [
     "Play",
     "UthAction",
     "WithdrawBets",
+    "play_stake",
+    "price",
 ]
 
 
@@ -109,3 +119,22 @@ class Fold(Action):
 
 UthAction = PlaceBets | AddTrips | WithdrawBets | Deal | Check | Play | Fold
 """Every action a UTH round takes."""
+
+
+def play_stake(*, multiple: int, ante: int) -> Chips:
+    """A Play bet: ``multiple`` x the box's Ante (spec/uth.md "Dealing and decisions")."""
+    return Chips(multiple * ante)
+
+
+def price(action: UthAction, *, ante: int = 0) -> Chips:
+    """The wallet money ``action`` needs: the opening bets' stake (the Ante, the Blind equal
+    to it and Trips: :func:`~croupier.games.uth.rules.opening_stake`), Trips added after the
+    Ante, a Play bet (``ante``: the box's Ante); nothing for the others."""
+    match action:
+        case PlaceBets(ante=opening, trips=trips):
+            return opening_stake(ante=opening, trips=trips)
+        case AddTrips(trips=trips):
+            return Chips(trips)
+        case Play(multiple=multiple):
+            return play_stake(multiple=multiple, ante=ante)
+    return Chips(0)

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from croupier.cards import Card
 from croupier.chips import Chips
+from croupier.games.uth.actions import play_stake
 from croupier.games.uth.rules import SeatResult, opening_stake
 
 __all__ = ["DECISION_PHASES", "Box", "BoxView", "Phase", "SeatView"]
@@ -74,7 +75,7 @@ class Box:
 
     @property
     def play(self) -> int:
-        return self.multiple * self.ante
+        return play_stake(multiple=self.multiple, ante=self.ante)
 
     @property
     def staked(self) -> int:

@@ -43,6 +43,7 @@ from croupier.games.uth.actions import (
     Play,
     UthAction,
     WithdrawBets,
+    price,
 )
 from croupier.games.uth.box import DECISION_PHASES, Box, BoxView, Phase, SeatView
 from croupier.games.uth.config import UthConfig
@@ -572,6 +573,12 @@ class UthRound:
         if self._phase is Phase.VOIDED:
             return self.staked()
         return {seat: Chips(result.returned) for seat, result in sorted(self._results.items())}
+
+    def price(self, action: UthAction) -> Chips:
+        """The wallet money ``action`` needs (:func:`~croupier.games.uth.actions.price`; a
+        Play bet at the Ante of the seat's box)."""
+        box = self._boxes.get(action.seat) if isinstance(action, Play) else None
+        return price(action, ante=box.ante if box is not None else 0)
 
     # -- faults ------------------------------------------------------------------------------
 

@@ -37,8 +37,6 @@ from croupier.server.tables.wire import (
     ActMessage,
     BetMessage,
     ClientMessage,
-    JoinMessage,
-    LeaveMessage,
     Shared,
     encode,
     error_frame,
@@ -92,8 +90,6 @@ class ClusterAccess:
         """This process's live sessions (revocations and frames from other processes)."""
         self.holds = holds
         """Where this gateway holds its bets' stakes (``None``: the owners hold them)."""
-        self._asked: dict[int, tuple[str, str | int | None]] = {}
-        """Sockets waiting for the answer to a ``join`` or ``leave``: its type and id."""
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def attach(self, sessions: LiveSessions) -> None:
@@ -138,8 +134,6 @@ class ClusterAccess:
                 conn.send(error_frame(held, ref=message.id))  # nothing was held
                 return
             prepaid = held
-        if isinstance(message, JoinMessage | LeaveMessage):
-            self._asked[conn.cid] = (message.type, message.id)
         request = next(self._ids)
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending[request] = (conn.cid, done, message.id)
@@ -199,7 +193,6 @@ class ClusterAccess:
 
     def _forget(self, conn: GatewayConnection) -> None:
         self.conns.pop(conn.cid, None)
-        self._asked.pop(conn.cid, None)
         self._greeted.discard(conn.cid)
         at = self.by_table.get(conn.table)
         if at is not None:
@@ -245,12 +238,12 @@ class ClusterAccess:
                 frame = Shared.encoded(item.text)
                 for cid in targets:
                     self.conns[cid].send(frame)
-                if _TURN in item.text:
-                    turn = _turn(item.text)
+                if item.turn is not None:
+                    turn = _turn(item.turn)
                     for cid in targets:
                         self.conns[cid].turn = turn
-                if len(targets) == 1 and item.conns is not None:
-                    self._learn_seat(self.conns[targets[0]], item.text)
+                if item.seated and len(targets) == 1:
+                    self.conns[targets[0]].seat = item.seat
             if item.close:
                 for cid in targets:
                     self.conns[cid].close(item.close)
@@ -258,26 +251,6 @@ class ClusterAccess:
                 found = self._pending.pop(item.answered, None)
                 if found is not None and not found[1].done():
                     found[1].set_result(None)
-
-    def _learn_seat(self, conn: GatewayConnection, text: str) -> None:
-        """The socket's seat, from a frame for it alone: its ``welcome``, or the answer to
-        its ``join`` or ``leave`` (only these are decoded)."""
-        asked = self._asked.get(conn.cid)
-        if asked is None and not text.startswith('{"type":"welcome"'):
-            return
-        try:
-            frame = json.loads(text)
-        except ValueError:
-            return
-        kind = frame.get("type")
-        if kind == "welcome":
-            seat = frame.get("seat")
-            conn.seat = seat if isinstance(seat, int) else None
-        elif asked is not None and kind in ("ack", "error") and frame.get("ref") == asked[1]:
-            del self._asked[conn.cid]
-            if kind == "ack":
-                seat = (frame.get("result") or {}).get("seat")
-                conn.seat = seat if asked[0] == "join" and isinstance(seat, int) else None
 
     def on_cluster(self, raw: bytes) -> None:
         message = m.decode_cluster(raw, m.CLUSTER_CHANNEL)
@@ -332,7 +305,6 @@ class ClusterAccess:
         # whose answer reaches their socket as one to a join of theirs would.
         for cid, seat in seated.values():
             request = next(self._ids)
-            self._asked[cid] = ("join", None)
             join = json.dumps({"type": "join", "seat": seat})
             commands.append((message.table, m.Submit(self.node, cid, request, join)))
         if commands:
@@ -376,21 +348,8 @@ class ClusterAccess:
         loop.call_soon_threadsafe(lambda: self._background.start(send()))
 
 
-_TURN = '"kind":"your_turn"'
-"""How a seat's ``your_turn`` frame is recognized without decoding every frame."""
-
-
-def _turn(text: str) -> Turn | None:
-    """The turn a ``your_turn`` frame gives (``None``: it names no stakes, or is not one)."""
-    try:
-        frame = json.loads(text)
-        event = frame["event"]
-        if frame.get("type") != "seat_event" or event.get("kind") != "your_turn":
-            return None
-        stakes = {str(k): int(v) for k, v in (event.get("stakes") or {}).items()}
-        round_id, decision = event.get("round_id"), event.get("decision")
-        if not stakes or not isinstance(round_id, int) or not isinstance(decision, str):
-            return None
-        return Turn(round_id, str(event["phase"]), frozenset(event["legal"]), stakes, decision)
-    except (ValueError, KeyError, TypeError, AttributeError):
+def _turn(offer: m.TurnOffer) -> Turn | None:
+    """The turn a ``your_turn`` offers (``None``: its decisions add no stake)."""
+    if not offer.stakes:
         return None
+    return Turn(offer.round_id, offer.phase, frozenset(offer.legal), offer.stakes, offer.decision)

@@ -31,10 +31,10 @@ from croupier.errors import CroupierError
 from croupier.server.cluster.tasks import Background
 from croupier.server.db import Database
 from croupier.server.errors import IdempotencyConflict, ServiceUnavailable
+from croupier.server.rounds.store import Stake
 from croupier.server.tables import stakes
 from croupier.server.tables.connection import Prepaid
-from croupier.server.tables.rounds import Stake
-from croupier.server.tables.staking import bet_stake, decision_stake
+from croupier.server.tables.staking import stake_order
 from croupier.server.tables.wire import ActMessage, BetMessage
 from croupier.server.wallet.service import Movement, StakeCheck
 
@@ -109,7 +109,7 @@ class GatewayHolds:
                 self.count(table, "passed", "bet")
             return None
         # The owner's stake of a bet exactly: one function builds both.
-        stake = bet_stake(user_id, bet.key, seat=seat, amount=amount, bets=bets)
+        stake = stake_order(user_id, seat=seat, amount=amount, key=bet.key, bets=bets)
         return await self._wait((table, None), stake)
 
     async def decide(
@@ -125,7 +125,7 @@ class GatewayHolds:
         if word is None or amount is None or amount <= 0:
             return None
         # The owner's stake of the decision exactly: one function builds both.
-        stake = decision_stake(user_id, word, decision=turn.decision, seat=seat, extra=amount)
+        stake = stake_order(user_id, seat=seat, amount=amount, decision=turn.decision, word=word)
         return await self._wait((table, (turn.round_id, turn.phase)), stake, turn.decision)
 
     async def _wait(self, window: Window, stake: Stake, decision: str | None = None) -> Outcome:

@@ -33,7 +33,14 @@ from croupier.server.tables.connection import (
     Request,
 )
 from croupier.server.tables.table import Table
-from croupier.server.tables.wire import Closing, Shared, encode, parse_client_message
+from croupier.server.tables.wire import (
+    Closing,
+    SeatEventFrame,
+    Shared,
+    encode,
+    parse_client_message,
+)
+from croupier.server.tables.wire_events import YourTurn
 
 __all__ = ["Outlet", "RemoteConnection", "TableHost"]
 
@@ -86,6 +93,9 @@ class Outlet:
     table: str
     token: int
     publish: Callable[[str, bytes], Awaitable[Any]]
+    seat_of: Callable[[int], int | None] = lambda user_id: None
+    """A user's seat at the table now (the table's record), sent with a frame for one
+    socket: the gateway learns seats from it, not from the frames' text."""
     members: dict[str, dict[int, RemoteConnection]] = field(default_factory=dict)
     """Each gateway's sockets at the table."""
     _pending: dict[str, list[_Entry]] = field(default_factory=dict)
@@ -110,17 +120,25 @@ class Outlet:
         self._wake.set()
 
     def _items(self, gateway: str, entries: list[_Entry]) -> list[m.Item]:
-        everyone = set(self.members.get(gateway, {}))
+        members = self.members.get(gateway, {})
+        everyone = set(members)
         items = []
         for entry in entries:
-            text = None
+            text = turn = None
+            seated, seat = False, None
             if entry.frame is not None:
                 frame = entry.frame
                 text = frame.text if isinstance(frame, Shared) else encode(frame)
+                turn = _turn(frame.frame if isinstance(frame, Shared) else frame)
+                conn = (
+                    members.get(entry.conns[0]) if entry.conns and len(entry.conns) == 1 else None
+                )
+                if conn is not None:
+                    seated, seat = True, self.seat_of(conn.user_id)
             conns = entry.conns
             if conns is not None and len(conns) > 1 and len(conns) == len(everyone):
                 conns = None if set(conns) == everyone else conns
-            items.append(m.Item(text, conns, entry.answered, entry.close))
+            items.append(m.Item(text, conns, entry.answered, entry.close, seated, seat, turn))
         return items
 
     async def run(self) -> None:
@@ -137,16 +155,26 @@ class Outlet:
                     log.warning("frames for gateway %s of %s lost: %s", gateway, self.table, exc)
 
 
+def _turn(frame: object) -> m.TurnOffer | None:
+    """The turn a ``your_turn`` frame offers (no stakes: its decisions add none)."""
+    if not isinstance(frame, SeatEventFrame) or not isinstance(frame.event, YourTurn):
+        return None
+    event = frame.event
+    if not isinstance(event.round_id, int) or not isinstance(event.decision, str):
+        return None
+    stakes = event.stakes if isinstance(event.stakes, dict) else {}
+    return m.TurnOffer(event.round_id, event.phase, list(event.legal), stakes, event.decision)
+
+
 class TableHost:
     """A table this process owns: its commands read from the bus, its frames published."""
 
     def __init__(self, table: Table, *, token: int, bus: Bus, start_id: str) -> None:
         self.table = table
-        table.core.windowed = True  # gateways hold the bets' stakes (:mod:`..tables.window`)
         self.token = token
         self.bus = bus
         self._start_id = start_id
-        self.outlet = Outlet(table.config.name, token, bus.publish)
+        self.outlet = Outlet(table.config.name, token, bus.publish, table.seat_of)
         self.remote: dict[tuple[str, int], RemoteConnection] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._changes = Background()

@@ -38,6 +38,7 @@ __all__ = [
     "Reconfigure",
     "Submit",
     "TakenOver",
+    "TurnOffer",
     "UserNotice",
     "command_stream",
     "decode_cluster",
@@ -102,8 +103,23 @@ class Reconfigure(msgspec.Struct, tag="reconfigure", frozen=True):
 Command = Connect | Disconnect | Submit | Reconfigure
 
 
+class TurnOffer(msgspec.Struct, array_like=True, frozen=True):
+    """A seat's turn to decide at a live table, as its ``your_turn`` gives it: the round and
+    phase, the legal actions, the stake of each that adds one, the decision's id."""
+
+    round_id: int
+    phase: str
+    legal: list[str]
+    stakes: dict[str, int]
+    decision: str
+
+
 class Item(msgspec.Struct, array_like=True, frozen=True):
-    """One frame for some of a gateway's sockets, a request answered, or a socket to close."""
+    """One frame for some of a gateway's sockets, a request answered, or a socket to close.
+
+    The gateway learns what it needs of a frame from typed fields, never from its text
+    (issue 26): ``seated``/``seat``, the seat of the one socket a frame is for, as the
+    owner's table has it after the frame; ``turn``, the turn a ``your_turn`` offers."""
 
     text: str | None = None
     conns: list[int] | None = None
@@ -112,6 +128,11 @@ class Item(msgspec.Struct, array_like=True, frozen=True):
     """A request id: its answer has been sent (the gateway's ``submit`` returns)."""
     close: int = 0
     """A close code: close ``conns`` once the frames before are written."""
+    seated: bool = False
+    """The frame is for one socket and ``seat`` is that socket's seat now."""
+    seat: int | None = None
+    turn: TurnOffer | None = None
+    """The frame is a ``your_turn``: the turn it offers its sockets."""
 
 
 class Frames(msgspec.Struct, tag="frames", frozen=True):

@@ -6,7 +6,7 @@ is the gateway of its own sockets (:class:`.gateway.ClusterAccess`).
 
 Taking a table over (:meth:`Node._take`), under the new fencing token: the rounds its last
 owner left open are voided, every stake returned, as one process does after a crash
-(spec/uth.md "Faults"; :func:`croupier.server.tables.rounds.void_round`); the table opens
+(spec/uth.md "Faults"; :func:`croupier.server.rounds.store.void_round`); the table opens
 reading the commands sent from then on; every gateway hears :class:`.messages.TakenOver`
 (its sockets get the void and a fresh welcome).
 
@@ -36,10 +36,10 @@ from croupier.server.cluster.tasks import Background
 from croupier.server.db import Database
 from croupier.server.floor.store import load_or_seed
 from croupier.server.metrics import Metrics
+from croupier.server.rounds.models import Round
+from croupier.server.rounds.store import recover_open_rounds
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.manager import TableManager
-from croupier.server.tables.models import Round
-from croupier.server.tables.rounds import recover_open_rounds
 from croupier.server.tables.wire import EventFrame, RoundClosed, encode
 from croupier.server.tables.wire_events import Reveal
 

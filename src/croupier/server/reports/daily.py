@@ -24,8 +24,8 @@ from sqlalchemy.orm import Session
 from croupier.analysis.returns import ReturnFigures, ReturnTally
 from croupier.server.errors import InvalidRequestError
 from croupier.server.reports.theory import TheoryBook
+from croupier.server.rounds.models import Round, RoundPlayer, RoundStatus, dealt
 from croupier.server.tables.games import GameTheory, RoundTheory
-from croupier.server.tables.models import Round, RoundPlayer, RoundStatus, dealt
 from croupier.server.tables.registry import theories
 
 __all__ = ["CSV_COLUMNS", "TableDay", "daily_report", "parse_day", "to_csv", "to_json"]

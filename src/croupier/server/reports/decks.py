@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from croupier.cards import DECK
-from croupier.server.tables.models import Round, RoundStatus
+from croupier.server.rounds.models import Round, RoundStatus
 
 __all__ = ["DeckSample", "read_decks"]
 

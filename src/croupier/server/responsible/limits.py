@@ -39,7 +39,7 @@ from croupier.errors import CroupierError, IllegalActionError
 from croupier.server.base import utcnow
 from croupier.server.errors import PermissionDeniedError
 from croupier.server.responsible.models import LimitKind, Period, PlayerLimit, SelfExclusion
-from croupier.server.tables.models import Round, RoundPlayer, RoundStatus
+from croupier.server.rounds.models import Round, RoundPlayer, RoundStatus
 from croupier.server.wallet.models import LedgerAccount, LedgerTransaction, Posting, TransactionKind
 
 __all__ = [

@@ -33,7 +33,7 @@ from croupier.server.responsible.models import (
     RealityCheck,
     SelfExclusion,
 )
-from croupier.server.tables.models import Round, RoundPlayer, RoundStatus
+from croupier.server.rounds.models import Round, RoundPlayer, RoundStatus
 
 __all__ = [
     "MAX_EXCLUSION_DAYS",

@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session
 from croupier.errors import CroupierError
 from croupier.server.responsible.limits import allowances, cash_games
 from croupier.server.responsible.models import LimitKind
-from croupier.server.tables.models import RoundPlayer
+from croupier.server.rounds.models import RoundPlayer
 from croupier.server.wallet.ledger import lock_accounts
 
 __all__ = ["cash_games", "check_wagers"]

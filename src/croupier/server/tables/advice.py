@@ -1,13 +1,15 @@
-"""``GET /api/uth/advice``: the strategy advisor's exact EVs for a hand (the client's hint)."""
+"""``GET /api/uth/advice``: the strategy advisor's exact EVs for a hand (the client's hint);
+``GET /api/games/{game}/advice``: any game's advisor the registry names."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from croupier.errors import ConfigError
 from croupier.server.deps import CurrentUser, RoundId, SessionDep
+from croupier.server.errors import InvalidRequestError, NotFoundError
 
 __all__ = ["router"]
 
@@ -89,3 +91,25 @@ def _uth_costs(record: dict[str, Any], seats: set[int]) -> list[dict[str, Any]] 
     hole = {s: rnd.hole_cards(s) for s in seats if s in bets}
     actions = [(int(a["seat"]), str(a["action"])) for a in record.get("actions", [])]
     return decision_costs(hole, rnd.board, actions, bets)
+
+
+@router.get("/api/games/{game}/advice")
+def game_advice(user: CurrentUser, game: str, request: Request) -> dict[str, Any]:
+    """The game's strategy advisor (its Hint) from the registry: the query's fields (at
+    most 8, each at most 64 characters) to the exact EV of each option, best first."""
+    from croupier.server.tables.registry import advisors
+
+    known = advisors()
+    advisor = known.get(game)
+    if advisor is None:
+        raise NotFoundError(
+            f"the game {game[:32]!r} has no advisor",
+            reason="game_unknown",
+            params={"game": game[:32], "games": sorted(known)},
+        )
+    query = request.query_params
+    if len(query) > 8 or any(len(v) > 64 for v in query.values()):
+        raise InvalidRequestError(
+            "too many or too long query fields", reason="field_invalid", params={"field": "query"}
+        )
+    return advisor(dict(query))

@@ -13,35 +13,40 @@ A round's life (issue 5; spec/uth.md):
 4. the result is recorded and escrow paid out in one transaction; ``round_closed`` reveals
    the salt and deck. A round the engine or the database cannot finish is voided: every
    stake back. One interrupted by a crash stays open in the database and is voided at the
-   next start (:func:`croupier.server.tables.rounds.recover_open_rounds`).
+   next start (:func:`croupier.server.rounds.store.recover_open_rounds`).
 
-Stakes have one path: the bets (or the decisions) a table takes together -- a live table's
-inbox holds many -- are staked in one database transaction (:func:`.stakes.stake_many`), each
-still with its own ledger transaction, idempotency record, acknowledgement or error; a lone
-request is a batch of one.
+Money has one place: the table's escrow (:mod:`.escrow`; a cluster's table's is windowed,
+its gateways holding stakes themselves) opens the round with its first stakes, holds the
+bets (or the decisions) a table takes together -- a live table's inbox holds many -- in one
+database transaction, each still with its own ledger transaction, idempotency record,
+acknowledgement or error (a lone request is a batch of one), verifies a gateway's prepaid
+holds, returns what the table refused, settles and voids. The driver keeps the round's life:
+a typed action, its stake through the escrow, the engine, the broadcast. Its decisions are
+its part :class:`.decisions.Decisions`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from croupier.errors import CroupierError, IllegalActionError
-from croupier.server.tables import nextround, rounds, stakes, window
+from croupier.server.rounds import store as rounds
+from croupier.server.tables import nextround, stakes, window
 from croupier.server.tables.connection import Connection, Request
-from croupier.server.tables.decisions import DecisionSteps, let_answers_out
+from croupier.server.tables.core import TableStatus
+from croupier.server.tables.decisions import Decisions, let_answers_out
 from croupier.server.tables.driver import Parts
 from croupier.server.tables.games import BankedFactory, BankedRound
 from croupier.server.tables.nextround import NextRound
 from croupier.server.tables.staking import (
     bet_ack,
     bet_message,
-    bet_stake,
     prepaid_ack,
     returned_hold,
+    stake_order,
     unverified_hold,
 )
 from croupier.server.tables.turns import Turns
@@ -67,17 +72,20 @@ Held = tuple[Request, int, dict[str, int], rounds.Stake]
 """A bet the game took: its request, seat, spots and stake."""
 
 
-class BankedDriver(DecisionSteps):
+class BankedDriver:
     """Plays the rounds of a table against the house."""
 
     def __init__(self, parts: Parts) -> None:
         self.core, self.out, self.seats = parts.core, parts.out, parts.seats
+        self.escrow = parts.escrow
+        """The round's money (:mod:`.escrow`)."""
         self.factory: BankedFactory = parts.core.factory  # type: ignore[assignment]
         self.round: BankedRound | None = None
         """The round in play (the core's, typed as a round against the house)."""
-        self.next = nextround.NextRounds(parts.core, self.factory)
+        self.next = nextround.NextRounds(parts.core, self.factory, parts.escrow.windowed)
         """A cluster's next round, recorded for the gateways' holds (:mod:`.nextround`)."""
         self.turns = Turns()
+        self.decisions = Decisions(parts, self.turns, self)
         self.out.extras = self._table_extras
 
     def _table_extras(self, table: TableState) -> None:
@@ -132,10 +140,17 @@ class BankedDriver(DecisionSteps):
         """New rules, or the table closed or opened: a next round recorded under the old
         settings is not played; an idle open table records one under the new."""
         await self.next.drop("the table's settings changed")
-        await self.next.prepare(in_play=self.round is not None or self.core.status != "idle")
+        await self.next.prepare(
+            in_play=self.round is not None or self.core.status is not TableStatus.IDLE
+        )
 
     async def gateway_lost(self) -> None:
         await self.next.gateway_lost(in_play=self.round is not None)
+
+    # -- decisions (:mod:`.decisions`) ---------------------------------------------------
+
+    async def acts(self, requests: list[Request]) -> None:
+        await self.decisions.acts(requests)
 
     # -- betting -----------------------------------------------------------------------
 
@@ -211,9 +226,7 @@ class BankedDriver(DecisionSteps):
                 continue
             asked.append((request, seat))
             looked.append(_bet_stake(request, seat, amount, bets))
-        found = await core.db_call(
-            stakes.replayed_stakes, core.db, round_id=core.round_id, stakes=looked
-        )
+        found = await self.escrow.replayed(looked)
         for (request, seat), answer in zip(asked, found, strict=True):
             if answer is None:
                 fresh.append((request, seat))
@@ -249,7 +262,7 @@ class BankedDriver(DecisionSteps):
         if salt is not None:
             answers = await self._open_round(game_round, salt, batch)
         else:
-            answers = await self._stake_many(batch)
+            answers = await self.escrow.hold(batch)
         acks = await self._place_bets(game_round, held, answers)
         if acks is None or self.round is None:
             return  # voided, or every bet refused: no round was opened
@@ -260,22 +273,22 @@ class BankedDriver(DecisionSteps):
     ) -> list[tuple[Request, Result]] | None:
         """Place each bet whose stake was held; the answers to give (``None``: the round was
         voided, and every request answered so)."""
-        core = self.core
+        core, escrow = self.core, self.escrow
         acks: list[tuple[Request, Result]] = []
         for (request, seat, bets, _), answer in zip(held, answers, strict=True):
             if isinstance(answer, CroupierError):
                 self.out.refuse(request, answer)
                 continue
-            if answer.replayed and answer.transaction_id in core.released_holds:
+            if answer.replayed and escrow.returned(answer.transaction_id):
                 # Its key's hold was a gateway's, refused and returned (issue 18): no bet.
                 self.out.refuse(request, returned_hold(answer.transaction_id))
                 continue
-            if answer.replayed and answer.transaction_id in core.kept_holds:
+            if answer.replayed and escrow.kept(answer.transaction_id):
                 self.out.answer(request, bet_ack(answer, round_id=core.round_id, seat=seat))
                 continue
             # A fresh stake, or one held before under this key for this round but never
             # placed (a gateway's hold whose message never came, issue 18): placed now.
-            core.kept_holds.add(answer.transaction_id)
+            escrow.keep(answer.transaction_id)
             try:
                 game_round.place_bets(seat, bets)
             except Exception as exc:
@@ -295,17 +308,11 @@ class BankedDriver(DecisionSteps):
         ready = self.next.ready
         ready = ready if ready is not None and ready.game_round is game_round else None
         opening = nextround.opening(core, self.factory, game_round, salt)
-        round_id, answers = await core.db_call(
-            stakes.open_and_stake,
-            core.db,
-            opening=opening,
-            stakes=batch,
-            check=core.admission.check_stakes,
-            recorded=ready.round_id if ready else None,
-        )
+        recorded = ready.round_id if ready else None
+        round_id, answers = await self.escrow.open(opening, batch, recorded=recorded)
         if round_id is not None:
             self._begin(game_round, round_id, opening, ready)
-        return list(answers)
+        return answers
 
     def _begin(
         self,
@@ -320,10 +327,10 @@ class BankedDriver(DecisionSteps):
         self.round = game_round
         self.turns.begin(round_id)
         core.begin_round(game_round, round_id=round_id, users={}, **opening.recorded())
+        self.escrow.begin(returned=ready.released if ready is not None else ())
         if ready is not None:
             self.next.ready = None
-            core.released_holds |= ready.released
-        core.status = "betting"
+        core.status = TableStatus.BETTING
         core.arm(core.config.betting_seconds)
         self.out.emit(
             RoundOpened(
@@ -339,23 +346,6 @@ class BankedDriver(DecisionSteps):
             seat in core.round_users for seat in core.seats
         )
 
-    async def _stake_many(self, batch: list[rounds.Stake]) -> list[Any]:
-        """The stakes held, each answer in order (in parts held at once: :func:`.stakes.parts`)."""
-        core = self.core
-        held = await asyncio.gather(
-            *(
-                core.db_call(
-                    stakes.stake_many,
-                    core.db,
-                    round_id=core.round_id,
-                    stakes=part,
-                    check=core.admission.check_stakes,
-                )
-                for part in stakes.parts(core.db, batch)
-            )
-        )
-        return [answer for part in held for answer in part]
-
     # -- bets whose stakes a gateway held (issue 18, :mod:`.window`) ---------------------
 
     async def _prepaid_bets(self, requests: list[Request]) -> None:
@@ -369,9 +359,8 @@ class BankedDriver(DecisionSteps):
             paid = request.prepaid
             assert paid is not None
             bets = dict(bet_message(request).bets)
-            stake = _bet_stake(request, paid.seat, paid.amount, bets)
-            claims.append(window.Claim(paid.round_id, paid.transaction_id, stake))
-        verdicts = await core.db_call(stakes.verify_holds, core.db, claims)
+            claims.append((paid, _bet_stake(request, paid.seat, paid.amount, bets)))
+        verdicts = await self.escrow.verify(claims)
         for request, verdict in zip(list(requests), verdicts, strict=True):
             paid = request.prepaid
             assert paid is not None
@@ -381,7 +370,7 @@ class BankedDriver(DecisionSteps):
             if verdict is window.Verdict.RETURNED:  # refused before, its stake returned
                 self.out.refuse(request, returned_hold(paid.transaction_id))
                 continue
-            if paid.transaction_id in core.kept_holds:  # a resend of a bet placed
+            if self.escrow.kept(paid.transaction_id):  # a resend of a bet placed
                 self.out.answer(request, prepaid_ack(paid, paid.seat, replayed=True))
                 continue
             try:
@@ -403,7 +392,7 @@ class BankedDriver(DecisionSteps):
                 await self._bets_malfunction(exc, requests)
                 return
             core.round_users[seat] = request.conn.user_id
-            core.kept_holds.add(paid.transaction_id)
+            self.escrow.keep(paid.transaction_id)
             placed.append((request, prepaid_ack(paid, seat, replayed=paid.replayed)))
         if refused:
             await self._release(refused)
@@ -422,14 +411,16 @@ class BankedDriver(DecisionSteps):
         assert paid is not None
         ready = self.next.ready if self.round is None else None
         game_round: BankedRound | None
+        returned: Callable[[int], bool]
         if ready is not None and paid.round_id == ready.round_id:
-            released, game_round = ready.released, ready.shuffled(core, self.factory)
+            returned, game_round = ready.released.__contains__, ready.shuffled(core, self.factory)
         else:
-            released, game_round = core.released_holds, self.round
-        if paid.transaction_id in released:
+            returned, game_round = self.escrow.returned, self.round
+        if returned(paid.transaction_id):
             raise returned_hold(paid.transaction_id)
         if game_round is None or (
-            ready is None and (paid.round_id != core.round_id or core.status != "betting")
+            ready is None
+            and (paid.round_id != core.round_id or core.status is not TableStatus.BETTING)
         ):
             raise IllegalActionError(
                 "bets are closed for the round this bet was held for: its stake is returned",
@@ -457,20 +448,23 @@ class BankedDriver(DecisionSteps):
         the balance they see is whole again)."""
         core = self.core
         ready = self.next.ready if self.round is None else None
-        betting = ready.round_id if ready else core.round_id if core.status == "betting" else None
+        betting = (
+            ready.round_id
+            if ready
+            else core.round_id
+            if core.status is TableStatus.BETTING
+            else None
+        )
         holds = []
         for request, _ in refused:
             paid = request.prepaid
             assert paid is not None
-            if paid.round_id == betting and paid.transaction_id not in core.kept_holds:
+            if paid.round_id == betting and not self.escrow.kept(paid.transaction_id):
                 holds.append(paid.transaction_id)
-        if holds and betting is not None:
-            (ready.released if ready else core.released_holds).update(holds)
-            try:
-                await core.db_call(stakes.release, core.db, round_id=betting, holds=holds)
-            except Exception:
-                # Not kept: the close of betting returns them (:func:`.window.close_window`).
-                log.exception("releasing %d holds at %s failed", len(holds), core.name)
+        if betting is not None:
+            # Not returned (the database failed): the close of betting does.
+            returned = ready.released if ready else None
+            await self.escrow.release(holds, round_id=betting, returned=returned)
         for request, exc in refused:
             self.out.refuse(request, exc)
 
@@ -493,31 +487,31 @@ class BankedDriver(DecisionSteps):
         game_round = self.round
         assert game_round is not None
         if not game_round.can_close_betting():  # pragma: no cover - a round opens with a bet
-            await self._void("betting closed without bets")
+            await self.void("betting closed without bets")
             return
         # A live table's close is the move to its first decision phase (below).
-        if not self.core.crowd and not await self._move_window(None):
+        if not self.core.crowd and not await self.move_window(None):
             return
         try:
             game_round.close_betting()
         except Exception as exc:
             log.exception("close_betting failed at %s", self.core.name)
-            await self._void(f"dealing failed: {exc}")
+            await self.void(f"dealing failed: {exc}")
             return
-        self.core.status = "playing"
+        self.core.status = TableStatus.PLAYING
         # The window moves before the deal is told: whoever sees betting closed sees the
         # stakes of bets never placed returned.
         first = None if game_round.finished else game_round.phase
-        if self.core.crowd and not await self._move_window(first):
+        if self.core.crowd and not await self.move_window(first):
             return
         self.out.drain_engine()
-        await self._after_engine(phase_before="betting")
+        await self.after_engine(phase_before="betting")
 
     async def _bets_malfunction(self, exc: Exception, requests: list[Request]) -> None:
         """A bet checked, its stake held, that the engine then refused to place: the engine
         is broken. Void the round (every stake back) and say so to the bets not answered."""
         log.exception("place_bets failed at %s", self.core.name, exc_info=exc)
-        await self._void(f"engine malfunction: {exc}")
+        await self.void(f"engine malfunction: {exc}")
         voided = IllegalActionError("the round was voided: every bet returned")
         for other in requests:
             if not other.done.done():
@@ -525,9 +519,9 @@ class BankedDriver(DecisionSteps):
 
     async def on_timer(self) -> None:
         core = self.core
-        if core.status == "betting":
+        if core.status is TableStatus.BETTING:
             await self._close_betting()
-        elif core.status == "playing" and self.round is not None:
+        elif core.status is TableStatus.PLAYING and self.round is not None:
             game_round = self.round
             before = game_round.phase
             pending = game_round.pending_seats
@@ -537,19 +531,19 @@ class BankedDriver(DecisionSteps):
                         game_round.apply_timeout(seat)
             except Exception as exc:
                 log.exception("timeout failed at %s", core.name)
-                await self._void(f"engine malfunction: {exc}")
+                await self.void(f"engine malfunction: {exc}")
                 return
             self.turns.close(pending)  # their turns have passed
             self.out.drain_engine()
             # The timer is spent: a seat still to decide (a Russian seat's next open box)
             # gets a window of its own, as a seat newly to decide does.
-            await self._after_engine(phase_before=before, pending_before=())
-        elif core.status == "pause":
+            await self.after_engine(phase_before=before, pending_before=())
+        elif core.status is TableStatus.PAUSE:
             await self._to_idle()
-        elif core.status == "idle":
+        elif core.status is TableStatus.IDLE:
             await self.seats.idle_window()
 
-    async def _after_engine(
+    async def after_engine(
         self,
         *,
         phase_before: str,
@@ -567,8 +561,8 @@ class BankedDriver(DecisionSteps):
         if game_round.phase != phase_before or not set(game_round.pending_turns) <= set(
             pending_before
         ):
-            to_move = core.crowd and game_round.phase != self.decision_window
-            if to_move and not await self._move_window(game_round.phase):
+            to_move = core.crowd and game_round.phase != self.escrow.decision_window
+            if to_move and not await self.move_window(game_round.phase):
                 return
             core.arm(core.config.decision_seconds)
             decision = str(self.turns.open(game_round.pending_seats))
@@ -608,22 +602,14 @@ class BankedDriver(DecisionSteps):
         record = game_round.record(round_id)
         summary = game_round.summary()
         try:
-            await core.db_call(
-                stakes.settle,
-                core.db,
-                round_id=round_id,
-                returns=returns,
-                record=record,
-                summary=summary,
-                kept=set(core.kept_holds) if core.windowed and core.crowd else None,
-            )
+            await self.escrow.settle(returns=returns, record=record, summary=summary)
         except Exception as exc:
             log.exception("settlement of round %s failed", round_id)
-            await self._void(f"settlement failed: {exc}")
+            await self.void(f"settlement failed: {exc}")
             return
         await self._close_round("settled", summary=summary, returns=returns_by_seat)
 
-    async def _void(self, reason: str) -> None:
+    async def void(self, reason: str) -> None:
         core = self.core
         game_round, round_id = self.round, core.round_id
         assert game_round is not None and round_id is not None
@@ -632,9 +618,7 @@ class BankedDriver(DecisionSteps):
         self.out.drain_engine()
         record = game_round.record(round_id)
         try:
-            await core.db_call(
-                stakes.void, core.db, round_id=round_id, reason=reason, record=record
-            )
+            await self.escrow.void(reason=reason, record=record)
         except Exception:
             # The round stays open in the database: the next start voids it.
             log.exception("void of round %s failed; it will be voided at restart", round_id)
@@ -663,7 +647,7 @@ class BankedDriver(DecisionSteps):
         core.rounds_played += 1
         self.seats.to_free = self.seats.count_round(set(core.round_users))
         if core.config.pause_seconds > 0:
-            core.status = "pause"
+            core.status = TableStatus.PAUSE
             core.arm(core.config.pause_seconds)
             if not core.crowd:
                 # A live table's clients pause on ``round_closed`` (docs/protocol.md "Live
@@ -676,9 +660,9 @@ class BankedDriver(DecisionSteps):
         core = self.core
         self.round = None
         self.turns.end()
-        self.decision_window = None
+        self.escrow.end()
         core.end_round()
-        core.status = "idle"
+        core.status = TableStatus.IDLE
         await self.next.prepare(in_play=False)  # before ``table_idle``, for the first bets
         self.out.emit(TableIdle())
         self.seats.free_ghost_seats()
@@ -687,14 +671,29 @@ class BankedDriver(DecisionSteps):
             self.out.broadcast_state()
         self.seats.arm_idle()
 
+    async def move_window(self, phase: str | None) -> bool:
+        """Betting, or a decision phase, closed in the escrow and decision phase ``phase``
+        open (``None``: none; a cluster's gateways then hold its stakes: :mod:`.escrow`).
+        ``False``: that failed, and the round was voided (every stake back)."""
+        try:
+            await self.escrow.move_window(phase)
+        except Exception as exc:
+            log.exception("moving the window to %s at %s failed", phase, self.core.name)
+            await self.void(f"closing the window of bets or decisions failed: {exc}")
+            return False
+        return True
+
     async def shutdown(self, reason: str) -> None:
         self.next.stopping = True
-        if self.round is not None and self.core.status in ("betting", "playing"):
-            await self._void(reason)
+        if self.round is not None and self.core.status in (
+            TableStatus.BETTING,
+            TableStatus.PLAYING,
+        ):
+            await self.void(reason)
         await self.next.drop(reason)
 
 
 def _bet_stake(request: Request, seat: int, amount: int, bets: dict[str, int]) -> rounds.Stake:
-    """The stake of ``request``'s bet (:func:`.staking.bet_stake`)."""
+    """The stake of ``request``'s bet (:func:`.staking.stake_order`)."""
     key = bet_message(request).key
-    return bet_stake(request.conn.user_id, key, seat=seat, amount=amount, bets=bets)
+    return stake_order(request.conn.user_id, seat=seat, amount=amount, key=key, bets=bets)

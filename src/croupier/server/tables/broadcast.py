@@ -23,7 +23,7 @@ from typing import Any
 
 from croupier.errors import CroupierError
 from croupier.server.tables.connection import Connection, Request, Tick
-from croupier.server.tables.core import TableCore
+from croupier.server.tables.core import TableCore, TableStatus
 from croupier.server.tables.games import event_seat
 from croupier.server.tables.wire import (
     Ack,
@@ -134,6 +134,7 @@ class Broadcaster:
                 pause_seconds=core.config.pause_seconds,
             ),
             round_id=core.round_id,
+            prices=core.factory.bet_prices(),
         )
 
     def describe(self) -> dict[str, Any]:
@@ -283,7 +284,7 @@ class Broadcaster:
         """The table as ``state`` shows it to ``conn`` (a cash table adds stacks)."""
         core = self.core
         remaining = None
-        if core.deadline is not None and core.status != "idle":
+        if core.deadline is not None and core.status is not TableStatus.IDLE:
             remaining = max(0.0, round(core.deadline - core.clock.now(), 3))
         table = TableState(
             name=core.config.name,

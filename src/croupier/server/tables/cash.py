@@ -6,7 +6,7 @@ of its own. Chips move between stacks only when a hand ends, in one ``settle`` t
 written together with the hand's record. So a hand that never finishes -- voided by a
 malfunction, or cut short by a crash -- has moved nothing: every stack is where it stood
 before the hand (spec/uth.md "Faults", the malfunction rule, as issue 5 asks for Hold'em). At
-the next start the open hand is voided (:func:`croupier.server.tables.rounds.recover_open_rounds`,
+the next start the open hand is voided (:func:`croupier.server.rounds.store.recover_open_rounds`,
 the void recorded) and the table's first act is to return every stack account left by the
 crash to its wallet.
 
@@ -40,7 +40,7 @@ from msgspec import UNSET
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.games.protocol import Action
 from croupier.server.errors import RoundVoided
-from croupier.server.tables import rounds
+from croupier.server.rounds import store as rounds
 from croupier.server.tables.cash_ledger import (
     WagersRefused,
     buy_in,
@@ -51,6 +51,7 @@ from croupier.server.tables.cash_ledger import (
     settle_hand,
 )
 from croupier.server.tables.connection import Connection, Request
+from croupier.server.tables.core import TableStatus
 from croupier.server.tables.driver import Parts
 from croupier.server.tables.fairness import (
     card_commitment,
@@ -321,12 +322,17 @@ class CashDriver:
         """Deal the next hand if two or more seats are ready: after ``pause_seconds`` (so
         that others can sit down), or now when the pause is over (``wait=False``)."""
         core = self.core
-        if self._closing or core.closed or core.status != "idle" or self._hand is not None:
+        if (
+            self._closing
+            or core.closed
+            or core.status is not TableStatus.IDLE
+            or self._hand is not None
+        ):
             return
         if len(self._ready()) < 2:
             return
         if wait and core.config.pause_seconds > 0:
-            core.status = "pause"
+            core.status = TableStatus.PAUSE
             core.arm(core.config.pause_seconds)
             self.out.emit(HandStarting(in_seconds=core.config.pause_seconds))
             self.out.broadcast_state()
@@ -384,7 +390,7 @@ class CashDriver:
             hand, round_id=round_id, commitment=commitment, salt=salt, deck=deck, users=users
         )
         self._button = button
-        core.status = "playing"
+        core.status = TableStatus.PLAYING
         self.out.emit(
             RoundOpened(
                 round_id=round_id,
@@ -466,7 +472,7 @@ class CashDriver:
         if isinstance(asked, Resent):
             return msgspec.structs.replace(asked.result, replayed=True)
         hand = self._hand
-        if core.status != "playing" or hand is None:
+        if core.status is not TableStatus.PLAYING or hand is None:
             raise IllegalActionError(
                 f"no hand in play: the table is {core.status}", reason="no_hand_in_play"
             )
@@ -519,7 +525,7 @@ class CashDriver:
     async def on_timer(self) -> None:
         core = self.core
         hand = self._hand
-        if core.status == "playing" and hand is not None:
+        if core.status is TableStatus.PLAYING and hand is not None:
             actor = hand.actor
             if actor is None:  # pragma: no cover - a hand in play always has an actor
                 return
@@ -534,15 +540,15 @@ class CashDriver:
             self.out.emit(TimedOut(seat=actor))
             self.out.drain_engine()
             await self._next_turn()
-        elif core.status == "pause":
-            core.status = "idle"
+        elif core.status is TableStatus.PAUSE:
+            core.status = TableStatus.IDLE
             await self._maybe_start(wait=False)
             self._idle_if_no_hand()
-        elif core.status == "idle":
+        elif core.status is TableStatus.IDLE:
             await self.seats.idle_window()
 
     def _idle_if_no_hand(self) -> None:
-        if self.core.status == "idle":
+        if self.core.status is TableStatus.IDLE:
             self.out.emit(TableIdle())
             self.out.broadcast_state()
             self.seats.arm_idle()
@@ -621,7 +627,7 @@ class CashDriver:
         core.end_round()
         if self._closing:
             return
-        core.status = "idle"
+        core.status = TableStatus.IDLE
         await self.free_idle(self.seats.count_round(set(played) - self._timed_out))
         await self.release_ghosts()
         await self._maybe_start()
@@ -643,7 +649,7 @@ class CashDriver:
         self._closing = True
         if self._hand is not None:
             await self._void(reason)
-        self.core.status = "closed"
+        self.core.status = TableStatus.CLOSED
         for seat, occupant in list(self.core.seats.items()):
             try:
                 await self._cash_out(seat, occupant.user_id, occupant.username)

@@ -19,8 +19,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
-from croupier.server.tables import rounds
-from croupier.server.tables.models import RoundPlayer
+from croupier.server.rounds import store as rounds
+from croupier.server.rounds.models import RoundPlayer
 from croupier.server.wallet import service as wallet
 from croupier.server.wallet.models import LedgerAccount, TransactionKind
 

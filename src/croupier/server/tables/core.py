@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from croupier.deck import Shoe
@@ -23,7 +24,20 @@ from croupier.server.tables.config import TableConfig
 from croupier.server.tables.connection import Command, Timer
 from croupier.server.tables.games import GameFactory, GameRound
 
-__all__ = ["Occupant", "TableCore"]
+__all__ = ["Occupant", "TableCore", "TableStatus"]
+
+
+class TableStatus(StrEnum):
+    """Where a table is in its rounds (its wire name in ``state`` and the lobby)."""
+
+    IDLE = "idle"
+    """No round in play: the next bet (or, at a cash table, enough seats) opens one."""
+    BETTING = "betting"
+    PLAYING = "playing"
+    PAUSE = "pause"
+    """A round closed; the next opens after the table's pause."""
+    CLOSED = "closed"
+    """A cash table's last hand played: the table stops."""
 
 
 @dataclass(slots=True)
@@ -55,7 +69,7 @@ class TableCore:
         self.metrics: TableObserver = NO_METRICS
         """Told of every round closed and request answered (the app sets its own)."""
         self.admission: Admission = NO_CHECKS
-        self.status = "idle"
+        self.status = TableStatus.IDLE
         self.closed = False
         """Closed by an operator: the round in play finishes, no new bets, seats or hands."""
         self.crowd = factory.max_seats() is None
@@ -71,13 +85,6 @@ class TableCore:
         self.deck = ""
         self.round_users: dict[int, int] = {}
         """seat -> user id of everyone with a stake in the current round."""
-        self.windowed = False
-        """A cluster's table: gateways hold bets' stakes for its betting window themselves
-        (issue 18, :mod:`.window`), and the close of betting returns those it did not take."""
-        self.kept_holds: set[int] = set()
-        """The hold transactions of the bets placed in the current round."""
-        self.released_holds: set[int] = set()
-        """The gateways' holds of the current round refused and returned (never placed)."""
         self.cursor = 0
         """How many of the round's engine events were sent."""
         self.rounds_played = 0
@@ -105,7 +112,6 @@ class TableCore:
         self.commitment, self.salt, self.deck = commitment, salt, deck
         self.cursor = 0
         self.round_users = users
-        self.kept_holds, self.released_holds = set(), set()
 
     def end_round(self) -> None:
         """The round closed: none in play, its timer disarmed."""
@@ -114,7 +120,6 @@ class TableCore:
         self.commitment = None
         self.salt = self.deck = ""
         self.round_users = {}
-        self.kept_holds, self.released_holds = set(), set()
         self.deadline = None
         self.timer_generation += 1
 

@@ -1,5 +1,8 @@
 """A banked table's decisions (UTH's check, Play, fold; Russian Poker's options), as
-:class:`croupier.server.tables.banked.BankedDriver` takes them: :class:`DecisionSteps`.
+:class:`croupier.server.tables.banked.BankedDriver` takes them: :class:`Decisions`, a part
+of the driver that checks a decision, has its stake held by the table's escrow
+(:mod:`.escrow`) under the decision's id, applies it to the engine and answers; the round's
+life (the next phase, the settlement, a void) stays the driver's (:class:`RoundLife`).
 
 Decisions have one path, as bets do: those a table takes together -- a live table's inbox
 holds many -- have their extra stakes (a UTH Play bet) held in one database transaction
@@ -9,7 +12,7 @@ a batch of one.
 At a cluster's live table the gateways hold those stakes themselves (issue 18, as they hold
 bets: :mod:`.window`). Each seat's ``your_turn`` names the stake of each of its decisions;
 the round's decision window in the database is the phase whose stakes may be held, moved on
-by the owner as phases open (:meth:`DecisionSteps._move_window`) and closed by the
+by the owner as phases open (:meth:`.escrow.Escrow.move_window`) and closed by the
 settlement. A decision whose stake a gateway held (:class:`.connection.Prepaid`) is first
 verified in the database -- the hold exists, is that user's, for that round, that decision and
 that amount (:func:`.window.verified_holds`; refused ``hold_unverified`` otherwise, nothing
@@ -27,23 +30,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import msgspec
 
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.games.protocol import Action
-from croupier.server.tables import rounds, stakes, window
-from croupier.server.tables.broadcast import Broadcaster
+from croupier.server.rounds import store as rounds
+from croupier.server.tables import window
 from croupier.server.tables.connection import Connection, Prepaid, Request
-from croupier.server.tables.core import TableCore
+from croupier.server.tables.core import TableStatus
+from croupier.server.tables.driver import Parts
 from croupier.server.tables.games import BankedRound
-from croupier.server.tables.seats import Seats
-from croupier.server.tables.staking import decision_stake, returned_hold, unverified_hold
+from croupier.server.tables.staking import returned_hold, stake_order, unverified_hold
 from croupier.server.tables.turns import DecisionId, Resent, Turns, stale
 from croupier.server.tables.wire import ActMessage, Result
 
-__all__ = ["Decision", "DecisionSteps", "let_answers_out"]
+__all__ = ["Decision", "Decisions", "RoundLife", "let_answers_out"]
 
 log = logging.getLogger(__name__)
 
@@ -52,33 +56,37 @@ Decision = tuple[Request, ActMessage, int, Action, int, DecisionId]
 from the message), the extra stake it needs and its id (:mod:`.turns`)."""
 
 
-class DecisionSteps:
-    """The decisions of a banked table's driver (mixed into it)."""
+class RoundLife(Protocol):
+    """What :class:`Decisions` asks of its driver: the round in play and its life."""
 
-    core: TableCore
-    out: Broadcaster
-    seats: Seats
-    round: BankedRound | None
-    turns: Turns
-    """The decisions asked for, with their ids and first answers (:mod:`.turns`)."""
-    decision_window: str | None = None
-    """The decision phase whose stakes the gateways may hold now (the database's
-    ``decision_phase`` as this table last wrote it); ``None``: none was opened this round."""
+    @property
+    def round(self) -> BankedRound | None: ...
 
-    async def _after_engine(
+    async def after_engine(
         self,
         *,
         phase_before: str,
         pending_before: tuple[int, ...] = (),
-        actors: tuple[int, ...] = (),
+        actors: Sequence[int] = (),
     ) -> None:
-        raise NotImplementedError
+        """The engine moved: the next phase, the settlement, or nothing yet."""
+        ...
 
-    async def _void(self, reason: str) -> None:
-        raise NotImplementedError
+    async def void(self, reason: str) -> None:
+        """Void the round in play: every stake back."""
+        ...
 
-    async def _stake_many(self, batch: list[rounds.Stake]) -> list[Any]:
-        raise NotImplementedError
+
+class Decisions:
+    """The decisions of a banked table's round in play."""
+
+    def __init__(self, parts: Parts, turns: Turns, life: RoundLife) -> None:
+        self.core, self.out, self.seats, self.escrow = (
+            parts.core, parts.out, parts.seats, parts.escrow
+        )  # fmt: skip
+        self.turns = turns
+        """The decisions asked for, with their ids and first answers (:mod:`.turns`)."""
+        self.life = life
 
     def _check_act(
         self, conn: Connection, seat: int, message: ActMessage, decision: DecisionId | None
@@ -86,8 +94,8 @@ class DecisionSteps:
         """The seat's round, the decision as the engine's typed action, the extra stake it
         needs and its id; or refused."""
         core = self.core
-        game_round = self.round
-        if core.status != "playing" or game_round is None:
+        game_round = self.life.round
+        if core.status is not TableStatus.PLAYING or game_round is None:
             raise IllegalActionError(
                 f"no decisions now: the table is {core.status}", reason="no_decisions_now"
             )
@@ -106,7 +114,7 @@ class DecisionSteps:
     ) -> None:
         """Refuse a decision whose stake a gateway held unless it was held for this round's
         phase, this seat, this decision and this stake."""
-        if paid.transaction_id in self.core.released_holds:
+        if self.escrow.returned(paid.transaction_id):
             raise returned_hold(paid.transaction_id, what="decision")
         if paid.decision != str(decision):
             raise stale(str(paid.decision), "is not your turn now (it has passed)")
@@ -141,7 +149,7 @@ class DecisionSteps:
         plays: list[rounds.Stake] = []
         refused: list[tuple[Request, CroupierError]] = []
         resent: list[tuple[Request, Result]] = []
-        game_round = self.round
+        game_round = self.life.round
         for request in requests:
             message = request.message
             assert isinstance(message, ActMessage)
@@ -171,8 +179,12 @@ class DecisionSteps:
             if extra and paid is None:
                 word = game_round.decision_word(message) or message.action
                 plays.append(
-                    decision_stake(
-                        request.conn.user_id, word, decision=str(decision), seat=seat, extra=extra
+                    stake_order(
+                        request.conn.user_id,
+                        seat=seat,
+                        amount=extra,
+                        decision=str(decision),
+                        word=word,
                     )
                 )
         if refused:
@@ -181,7 +193,7 @@ class DecisionSteps:
             self.out.answer(request, first)
         if valid:
             assert game_round is not None
-            held = iter(await self._stake_many(plays))
+            held = iter(await self.escrow.hold(plays))
             answers = [
                 (r.prepaid if r.prepaid is not None else next(held)) if extra else None
                 for r, _, _, _, extra, _ in valid
@@ -197,19 +209,20 @@ class DecisionSteps:
         if not paid:
             return requests
         claims = []
+        game_round = self.life.round
         for request in paid:
             prepaid = request.prepaid
             assert prepaid is not None and isinstance(request.message, ActMessage)
-            word = self.round.decision_word(request.message) if self.round else None
-            stake = decision_stake(
+            word = game_round.decision_word(request.message) if game_round else None
+            stake = stake_order(
                 request.conn.user_id,
-                word or request.message.action,
-                decision=str(prepaid.decision),
                 seat=prepaid.seat,
-                extra=prepaid.amount,
+                amount=prepaid.amount,
+                decision=str(prepaid.decision),
+                word=word or request.message.action,
             )
-            claims.append(window.Claim(prepaid.round_id, prepaid.transaction_id, stake))
-        verdicts = await self.core.db_call(stakes.verify_holds, self.core.db, claims)
+            claims.append((prepaid, stake))
+        verdicts = await self.escrow.verify(claims)
         refused: set[int] = set()
         for request, verdict in zip(paid, verdicts, strict=True):
             prepaid = request.prepaid
@@ -227,26 +240,22 @@ class DecisionSteps:
         """Return the holds of the decisions refused whose stakes a gateway held, then say
         why to each. A hold the table kept (a decision resent after it was applied) stays;
         one of a phase closed was returned by the window's move
-        (:meth:`_move_window`)."""
-        core = self.core
+        (:meth:`.escrow.Escrow.move_window`)."""
+        core, escrow = self.core, self.escrow
         holds = []
         for request, _ in refused:
             paid = request.prepaid
             assert paid is not None
             if (
                 paid.round_id == core.round_id
-                and paid.phase == self.decision_window
-                and paid.transaction_id not in core.kept_holds
-                and paid.transaction_id not in core.released_holds
+                and paid.phase == escrow.decision_window
+                and not escrow.kept(paid.transaction_id)
+                and not escrow.returned(paid.transaction_id)
             ):
                 holds.append(paid.transaction_id)
-        if holds and core.round_id is not None:
-            core.released_holds.update(holds)
-            try:
-                await core.db_call(stakes.release, core.db, round_id=core.round_id, holds=holds)
-            except Exception:
-                # Not kept: the window's move or the settlement returns them.
-                log.exception("releasing %d decision holds at %s failed", len(holds), core.name)
+        if core.round_id is not None:
+            # Not returned (the database failed): the window's move or the settlement does.
+            await escrow.release(holds, round_id=core.round_id)
         for request, exc in refused:
             self.out.refuse(request, exc)
 
@@ -261,7 +270,7 @@ class DecisionSteps:
         """Apply the checked decisions whose Play bets were held, answer them, and go on. A
         lone decision is answered after what it set off (the next phase, the settlement);
         decisions taken together first, each after its seat's new state."""
-        core = self.core
+        escrow = self.escrow
         before, pending = game_round.phase, game_round.pending_turns
         done: list[tuple[Request, Result]] = []
         decided: set[int] = set()
@@ -273,14 +282,14 @@ class DecisionSteps:
                 if isinstance(answer, CroupierError):
                     self.out.refuse(request, answer)
                     continue
-                if answer.transaction_id in core.released_holds:
+                if escrow.returned(answer.transaction_id):
                     # Its key's hold was a gateway's, refused and returned: no decision.
                     self.out.refuse(request, returned_hold(answer.transaction_id, what="decision"))
                     continue
-                if answer.transaction_id in core.kept_holds:  # pragma: no cover - answered
+                if escrow.kept(answer.transaction_id):  # pragma: no cover - answered
                     self.out.refuse(request, stale(str(decision), "was taken already"))
                     continue
-                core.kept_holds.add(answer.transaction_id)
+                escrow.keep(answer.transaction_id)
                 result.balance = int(answer.balance)
             try:
                 game_round.apply(action)
@@ -298,53 +307,23 @@ class DecisionSteps:
         self.out.drain_engine()
         if lone:
             actors = tuple(request.conn.user_id for request, _ in done)
-            await self._after_engine(phase_before=before, pending_before=pending, actors=actors)
+            await self.life.after_engine(phase_before=before, pending_before=pending, actors=actors)
         for request, result in done:
             if not lone:
                 self.out.acted(request.conn.user_id)
             self.out.answer(request, result)
         if not lone:
             await let_answers_out()
-            await self._after_engine(phase_before=before, pending_before=pending)
+            await self.life.after_engine(phase_before=before, pending_before=pending)
 
     async def _malfunction(self, exc: Exception, valid: list[Decision]) -> None:
         """A decision checked the engine then failed on (or one it refused with a Play bet
         held): the engine is broken. Void the round, every stake back, and say so."""
         log.exception("engine failed at %s", self.core.name, exc_info=exc)
-        await self._void(f"engine malfunction: {exc}")
+        await self.life.void(f"engine malfunction: {exc}")
         for other, message, seat, _, _, _ in valid:
             if not other.done.done():
                 self.out.answer(other, Result(seat=seat, action=message.action, voided=True))
-
-    async def _move_window(self, phase: str | None) -> bool:
-        """A cluster's table: close the round's betting, or its decision phase, in the
-        database, and open decision phase ``phase`` (``None``: none; a live table's, whose
-        gateways then hold its stakes), returning every hold of the round the table did not
-        take (:func:`.window.close_window`). ``False``: that failed, and the round was voided
-        (every stake back)."""
-        core = self.core
-        if not core.windowed or core.round_id is None:
-            return True
-        try:
-            released = await core.db_call(
-                stakes.close_window,
-                core.db,
-                round_id=core.round_id,
-                kept=set(core.kept_holds),
-                decisions=phase,
-            )
-        except Exception as exc:
-            log.exception("moving the window to %s at %s failed", phase, core.name)
-            await self._void(f"closing the window of bets or decisions failed: {exc}")
-            return False
-        self.decision_window = phase
-        core.released_holds.update(one.hold_id for one in released)
-        if released:
-            log.warning(
-                "%s: %d stakes held for bets or decisions the table never took returned",
-                core.name, len(released),
-            )  # fmt: skip
-        return True
 
 
 async def let_answers_out() -> None:

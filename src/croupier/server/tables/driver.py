@@ -21,6 +21,7 @@ from typing import Protocol
 from croupier.server.tables.broadcast import Broadcaster
 from croupier.server.tables.connection import Connection, Request
 from croupier.server.tables.core import TableCore
+from croupier.server.tables.escrow import Escrow
 from croupier.server.tables.seats import SeatPolicy, Seats
 from croupier.server.tables.wire import (
     BuyInMessage,
@@ -40,6 +41,8 @@ class Parts:
     core: TableCore
     out: Broadcaster
     seats: Seats
+    escrow: Escrow
+    """The money of the round in play (a banked table's; :mod:`.escrow`)."""
 
 
 class Driver(SeatPolicy, Protocol):

@@ -218,6 +218,11 @@ class GameFactory(Protocol):
 
     def describe(self) -> dict[str, Any]: ...
 
+    def bet_prices(self) -> dict[str, dict[str, int]]:
+        """What one unit of each amount of each opening bet stakes, as the engine prices it
+        (the lobby's ``prices``: a client's bet total; empty for a cash game)."""
+        ...
+
     def max_seats(self) -> int | None:
         """The seats of the table; ``None``: a live table (no limit, one shared hand)."""
         ...
@@ -241,6 +246,20 @@ class BankedFactory(GameFactory, Protocol):
 
     def min_stake(self) -> int:
         """The least a seat can bet (what a seat needs in the wallet)."""
+        ...
+
+    def price_bet(self, bets: Mapping[str, int]) -> int:
+        """The engine's price of the bet ``bets`` of a seat that has not bet, checked
+        against the table's rules (what a cluster's gateway holds for it).
+
+        Raises:
+            CroupierError: spots or amounts the game refuses so.
+        """
+        ...
+
+    def decision_word(self, act: ActMessage) -> str | None:
+        """The wire name (as ``legal`` gives it) of the decision ``act`` asks for, or
+        ``None`` when there is none (an unknown or incomplete action)."""
         ...
 
 

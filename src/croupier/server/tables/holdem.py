@@ -132,6 +132,10 @@ class HoldemFactory:
     def describe(self) -> dict[str, Any]:
         return self.rules.to_dict()
 
+    def bet_prices(self) -> dict[str, dict[str, int]]:
+        """None: a hand's chips are at the table (bought in), no bet is priced."""
+        return {}
+
     def max_seats(self) -> int | None:
         return self.rules.max_seats
 

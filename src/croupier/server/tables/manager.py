@@ -14,16 +14,12 @@ from croupier.server.rng import live_shoe
 from croupier.server.tables.admission import NO_CHECKS, Admission
 from croupier.server.tables.clock import Clock, MonotonicClock
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import BankedRound, FactoryBuilder
+from croupier.server.tables.games import BankedFactory, FactoryBuilder, GameFactory
 from croupier.server.tables.registry import available_games
 from croupier.server.tables.table import Table
 from croupier.server.tables.wire import ActMessage
 
 __all__ = ["Forward", "TableManager"]
-
-_FRESH_SEAT = 0
-"""The seat a bet is checked for by :meth:`TableManager.bet_stake` (its round never has a
-bet placed: every seat is fresh)."""
 
 Forward = Callable[[str, TableConfig, bool, Mapping[str, Any]], Awaitable[None]]
 """Where an operator's change of a table owned by another process goes (a cluster)."""
@@ -69,8 +65,9 @@ class TableManager:
         self.configs: dict[str, TableConfig] = {}
         """Every table's configuration as it stands, in lobby order (open ones too)."""
         self.closed_names: set[str] = set()
-        self._calculators: dict[str, BankedRound] = {}
-        """Per banked table, a round of its game that prices bets (:meth:`bet_stake`)."""
+        self._factories: dict[str, GameFactory] = {}
+        """Per table of a game this process has, its factory as last configured: what prices
+        a bet a cluster's gateway holds (:meth:`bet_stake`)."""
         for config in configs:
             self._build(config, closed=config.name in closed)
 
@@ -78,7 +75,7 @@ class TableManager:
         self, config: TableConfig, *, closed: bool, db: Database | None = None
     ) -> Table | None:
         self.configs[config.name] = config
-        self._calculators.pop(config.name, None)
+        self._factories.pop(config.name, None)
         self.closed_names.discard(config.name)
         if closed:
             self.closed_names.add(config.name)
@@ -100,8 +97,15 @@ class TableManager:
         if db is None and not self.open_now:
             return None  # a cluster's process: opened once it holds the lease (adopt)
         # The table's driver follows the game's kind (Hold'em: a cash game with stacks).
+        # A cluster's table (``db``: its process holds the lease) is windowed: its gateways
+        # hold stakes themselves (:mod:`.window`).
         table = Table(
-            config, factory, db=db or self._db, clock=self.clock, shoe_factory=self._shoe_factory
+            config,
+            factory,
+            db=db or self._db,
+            clock=self.clock,
+            shoe_factory=self._shoe_factory,
+            windowed=db is not None,
         )
         table.closed = closed
         table.admission = self._admission
@@ -128,7 +132,7 @@ class TableManager:
         """An operator's change: the table applies it between two of its commands, from the
         next round on (a table not running only keeps the new configuration)."""
         self.configs[name] = config
-        self._calculators.pop(name, None)
+        self._factories.pop(name, None)
         self.closed_names.discard(name)
         if closed:
             self.closed_names.add(name)
@@ -161,47 +165,43 @@ class TableManager:
             self.add(config, closed=closed)
             return
         self.configs[config.name] = config
-        self._calculators.pop(config.name, None)
+        self._factories.pop(config.name, None)
         self.closed_names.discard(config.name)
         if closed:
             self.closed_names.add(config.name)
 
     def decision_word(self, name: str, act: ActMessage) -> str | None:
         """The wire name of decision ``act`` at banked table ``name`` (as its ``your_turn``
-        names the stakes: :meth:`~.games.BankedRound.decision_word`); ``None`` for a table
-        that is not banked, or no such decision."""
-        calculator = self._calculator(name)
-        return None if calculator is None else calculator.decision_word(act)
+        names the stakes); ``None`` for a table that is not banked, or no such decision."""
+        factory = self._banked(name)
+        return None if factory is None else factory.decision_word(act)
 
     def bet_stake(self, name: str, bets: Mapping[str, int]) -> int | None:
-        """The money a bet at banked table ``name`` puts on the table, checked as the bet of
-        a seat that has not bet in the round (:meth:`~.games.BankedRound.check_bets`: the
-        spots and the table's limits); ``None`` for a table that is not banked, or spots its
-        game refuses so (the table says why; Trips added after the Ante among them: only the
-        table knows the seat's Ante). A cluster's gateway holds that much before the table's
-        owner sees the bet."""
-        calculator = self._calculator(name)
-        if calculator is None:
+        """The engine's price of a bet at banked table ``name``, checked as the bet of a seat
+        that has not bet in the round (the spots and the table's limits); ``None`` for a
+        table that is not banked, or spots its game refuses so (the table says why; Trips
+        added after the Ante among them: only the table knows the seat's Ante). A cluster's
+        gateway holds that much before the table's owner sees the bet."""
+        factory = self._banked(name)
+        if factory is None:
             return None
         try:
-            return int(calculator.check_bets(_FRESH_SEAT, bets))
+            return factory.price_bet(bets)
         except CroupierError:
             return None
 
-    def _calculator(self, name: str) -> BankedRound | None:
-        """A fresh round of banked table ``name``'s game, kept to price its requests."""
-        calculator = self._calculators.get(name)
-        if calculator is None:
+    def _banked(self, name: str) -> BankedFactory | None:
+        """Banked table ``name``'s factory as configured now (built once a configuration)."""
+        factory = self._factories.get(name)
+        if factory is None:
             config = self.configs.get(name)
             builder = None if config is None else self._builders.get(config.game)
             if config is None or builder is None or name in self.unavailable:
                 return None
-            factory = builder(config)
-            if factory.kind != "banked":
-                return None
-            calculator = factory.new_round(self._shoe_factory())  # type: ignore[attr-defined]
-            self._calculators[name] = calculator
-        return calculator
+            factory = self._factories[name] = builder(config)
+        if factory.kind != "banked":
+            return None
+        return factory  # type: ignore[return-value]
 
     def adopt(self, name: str, *, db: Database) -> Table:
         """Open table ``name`` here, writing through ``db`` (a cluster's process, once it
@@ -300,7 +300,8 @@ class TableManager:
             factory = self._builders[config.game](config)
         except ConfigError:  # rules this process's engine refuses: as the owner published
             return entry
-        return {**entry, "rules": dict(factory.describe()), "max_seats": factory.max_seats()}
+        rules, seats = dict(factory.describe()), factory.max_seats()
+        return {**entry, "rules": rules, "max_seats": seats, "prices": factory.bet_prices()}
 
     def closed(self, name: str) -> bool:
         """Whether table ``name`` is closed by an operator."""

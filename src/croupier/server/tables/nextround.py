@@ -4,7 +4,7 @@ A gateway holds a bet's stake only for a round whose betting window is open in t
 (:mod:`.window`). If the round were recorded with its first bet, as in one process, the first
 bets of every round -- at a live table, the burst that follows ``table_idle`` -- would find no
 round, go to the owner and be held there: one process doing the wallet work of everyone who
-bets first. So a windowed table (:attr:`.core.TableCore.windowed`) records its next round as
+bets first. So a windowed table (:class:`.escrow.WindowedEscrow`) records its next round as
 soon as it is idle (:func:`prepare`): open, its betting window open, no deck yet. The gateways
 hold stakes for it from then on.
 
@@ -137,6 +137,8 @@ class NextRounds:
 
     core: TableCore
     factory: BankedFactory
+    windowed: bool
+    """A cluster's table (:attr:`.escrow.Escrow.windowed`)."""
     ready: NextRound | None = None
     """The round recorded for the gateways' holds, not yet in play."""
     stopping: bool = False
@@ -144,7 +146,7 @@ class NextRounds:
     async def prepare(self, *, in_play: bool) -> None:
         """A cluster's idle open table (no round ``in_play``): its next round recorded."""
         core = self.core
-        if core.windowed and not (core.closed or self.stopping or self.ready or in_play):
+        if self.windowed and not (core.closed or self.stopping or self.ready or in_play):
             self.ready = await prepare(core, self.factory)
 
     async def drop(self, reason: str) -> None:

@@ -10,15 +10,18 @@ through the view it is handed. A fourth game is one adapter module and one line 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from croupier.server.tables import holdem, russian, uth
+from croupier.server.rounds.store import RecallView, RecallViews
+from croupier.server.tables import caribbean, holdem, russian, uth
 from croupier.server.tables.games import FactoryBuilder, GameTheory, OperatorSettings
-from croupier.server.tables.rounds import RecallView, RecallViews
 
 __all__ = [
+    "Advisor",
     "GameEntry",
+    "advisors",
     "available_games",
     "operator_settings",
     "recall_views",
@@ -28,6 +31,10 @@ __all__ = [
 
 
 _NO_SETTINGS = OperatorSettings(limits={})
+
+Advisor = Callable[[Mapping[str, str]], dict[str, Any]]
+"""A game's strategy advisor (the table's Hint): the query's fields -> the options' EVs,
+best first (raises ``CroupierError`` for a query it refuses)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +49,8 @@ class GameEntry:
     """The game's return to player for the operator's figures (``None``: no theory)."""
     settings: OperatorSettings = _NO_SETTINGS
     """How an operator's change to a table names the game's rules (none by default)."""
+    advisor: Advisor | None = None
+    """The game's Hint (``GET /api/games/{game}/advice``), ``None``: none."""
 
 
 _GAMES: dict[str, GameEntry] = {
@@ -49,6 +58,13 @@ _GAMES: dict[str, GameEntry] = {
     "holdem": GameEntry(holdem.HoldemFactory, holdem.recall_view, holdem.THEORY, holdem.SETTINGS),
     "russian": GameEntry(
         russian.RussianFactory, russian.recall_view, russian.THEORY, russian.SETTINGS
+    ),
+    "caribbean": GameEntry(
+        caribbean.CaribbeanFactory,
+        caribbean.recall_view,
+        caribbean.THEORY,
+        caribbean.SETTINGS,
+        caribbean.advice,
     ),
 }
 
@@ -78,6 +94,11 @@ def operator_settings(game: str) -> OperatorSettings:
     """How an operator's change names ``game``'s rules (none for a game not registered)."""
     entry = _GAMES.get(game)
     return _NO_SETTINGS if entry is None else entry.settings
+
+
+def advisors() -> Mapping[str, Advisor]:
+    """Every registered game's advisor, by name."""
+    return {game: entry.advisor for game, entry in _GAMES.items() if entry.advisor is not None}
 
 
 def recall_views() -> RecallViews:

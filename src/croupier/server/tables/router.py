@@ -24,7 +24,7 @@ from croupier.server.deps import (
 )
 from croupier.server.errors import AuthenticationError, InvalidRequestError, NotFoundError
 from croupier.server.metrics import Metrics
-from croupier.server.tables import rounds
+from croupier.server.rounds import store as rounds
 from croupier.server.tables.connection import Connection
 from croupier.server.tables.ratelimit import RateLimiter
 from croupier.server.tables.registry import recall_views

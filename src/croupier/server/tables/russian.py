@@ -35,12 +35,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from croupier.analysis.returns import RUSSIAN_ANALYSIS, Z95, Box
 from croupier.analysis.russian import bonus_return, bonus_second_moment
-from croupier.cards import Card, parse_cards
-from croupier.deck import keyed_reshuffler
+from croupier.cards import DECK, Card, parse_cards
+from croupier.deck import Shoe, keyed_reshuffler
 from croupier.errors import IllegalActionError
 from croupier.games.protocol import PUBLIC, Action, Legal
 from croupier.games.russian import (
@@ -50,11 +50,13 @@ from croupier.games.russian import (
     Fold,
     Phase,
     PlaceBet,
+    PlaceBox,
     RussianAction,
     RussianConfig,
     RussianRound,
     SixthCard,
 )
+from croupier.games.russian.actions import price
 from croupier.games.russian.config import LIMITS
 from croupier.games.russian.events import DiscardsReshuffled, RussianEvent
 from croupier.history import russian as russian_history
@@ -62,9 +64,6 @@ from croupier.server.errors import InvalidRequestError
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import BoxStake, OperatorSettings, RoundTheory, to_json
 from croupier.server.tables.protocol import ActMessage
-
-if TYPE_CHECKING:
-    from croupier.deck import Shoe
 
 __all__ = [
     "ANALYSED_RULES",
@@ -100,6 +99,7 @@ class RussianFactory:
     def __init__(self, table: TableConfig) -> None:
         self.name = str(table.rules.get("name", "Russian Poker"))
         self.config = RussianConfig.from_dict({k: v for k, v in table.rules.items() if k != "name"})
+        self._pricing: RussianTableRound | None = None
 
     def reconfigure(self, rules: Mapping[str, Any]) -> None:
         """New rules for the rounds opened from now on; a round in play takes the new limits
@@ -112,6 +112,7 @@ class RussianFactory:
         """
         self.config = RussianConfig.from_dict({k: v for k, v in rules.items() if k != "name"})
         self.name = str(rules.get("name", self.name))
+        self._pricing = None
 
     def new_round(self, shoe: Shoe, *, salt: str = "") -> RussianTableRound:
         # docs/rules.md "Reshuffling the discards": keyed by the round's committed salt
@@ -127,7 +128,38 @@ class RussianFactory:
 
     def min_stake(self) -> int:
         """The least a seat can bet: the minimum Ante on its open box."""
-        return int(self.config.ante_min)
+        return int(price(PlaceBox(seat=0, box=0, ante=self.config.ante_min), self.config))
+
+    def bet_prices(self) -> dict[str, dict[str, int]]:
+        """The engine's price of one unit of each amount of an open and of a blind box."""
+        config = self.config
+
+        def unit(**fields: Any) -> int:
+            return int(price(PlaceBox(seat=0, box=0, **fields), config))
+
+        blind = unit(ante=1, blind=True)
+        return {
+            "box": {"ante": unit(ante=1), "bonus": unit(ante=0, bonus=1)},
+            "blind_box": {
+                "ante": blind,
+                "bonus": unit(ante=0, bonus=1, blind=True),
+                "insurance": unit(ante=0, blind=True, insurance=1),
+                "sixth_card": unit(ante=1, blind=True, sixth_card=True) - blind,
+            },
+        }
+
+    def price_bet(self, bets: Mapping[str, int]) -> int:
+        """The engine's price of a bet of a seat that has not bet, checked against the
+        table's rules (a cluster's gateway holds that much): a round on an ordered deck
+        answers, no shuffle (its cards are never dealt)."""
+        if self._pricing is None:
+            shoe = Shoe(DECK)
+            self._pricing = RussianTableRound(RussianRound(self.config, shoe), shoe=shoe)
+        return self._pricing.check_bets(0, bets)
+
+    def decision_word(self, act: ActMessage) -> str | None:
+        """The wire name of the decision ``act`` asks for: its action."""
+        return act.action
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,11 +273,32 @@ class RussianTableRound:
         )
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
-        b = self._bets(bets)
-        config = self.engine.config
-        fee = b.ante * config.draw_fee_multiple if b.sixth else 0
-        per_blind = b.ante * (1 + config.bet_multiple) + b.blind_bonus + b.insurance + fee
-        return b.opens * (b.ante + b.bonus) + b.blind * per_blind
+        """The engine's price of the boxes the bet places (any free boxes: a box's price
+        does not depend on where it is)."""
+        return sum(int(self.engine.price(a)) for a in self._box_actions(0, self._bets(bets)))
+
+    def _box_actions(
+        self, seat: int, b: _Bets, boxes: Sequence[int] | None = None
+    ) -> list[PlaceBox]:
+        """The engine's actions of a bet: its open boxes, then its blind boxes, on
+        ``boxes`` (by default the first ones of the layout)."""
+        where = list(boxes) if boxes is not None else list(range(b.opens + b.blind))
+        opens = [
+            PlaceBox(seat=seat, box=box, ante=b.ante, bonus=b.bonus) for box in where[: b.opens]
+        ]
+        blind = [
+            PlaceBox(
+                seat=seat,
+                box=box,
+                ante=b.ante,
+                bonus=b.blind_bonus,
+                blind=True,
+                insurance=b.insurance,
+                sixth_card=b.sixth,
+            )
+            for box in where[b.opens :]
+        ]
+        return opens + blind
 
     def _free_boxes(self, count: int) -> list[int]:
         taken = set(self.engine.boxes)
@@ -265,42 +318,22 @@ class RussianTableRound:
                 f"seat {seat} has already bet in this round", reason="already_bet"
             )
         boxes = self._free_boxes(b.opens + b.blind)
-        engine = self.engine
         if (b.insurance or b.sixth) and not b.blind:
             raise IllegalActionError(
                 "blind_insurance and blind_sixth need blind_boxes",
                 reason="blind_options_without_blind_boxes",
             )
         # the open boxes share one Ante and Bonus; _bets checked how many the table allows
-        engine.verify_place_box(seat, box=boxes[0], ante=b.ante, bonus=b.bonus)
-        for box in boxes[b.opens :]:
-            engine.verify_place_box(
-                seat,
-                box=box,
-                ante=b.ante,
-                bonus=b.blind_bonus,
-                blind=True,
-                insurance=b.insurance,
-                sixth_card=b.sixth,
-            )
-        return self.bets_total(bets)
+        placed = self._box_actions(seat, b, boxes)
+        for action in placed[:1] + placed[b.opens :]:
+            self.engine.verify(action)
+        return sum(int(self.engine.price(a)) for a in placed)
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
         self.check_bets(seat, bets)
         b = self._bets(bets)
-        boxes = self._free_boxes(b.opens + b.blind)
-        for box in boxes[: b.opens]:
-            self.engine.place_box(seat, box=box, ante=b.ante, bonus=b.bonus)
-        for box in boxes[b.opens :]:
-            self.engine.place_box(
-                seat,
-                box=box,
-                ante=b.ante,
-                bonus=b.blind_bonus,
-                blind=True,
-                insurance=b.insurance,
-                sixth_card=b.sixth,
-            )
+        for action in self._box_actions(seat, b, self._free_boxes(b.opens + b.blind)):
+            self.engine.apply(action)
 
     def adopt_limits(self, factory: RussianFactory) -> None:
         """The table's limits changed (an operator): boxes placed from now on in this round's
@@ -349,18 +382,10 @@ class RussianTableRound:
 
     def check(self, action: Action) -> int:
         """Refuse ``action`` unless the engine takes it; the money it needs held first (a
-        fee, the Bet and its insurance, a buy)."""
+        fee, the Bet and its insurance, a buy: the engine's price)."""
         decision = _decision(action)
         self.engine.verify(decision)
-        config, ante = self.engine.config, self._ante(decision.box)
-        match decision:
-            case Exchange() | SixthCard():
-                return config.draw_fee_multiple * ante
-            case PlaceBet(insurance=insurance):
-                return config.bet_multiple * ante + insurance
-            case BuyGame():
-                return config.buy_fee_multiple * ante
-        return 0
+        return int(self.engine.price(decision))
 
     def apply(self, action: Action) -> None:
         self.engine.apply(_decision(action))
@@ -394,9 +419,13 @@ class RussianTableRound:
         return [legal.kind for legal in self._decisions(seat)]
 
     def turn_stakes(self, seat: int) -> dict[str, int]:
-        """None: an option's stake depends on the box deciding and on what the player
-        asks (the cards exchanged, the insurance), so the table holds it (issue 18)."""
-        return {}
+        """The engine's price of each of ``seat``'s decisions now that moves money (the Bet
+        without insurance; the insurance the player chooses is added to it)."""
+        return {
+            legal.kind: price
+            for legal in self._decisions(seat)
+            if (price := int(self.engine.price(_decision(legal.action))))
+        }
 
     def decision_word(self, act: ActMessage) -> str | None:
         return act.action
@@ -453,6 +482,9 @@ class RussianTableRound:
             None,
         )
         data["insurance"] = None if insurance is None else [insurance.low, insurance.high]
+        # The price of each decision now that moves money (the engine's; the Bet's without
+        # the insurance the player adds): what a button says it costs.
+        data["prices"] = self.turn_stakes(seat) if mine and seat is not None else {}
         return data
 
     def record(self, round_id: int) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from croupier.server.errors import ConflictError, PermissionDeniedError
 from croupier.server.tables.admission import NO_CHECKS, Admission
 from croupier.server.tables.broadcast import Broadcaster
 from croupier.server.tables.connection import Connection
-from croupier.server.tables.core import Occupant, TableCore
+from croupier.server.tables.core import Occupant, TableCore, TableStatus
 from croupier.server.tables.wire import Left, Result, Seated
 from croupier.server.wallet import service as wallet
 
@@ -156,7 +156,7 @@ class Seats:
         seat = core.seat_of.get(conn.user_id)
         if seat is None:
             raise IllegalActionError("you are not seated at this table", reason="not_seated")
-        if core.status in ("betting", "playing") and seat in core.round_users:
+        if core.status in (TableStatus.BETTING, TableStatus.PLAYING) and seat in core.round_users:
             raise IllegalActionError(
                 f"seat {seat} has bets in round {core.round_id}: leave after it ends",
                 reason="leave_with_bets",
@@ -179,7 +179,7 @@ class Seats:
         round ends, so no other can have become free): a dead gateway's thousand sockets at
         a live table's thousands of seats are then a thousand lookups, not millions."""
         core = self.core
-        playing = core.status in ("betting", "playing")
+        playing = core.status in (TableStatus.BETTING, TableStatus.PLAYING)
         if users is None:
             seated = list(core.seats.items())
         else:
@@ -287,7 +287,7 @@ class Seats:
         if (
             self.guarded
             and self._policy.idle_candidates()
-            and core.status == "idle"
+            and core.status is TableStatus.IDLE
             and self._idle_generation != core.timer_generation
         ):
             core.arm(core.config.betting_seconds)

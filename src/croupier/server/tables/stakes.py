@@ -22,7 +22,8 @@ from typing import Any
 from croupier.errors import CroupierError
 from croupier.server.db import Database
 from croupier.server.errors import IdempotencyConflict
-from croupier.server.tables import rounds, window
+from croupier.server.rounds import store as rounds
+from croupier.server.tables import window
 from croupier.server.wallet.service import Movement, Released, StakeCheck
 
 __all__ = [

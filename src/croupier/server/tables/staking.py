@@ -4,8 +4,10 @@ path (``_bets`` / ``_acts``: a lone request is a batch of one)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from croupier.errors import IllegalActionError
-from croupier.server.tables import rounds
+from croupier.server.rounds import store as rounds
 from croupier.server.tables.connection import Prepaid, Request
 from croupier.server.tables.wire import BetMessage, Result
 from croupier.server.wallet.service import Movement
@@ -17,6 +19,7 @@ __all__ = [
     "decision_stake",
     "prepaid_ack",
     "returned_hold",
+    "stake_order",
     "unverified_hold",
 ]
 
@@ -28,37 +31,57 @@ def bet_message(request: Request) -> BetMessage:
     return message
 
 
-def bet_stake(
-    user_id: int, key: str, *, seat: int, amount: int, bets: dict[str, int]
+def stake_order(
+    user_id: int,
+    *,
+    seat: int,
+    amount: int,
+    key: str | None = None,
+    bets: Mapping[str, int] | None = None,
+    decision: str | None = None,
+    word: str = "",
 ) -> rounds.Stake:
-    """The stake of a bet, under the client's idempotency key ``key``; the spots are part of
-    the request (the same key with other bets is a conflict). The owner and a cluster's
-    gateway both build a bet's stake here, so that either finds the other's hold."""
+    """The record of a stake to hold -- user, seat, amount, idempotency key, details -- the
+    one place it is built: the owner (:mod:`.escrow`'s callers) and a cluster's gateway
+    (:mod:`..cluster.holds`) both call it, so that either finds the other's hold, and the
+    owner verifies a gateway's prepaid hold against it.
+
+    A bet (``decision`` ``None``): under the client's key ``key``, its spots ``bets`` in the
+    details (the same key with other bets is a conflict). A decision: under a key naming the
+    decision (:class:`.turns.DecisionId`: the round and the turn -- so a seat's boxes, or
+    its turns, never share a stake, issue 26) and the seat; ``word`` is its wire name
+    (``"4x"``, ``"bet"``...): another decision under the same key is a conflict, never a
+    replay."""
+    if decision is None:
+        assert key is not None and bets is not None, "a bet's stake needs its key and spots"
+        return rounds.Stake(
+            user_id=user_id,
+            seat=seat,
+            amount=amount,
+            idempotency_key=key,
+            details={"bets": dict(bets), "seat": seat},
+        )
     return rounds.Stake(
         user_id=user_id,
         seat=seat,
         amount=amount,
-        idempotency_key=key,
-        details={"bets": bets, "seat": seat},
+        idempotency_key=f"decision:{decision}:seat:{seat}",
+        details={"decision": decision, "action": word, "stake": amount, "seat": seat},
     )
+
+
+def bet_stake(
+    user_id: int, key: str, *, seat: int, amount: int, bets: Mapping[str, int]
+) -> rounds.Stake:
+    """A bet's :func:`stake_order`."""
+    return stake_order(user_id, seat=seat, amount=amount, key=key, bets=bets)
 
 
 def decision_stake(
     user_id: int, word: str, *, decision: str, seat: int, extra: int
 ) -> rounds.Stake:
-    """The stake a decision adds (a UTH Play bet, a Russian Poker fee, Bet, insurance or
-    buy), under a key naming the decision (:class:`.turns.DecisionId`: the round and the
-    turn) and the seat: a decision resent is held once, by the table or by a cluster's
-    gateway (issue 18), and two boxes or two turns never share a stake (issue 26). ``word``
-    is the decision's wire name (``"4x"``, ``"bet"``...): another decision under the same
-    key is a conflict, never a replay."""
-    return rounds.Stake(
-        user_id=user_id,
-        seat=seat,
-        amount=extra,
-        idempotency_key=f"decision:{decision}:seat:{seat}",
-        details={"decision": decision, "action": word, "stake": extra, "seat": seat},
-    )
+    """A decision's :func:`stake_order` (its extra stake ``extra``)."""
+    return stake_order(user_id, seat=seat, amount=extra, decision=decision, word=word)
 
 
 def bet_ack(move: Movement, *, round_id: int | None, seat: int) -> Result:

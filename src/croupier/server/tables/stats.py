@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from croupier.server.tables.models import Round, RoundPlayer, RoundStatus, dealt
+from croupier.server.rounds.models import Round, RoundPlayer, RoundStatus, dealt
 from croupier.server.tables.registry import theories
 
 __all__ = ["operator_stats"]

@@ -48,8 +48,9 @@ from croupier.server.tables.connection import (
     Tick,
     Timer,
 )
-from croupier.server.tables.core import TableCore
+from croupier.server.tables.core import TableCore, TableStatus
 from croupier.server.tables.driver import Driver, Parts
+from croupier.server.tables.escrow import Escrow, WindowedEscrow
 from croupier.server.tables.games import GameFactory
 from croupier.server.tables.seats import Seats
 from croupier.server.tables.wire import (
@@ -94,11 +95,14 @@ class Table:
         clock: Clock,
         shoe_factory: Callable[[], Shoe],
         history: int = 1024,
+        windowed: bool = False,
     ) -> None:
         self.core = TableCore(config, factory, db=db, clock=clock, shoe_factory=shoe_factory)
         self.out = Broadcaster(self.core, history=history)
         self.seats = Seats(self.core, self.out)
-        self.driver = DRIVERS[factory.kind](Parts(self.core, self.out, self.seats))
+        # A cluster's table (``windowed``): its gateways hold stakes themselves (:mod:`.window`).
+        self.escrow = (WindowedEscrow if windowed else Escrow)(self.core)
+        self.driver = DRIVERS[factory.kind](Parts(self.core, self.out, self.seats, self.escrow))
         self.seats.policy = self.driver
         self._task: asyncio.Task[None] | None = None
 
@@ -113,7 +117,7 @@ class Table:
         return self.core.factory
 
     @property
-    def status(self) -> str:
+    def status(self) -> TableStatus:
         return self.core.status
 
     @property
@@ -146,6 +150,10 @@ class Table:
     @property
     def rounds_played(self) -> int:
         return self.core.rounds_played
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` holds at the table now."""
+        return self.core.seat_of.get(user_id)
 
     @property
     def seq(self) -> int:

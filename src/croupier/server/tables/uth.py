@@ -20,24 +20,27 @@ from typing import Any, Literal, Protocol
 from croupier.analysis.returns import Box
 from croupier.analysis.uth.moments import BlindKey, UthMoments, UthOutcomes, blind_key, moments
 from croupier.analysis.uth.paytables import PayTable, check_paytable, from_engine
-from croupier.cards import Card
+from croupier.cards import DECK, Card
+from croupier.chips import Chips
 from croupier.deck import Shoe
 from croupier.errors import ConfigError, CroupierError, IllegalActionError
 from croupier.evaluator import HandCategory
 from croupier.games.paytables import PayTable as EnginePayTable
 from croupier.games.protocol import Action
 from croupier.games.uth import (
+    AddTrips,
     BoxView,
     Check,
     Fold,
     Phase,
+    PlaceBets,
     Play,
     SeatView,
     UthAction,
     UthConfig,
     UthRound,
-    opening_stake,
 )
+from croupier.games.uth.actions import price
 from croupier.games.uth.config import PlayMultiples
 from croupier.games.uth.events import (
     PUBLIC,
@@ -78,6 +81,7 @@ class UthFactory:
 
     def __init__(self, table: TableConfig) -> None:
         self.config = _config(table.rules)
+        self._pricing: UthTableRound | None = None
 
     def reconfigure(self, rules: Mapping[str, Any]) -> None:
         """New rules for the rounds opened from now on (seed 003: management may change a
@@ -91,7 +95,7 @@ class UthFactory:
         config = _config(rules)
         if config.max_seats != self.config.max_seats:
             raise ConfigError("max_seats cannot change while the table is open")
-        self.config = config
+        self.config, self._pricing = config, None
 
     def new_round(self, shoe: Shoe, *, salt: str = "") -> UthTableRound:
         return UthTableRound(UthRound(self.config, shoe))
@@ -101,7 +105,30 @@ class UthFactory:
 
     def min_stake(self) -> int:
         """The least a seat can bet: the minimum Ante and the Blind equal to it."""
-        return opening_stake(ante=self.config.ante_min)
+        return int(price(PlaceBets(seat=0, ante=Chips(self.config.ante_min))))
+
+    def bet_prices(self) -> dict[str, dict[str, int]]:
+        """The engine's price of one unit of each opening amount (the Blind is the Ante's)."""
+        one = Chips(1)
+        return {
+            "bet": {
+                "ante": int(price(PlaceBets(seat=0, ante=one))),
+                "trips": int(price(PlaceBets(seat=0, ante=Chips(0), trips=one))),
+            },
+            "trips": {"trips": int(price(AddTrips(seat=0, trips=one)))},
+        }
+
+    def price_bet(self, bets: Mapping[str, int]) -> int:
+        """The engine's price of a bet of a seat that has not bet, checked against the
+        table's rules (a cluster's gateway holds that much): a round on an ordered deck
+        answers, no shuffle (its cards are never dealt)."""
+        if self._pricing is None:
+            self._pricing = UthTableRound(UthRound(self.config, Shoe(DECK)))
+        return self._pricing.check_bets(0, bets)
+
+    def decision_word(self, act: ActMessage) -> str | None:
+        """The wire name of the decision ``act`` asks for (:meth:`UthTableRound.decision_word`)."""
+        return _word(act)
 
     def max_seats(self) -> int | None:
         return self.config.max_seats
@@ -131,6 +158,17 @@ def _multiple(act: ActMessage) -> int | None:
         return act.multiple
     match = _MULTIPLE.match(act.action)
     return int(match.group(1)) if match else None
+
+
+def _word(act: ActMessage) -> str | None:
+    """The wire name (as ``legal`` gives it) of the decision ``act`` asks for, or ``None``."""
+    try:
+        multiple = _multiple(act)
+    except CroupierError:
+        return None  # a play with no multiple
+    if multiple is not None:
+        return f"{multiple}x"
+    return act.action if act.action in ("check", "fold") else None
 
 
 _VIEW_FIELDS = tuple(f.name for f in dataclasses.fields(SeatView))
@@ -215,35 +253,32 @@ class UthTableRound:
             )
         return ante, trips
 
-    def _added_trips(self, seat: int, bets: Mapping[str, int]) -> int:
-        """Trips added by a seat that has bet (seed 001), checked against the round's limits."""
-        if set(bets) != {"trips"}:
-            raise IllegalActionError(
-                f"seat {seat} has already bet in this round: only Trips may be added",
-                reason="already_bet",
-            )
-        self.engine.verify_place_trips(seat, trips=bets["trips"])
-        return bets["trips"]
+    def bet_action(self, seat: int, bets: Mapping[str, int]) -> PlaceBets | AddTrips:
+        """The engine's action of a bet from ``seat``: its opening bets, or Trips added by a
+        seat that has bet (seed 001: the Trips spot opens once the Ante is accepted)."""
+        if self.engine.has_box(seat):
+            if set(bets) != {"trips"}:
+                raise IllegalActionError(
+                    f"seat {seat} has already bet in this round: only Trips may be added",
+                    reason="already_bet",
+                )
+            return AddTrips(seat=seat, trips=Chips(bets["trips"]))
+        ante, trips = self._bets(bets)
+        return PlaceBets(seat=seat, ante=Chips(ante), trips=Chips(trips))
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        if self.engine.has_box(seat):
-            return self._added_trips(seat, bets)
-        ante, trips = self._bets(bets)
-        self.engine.verify_place_bets(seat, ante=ante, trips=trips)
-        return opening_stake(ante=ante, trips=trips)
+        action = self.bet_action(seat, bets)
+        self.engine.verify(action)
+        return int(self.engine.price(action))
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
         if set(bets) == {"trips"}:
-            return bets["trips"]  # Trips added after the Ante
+            return int(self.engine.price(AddTrips(seat=0, trips=Chips(bets["trips"]))))
         ante, trips = self._bets(bets)
-        return opening_stake(ante=ante, trips=trips)
+        return int(self.engine.price(PlaceBets(seat=0, ante=Chips(ante), trips=Chips(trips))))
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
-        if self.engine.has_box(seat):
-            self.engine.place_trips(seat, trips=self._added_trips(seat, bets))
-            return
-        ante, trips = self._bets(bets)
-        self.engine.place_bets(seat, ante=ante, trips=trips)
+        self.engine.apply(self.bet_action(seat, bets))
 
     def adopt_limits(self, factory: UthFactory) -> None:
         """The table's limits changed (an operator): bets placed from now on in this round's
@@ -276,12 +311,11 @@ class UthTableRound:
         )
 
     def check(self, action: Action) -> int:
-        """Refuse ``action`` unless the engine takes it; the Play bet it needs."""
+        """Refuse ``action`` unless the engine takes it; the Play bet it needs (the
+        engine's price)."""
         decision = _decision(action)
         self.engine.verify(decision)
-        if isinstance(decision, Play):
-            return decision.multiple * self.engine.box(decision.seat).ante
-        return 0
+        return int(self.engine.price(decision))
 
     def apply(self, action: Action) -> None:
         self.engine.apply(_decision(action))
@@ -296,20 +330,18 @@ class UthTableRound:
         return list(self.engine.legal_words(seat))
 
     def turn_stakes(self, seat: int) -> dict[str, int]:
-        """Each Play bet ``seat`` may make now: ``"4x"`` -> 4 x its Ante (spec/uth.md)."""
-        words = self.engine.legal_words(seat)
-        ante = self.engine.box(seat).ante if words else 0
-        found = ((word, _MULTIPLE.match(word)) for word in words)
-        return {word: int(match.group(1)) * ante for word, match in found if match}
+        """Each Play bet ``seat`` may make now at the engine's price: ``"4x"`` -> 4 x its
+        Ante (spec/uth.md)."""
+        found = ((word, _MULTIPLE.match(word)) for word in self.engine.legal_words(seat))
+        price = self.engine.price
+        return {
+            word: int(price(Play(seat=seat, multiple=int(match.group(1)))))
+            for word, match in found
+            if match
+        }
 
     def decision_word(self, act: ActMessage) -> str | None:
-        try:
-            multiple = _multiple(act)
-        except CroupierError:
-            return None  # a play with no multiple
-        if multiple is not None:
-            return f"{multiple}x"
-        return act.action if act.action in ("check", "fold") else None
+        return _word(act)
 
     def void(self, reason: str) -> None:
         if self.engine.can_void():
@@ -355,6 +387,8 @@ class UthTableRound:
     def view(self, seat: int | None) -> dict[str, Any]:
         # A spectator sees what a seat without a box sees: the board, and nothing private.
         data = self._view_json(self.engine.view(seat))
+        # The price of each decision now (the engine's): what a button says it costs.
+        data["prices"] = self.turn_stakes(seat) if seat is not None else {}
         if self.engine.config.max_seats is not None:
             # A casino table shows every box; a live table's hundreds of boxes are not sent
             # with every view (each seat sees its own in ``box``).

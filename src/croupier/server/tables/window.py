@@ -46,8 +46,8 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
-from croupier.server.tables import rounds
-from croupier.server.tables.models import Round, RoundPlayer, RoundStatus
+from croupier.server.rounds import store as rounds
+from croupier.server.rounds.models import Round, RoundPlayer, RoundStatus
 from croupier.server.wallet import service as wallet
 from croupier.server.wallet.models import IdempotencyKey
 

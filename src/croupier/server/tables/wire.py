@@ -451,6 +451,14 @@ class LobbyEntry(Struct, kw_only=True):
     rules: Annotated[dict[str, Any], _doc("the game's rules and limits")]
     timers: Timers
     round_id: int | None
+    prices: Annotated[
+        dict[str, dict[str, int]] | UnsetType,
+        _doc(
+            "what one unit of each amount of each opening bet stakes, as the game's engine "
+            'prices it (UTH: `{"bet": {"ante": 2, "trips": 1}, "trips": {"trips": 1}}`, the '
+            "Blind with the Ante; Russian Poker: `box` and `blind_box`): a client's total"
+        ),
+    ] = UNSET
 
 
 class UserRef(Struct, kw_only=True):

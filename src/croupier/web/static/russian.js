@@ -203,7 +203,8 @@ export function RussianTable({ info }) {
     refresh();
   }
 
-  const cost = (mult) => money(mult * ante);
+  // What each decision costs, as the server's engine prices it (the view's `prices`).
+  const cost = (action) => money((v && v.prices && v.prices[action]) || 0);
   const limits = t("russian.limits", { min: money(rules.ante_min), max: money(rules.ante_max) });
   const phase = v ? v.phase : m.last ? "settled" : tb ? tb.status : "connecting";
   const phaseText = (() => {
@@ -255,7 +256,11 @@ export function RussianTable({ info }) {
     if (legal.length) return decisionButtons();
     if (canBet) {
       const d = ui.draft;
-      const total = d.ante + d.bonus + d.blind * 3 * d.ante;
+      // At the prices the server's engine gives (the lobby's `prices`): each open box its
+      // Ante and Bonus, each blind box its Ante with the Bet placed with it.
+      const boxPrice = (info.prices && info.prices.box) || {};
+      const blindPrice = (info.prices && info.prices.blind_box) || {};
+      const total = d.ante * (boxPrice.ante || 0) + d.bonus * (boxPrice.bonus || 0) + d.blind * d.ante * (blindPrice.ante || 0);
       return html`<div class="ru-betform" data-testid="bet-form">
         <${ChipTray} selected=${ui.chip} max=${rules.ante_max || Infinity} onSelect=${(c) => { ui.chip = c; refresh(); }} />
         <div class="bet-row">
@@ -280,11 +285,11 @@ export function RussianTable({ info }) {
   function decisionButtons() {
     const n = ui.selected.size;
     const label = {
-      exchange: n ? t("russian.act.exchange_n", { n, cost: cost(1) }) : t("russian.act.exchange", { cost: cost(1) }),
-      sixth_card: t("russian.act.sixth", { cost: cost(1) }),
-      bet: t("russian.act.bet", { cost: cost(rules.bet_multiple || 2) }),
+      exchange: n ? t("russian.act.exchange_n", { n, cost: cost("exchange") }) : t("russian.act.exchange", { cost: cost("exchange") }),
+      sixth_card: t("russian.act.sixth", { cost: cost("sixth_card") }),
+      bet: t("russian.act.bet", { cost: cost("bet") }),
       fold: t("action.fold"),
-      buy: t("russian.act.buy", { cost: cost(1) }),
+      buy: t("russian.act.buy", { cost: cost("buy") }),
       decline: t("russian.act.decline"),
     };
     const ins = v && v.insurance;

@@ -81,6 +81,9 @@ export function useTable(info, handlers) {
         m.user = f.user;
       } else if (f.type === "state") {
         m.table = f.table;
+        // The decision your seat is asked for now: every `act` names it, so that a resend is
+        // answered once and a late one refused (docs/protocol.md "Decisions").
+        m.decision = f.table.decision || null;
         for (const o of f.table.seats || []) m.names[o.seat] = o.username;
         if (f.table.deadline_in != null && f.table.status !== "idle") {
           m.deadline = { at: f._at + f.table.deadline_in * 1000, total: Math.max(f.table.deadline_in, 0.001) };
@@ -111,6 +114,7 @@ export function useTable(info, handlers) {
           m.table = { ...m.table, status: "idle", round_id: null };
           m.deadline = null;
         }
+        if (e.kind === "your_turn" && e.decision) m.decision = e.decision;
         if (e.kind === "turn" || e.kind === "decisions_open") {
           const seconds = e.decision_seconds;
           if (seconds) m.deadline = { at: f._at + seconds * 1000, total: seconds };
@@ -173,7 +177,10 @@ export function useTable(info, handlers) {
     model.busy = true;
     setVersion((n) => n + 1);
     try {
-      const result = await model.socket.request(message);
+      const named = message.type === "act" && !message.decision && model.decision ? { ...message, decision: model.decision } : message;
+      const result = await model.socket.request(named);
+      // Answered: the next decision's id comes with the next `state` (or `your_turn`).
+      if (named.decision && model.decision === named.decision) model.decision = null;
       if (result && typeof result.balance === "number") setBalance(result.balance);
       return result;
     } catch (err) {

@@ -112,6 +112,9 @@ export function follow(mm, e, me) {
 export function UthTable({ info }) {
   const rules = info.rules || {};
   const live = info.max_seats == null;
+  // What a bet stakes, at the prices the server's engine gives (the lobby's `prices`).
+  const betPrice = (info.prices && info.prices.bet) || {};
+  const stakeOf = (ante, trips) => ante * (betPrice.ante || 0) + trips * (betPrice.trips || 0);
   const ui = useRef({ chip: CHIPS[1].value, draft: { ante: 0, trips: 0 }, placed: [], lastBet: null, hint: null }).current;
   const [, redraw] = useState(0);
   const refresh = () => redraw((n) => n + 1);
@@ -280,7 +283,7 @@ export function UthTable({ info }) {
       ui.draft = { ante: 0, trips: 0 };
       ui.placed = [];
       m.last = null;
-      announce(t("uth.bet_placed", { amount: money(2 * ante + trips) }));
+      announce(t("uth.bet_placed", { amount: money(result.staked != null ? result.staked : stakeOf(ante, trips)) }));
       refresh();
     }
   }
@@ -383,7 +386,7 @@ export function UthTable({ info }) {
         <button type="button" class="btn primary" data-testid="sit" disabled=${m.busy || offline} onClick=${() => send({ type: "join" })}>${t("sit")}</button>`;
     }
     if (canBet) {
-      const total = ui.draft.ante * 2 + ui.draft.trips;
+      const total = stakeOf(ui.draft.ante, ui.draft.trips);
       return html`<${ChipTray} selected=${ui.chip} max=${rules.ante_max || Infinity} onSelect=${(c) => { ui.chip = c; refresh(); }} />
         <div class="bet-row">
           <div class="bet-total" aria-live="polite">${t("uth.total", { amount: money(total) })}</div>
@@ -494,7 +497,7 @@ function OtherBoxes({ info, model, onSit }) {
     else if (occupant) {
       const cards = revealed ? revealed : box && v && v.phase !== "betting" ? [null, null] : null;
       body = html`${cards ? html`<${CardRow} cards=${cards} slots=${2} small=${true} label=${t("cards_of", { name: occupant.username })} />` : null}
-        ${box ? html`<span class="mini-bets">${money(box.ante * 2 + box.trips + box.play)}${box.folded ? ` · ${t("folded")}` : box.play ? ` · ${box.play_multiple}×` : ""}</span>` : null}
+        ${box ? html`<span class="mini-bets">${money(box.ante + box.blind + box.trips + box.play)}${box.folded ? ` · ${t("folded")}` : box.play ? ` · ${box.play_multiple}×` : ""}</span>` : null}
         ${res && !mine ? html`<span class=${res.net > 0 ? "good" : res.net < 0 ? "bad" : "muted"}>${signedMoney(res.net)}</span>` : null}`;
     } else if (t0.your_seat == null) {
       body = html`<button type="button" class="btn small" data-testid=${`sit-${seat}`} onClick=${() => onSit(seat)}>${t("sit_here")}</button>`;

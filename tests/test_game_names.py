@@ -1,0 +1,196 @@
+"""Games as plug-ins (issue 31, deliverable 1): no module outside a game's own files and the
+three registries (``server/tables/registry.py``, ``web/static/games.js``, ``cli/app.py``)
+names a game by a string or imports a game's own module.
+
+A game is a package of ``croupier.games``; its own files are every module under a directory
+of its name (``games/uth/``, ``analysis/uth/``) and every file whose name is the game's or
+starts with it and ``_`` (``history/uth.py``, ``server/tables/uth.py``, ``cli/uth_play.py``,
+``web/static/uth.js``). A place names a game when it imports one of another game's modules,
+or holds a string that is the game's name or a path of its files (``"uth"``,
+``"/api/uth/advice"``, ``"./uth.js"``); docstrings and comments are prose, not names.
+
+``python tests/test_game_names.py`` lists every such place. The places the design has not
+yet reached are :data:`REMAINING` (each ``path: what``): the check fails on any other place,
+and on a listed one that is gone (so the list only shrinks).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "croupier"
+REGISTRIES = frozenset({"server/tables/registry.py", "web/static/games.js", "cli/app.py"})
+
+
+def games() -> list[str]:
+    """Every game: a package of ``croupier.games``."""
+    return sorted(
+        p.name for p in (SRC / "games").iterdir() if p.is_dir() and (p / "__init__.py").exists()
+    )
+
+
+def owner(path: str, names: list[str]) -> str | None:
+    """The game whose own file ``path`` (relative to ``src/croupier``) is, or ``None``."""
+    parts = path.split("/")
+    stem = parts[-1].split(".")[0]
+    for game in names:
+        if game in parts[:-1] or stem == game or stem.startswith(game + "_"):
+            return game
+    return None
+
+
+def _named(text: str, game: str) -> bool:
+    """Whether a string names ``game``: is its name, or a path of its files or routes."""
+    return text == game or bool(re.search(rf"(^|[/.])({game})(_[a-z]+)?(\.js|/|$)", text))
+
+
+def _module_game(module: str, names: list[str]) -> str | None:
+    parts = module.split(".")
+    for game in names:
+        if any(p == game or p.startswith(game + "_") for p in parts[1:]):
+            return game
+    return None
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                found.add(id(value))
+    return found
+
+
+def _python(path: Path, names: list[str]) -> Iterator[tuple[str, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    prose = _docstrings(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            modules = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            for module in modules:
+                game = _module_game(module, names)
+                if game:
+                    yield game, f"line {node.lineno}: imports {module}"
+                    break
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                game = _module_game(alias.name, names)
+                if game:
+                    yield game, f"line {node.lineno}: imports {alias.name}"
+        elif (
+            isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in prose
+        ):
+            for game in names:
+                if _named(node.value, game):
+                    yield game, f"line {node.lineno}: the string {node.value!r}"
+
+
+_JS_STRING = re.compile(r"""(?<!\\)(['"`])((?:(?!\1)[^\\\n]|\\.)*)\1""")
+_JS_COMMENT = re.compile(r"^\s*(//|\*|/\*)")
+
+
+def _javascript(path: Path, names: list[str]) -> Iterator[tuple[str, str]]:
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if _JS_COMMENT.match(line):
+            continue
+        code = line.split(" // ")[0]
+        for match in _JS_STRING.finditer(code):
+            for game in names:
+                if _named(match.group(2), game):
+                    yield game, f"line {number}: the string {match.group(0)}"
+
+
+def places() -> list[str]:
+    """Every place outside a game's own files and the registries that names a game."""
+    names = games()
+    found: list[str] = []
+    files = [*SRC.rglob("*.py"), *(SRC / "web" / "static").glob("*.js")]
+    for path in sorted(files):
+        rel = path.relative_to(SRC).as_posix()
+        if rel in REGISTRIES or "__pycache__" in rel:
+            continue
+        mine = owner(rel, names)
+        scan = _python if path.suffix == ".py" else _javascript
+        for game, what in scan(path, names):
+            if game != mine:
+                found.append(f"{rel}: {game}: {what}")
+    return found
+
+
+def _key(place: str) -> str:
+    """A place without its line number (lines move as code is edited)."""
+    return re.sub(r"line \d+: ", "", place)
+
+
+REMAINING: frozenset[str] = frozenset(
+    {
+        "history/phh.py: holdem: imports croupier.games.holdem.config",
+        "history/phh.py: holdem: imports croupier.games.holdem.events",
+        "history/phh.py: holdem: imports croupier.games.holdem.state",
+        "server/accounts/passwords.py: holdem: the string 'holdem'",
+        "server/accounts/passwords.py: russian: the string 'russian'",
+        "server/reports/theory.py: uth: imports croupier.analysis.uth.moments",
+        "server/reports/theory.py: uth: imports croupier.analysis.uth.paytables",
+        "server/tables/advice.py: uth: imports croupier.analysis.uth.advisor",
+        "server/tables/advice.py: uth: the string '/api/uth/advice'",
+        'web/static/app.js: holdem: the string "./holdem.js"',
+        'web/static/app.js: holdem: the string "game.holdem"',
+        'web/static/app.js: holdem: the string "holdem"',
+        'web/static/app.js: russian: the string "./russian.js"',
+        'web/static/app.js: russian: the string "game.russian"',
+        'web/static/app.js: russian: the string "russian"',
+        'web/static/app.js: uth: the string "./uth.js"',
+        'web/static/app.js: uth: the string "game.uth"',
+        'web/static/app.js: uth: the string "uth"',
+        'web/static/history.js: holdem: the string "holdem"',
+        'web/static/history.js: russian: the string "russian"',
+        'web/static/history.js: uth: the string "uth"',
+        'web/static/op-reports.js: holdem: the string "holdem"',
+        'web/static/op-tables.js: holdem: the string "holdem"',
+        'web/static/op-tables.js: russian: the string "op.theory.russian"',
+        'web/static/op-tables.js: russian: the string "russian"',
+        'web/static/op-tables.js: uth: the string "op.theory.uth"',
+        'web/static/op-tables.js: uth: the string "uth"',
+        'web/static/russian.js: uth: the string "./uth.js"',
+    }
+)
+"""The places the plug-in design has not reached yet (``python tests/test_game_names.py``
+lists them with their lines): the browser's lobby, history and operator's forms (issue 29's
+files while it lands), UTH's advice route and theory cache, the Hold'em hand-history format
+and the password checker's site words."""
+
+
+def test_no_module_outside_a_games_own_files_names_a_game() -> None:
+    found = {_key(p) for p in places()}
+    new = sorted(found - REMAINING)
+    gone = sorted(REMAINING - found)
+    assert not new, "modules that name a game outside its files and the registries:\n" + "\n".join(
+        new
+    )
+    assert not gone, "no longer there (take them off REMAINING):\n" + "\n".join(gone)
+
+
+def test_the_check_sees_a_game_named_by_a_string_and_by_an_import(tmp_path: Path) -> None:
+    source = tmp_path / "core.py"
+    source.write_text(
+        '"""About uth tables."""\nfrom croupier.server.tables import uth\n'
+        'GAME = "russian"\nURL = "/api/holdem/advice"\nPROSE = "a UTH table"\n'
+    )
+    got = list(_python(source, games()))
+    assert [g for g, _ in got] == ["uth", "russian", "holdem"]
+    script = tmp_path / "lobby.js"
+    script.write_text("// uth.js\nimport { x } from './uth.js';\nif (game === 'caribbean') {}\n")
+    assert [g for g, _ in _javascript(script, games())] == ["uth", "caribbean"]
+    assert owner("cli/russian_play.py", games()) == "russian"
+    assert owner("analysis/caribbean/exact.py", games()) == "caribbean"
+    assert owner("server/tables/games.py", games()) is None
+
+
+if __name__ == "__main__":
+    for place in places():
+        print(place)
