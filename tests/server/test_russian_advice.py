@@ -1,4 +1,4 @@
-"""``GET /api/russian/advice`` and ``GET /api/rounds/{id}/costs`` (Russian Poker and UTH) over HTTP (issue 32)."""
+"""``GET /api/games/russian/advice`` and ``GET /api/rounds/{id}/costs`` (Russian Poker and UTH) over HTTP (issue 32)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def _auth(token: str) -> dict[str, str]:
 def test_russian_advice_at_each_decision(server: Server) -> None:
     _, token = server.player("alice")
     get = server.client.get
-    first = get("/api/russian/advice", params={"hand": "AsAdAc7h2d"}, headers=_auth(token))
+    first = get("/api/games/russian/advice", params={"hand": "AsAdAc7h2d"}, headers=_auth(token))
     assert first.status_code == 200, first.text
     body = first.json()
     assert body["decision"] == "first" and body["best_label"] == "exchange 2d 7h"
@@ -25,13 +25,15 @@ def test_russian_advice_at_each_decision(server: Server) -> None:
     evs = [Fraction(o["ev_exact"]) for o in body["options"]]
     assert evs == sorted(evs, reverse=True) and body["options"][0]["cost"] == 0
     bet = get(
-        "/api/russian/advice", params={"hand": "AhKd7c5s2h", "seen": "3c4d"}, headers=_auth(token)
+        "/api/games/russian/advice",
+        params={"hand": "AhKd7c5s2h", "seen": "3c4d"},
+        headers=_auth(token),
     ).json()
     expected = advise_bet("Ah Kd 7c 5s 2h", "3c 4d")
     assert bet["decision"] == "bet"
     assert [Fraction(o["ev_exact"]) for o in bet["options"]] == [o.ev for o in expected.options]
     buy = get(
-        "/api/russian/advice",
+        "/api/games/russian/advice",
         params={"hand": "AhAd7c5s2h", "dealer": "KcQd9h6s3c"},
         headers=_auth(token),
     ).json()
@@ -50,9 +52,9 @@ def test_russian_advice_refuses_bad_cards_and_strangers(server: Server) -> None:
         {"hand": "AsKd"},
         {"hand": "AhAd7c5s2h", "dealer": "AsKd5c4h2d"},  # a dealer who qualifies
     ):
-        bad = get("/api/russian/advice", params=params, headers=_auth(token))
+        bad = get("/api/games/russian/advice", params=params, headers=_auth(token))
         assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_cards", params
-    anonymous = get("/api/russian/advice", params={"hand": "AsAdAc7h2d"})
+    anonymous = get("/api/games/russian/advice", params={"hand": "AsAdAc7h2d"})
     assert anonymous.status_code == 401
 
 

@@ -29,7 +29,9 @@ def test_the_hint_names_the_best_option_with_each_options_value(
     tab.page.wait_for_selector("[data-testid=act-bet]:not([disabled])")
     hand = _cards(tab)
     advice = web_server.http.get(
-        "/api/russian/advice", params={"hand": hand}, headers={"Authorization": f"Bearer {token}"}
+        "/api/games/russian/advice",
+        params={"hand": hand},
+        headers={"Authorization": f"Bearer {token}"},
     ).json()
     assert advice["decision"] == "first"
     tab.page.click("[data-testid=hint]")

@@ -37,60 +37,25 @@ def uth_advice(user: CurrentUser, hole: Cards, board: Cards = "") -> dict[str, A
     }
 
 
-@router.get("/api/russian/advice")
-def russian_advice(
-    user: CurrentUser, hand: Cards, seen: Cards = "", dealer: Cards = ""
-) -> dict[str, Any]:
-    """The exact EV per Ante of each legal option at a Russian Poker decision (the spec's
-    default rules), best first: the first decision for five cards with nothing ``seen``;
-    the Bet with the final cards and the discards ``seen``; buying when the ``dealer``'s
-    hand is given. See :mod:`croupier.analysis.russian.advisor`."""
-    from croupier.analysis.russian.advisor import advice_json
-
-    return advice_json(hand, seen=seen, dealer=dealer)
-
-
 @router.get("/api/rounds/{round_id}/costs")
 def round_costs(round_id: RoundId, user: CurrentUser, session: SessionDep) -> dict[str, Any]:
     """What each of the caller's decisions in a recalled round cost against the best one
-    (Antes and money), for the games with an exact advisor (UTH on the default pay tables,
-    Russian Poker); ``costs`` is null for the others."""
-    from croupier.server.tables import rounds
-    from croupier.server.tables.registry import recall_views
+    (Antes and money), for the games whose registry entry values decisions (UTH on the
+    default pay tables, Russian Poker); ``costs`` is null for the others."""
+    from croupier.server.rounds import store
+    from croupier.server.tables.registry import decision_costs, recall_views
 
-    recalled = rounds.recall(session, user=user, round_id=round_id, views=recall_views())
+    recalled = store.recall(session, user=user, round_id=round_id, views=recall_views())
     seats = {p["seat"] for p in recalled.players if p["user_id"] == user.id}
     record = recalled.record if isinstance(recalled.record, dict) else None
+    valued = decision_costs().get(recalled.game)
     costs = None
     try:
-        if record is not None and recalled.game == "russian":
-            costs = _russian_costs(record, seats)
-        elif record is not None and recalled.game == "uth":
-            costs = _uth_costs(record, seats)
+        if record is not None and valued is not None:
+            costs = valued(record, seats)
     except ConfigError:
         costs = None  # rules the exact advisor does not cover
     return {"round_id": round_id, "game": recalled.game, "costs": costs}
-
-
-def _russian_costs(record: dict[str, Any], seats: set[int]) -> list[dict[str, Any]]:
-    from croupier.analysis.russian.costs import decision_costs
-
-    return [c.to_json() for c in decision_costs(record) if c.seat in seats]
-
-
-def _uth_costs(record: dict[str, Any], seats: set[int]) -> list[dict[str, Any]] | None:
-    from croupier.analysis.uth.costs import decision_costs
-    from croupier.history import uth
-
-    if record.get("config", {}).get("shared_hand"):
-        return None
-    rnd = uth.replay(record)
-    if len(rnd.board) != 5:
-        return None  # a round voided before the river
-    bets = {int(b["seat"]): int(b["ante"]) for b in record.get("bets", [])}
-    hole = {s: rnd.hole_cards(s) for s in seats if s in bets}
-    actions = [(int(a["seat"]), str(a["action"])) for a in record.get("actions", [])]
-    return decision_costs(hole, rnd.board, actions, bets)
 
 
 @router.get("/api/games/{game}/advice")

@@ -200,7 +200,7 @@ export function RussianTable({ info }) {
     }
     return decide(message);
   }
-  // The advisor's exact EV of each legal option (GET /api/russian/advice, issue 32).
+  // The advisor's exact EV of each legal option (GET /api/games/russian/advice, issue 32).
   async function hint() {
     if (!open || !open.cards) return;
     ui.hint = { text: t("uth.hint.asking") };
@@ -208,7 +208,7 @@ export function RussianTable({ info }) {
     const buying = legal.includes("buy") || legal.includes("decline");
     const q = new URLSearchParams({ hand: open.cards.join(""), seen: (ui.seen[open.box] || []).join(""), dealer: buying ? dealerCards.join("") : "" });
     try {
-      const advice = await api(`/api/russian/advice?${q}`);
+      const advice = await api(`/api/games/russian/advice?${q}`);
       const name = (o) => t(`russian.hint.${o.action}`, { cards: o.discard.join(" "), amount: money(o.insurance * ante) }) + (o.action === "bet" && o.insurance ? ` ${t("russian.hint.insured", { amount: money(o.insurance * ante) })}` : "");
       const list = advice.options.slice(0, 6).map((o) => `${name(o)} ${o.ev >= 0 ? "+" : ""}${o.ev.toFixed(3)}${o.cost ? ` (${t("russian.hint.cost", { amount: money(Math.round(o.cost * ante)) })})` : ""}`).join(" · ");
       ui.hint = { text: t("uth.hint.best", { action: name(advice.options[0]) }), best: advice.best, detail: t("uth.hint.ev", { list }) };
