@@ -27,10 +27,18 @@ NATIVE := $(HOLDEM)/native.sha256
 $(NATIVE): $(wildcard $(HOLDEM)/*.py) scripts/build_native.py | $(STAMP)
 	$(BIN)/python scripts/build_native.py
 
-run: $(STAMP) $(NATIVE)
+# The manifest the server checks its files against (issue 30): written again whenever a file of
+# the package changes, so that what `make run` and `make test` start is what the manifest says.
+MANIFEST := src/croupier/manifest.json
+PACKAGE_FILES := $(shell find src/croupier -type f ! -path '*/__pycache__/*' ! -name '*.pyc' \
+	! -name 'manifest.json' ! -name '.manifest.json.*')
+$(MANIFEST): $(PACKAGE_FILES) $(NATIVE) | $(STAMP)
+	$(BIN)/croupier verify --write
+
+run: $(STAMP) $(NATIVE) $(MANIFEST)
 	$(BIN)/croupier run
 
-lint: $(STAMP) $(NATIVE)
+lint: $(STAMP) $(NATIVE) $(MANIFEST)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy src

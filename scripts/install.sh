@@ -15,3 +15,6 @@ fi
 # The Hold'em engine's hot modules compiled with mypyc when this machine has a C compiler and
 # Python's headers; otherwise it says so and the pure-Python engine (the same code) runs.
 "$VENV/bin/python" scripts/build_native.py
+# The manifest of the package as installed (issue 30): the SHA-256 of every file and of the
+# shipped tables' pay tables, which the server checks at start and every day.
+"$VENV/bin/croupier" verify --write

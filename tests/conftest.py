@@ -49,6 +49,23 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """In a source checkout (an editable install), the manifest the servers check their
+    files against (issue 30) is made again from the code under test, as ``make test`` does:
+    a file edited since the last ``make`` is the test run's code, not a tampered install.
+    Once, by the controller (xdist workers start after it)."""
+    import os
+
+    from croupier.server.integrity import manifest
+
+    root = manifest.package_root()
+    if os.environ.get("PYTEST_XDIST_WORKER") or root.parent != REPO / "src":
+        return
+    from croupier.server.integrity.paytables import shipped_tables
+
+    manifest.write(manifest.build(root, tables=shipped_tables()), root / manifest.MANIFEST_NAME)
+
+
 class TerminalTable:
     """A ``croupier <game> play`` session in a real pseudo-terminal, as a person sees it."""
 

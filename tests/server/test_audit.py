@@ -229,6 +229,7 @@ def test_account_changes_are_recorded(server: Server) -> None:
         ("system", "account.register", "user:1"),  # the operator ensured at start
         ("system", "table.seed", "table:casino"),  # tables.toml seeds the empty database
         ("system", "table.seed", "table:live"),
+        ("system", "event.server_start", "node:local"),  # a significant event (issue 30)
         ("alice", "account.register", f"user:{user_id}"),
         (boss, "account.credit", f"user:{user_id}"),
         (boss, "account.debit", f"user:{user_id}"),
@@ -245,17 +246,18 @@ def test_account_changes_are_recorded(server: Server) -> None:
 def test_audit_pages_and_verify_endpoint(server: Server) -> None:
     for name in ("pat", "sam", "lou", "max"):
         server.player(name)
-    # the operator ensured at start, the two seeded tables, four registrations
+    # the operator ensured at start, the two seeded tables, the server's start (a significant
+    # event, issue 30), four registrations
     first = _log(server, limit=3)
     entries = first["entries"]
-    assert isinstance(entries, list) and [e["seq"] for e in entries] == [7, 6, 5]
+    assert isinstance(entries, list) and [e["seq"] for e in entries] == [8, 7, 6]
     second = _log(server, limit=3, before=first["next"])
-    assert [e["seq"] for e in second["entries"]] == [4, 3, 2]
+    assert [e["seq"] for e in second["entries"]] == [5, 4, 3]
     last = _log(server, limit=3, before=second["next"])
-    assert [e["seq"] for e in last["entries"]] == [1] and last["next"] is None
+    assert [e["seq"] for e in last["entries"]] == [2, 1] and last["next"] is None
     headers = _auth(server.operator_token())
     ok = server.client.get("/api/operator/audit/verify", headers=headers).json()
-    assert ok["ok"] and ok["entries"] == 7 and ok["broken"] is None
+    assert ok["ok"] and ok["entries"] == 8 and ok["broken"] is None
     with server.app.state.db.session() as session:
         session.execute(text("UPDATE audit_log SET subject = 'user:99' WHERE seq = 2"))
     bad = server.client.get("/api/operator/audit/verify", headers=headers).json()

@@ -40,6 +40,8 @@ FILES = (
     "op-cage.js",
     "op-reports.js",
     "op-audit.js",
+    "op-monitor.js",
+    "op-events.js",
     "plot.js",
     "responsible.js",
     "locales/it.js",

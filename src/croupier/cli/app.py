@@ -6,6 +6,7 @@ import typer
 
 from croupier.cli import (
     audit,
+    backup,
     bench,
     bots,
     caribbean,
@@ -17,6 +18,7 @@ from croupier.cli import (
     russian,
     serve,
     uth,
+    verify,
 )
 
 __all__ = ["build_app"]
@@ -36,10 +38,12 @@ def build_app() -> typer.Typer:
     app.add_typer(caribbean.app, name="caribbean")
     app.add_typer(bench.app, name="bench")
     app.add_typer(audit.app, name="audit")
+    app.add_typer(backup.app, name="backup")
     app.add_typer(rng.app, name="rng")
     app.add_typer(report.app, name="report")
     serve.register(app)
     protocol.register(app)
     bots.register(app)
     run.register(app)
+    verify.register(app)
     return app

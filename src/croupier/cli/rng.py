@@ -120,7 +120,23 @@ def audit(
         _plot(report, plot)
         console.print(f"plot written to {plot}")
     if report.passed is False:
+        _record_failure(
+            database, report_json(report, sample), table=table, game=game, since=since, until=until
+        )
         raise typer.Exit(1)
+
+
+def _record_failure(database: str, report: dict[str, object], **scope: object) -> None:
+    """A failed audit is a significant event in the casino's audit chain (issue 30)."""
+    from croupier.server.db import Database
+    from croupier.server.reports.rng import record_failure
+
+    db = Database(database)
+    try:
+        with db.session() as session:
+            record_failure(session, report, actor="croupier-rng-audit", scope=scope)
+    finally:
+        db.dispose()
 
 
 def _run_battery(

@@ -175,6 +175,28 @@ def _detail_tables(edge: HouseEdge, classes: ClassTable) -> list[Any]:
     return [parts, summary, stats]
 
 
+Exact = Annotated[
+    bool,
+    typer.Option(
+        "--exact",
+        help="The exact return and optimal strategy by full enumeration (about half an hour "
+        "of CPU) instead of the simulated model strategy.",
+    ),
+]
+Workdir = Annotated[
+    Path | None,
+    typer.Option(help="--exact: keep finished chunks here; a run resumes from them."),
+]
+JsonOut = Annotated[
+    Path | None,
+    typer.Option("--json", help="--exact: write the figures as exact fractions (JSON)."),
+]
+StrategyOut = Annotated[
+    Path | None, typer.Option(help="--exact: write the strategy of every class (.npz).")
+]
+Plot = Annotated[Path | None, typer.Option(help="--exact: draw the decision map (PNG).")]
+
+
 def analyze(
     rounds: Annotated[
         int, typer.Option(min=1, help="Simulated rounds for the house edge.")
@@ -208,15 +230,26 @@ def analyze(
     ] = None,
     config: ConfigFile = None,
     rule: Rules = None,
+    exact: Exact = False,
+    workdir: Workdir = None,
+    json_out: JsonOut = None,
+    strategy_out: StrategyOut = None,
+    plot: Plot = None,
 ) -> None:
     """Compute the strategy and the house edge under it (method: see the README). The
-    table's options come from --config and --rule (--rule exchange_min=2)."""
+    table's options come from --config and --rule (--rule exchange_min=2). With --exact,
+    every deal is counted instead (the exact return, optimal strategy)."""
     from rich.console import Console
 
     from croupier.analysis.russian import build_model, check_model, house_edge
 
     console = Console()
     table = _table(config, rule, rebuy_same_rank, duplicate_rank_straights)
+    if exact:
+        from croupier.cli.russian_exact import run_exact
+
+        run_exact(table, workdir=workdir, json_path=json_out, strategy_path=strategy_out, plot=plot)
+        return
     progress, on_progress = _progress(console)
     with progress:
         model = build_model(table, on_progress=on_progress)

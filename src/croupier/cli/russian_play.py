@@ -17,6 +17,7 @@ import typer
 
 from croupier.cards import Card, parse_cards
 from croupier.cli.rules import ConfigFile, Rules, build_config, read_rules
+from croupier.cli.russian_hint import bet_hint, buy_hint, first_hint
 from croupier.cli.session import Leave, Way, replay_line, run_session, session_seed
 from croupier.errors import CroupierError, NotationError
 from croupier.games.russian import BetKind, BuyGame, PlaceBet, PlaceBox, RussianConfig, SixthCard
@@ -40,6 +41,7 @@ _BET_NAMES = {
     BetKind.BUY: "Buy fee",
 }
 _POSITIONS = re.compile(r"[0-9]+")
+_BET_OR_FOLD = {"b": "bet", "f": "fold", "h": "hint"}
 
 
 @dataclass
@@ -56,6 +58,8 @@ class _Session:
     rounds: int = 0
     game: RussianRound | None = None
     """The round in play, until its result is added to ``chips``."""
+    seen: tuple[Card, ...] = ()
+    """The open box's discards in this round (the hint counts them as seen)."""
 
 
 def round_cost(config: RussianConfig, *, boxes: int, ante: int, bonus: int) -> int:
@@ -260,12 +264,16 @@ def _decide(s: _Session, game: RussianRound) -> None:
     s.console.print(
         f"The Bet is {bet}; an exchange ({low} to {high} cards) or a sixth card costs {fee}."
     )
+    discard: tuple[Card, ...] | None = ()
     while True:
         choice = _ask(
             s,
-            "(b)et, (f)old, (e)xchange or (s)ixth card? ",
-            {"b": "bet", "f": "fold", "e": "exchange", "s": "sixth"},
+            "(b)et, (f)old, (e)xchange or (s)ixth card? (h: hint) ",
+            {"b": "bet", "f": "fold", "e": "exchange", "s": "sixth", "h": "hint"},
         )
+        if choice == "h":
+            s.console.print(f"[cyan]{first_hint(game.cards(0), s.config, s.ante)}[/cyan]")
+            continue
         if choice != "e":
             break
         discard = _ask_discards(s, game.cards(0))
@@ -274,9 +282,12 @@ def _decide(s: _Session, game: RussianRound) -> None:
             break
     if choice == "s":
         game.sixth_card(0, box=0)
+    s.seen = discard or ()
     if choice in ("e", "s"):
         s.console.print(f"Now: {_hand_line(s, game.cards(0))}  fee {fee}")
-        choice = _ask(s, "(b)et or (f)old? ", {"b": "bet", "f": "fold"})
+        while (choice := _ask(s, "(b)et or (f)old? (h: hint) ", _BET_OR_FOLD)) == "h":
+            hint = bet_hint(game.cards(0), s.seen, s.config, s.ante)
+            s.console.print(f"[cyan]{hint}[/cyan]")
     if choice == "f":
         game.fold(0, box=0)
     else:
@@ -338,13 +349,18 @@ def _offer_buy(s: _Session, game: RussianRound) -> None:
     s.console.print("The dealer does not qualify: your Ante is paid 1:1.")
     fee = game.price(BuyGame(seat=0, box=0))
     buy = "n"
-    if game.can_buy_game(0, box=0):
+    while game.can_buy_game(0, box=0):
         buy = _ask(
             s,
-            f"Buy the dealer's game for {fee} (the dealer's highest card is replaced)? (y/N) ",
-            {"y": "yes", "n": "no"},
+            f"Buy the dealer's game for {fee} (the dealer's highest card is replaced)? "
+            "(y/N, h: hint) ",
+            {"y": "yes", "n": "no", "h": "hint"},
             "n",
         )
+        if buy != "h":
+            break
+        hint = buy_hint(game.cards(0), game.dealer, s.seen, s.config, s.ante)
+        s.console.print(f"[cyan]{hint}[/cyan]")
     if buy == "y":
         bought = game.buy_game(0, box=0)
         s.console.print(f"Dealer now: {_dealer_line(bought.hand)}")

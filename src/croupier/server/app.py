@@ -122,6 +122,7 @@ def _lifespan(
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     """Start-up and shut-down: the database, crash recovery, the operator, the tables."""
     from croupier.server.cluster.access import LocalAccess
+    from croupier.server.operations import Operations
     from croupier.server.reports.router import start_theory
     from croupier.server.responsible.admission import ResponsibleAdmission
     from croupier.server.rng import live_shoe
@@ -155,6 +156,8 @@ def _lifespan(
             table.metrics = app.state.metrics
         app.state.db = db
         app.state.tables = manager
+        operations = Operations(app, settings, db, manager)
+        await operations.start(details={"tables": len(stored)})
         node = await _join(app, settings, db, manager) if cluster else None
         if node is None:
             app.state.access = LocalAccess(manager)
@@ -165,6 +168,7 @@ def _lifespan(
             if node is not None:
                 await node.stop()
             await manager.stop()
+            await operations.stop()
             app.state.password_hashing.close()
             app.state.theory.close()
             db.dispose()
@@ -275,9 +279,11 @@ def _include_routers(app: FastAPI) -> None:
     from croupier.server.cage.router import router as cage_router
     from croupier.server.cashier.router import router as cashier_router
     from croupier.server.floor.router import router as floor_router
+    from croupier.server.monitor.router import router as monitor_router
     from croupier.server.ops import router as ops_router
     from croupier.server.reports.router import router as reports_router
     from croupier.server.responsible.router import router as responsible_router
+    from croupier.server.significant.router import router as events_router
     from croupier.server.tables.advice import router as advice_router
     from croupier.server.tables.router import router as tables_router
     from croupier.server.wallet.router import router as wallet_router
@@ -295,6 +301,8 @@ def _include_routers(app: FastAPI) -> None:
         responsible_router,
         ops_router,
         cashier_router,
+        monitor_router,
+        events_router,
     ):
         app.include_router(router)
 

@@ -8,6 +8,7 @@ from croupier.server.base import Base
 from croupier.server.cashier.models import DepositRequest
 from croupier.server.cluster.models import TableLease
 from croupier.server.floor.models import TableRow
+from croupier.server.monitor.models import RtpAlert, RtpStream, UserChannel
 from croupier.server.responsible.models import PlayerLimit, RealityCheck, SelfExclusion
 from croupier.server.rounds.models import Round, RoundPlayer, RoundVoid
 from croupier.server.wallet.models import (
@@ -31,8 +32,11 @@ __all__ = [
     "Round",
     "RoundPlayer",
     "RoundVoid",
+    "RtpAlert",
+    "RtpStream",
     "SelfExclusion",
     "TableLease",
     "TableRow",
     "User",
+    "UserChannel",
 ]

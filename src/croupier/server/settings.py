@@ -129,3 +129,43 @@ class Settings(BaseSettings):
     """``Cache-Control: max-age`` of the browser client's files. 0 (the default): every use
     revalidates with the file's ETag (an unchanged file is a 304 of no body); raise it only
     where the files never change under the same name."""
+    # -- operations (issue 30): significant events, the live return monitor, integrity --------
+    win_alert: int | None = Field(default=100_000, gt=0)
+    """A player's win in one round at or above this (minor units) is a significant event, at
+    every table that does not set its own (``win_alert`` in its tables.toml entry); ``None``:
+    only where a table sets one."""
+    clock_step_seconds: float = Field(default=2.0, gt=0)
+    """A step of the wall clock larger than this (against the monotonic clock) is a
+    significant event."""
+    clock_check_seconds: float = Field(default=10.0, gt=0)
+    """How often the clocks are compared."""
+    rtp_monitor: bool = True
+    """Watch every table's return against its theory as rounds settle (docs/operations.md)."""
+    rtp_rounds_per_hour: float = Field(default=60.0, gt=0)
+    """The round rate the monitor's alarm level is designed for: a table playing this many
+    rounds an hour all year raises on average at most ``rtp_false_alarms_per_year`` false
+    alarms a year (a faster table proportionally more)."""
+    rtp_false_alarms_per_year: float = Field(default=1.0, gt=0)
+    """Designed false alarms per table and year, all its streams and both sides together."""
+    rtp_stake_bands: list[int] = Field(default_factory=lambda: [1_000, 10_000])
+    """Bounds (minor units of a box's base stake) between the stake bands monitored apart:
+    the default, below 10.00, 10.00 to 100.00 and from 100.00 up."""
+    rtp_variance_margin: float = Field(default=2.0, ge=1.0)
+    """The low side's bound on a round's second moment, in multiples of optimal play's
+    variance: any way of playing UTH has at most 1.96 times it (docs/operations.md)."""
+    rtp_play_allowance: float = Field(default=0.05, ge=0.0, le=1.0)
+    """For a game whose theory cannot value each decision (Russian Poker), how far below
+    optimal play's return (per unit of base stake) imperfect play may fall before the low
+    side counts it against the table."""
+    rtp_node_streams: bool = True
+    """Also watch each server process's rounds together (a cluster's node)."""
+    alert_webhook_url: str | None = None
+    """An URL to which each monitor alert is POSTed as JSON (optional)."""
+    integrity_check: bool = True
+    """Check the installed files and the tables' pay tables against the manifest at start
+    and every ``integrity_check_hours``; close every table on a mismatch."""
+    integrity_check_hours: float = Field(default=24.0, ge=0)
+    """Hours between checks after the one at start (0: at start only)."""
+    integrity_manifest: Path | None = None
+    """The manifest of SHA-256 digests (default: ``manifest.json`` in the installed
+    package, written by ``croupier verify --write`` at install)."""

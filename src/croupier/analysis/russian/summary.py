@@ -11,7 +11,18 @@ import numpy.typing as npt
 from croupier.cards import Rank
 from croupier.evaluator import HandCategory, category_of, evaluate_ids
 
-__all__ = ["ClassTable", "StrategyRow", "describe_play", "strategy_summary"]
+__all__ = [
+    "KINDS",
+    "MADE",
+    "ClassTable",
+    "DecisionMap",
+    "StrategyRow",
+    "decision_kind",
+    "decision_map",
+    "describe_play",
+    "exact_summary",
+    "strategy_summary",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -128,3 +139,64 @@ def strategy_summary(classes: ClassTable) -> list[StrategyRow]:
             )
         )
     return rows
+
+
+KINDS = ("fold", "stand", "sixth card", *(f"exchange {k}" for k in range(1, 6)))
+"""The kinds of first decision: an option column's kind is :func:`decision_kind`."""
+MADE = ("Two pair", "Three of a kind", "Straight", "Flush", "Full house", "Four of a kind",
+        "Straight flush")  # fmt: skip
+
+
+def decision_kind(column: int) -> int:
+    """The index in :data:`KINDS` of an option column (0 fold, 1 stand, 2 sixth, 2 + d)."""
+    return column if column < 3 else 2 + (column - 2).bit_count()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DecisionMap:
+    """How often each kind of first decision is taken, by the shape of the first five."""
+
+    no_pair: npt.NDArray[np.int64]
+    """(13, 13, 8): hands without a pair, straight or flush, by highest rank, second rank."""
+    pairs: npt.NDArray[np.int64]
+    """(13, 13, 8): one pair, by the pair's rank and the highest other rank."""
+    made: npt.NDArray[np.int64]
+    """(7, 8): two pair and better (:data:`MADE`), straights and flushes included."""
+
+
+def decision_map(
+    cards: npt.NDArray[np.int64], weights: npt.NDArray[np.int64], choice: npt.NDArray[np.int64]
+) -> DecisionMap:
+    """Hands (weights) by shape and kind of first decision."""
+    no_pair = np.zeros((13, 13, 8), dtype=np.int64)
+    pairs = np.zeros((13, 13, 8), dtype=np.int64)
+    made = np.zeros((7, 8), dtype=np.int64)
+    for row, weight, column in zip(cards.tolist(), weights.tolist(), choice.tolist(), strict=True):
+        kind = decision_kind(column)
+        category = category_of(evaluate_ids(row))
+        ranks = sorted((c >> 2 for c in row), reverse=True)
+        if category is HandCategory.HIGH_CARD:
+            no_pair[ranks[0], ranks[1], kind] += weight
+        elif category is HandCategory.PAIR:
+            pair = next(r for r in ranks if ranks.count(r) == 2)
+            kicker = next(r for r in ranks if r != pair)
+            pairs[pair, kicker, kind] += weight
+        else:
+            index = min(int(category) - 2, 6)
+            made[index, kind] += weight
+    return DecisionMap(no_pair=no_pair, pairs=pairs, made=made)
+
+
+def exact_summary(
+    cards: npt.NDArray[np.int64], weights: npt.NDArray[np.int64], choice: npt.NDArray[np.int64]
+) -> list[StrategyRow]:
+    """Shares of fold / stand / exchange / sixth card by the kind of first five cards, and
+    the most common play, for an exact strategy (option columns per class)."""
+    table = ClassTable(
+        codes=np.zeros(len(cards), dtype=np.int64),
+        cards=cards,
+        weights=weights,
+        evs=np.zeros((len(cards), 34)),
+        decisions=choice,
+    )
+    return strategy_summary(table)

@@ -13,7 +13,7 @@ river (1x or fold) are enumerated on the spot over every turn, river and dealer 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -71,6 +71,7 @@ def advise(
     *,
     blind: PayTable = DEFAULT_BLIND,
     exact: ExactResult | None = None,
+    preflop: Sequence[PreflopEntry] | None = None,
 ) -> Advice:
     """The exact EV of each legal option for ``hole`` with ``board`` of 0, 3 or 5 cards.
 
@@ -78,7 +79,8 @@ def advise(
         hole: the player's two cards (``"AsKd"`` or Cards).
         board: none (pre-flop), the flop, or flop + turn + river.
         blind: the Blind pay table for the flop and river; the pre-flop table comes from
-            ``exact`` when given, else the shipped table (default pay tables only).
+            ``preflop`` or ``exact`` when given, else the shipped table (default pay tables
+            only).
 
     Raises:
         InvalidCardsError: not two hole cards, a board of 1, 2 or 4 cards, repeated cards.
@@ -93,7 +95,8 @@ def advise(
     check_distinct(hand + shown)
     check_paytable(blind, name="blind")
     if not shown:
-        return _preflop(hand, blind=blind, exact=exact)
+        entries = tuple(preflop) if preflop is not None else None
+        return _preflop(hand, blind=blind, exact=exact, entries=entries)
     scale, blind_units = units(blind)
     low7, nf7, tb = _tables()
     category = categories(np.arange(0, 7463).clip(1)).astype(np.int64)
@@ -121,12 +124,18 @@ def advise(
     )
 
 
-def _preflop(hand: tuple[Card, ...], *, blind: PayTable, exact: ExactResult | None) -> Advice:
-    if exact is not None:
-        entries: tuple[PreflopEntry, ...] = exact.preflop
-    elif dict(blind) == dict(DEFAULT_BLIND):
+def _preflop(
+    hand: tuple[Card, ...],
+    *,
+    blind: PayTable,
+    exact: ExactResult | None,
+    entries: tuple[PreflopEntry, ...] | None = None,
+) -> Advice:
+    if entries is None and exact is not None:
+        entries = exact.preflop
+    if entries is None and dict(blind) == dict(DEFAULT_BLIND):
         entries = load_preflop()
-    else:
+    if entries is None:
         raise ConfigError("pre-flop advice for other pay tables needs their exact analysis")
     name = class_name(hand_class(hand[0].id, hand[1].id))
     entry = next((e for e in entries if e.hand == name), None)

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from croupier.analysis.uth.exact import FULL_DECK, ExactResult, analyze_exact
+from croupier.analysis.uth.exact import FULL_DECK, ExactResult, PreflopEntry, analyze_exact
 from croupier.analysis.uth.paytables import (
     DEFAULT_BLIND,
     PayTable,
@@ -69,6 +69,9 @@ class UthOutcomes:
     average_total_bet: Fraction | None = None
     """The main game's mean stake per unit Ante under optimal play (Ante + Blind + Play),
     for the return per total bet (the element of risk); ``None`` where it was not kept."""
+    preflop: tuple[PreflopEntry, ...] = field(default=(), compare=False)
+    """The run's 169 pre-flop EVs (the strategy advisor's table for this Blind table; not
+    kept in the JSON: the shipped table's are the strategy data's)."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -97,6 +100,7 @@ def from_exact(result: ExactResult) -> UthOutcomes:
         blind=blind_key(result.blind_table),
         outcomes=tuple((o.hand, o.probability, o.net) for o in result.outcomes),
         average_total_bet=result.average_total_bet,
+        preflop=result.preflop,
     )
 
 

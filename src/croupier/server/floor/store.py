@@ -141,7 +141,8 @@ def update(
     changed: Mapping[str, Any],
 ) -> StoredTable:
     """Store a table's new configuration or status and audit what changed (``changed``: the
-    request's fields with their old and new values)."""
+    request's fields with their old and new values) with the whole new configuration (what
+    the integrity check and the return monitor take as approved, issue 30)."""
     before = TableStatus(row.status)
     row.config, row.status = config_json(config), status.value
     row.version += 1
@@ -155,6 +156,6 @@ def update(
         actor=actor,
         action=action,
         subject=f"table:{row.name}",
-        details={"changed": dict(changed), "version": row.version},
+        details={"changed": dict(changed), "version": row.version, "config": row.config},
     )
     return stored(row)

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from croupier.analysis.rng import AuditReport, battery
 from croupier.server.reports.decks import DeckSample, read_decks
 
-__all__ = ["audit_json", "report_json"]
+__all__ = ["audit_json", "record_failure", "report_json"]
 
 
 def _number(value: float) -> float | None:
@@ -56,3 +56,31 @@ def audit_json(
     """Read the closed rounds' decks and run the battery (docs/rng-audit.md)."""
     sample = read_decks(session, since=since, until=until, table=table, game=game)
     return report_json(battery(sample.decks, confidence=confidence), sample)
+
+
+def record_failure(
+    session: Session, report: dict[str, Any], *, actor: str, scope: dict[str, Any]
+) -> bool:
+    """A failed audit (``report`` as :func:`report_json` gives it) is a significant event
+    (GLI-19 §2.8.8), in the caller's transaction; whether it was one."""
+    from croupier.server.significant import service as significant
+    from croupier.server.significant.kinds import Kind
+
+    if report.get("passed") is not False:
+        return False
+    failed = [t["name"] for t in report.get("tests", []) if t.get("passed") is False]
+    significant.record(
+        session,
+        Kind.RNG_AUDIT_FAILED,
+        actor=actor,
+        subject="rng",
+        details={
+            "failed": failed,
+            "decks": report.get("decks"),
+            "first_round": report.get("first_round"),
+            "last_round": report.get("last_round"),
+            "confidence": report.get("confidence"),
+            **{k: v for k, v in scope.items() if v is not None},
+        },
+    )
+    return True

@@ -65,7 +65,8 @@ def rng_audit(
     table: Annotated[str | None, Query(max_length=64)] = None,
     game: Annotated[str | None, Query(max_length=16)] = None,
 ) -> dict[str, Any]:
-    """The RNG battery over the closed rounds' decks, as ``croupier rng audit --json``."""
+    """The RNG battery over the closed rounds' decks, as ``croupier rng audit --json``; a
+    failure is recorded as a significant event."""
     today = utcnow().date()
 
     def moment(value: str | None, name: str) -> dt.datetime | None:
@@ -77,10 +78,14 @@ def rng_audit(
             raise type(exc)(f"{name}: {exc}") from None
         return dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC)
 
-    return rng.audit_json(
+    report = rng.audit_json(
         session,
         since=moment(since, "since"),
         until=moment(until, "until"),
         table=table,
         game=game,
     )
+    scope = {"since": since, "until": until, "table": table, "game": game}
+    if rng.record_failure(session, report, actor=operator.username, scope=scope):
+        session.commit()
+    return report

@@ -35,6 +35,7 @@ from croupier.server.wallet.models import IdempotencyKey, LedgerTransaction
 
 __all__ = [
     "CRASH_REASON",
+    "SETTLED_ROUNDS",
     "RecallView",
     "RecallViews",
     "RecalledRound",
@@ -304,6 +305,10 @@ def _close(session: Session, round_id: int, status: RoundStatus) -> Round:
     return row
 
 
+SETTLED_ROUNDS = "croupier.settled_rounds"
+"""The key, in a session's ``info``, of the ids of the rounds it settled."""
+
+
 def settle_round(
     session: Session,
     *,
@@ -316,8 +321,11 @@ def settle_round(
     """Record the result and pay escrow out, in the caller's one transaction.
 
     ``returns`` maps user id to everything paid back to them (stakes included; 0 for a loss).
+    The round is named in ``session.info[SETTLED_ROUNDS]`` for whoever watches settlements
+    at the commit (the live return monitor and the big-win events, :mod:`croupier.server.monitor`).
     """
     row = _close(session, round_id, RoundStatus.SETTLED)
+    session.info.setdefault(SETTLED_ROUNDS, []).append(round_id)
     wallet.settle(session, table=row.table_name, round_id=round_id, returns=returns, rake=rake)
     row.record = dict(record)
     row.summary = dict(summary)

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 
-from croupier.server.deps import CurrentUser
+from croupier.errors import ConfigError
+from croupier.server.deps import CurrentUser, RoundId, SessionDep
 from croupier.server.errors import InvalidRequestError, NotFoundError
 
 __all__ = ["router"]
@@ -34,6 +35,27 @@ def uth_advice(user: CurrentUser, hole: Cards, board: Cards = "") -> dict[str, A
             {"action": o.action, "ev": float(o.ev), "ev_exact": str(o.ev)} for o in options
         ],
     }
+
+
+@router.get("/api/rounds/{round_id}/costs")
+def round_costs(round_id: RoundId, user: CurrentUser, session: SessionDep) -> dict[str, Any]:
+    """What each of the caller's decisions in a recalled round cost against the best one
+    (Antes and money), for the games whose registry entry values decisions (UTH on the
+    default pay tables, Russian Poker); ``costs`` is null for the others."""
+    from croupier.server.rounds import store
+    from croupier.server.tables.registry import decision_costs, recall_views
+
+    recalled = store.recall(session, user=user, round_id=round_id, views=recall_views())
+    seats = {p["seat"] for p in recalled.players if p["user_id"] == user.id}
+    record = recalled.record if isinstance(recalled.record, dict) else None
+    valued = decision_costs().get(recalled.game)
+    costs = None
+    try:
+        if record is not None and valued is not None:
+            costs = valued(record, seats)
+    except ConfigError:
+        costs = None  # rules the exact advisor does not cover
+    return {"round_id": round_id, "game": recalled.game, "costs": costs}
 
 
 @router.get("/api/games/{game}/advice")

@@ -50,7 +50,14 @@ from croupier.games.protocol import PUBLIC, Action
 from croupier.history import caribbean as caribbean_history
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import BoxStake, OperatorSettings, RoundTheory, to_json
+from croupier.server.tables.games import (
+    BoxStake,
+    MonitorBox,
+    MonitorRound,
+    OperatorSettings,
+    RoundTheory,
+    to_json,
+)
 from croupier.server.tables.protocol import ActMessage
 
 __all__ = [
@@ -472,6 +479,40 @@ class CaribbeanTheory:
         )
         figures = {"return_per_ante": float(back)}
         return RoundTheory(boxes=shaped, figures=figures, uncovered=len(stakes) - len(shaped))
+
+    def monitor_round(
+        self, record: Mapping[str, Any], book: object, *, rules: Mapping[str, Any] | None = None
+    ) -> MonitorRound:
+        """Each box without a progressive bet against the exact return of optimal play; the
+        table's approved ``rules`` (else the record's) must be those analysed. Decisions
+        are not valued: the low side allows the server's margin for imperfect play."""
+        config = dict(record.get("config") or {}) if rules is None else dict(rules)
+        if not _analysed(config):
+            differ = [k for k in ANALYSED_RULES if config.get(k) != _ANALYSED_DEFAULTS.get(k)]
+            return MonitorRound(
+                status="unavailable", reason=f"the exact figure is for the rules' {differ}"
+            )
+        back, variance, _ = _exact()
+        per_ante = 1 + int(config.get("raise_multiple", _ANALYSED_DEFAULTS["raise_multiple"]))
+        bets = {int(b["seat"]): b for b in record.get("bets") or []}
+        shaped, uncovered = [], 0
+        for result in record.get("results") or []:
+            bet = bets.get(int(result["seat"]), {})
+            ante = int(bet.get("ante", 0))
+            if int(bet.get("progressive", 0)) or not ante:
+                uncovered += 1
+                continue
+            shaped.append(
+                MonitorBox(
+                    seat=int(result["seat"]),
+                    base=ante,
+                    net=int(result["net"]),
+                    mean=float((back - 1) * ante),
+                    loss=ante * per_ante,
+                    variance=float(variance * ante * ante),
+                )
+            )
+        return MonitorRound(boxes=tuple(shaped), uncovered=uncovered)
 
     def warm(self, rules: Mapping[str, Any], book: object) -> None:
         return None  # the figure ships computed

@@ -52,6 +52,9 @@ class TableConfig(BaseModel):
     rebuy_seconds: float = Field(default=60.0, ge=0, le=3600)
     """Cash tables: how long the seat of a player whose stack a hand emptied is kept for a
     rebuy (offered at once) before it is freed."""
+    win_alert: int | None = Field(default=None, gt=0)
+    """A player's win in one round at or above this (minor units) is a significant event
+    (``None``: the server's ``win_alert`` setting)."""
     rules: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="after")

@@ -37,6 +37,8 @@ __all__ = [
     "GameFactory",
     "GameRound",
     "GameTheory",
+    "MonitorBox",
+    "MonitorRound",
     "OperatorSettings",
     "RoundTheory",
     "event_kind",
@@ -316,6 +318,41 @@ class RoundTheory:
     """Boxes the theory does not describe (Russian blind boxes)."""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MonitorBox:
+    """One box of a settled round as the live return monitor sees it (minor units):
+    its result against what the theory expects of it (:mod:`croupier.analysis.monitoring`)."""
+
+    seat: int
+    base: int
+    """What the box staked before any decision (its stake band)."""
+    net: int
+    mean: float
+    """The expected result: of the decisions made when :attr:`decisions_valued` (a
+    compensator with mean zero for any play, :mod:`croupier.analysis.uth.decisions`), else
+    of optimal play."""
+    loss: int
+    """The most the box could lose, known when betting closed (every decision's stake)."""
+    variance: float
+    """The result's variance under optimal play (the monitor adds its margin)."""
+    mean_high: float | None = None
+    """A mean known within a range (an analysed figure): its top, for the high side."""
+    mean_low: float | None = None
+    decisions_valued: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MonitorRound:
+    """What one settled round gives the monitor: its boxes, or why the theory cannot say."""
+
+    boxes: tuple[MonitorBox, ...] = ()
+    status: str = "ready"
+    """``ready``, ``computing`` (a pay table's exact run is under way) or ``unavailable``."""
+    reason: str = ""
+    uncovered: int = 0
+    """Boxes the theory does not describe (Russian blind boxes)."""
+
+
 class GameTheory(Protocol):
     """What a game says of its own return to player, for the operator's figures (the daily
     report, the per-table statistics): a game added to the registry brings its own, and no
@@ -357,6 +394,18 @@ class GameTheory(Protocol):
     def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> float | None:
         """What a round that staked ``wagered`` returns in theory by the published figures,
         in minor units (``None``: no published figure)."""
+        ...
+
+    def monitor_round(
+        self,
+        record: Mapping[str, Any],
+        book: Any,
+        *,
+        rules: Mapping[str, Any] | None = None,
+    ) -> MonitorRound | None:
+        """The settled round with ``record`` for the live return monitor, its theory taken
+        from the table's approved ``rules`` (what the audit log last recorded of the table)
+        when given, else from the record; ``None``: the game has no return to monitor."""
         ...
 
 

@@ -661,6 +661,13 @@ class HoldemTheory:
     def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> None:
         return None
 
+    def monitor_round(
+        self, record: Mapping[str, Any], book: object, *, rules: Mapping[str, Any] | None = None
+    ) -> None:
+        """Nothing to monitor: the players play each other, the house takes the rake, which
+        the engine computes from the pot by the table's rule (checked by every PHH replay)."""
+        return None
+
 
 THEORY = HoldemTheory()
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from croupier.server.rounds.store import RecallView, RecallViews
-from croupier.server.tables import caribbean, holdem, russian, uth
+from croupier.server.tables import caribbean, holdem, russian, russian_advice, uth, uth_costs
 from croupier.server.tables.games import FactoryBuilder, GameTheory, OperatorSettings
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "GameEntry",
     "advisors",
     "available_games",
+    "decision_costs",
     "operator_settings",
     "recall_views",
     "register_game",
@@ -35,6 +36,10 @@ _NO_SETTINGS = OperatorSettings(limits={})
 Advisor = Callable[[Mapping[str, str]], dict[str, Any]]
 """A game's strategy advisor (the table's Hint): the query's fields -> the options' EVs,
 best first (raises ``CroupierError`` for a query it refuses)."""
+
+Costs = Callable[[Mapping[str, Any], set[int]], "list[dict[str, Any]] | None"]
+"""A game's decision costs: a recorded round and the caller's seats -> each decision's cost
+against the best one (``GET /api/rounds/{id}/costs``; ``None`` where it cannot value them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,13 +56,22 @@ class GameEntry:
     """How an operator's change to a table names the game's rules (none by default)."""
     advisor: Advisor | None = None
     """The game's Hint (``GET /api/games/{game}/advice``), ``None``: none."""
+    costs: Costs | None = None
+    """What each decision in a recorded round cost (the history), ``None``: not valued."""
 
 
 _GAMES: dict[str, GameEntry] = {
-    "uth": GameEntry(uth.UthFactory, uth.recall_view, uth.THEORY, uth.SETTINGS),
+    "uth": GameEntry(
+        uth.UthFactory, uth.recall_view, uth.THEORY, uth.SETTINGS, costs=uth_costs.costs
+    ),
     "holdem": GameEntry(holdem.HoldemFactory, holdem.recall_view, holdem.THEORY, holdem.SETTINGS),
     "russian": GameEntry(
-        russian.RussianFactory, russian.recall_view, russian.THEORY, russian.SETTINGS
+        russian.RussianFactory,
+        russian.recall_view,
+        russian.THEORY,
+        russian.SETTINGS,
+        russian_advice.advice,
+        russian_advice.costs,
     ),
     "caribbean": GameEntry(
         caribbean.CaribbeanFactory,
@@ -99,6 +113,11 @@ def operator_settings(game: str) -> OperatorSettings:
 def advisors() -> Mapping[str, Advisor]:
     """Every registered game's advisor, by name."""
     return {game: entry.advisor for game, entry in _GAMES.items() if entry.advisor is not None}
+
+
+def decision_costs() -> Mapping[str, Costs]:
+    """Every registered game's valuation of a round's decisions, by name."""
+    return {game: entry.costs for game, entry in _GAMES.items() if entry.costs is not None}
 
 
 def recall_views() -> RecallViews:

@@ -207,6 +207,15 @@ async def _authenticate(websocket: WebSocket) -> tuple[int, str, str, Any, bool]
         return None
 
 
+async def _note_channel(websocket: WebSocket, user_id: int) -> None:
+    """The player's channel (browser or API) for the return monitor (issue 30)."""
+    book = getattr(websocket.app.state, "channels", None)
+    channel = None if book is None else book.seen(user_id, websocket.headers)
+    if book is not None and channel is not None:
+        agent = websocket.headers.get("user-agent", "")
+        await asyncio.to_thread(book.store, user_id, channel, agent)
+
+
 @router.websocket("/ws/tables/{name}")
 async def table_socket(websocket: WebSocket, name: str) -> None:
     """One seat's (or spectator's) connection to a table; see docs/protocol.md."""
@@ -234,6 +243,7 @@ async def table_socket(websocket: WebSocket, name: str) -> None:
     if who is None:
         return
     user_id, username, token_hash, expires_at, batch = who
+    await _note_channel(websocket, user_id)
     try:
         conn = await access.connect(name, user_id=user_id, username=username)
     except CroupierError as exc:  # a cluster whose bus is down

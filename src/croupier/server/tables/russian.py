@@ -41,7 +41,7 @@ from croupier.analysis.returns import RUSSIAN_ANALYSIS, Z95, Box
 from croupier.analysis.russian import bonus_return, bonus_second_moment
 from croupier.cards import DECK, Card, parse_cards
 from croupier.deck import Shoe, keyed_reshuffler
-from croupier.errors import IllegalActionError
+from croupier.errors import CroupierError, IllegalActionError
 from croupier.games.protocol import PUBLIC, Action, Legal
 from croupier.games.russian import (
     BuyGame,
@@ -59,10 +59,18 @@ from croupier.games.russian import (
 from croupier.games.russian.actions import price
 from croupier.games.russian.config import LIMITS
 from croupier.games.russian.events import DiscardsReshuffled, RussianEvent
+from croupier.games.russian.rules import BetKind
 from croupier.history import russian as russian_history
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import BoxStake, OperatorSettings, RoundTheory, to_json
+from croupier.server.tables.games import (
+    BoxStake,
+    MonitorBox,
+    MonitorRound,
+    OperatorSettings,
+    RoundTheory,
+    to_json,
+)
 from croupier.server.tables.protocol import ActMessage
 
 __all__ = [
@@ -639,6 +647,71 @@ class RussianTheory:
 
     def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> None:
         return None  # the operator's statistics have no published Russian figure
+
+    def monitor_round(
+        self, record: Mapping[str, Any], book: object, *, rules: Mapping[str, Any] | None = None
+    ) -> MonitorRound:
+        """Open boxes against the analysed figure (its 95 % range: the high side compares
+        with its top, the low side with its bottom) and the Bonus exactly; insurance is left
+        out (a 1:1 bet on the dealer's qualification, up to the box's potential win: its size
+        would drown the rest). Decisions are not valued: until an exact advisor exists
+        (issue 32) the low side allows the server's margin for imperfect play."""
+        return _monitor_round(record, rules)
+
+
+def _insurance_nets(record: Mapping[str, Any]) -> dict[int, int]:
+    nets: dict[int, int] = {}
+    for event in record.get("events") or []:
+        if event.get("kind") != "box_settled":
+            continue
+        outcomes = (event.get("settlement") or {}).get("outcomes") or []
+        nets[int(event["box"])] = sum(
+            int(o.get("net", 0)) for o in outcomes if o.get("bet") == BetKind.INSURANCE.value
+        )
+    return nets
+
+
+def _monitor_round(record: Mapping[str, Any], rules: Mapping[str, Any] | None) -> MonitorRound:
+    try:
+        config = RussianConfig.from_dict(
+            dict(record.get("rules") or {})
+            if rules is None
+            else {k: v for k, v in rules.items() if k != "name"}
+        )
+    except (CroupierError, TypeError, ValueError) as exc:
+        return MonitorRound(status="unavailable", reason=f"rules: {exc}")
+    spec, mine = RussianConfig().to_dict(), config.to_dict()
+    differ = [k for k in ANALYSED_RULES if mine.get(k) != spec.get(k)]
+    if differ:
+        return MonitorRound(
+            status="unavailable", reason=f"the analysed figure is for the spec's rules: {differ}"
+        )
+    fig = RUSSIAN_ANALYSIS
+    bonus_mean = bonus_return(config)
+    bonus_sd = (bonus_second_moment(config) - bonus_mean**2) ** 0.5
+    insurance = _insurance_nets(record)
+    per_ante = 1 + config.bet_multiple + config.draw_fee_multiple + config.buy_fee_multiple
+    shaped, uncovered = [], 0
+    for result in record.get("results") or []:
+        stake = next((b for b in boxes({**record, "results": [result]})), None)
+        if stake is None or not stake.covered:
+            uncovered += 1
+            continue
+        side = stake.side * bonus_mean
+        sd = stake.ante * fig.sd_per_ante + stake.side * bonus_sd
+        shaped.append(
+            MonitorBox(
+                seat=int(result.get("seat", 0)),
+                base=stake.ante + stake.side,
+                net=stake.net - insurance.get(int(result["box"]), 0),
+                mean=stake.ante * fig.ev_per_ante + side,
+                mean_high=stake.ante * fig.ev_high + side,
+                mean_low=stake.ante * fig.ev_low + side,
+                loss=stake.ante * per_ante + stake.side,
+                variance=sd * sd,
+            )
+        )
+    return MonitorRound(boxes=tuple(shaped), uncovered=uncovered)
 
 
 THEORY = RussianTheory()

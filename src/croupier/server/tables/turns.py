@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from croupier.errors import IllegalActionError
 from croupier.server.tables.wire import ActMessage, Result
 
-__all__ = ["DecisionId", "Fresh", "Resent", "Turns", "stale"]
+__all__ = ["KEPT_ROUNDS", "DecisionId", "Fresh", "Resent", "Turns", "stale"]
 
 _ID = re.compile(r"^([0-9]{1,18})-([0-9]{1,9})$")
 
@@ -71,6 +71,12 @@ class Resent:
 Fingerprint = tuple[str, int | None, int | None, tuple[str, ...]]
 
 
+KEPT_ROUNDS = 8
+"""The rounds whose decisions' first answers a table keeps for a resend: the round in play
+and the seven before it (a Hold'em hand closes in seconds, a retry may come hands later;
+bounded, so a table's memory does not grow; a resend older than that is ``stale_decision``)."""
+
+
 def _fingerprint(act: ActMessage) -> Fingerprint:
     """What makes two ``act`` frames the same decision (not their request ids)."""
     return (act.action, act.multiple, act.amount, tuple(act.cards or ()))
@@ -98,12 +104,13 @@ class Turns:
         round in play's and the last one's."""
 
     def begin(self, round_id: int) -> None:
-        """Round ``round_id`` is in play: no turn open yet; the answers of the round before
-        are kept (a decision that closed it may be resent after its close)."""
+        """Round ``round_id`` is in play: no turn open yet; the answers of the
+        :data:`KEPT_ROUNDS` - 1 rounds before are kept (a decision may be resent after its
+        round closed)."""
         self.round_id, self._number, self._open = round_id, 0, {}
-        for old in [r for r in self._answers if r != round_id][:-1]:
-            del self._answers[old]
         self._answers.setdefault(round_id, {})
+        for old in [r for r in self._answers if r != round_id][: -(KEPT_ROUNDS - 1)]:
+            del self._answers[old]
 
     def end(self) -> None:
         """The round closed: no turn is open."""

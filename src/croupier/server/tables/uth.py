@@ -55,8 +55,15 @@ from croupier.games.uth.events import (
 from croupier.history import uth as uth_history
 from croupier.history.uth import result_to_dict
 from croupier.server.errors import InvalidRequestError
+from croupier.server.tables import uth_monitor
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import BoxStake, OperatorSettings, RoundTheory, to_json
+from croupier.server.tables.games import (
+    BoxStake,
+    MonitorRound,
+    OperatorSettings,
+    RoundTheory,
+    to_json,
+)
 from croupier.server.tables.protocol import ActMessage
 
 __all__ = [
@@ -615,6 +622,12 @@ class UthTheory:
         staked = sum(int(bet.get("trips", 0)) for bet in (record or {}).get("bets", []))
         trips = min(staked, wagered)
         return (wagered - trips) * _PUBLISHED["main"] + trips * _PUBLISHED["trips"]
+
+    def monitor_round(
+        self, record: Mapping[str, Any], book: _Book, *, rules: Mapping[str, Any] | None = None
+    ) -> MonitorRound:
+        """Each box against the compensator of its own decisions (:mod:`.uth_monitor`)."""
+        return uth_monitor.monitor_round(record, book, rules=rules)
 
 
 THEORY = UthTheory()

@@ -15,11 +15,12 @@ import { UthTable, uthLimits } from "./uth.js";
 import { uthHistory } from "./uth_history.js";
 
 /** name -> { page, title (locale key), limits(rules) -> text, suit, history(round, seats) ->
- * the round history's detail of the player's boxes } */
+ * the round history's detail of the player's boxes, costs: whether the server values its
+ * decisions (GET /api/rounds/{id}/costs) } */
 export const GAMES = {
-  uth: { page: UthTable, title: "game.uth", limits: uthLimits, suit: "♠", history: uthHistory },
+  uth: { page: UthTable, title: "game.uth", limits: uthLimits, suit: "♠", history: uthHistory, costs: true },
   holdem: { page: HoldemTable, title: "game.holdem", limits: holdemLimits, suit: "♣", history: holdemHistory },
-  russian: { page: RussianTable, title: "game.russian", limits: russianLimits, suit: "♦", history: russianHistory },
+  russian: { page: RussianTable, title: "game.russian", limits: russianLimits, suit: "♦", history: russianHistory, costs: true },
   caribbean: { page: CaribbeanTable, title: "game.caribbean", limits: caribbeanLimits, suit: "♥", history: caribbeanHistory },
 };
 

@@ -128,6 +128,27 @@ function VerifyDetail({ round }) {
   return html`<div class="verify-detail"><div><b>${t("history.verify.commitment")} </b><code>${round.commitment}</code></div><div><b>${t("history.verify.salt")} </b><code>${round.salt || "—"}</code></div><div><b>${t("history.verify.deck")} </b><code class="deck">${round.deck || "—"}</code></div></div>`;
 }
 
+// What each decision cost against the best one (GET /api/rounds/{id}/costs, the exact
+// advisor of issue 32), asked on demand: valuing a first decision takes the server a moment.
+function Costs({ round }) {
+  const [state, setState] = useState(null);
+  async function ask() {
+    setState({ asking: true });
+    try {
+      setState(await api(`/api/rounds/${round.id}/costs`));
+    } catch (err) {
+      setState({ error: wordError(err) });
+    }
+  }
+  if (!state) return html`<button type="button" class="btn ghost small" data-testid="costs-ask" onClick=${ask}>${t("history.costs.ask")}</button>`;
+  if (state.asking) return html`<p class="muted" role="status">${t("history.costs.asking")}</p>`;
+  if (state.error || !state.costs) return html`<p class="muted" role="status">${state.error || t("uth.hint.none")}</p>`;
+  const ev = (x) => `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
+  return html`<ul class="history-costs" data-testid="costs">
+    ${state.costs.map((c, i) => html`<li key=${i} data-cost=${c.cost_money}>${t("history.costs.line", { box: t("box.n", { n: c.box + 1 }), taken: c.taken, taken_ev: ev(c.taken_ev), best: c.best, best_ev: ev(c.best_ev), cost: money(c.cost_money), antes: c.cost.toFixed(3) })}</li>`)}
+  </ul>`;
+}
+
 function RoundCard({ round, titles }) {
   const mine = myResult(round);
   const game = gameOf(round.game);
@@ -140,6 +161,7 @@ function RoundCard({ round, titles }) {
       <span class=${`net ${mine.net > 0 ? "good" : mine.net < 0 ? "bad" : ""}`} data-testid="round-net">${signedMoney(mine.net)}</span>
     </header>
     ${detail}
+    ${game && game.costs && round.status === "settled" ? html`<${Costs} round=${round} />` : null}
     <p>${t("history.staked", { staked: money(mine.staked), returned: money(mine.returned) })}${round.void_reason ? ` · ${t("log.voided")}` : ""}</p>
     <details><summary><${Verify} round=${round} /></summary><${VerifyDetail} round=${round} /></details>
   </article>`;

@@ -5,7 +5,7 @@
 // two-combination rule said when it pays); each bet's result; the dealer's game you bought
 // shown card by card. The page draws only what the server sends.
 
-import { newKey } from "./api.js";
+import { api, newKey } from "./api.js";
 import { bestHand, Card, CardRow, cardName, CHIPS, categoryName } from "./cards.js";
 import { BetLines, ChipTray, limitError, priceOf, Spot } from "./common.js";
 import { centsText, money, signedMoney, t, toCents } from "./i18n.js";
@@ -39,7 +39,7 @@ function listText(words) {
 }
 
 export function RussianTable({ info }) {
-  const ui = useRef({ chip: CHIPS[0].value, draft: { ante: 0, bonus: 0, blind: 0 }, lastBet: null, selected: new Set(), insurance: "" }).current;
+  const ui = useRef({ chip: CHIPS[0].value, draft: { ante: 0, bonus: 0, blind: 0 }, lastBet: null, selected: new Set(), insurance: "", hint: null, seen: {}, decision: "" }).current;
   const [, redraw] = useState(0);
   const refresh = () => redraw((n) => n + 1);
 
@@ -50,6 +50,10 @@ export function RussianTable({ info }) {
       const before = mm.view && mm.view.legal && mm.view.legal.length;
       mm.view = f.view && Array.isArray(f.view.boxes) ? f.view : null;
       const legal = (mm.view && mm.view.legal) || [];
+      if (legal.join() !== ui.decision) {
+        ui.decision = legal.join();
+        ui.hint = null;
+      }
       if (legal.length && !before) {
         play("turn");
         announce(t(legal.includes("buy") ? "russian.phase.buying" : "russian.your_turn"));
@@ -73,6 +77,8 @@ export function RussianTable({ info }) {
           mm.bought = null;
           mm.settled = {};
           ui.selected.clear();
+          ui.seen = {};
+          ui.hint = null;
           addLog(mm, t("log.round_opens", { n: e.round_id }));
           break;
         case "box_placed":
@@ -83,6 +89,7 @@ export function RussianTable({ info }) {
           break;
         case "cards_exchanged":
           ui.selected.clear();
+          if (e.discarded) ui.seen[e.box] = [...(ui.seen[e.box] || []), ...e.discarded];
           addLog(mm, t("russian.log.exchange", { box: boxName, n: (e.discarded || e.received || []).length, fee: money(e.fee) }));
           break;
         case "sixth_card_bought":
@@ -192,6 +199,23 @@ export function RussianTable({ info }) {
     }
     return decide(message);
   }
+  // The advisor's exact EV of each legal option (GET /api/games/russian/advice, issue 32).
+  async function hint() {
+    if (!open || !open.cards) return;
+    ui.hint = { text: t("uth.hint.asking") };
+    refresh();
+    const buying = legal.includes("buy") || legal.includes("decline");
+    const q = new URLSearchParams({ hand: open.cards.join(""), seen: (ui.seen[open.box] || []).join(""), dealer: buying ? dealerCards.join("") : "" });
+    try {
+      const advice = await api(`/api/games/russian/advice?${q}`);
+      const name = (o) => t(`russian.hint.${o.action}`, { cards: o.discard.join(" "), amount: money(o.insurance * ante) }) + (o.action === "bet" && o.insurance ? ` ${t("russian.hint.insured", { amount: money(o.insurance * ante) })}` : "");
+      const list = advice.options.slice(0, 6).map((o) => `${name(o)} ${o.ev >= 0 ? "+" : ""}${o.ev.toFixed(3)}${o.cost ? ` (${t("russian.hint.cost", { amount: money(Math.round(o.cost * ante)) })})` : ""}`).join(" · ");
+      ui.hint = { text: t("uth.hint.best", { action: name(advice.options[0]) }), best: advice.best, detail: t("uth.hint.ev", { list }) };
+    } catch (err) {
+      ui.hint = { text: err.status === 404 ? t("uth.hint.none") : err.message || String(err) };
+    }
+    refresh();
+  }
   function toggle(card) {
     if (ui.selected.has(card)) ui.selected.delete(card);
     else ui.selected.add(card);
@@ -296,6 +320,8 @@ export function RussianTable({ info }) {
           disabled=${!live_ || (a === "exchange" && n === 0)} onClick=${() => act(a)}>${label[a] || a}</button>`)}
       </div>
       ${legal.includes("exchange") ? html`<p class="muted small">${t("russian.select_hint")}</p>` : null}
+      ${open && open.cards ? html`<button type="button" class="btn ghost small" data-testid="hint" onClick=${hint}>${t("btn.hint")}</button>` : null}
+      ${ui.hint ? html`<div class="hint" data-testid="hint-text" role="status">${ui.hint.text}${ui.hint.detail ? html`<small>${ui.hint.detail}</small>` : null}</div>` : null}
       ${insurable
         ? html`<div class="ru-insurance" data-testid="insurance">
             <label>${t("russian.insurance")} ${ins ? html`<span class="muted">(${money(ins[0])}–${money(ins[1])})</span>` : null}

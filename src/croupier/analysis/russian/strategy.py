@@ -1,0 +1,161 @@
+"""The exact optimal strategy shipped as data: the first-round option of every class.
+
+``data/exact_strategy.npz`` holds, for each of the 134,459 suit classes of first hands (the
+spec's default rules): its code (five card ids sorted, six bits each, the smallest image
+under the suit permutations), its weight, the best option's column (:data:`.exact.OPTION_NAMES`)
+and value, and how far ahead of the runner-up it is. ``croupier russian analyze --exact
+--strategy-out FILE`` writes such a file for any rules; ``load_exact_strategy()`` reads the
+shipped one (raising ``FileNotFoundError`` until a finished run has been shipped), and
+``strategy.decide("Ah Kd 7c 5s 2h")`` names the best first-round option of a hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from itertools import permutations
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.analysis.russian.exact import OPTION_NAMES, ClassSolution
+from croupier.analysis.russian.results import ExactResult
+from croupier.cards import Card, parse_cards
+from croupier.errors import ConfigError, InvalidCardsError
+
+__all__ = ["ExactStrategy", "class_code", "load_exact_strategy", "save_exact_strategy"]
+
+_PERMS = tuple(permutations(range(4)))
+
+
+def class_code(ids: Iterable[int]) -> int:
+    """The class code of five card ids (the smallest image under the 24 suit permutations)."""
+    cards = list(ids)
+    best = 1 << 62
+    for perm in _PERMS:
+        mapped = sorted((c & ~3) | perm[c & 3] for c in cards)
+        code = 0
+        for c in mapped:
+            code = (code << 6) | c
+        best = min(best, code)
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class ExactStrategy:
+    """The first-round option of every class, with its value and its lead."""
+
+    codes: npt.NDArray[np.int64]
+    weights: npt.NDArray[np.int64]
+    choice: npt.NDArray[np.int8]
+    value: npt.NDArray[np.float64]
+    """The chosen option's value, Antes."""
+    lead: npt.NDArray[np.float64]
+    """How much better the choice is than any other option (at least; Antes)."""
+    rules: str
+    """The analysed rules (JSON)."""
+
+    options: tuple[str, ...] = OPTION_NAMES
+
+    def index(self, hand: str | Iterable[Card]) -> int:
+        """The row of a hand's class.
+
+        Raises:
+            InvalidCardsError: not five distinct cards.
+        """
+        cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+        ids = sorted(c.id for c in cards)
+        if len(ids) != 5 or len(set(ids)) != 5:
+            raise InvalidCardsError(f"a first hand is five distinct cards, not {len(ids)}")
+        row = int(np.searchsorted(self.codes, class_code(ids)))
+        return row
+
+    def decide(self, hand: str | Iterable[Card]) -> str:
+        """The best first-round option for ``hand``, with discards named by the hand's own
+        cards sorted by id (as :data:`.exact.OPTION_NAMES`)."""
+        cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+        column = int(self.choice[self.index(cards)])
+        if column < 3:
+            return OPTION_NAMES[column]
+        # the class's discard mask is over the representative; map it to this hand
+        return f"exchange:{_own_mask(sorted(c.id for c in cards), column - 2)}"
+
+
+def _own_mask(ids: list[int], mask: int) -> int:
+    """Translate a discard mask over the class representative to the hand ``ids``."""
+    best = None
+    for perm in _PERMS:
+        mapped = [(c & ~3) | perm[c & 3] for c in ids]
+        order = sorted(range(5), key=lambda j: mapped[j])
+        code = 0
+        for j in order:
+            code = (code << 6) | mapped[j]
+        if best is None or code < best[0]:
+            best = (code, order)
+    assert best is not None
+    out = 0
+    for position, j in enumerate(best[1]):
+        if mask >> position & 1:
+            out |= 1 << j
+    return out
+
+
+def save_exact_strategy(path: Path, solution: ClassSolution, result: ExactResult) -> None:
+    """Write the strategy of an exact run."""
+    cards = solution.classes.cards
+    codes = np.zeros(len(cards), dtype=np.int64)
+    for j in range(5):
+        codes = (codes << 6) | cards[:, j]
+    order = np.argsort(codes)
+    rows = np.arange(len(cards))
+    value = solution.bounds[rows, result.choice, 0]
+    others = solution.bounds[:, :, 1].copy()
+    others[rows, result.choice] = -np.inf
+    others[:, ~solution.rules.allowed] = -np.inf
+    lead = value - others.max(axis=1)
+    with open(path, "wb") as f:
+        np.savez_compressed(
+            f,
+            codes=codes[order],
+            weights=solution.classes.weights[order],
+            choice=result.choice[order].astype(np.int8),
+            value=value[order],
+            lead=lead[order],
+            rules=np.array(solution.rules.key),
+        )
+
+
+@cache
+def _shipped() -> ExactStrategy:
+    source = resources.files("croupier.analysis.russian") / "data" / "exact_strategy.npz"
+    with resources.as_file(source) as path:
+        return _read(path)
+
+
+def _read(path: Path) -> ExactStrategy:
+    with np.load(path) as data:
+        return ExactStrategy(
+            codes=data["codes"],
+            weights=data["weights"],
+            choice=data["choice"],
+            value=data["value"],
+            lead=data["lead"],
+            rules=str(data["rules"]),
+        )
+
+
+def load_exact_strategy(path: Path | None = None) -> ExactStrategy:
+    """The shipped strategy (the spec's rules), or the one in ``path``.
+
+    Raises:
+        ConfigError: the file cannot be read as a strategy.
+    """
+    if path is None:
+        return _shipped()
+    try:
+        return _read(path)
+    except (OSError, KeyError, ValueError) as exc:
+        raise ConfigError(f"{path} is not an exact strategy file: {exc}") from None

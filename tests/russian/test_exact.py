@@ -1,0 +1,223 @@
+"""The exact analysis against a brute force (every dealer hand and bought card, one by one)
+and the brute force's settlement against the engine's.
+
+Reduced decks (a few whole ranks, sometimes three suits) keep the brute force fast; the
+exact analysis runs on them unchanged (the cards outside the deck are simply never dealt).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from croupier.analysis.russian import _brute as b
+from croupier.analysis.russian import _kernels as k
+from croupier.analysis.russian import _option as op
+from croupier.analysis.russian import _state as st
+from croupier.analysis.russian.exact import _tables as exact_tables
+from croupier.analysis.russian.exact import exact_rules, solve
+from croupier.analysis.russian.results import summarize
+from croupier.cards import DECK
+from croupier.games.russian import BetKind, RussianConfig
+from croupier.games.russian.rules import Draw, settle_box
+
+RULES = [
+    (0, 0, 1, 0),  # the spec: the Ante returned after a failed buy, rebuy
+    (0, 1, 1, 0),  # failed_buy_ante = "paid"
+    (1, 0, 0, 1),  # ante_pays_on_win, no rebuy, straight_plus_pair
+]
+
+
+def _deck(ranks: range | list[int], suits: tuple[int, ...] = (0, 1, 2, 3)) -> int:
+    deck = 0
+    for r in ranks:
+        for s in suits:
+            deck |= 1 << (4 * r + s)
+    return deck
+
+
+def _cards(deck: int) -> list[int]:
+    return [c for c in range(52) if deck >> c & 1]
+
+
+def _tables_for(rules: tuple[int, ...]) -> tuple[object, ...]:
+    config = RussianConfig(
+        ante_pays_on_win=bool(rules[0]),
+        rebuy_same_rank=bool(rules[2]),
+        duplicate_rank_straights="straight_plus_pair" if rules[3] else "two_straights",
+    )
+    return exact_tables(exact_rules(config))
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_state_values_equal_the_brute_force(rules: tuple[int, ...]) -> None:
+    """The value of betting from random states (final hands of five or six cards, discards,
+    reduced decks) by rank counts and per-suit corrections equals the brute force."""
+    tab, pays, _, vt, mt, ds, _ = _tables_for(rules)
+    array = np.array(rules, dtype=np.int64)
+    rng = np.random.default_rng(sum(rules) + 7)
+    categories = set()
+    for _ in range(60):
+        deck = _deck(sorted(rng.choice(13, 7, replace=False).tolist()))
+        cards = _cards(deck)
+        size = int(rng.choice([5, 6]))
+        pick = [int(c) for c in rng.choice(cards, size + int(rng.integers(0, 5)), replace=False)]
+        if rng.random() < 0.4:  # a flush, often a strong hand
+            suit = [c for c in cards if c & 3 == pick[0] & 3]
+            pick = [*suit[:5], *(c for c in pick if c not in suit[:5])][: len(pick)]
+        final = np.array(sorted(pick[:size]), dtype=np.int64)
+        dead = sum(1 << c for c in pick)
+        scale = b.buy_scale(len(cards) - len(pick), rebuy=bool(rules[2]))
+        brute = b.bet_total(final, size, dead, deck, tab, pays, array, scale)
+        v = k.value_of(final, size, tab)
+        m = k.multiple_of(final, size, pays, bool(rules[3]))
+        assert st.state_total(v, m, dead, deck, array, scale, vt, mt, ds) == brute, final
+        categories.add(int(np.searchsorted([1277, 4137, 4995, 5853, 5863, 7140], v)))
+    assert len(categories) >= 5
+
+
+def _deal(rng: np.random.Generator) -> tuple[list[int], list[int], Draw, list[int], list[int]]:
+    """Random first hand, final hand, draw, dealer hand and dealer's spare cards."""
+    order = [int(c) for c in rng.permutation(52)]
+    initial = order[:5]
+    rest = order[5:]
+    kind = int(rng.integers(3))
+    if kind == 0:
+        final, draw = initial, Draw.NONE
+    elif kind == 1:
+        final, draw = [*initial, rest.pop()], Draw.SIXTH
+    else:
+        keep = [c for c in initial if rng.random() < 0.5]
+        final = [*keep, *(rest.pop() for _ in range(5 - len(keep)))]
+        draw = Draw.EXCHANGE if len(keep) < 5 else Draw.NONE
+    return initial, final, draw, rest[:5], rest[5:]
+
+
+@pytest.mark.parametrize("ante_pays", [False, True])
+def test_the_brute_force_settles_as_the_engine(ante_pays: bool) -> None:
+    """The brute force's settlement of a deal (:func:`._brute.deal_net`) is the engine's
+    ``settle_box`` on random deals: stand or bought dealer's game, insurance at its most."""
+    rng = np.random.default_rng(11 + ante_pays)
+    seen = set()
+    for name, failed in [("paid", 1), ("forfeit", 0)]:
+        config = RussianConfig(max_payout=None, ante_pays_on_win=ante_pays, failed_buy_ante=name)
+        assert exact_rules(config).failed_buy == failed  # the analysis reads the engine's rule
+        tab, pays, *_ = exact_tables(exact_rules(config))
+        array = np.array([int(ante_pays), failed, 1, 0], dtype=np.int64)
+        for _ in range(3000):
+            initial, final, draw, dealer, spare = _deal(rng)
+            hand = [DECK[c] for c in dealer]
+            qualified = settle_box(
+                config=config, ante=100, initial=[DECK[c] for c in initial],
+                final=[DECK[c] for c in final], draw=draw, folded=False, dealer=hand,
+            ).dealer_qualified  # fmt: skip
+            buy = not qualified and bool(rng.integers(2))
+            draws = [c for c in spare if c >> 2 != max(dealer) >> 2]
+            ids = np.array(final, dtype=np.int64)
+            v = k.value_of(ids, len(final), tab)
+            m = k.multiple_of(ids, len(final), pays, False)
+            insurance = 2 * m if v >= b.TRIPS_MIN else 0
+            settled = settle_box(
+                config=config, ante=100, initial=[DECK[c] for c in initial],
+                final=[DECK[c] for c in final], draw=draw, folded=False, dealer=hand,
+                insurance=100 * insurance, buy=buy, dealer_draws=[DECK[c] for c in spare],
+            )  # fmt: skip
+            net = b.deal_net(
+                ids, len(final), np.array(dealer, dtype=np.int64), buy, draws[0] if buy else 0,
+                insurance, tab, pays, array,
+            )  # fmt: skip
+            fee = -1 if draw is not Draw.NONE else 0
+            assert 100 * (net + fee) == settled.net, (initial, final, dealer, buy)
+            seen.add((qualified, buy, insurance > 0, settled.net_of(BetKind.ANTE) > 0))
+    assert len(seen) >= 5
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_option_values_equal_the_brute_force(rules: tuple[int, ...]) -> None:
+    """Each first-round option of random hands (seven ranks, three suits), exactly."""
+    tab, pays, m5, vt, mt, ds, _ = _tables_for(rules)
+    array = np.array(rules, dtype=np.int64)
+    deck = _deck(range(6, 13), (0, 1, 3))
+    cards = _cards(deck)
+    rng = np.random.default_rng(3 + sum(rules))
+    for _ in range(6):
+        hand = np.array(sorted(rng.choice(cards, 5, replace=False)), dtype=np.int64)
+        for option in (2, *rng.choice(range(3, 34), 3, replace=False)):
+            drawn = 1 if option == 2 else (option - 2).bit_count()
+            scale = b.buy_scale(len(cards) - 5 - drawn, rebuy=bool(rules[2]))
+            expected = b.option_total(hand, option, deck, tab, pays, array, scale)
+            acc = np.zeros(2, dtype=np.int64)
+            if option == 2:
+                got = op.sixth_sums(hand, deck, tab, pays, array, scale, vt, mt, ds, acc)
+            else:
+                got = op.exchange_sums(
+                    hand, option - 2, deck, tab, m5, array, scale, vt, mt, ds, acc
+                )
+            assert (int(acc[0]) * (1 << 40) + int(acc[1]), *got) == expected, (hand, option)
+
+
+def test_a_reduced_deck_solved_equals_the_brute_force() -> None:
+    """The whole analysis on a deck of seven ranks in three suits: for sampled classes, every
+    option summed exactly equals the brute force, every other option's bound holds it, and
+    the class's best option is the brute force's best."""
+    deck = _deck(range(6, 13), (0, 1, 3))
+    config = RussianConfig()
+    solution = solve(config, deck=deck, chunks=2)
+    result = summarize(solution)
+    assert result.exact and result.wager > 1
+    tab, pays, *_ = exact_tables(solution.rules)
+    rng = np.random.default_rng(5)
+    for c in rng.choice(len(solution.classes.cards), 4, replace=False):
+        hand = solution.classes.cards[c]
+        values = {}
+        for option in range(1, 34):
+            drawn = 0 if option == 1 else 1 if option == 2 else (option - 2).bit_count()
+            scale = b.buy_scale(deck.bit_count() - 5 - drawn, rebuy=True)
+            total, draws, hands = b.option_total(
+                hand, option, deck, tab, pays, solution.rules.array, scale
+            )
+            values[option] = Fraction(total, draws * hands * scale)
+            if solution.how[c, option] == 2:
+                assert solution.total(int(c), option) == values[option]
+            else:
+                low, high = solution.bounds[c, option]
+                assert low - 1e-12 <= float(values[option]) <= high + 1e-12
+        best = max(Fraction(-1), *values.values())
+        assert solution.total(int(c), int(result.choice[c])) == best
+
+
+@pytest.mark.slow
+def test_a_reduced_deck_game_value_equals_the_brute_force() -> None:
+    """Every class of a seven-rank, three-suit deck: the game's exact value from the analysis
+    equals the brute force's (the best of every option of every class)."""
+    deck = _deck(range(6, 13), (0, 1, 3))
+    solution = solve(RussianConfig(), deck=deck, chunks=2)
+    result = summarize(solution)
+    tab, pays, *_ = exact_tables(solution.rules)
+    total = Fraction(0)
+    for c, hand in enumerate(solution.classes.cards):
+        best = Fraction(-1)
+        for option in range(1, 34):
+            drawn = 0 if option == 1 else 1 if option == 2 else (option - 2).bit_count()
+            scale = b.buy_scale(deck.bit_count() - 5 - drawn, rebuy=True)
+            t, d, h = b.option_total(hand, option, deck, tab, pays, solution.rules.array, scale)
+            best = max(best, Fraction(t, d * h * scale))
+        total += int(solution.classes.weights[c]) * best
+    assert result.ev == total / solution.classes.hands
+
+
+def test_hand_classes_of_the_full_deck() -> None:
+    from croupier.analysis.russian._hands import hand_classes
+
+    classes = hand_classes()
+    assert (len(classes.cards), classes.hands, len(classes.rank_counts)) == (
+        134_459,
+        2_598_960,
+        6_175,
+    )
+    # every class's representative has the class's ranks
+    for i in range(0, 6175, 97):
+        for row in classes.cards[classes.start[i] : classes.start[i + 1]]:
+            assert np.array_equal(np.bincount(row >> 2, minlength=13), classes.rank_counts[i])
