@@ -120,9 +120,11 @@ def test_a_round_end_to_end(
     bets = {r.get_attribute("data-bet") for r in rows}
     assert bets == {"ante", "raise", "progressive"}, bets
     settled = tab.wait_frame(
-        lambda f: f.get("type") in ("event", "seat_event")
-        and f["event"]["kind"] == "box_settled"
-        and f["event"]["result"]["seat"] == view["seat"]
+        lambda f: (
+            f.get("type") in ("event", "seat_event")
+            and f["event"]["kind"] == "box_settled"
+            and f["event"]["result"]["seat"] == view["seat"]
+        )
     )["event"]["result"]
     assert settled["net"] == net
     assert sum(b["net"] for b in settled["bets"]) == net
