@@ -66,7 +66,7 @@ def table_help(name: str, request: Request, tables: TableManagerDep) -> dict[str
     with its interval; Hold'em the rake) and the version of the game's software."""
     entry = next((t for t in tables.lobby() if t["name"] == name), None)
     if entry is None:
-        raise NotFoundError(f"no table {name!r}", reason="no_such_table")
+        raise NotFoundError(f"table {name!r} does not exist", reason="table_not_found")
     figures = theoretical_return(
         entry["game"], entry.get("rules") or {}, book=request.app.state.theory
     )
