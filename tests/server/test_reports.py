@@ -24,8 +24,8 @@ from croupier.server.base import utcnow
 from croupier.server.db import Database
 from croupier.server.reports.daily import daily_report, to_json
 from croupier.server.reports.theory import TheoryBook
-from croupier.server.tables.uth_theory import blind_lookup
 from croupier.server.tables.models import Round, RoundPlayer, RoundStatus
+from croupier.server.tables.uth_theory import blind_lookup
 
 ONE_SEAT = "As 2c Ah 7d 3s Ad Kc 9h 4s Jc"  # test_tables_ws: the seat wins 5,500 net
 
