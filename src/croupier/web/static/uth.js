@@ -353,7 +353,7 @@ export function UthTable({ info }) {
     refresh();
     const q = new URLSearchParams({ hole: v.hole.join(""), board: (v.board || []).join("") });
     try {
-      const advice = await api(`/api/uth/advice?${q}`);
+      const advice = await api(`/api/games/uth/advice?${q}`);
       const opts = (advice.options || []).map((o) => `${t(`action.${o.action}`)} ${number(o.ev, 3)}`).join(" · ");
       ui.hint = { text: t("uth.hint.best", { action: t(`action.${advice.best}`) }), best: advice.best, detail: opts ? t("uth.hint.ev", { list: opts }) : "" };
     } catch (err) {
