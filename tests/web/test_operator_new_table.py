@@ -34,6 +34,13 @@ def test_the_console_opens_a_caribbean_stud_table(
     )
     described = [g["name"] for g in web_server.http.get("/api/games").json()]
     assert offered == described and "caribbean" in offered
+    # a game with a choice and a flag among its settings: Hold'em's structure and rake rule
+    page.select_option("[data-testid=nt-game]", "holdem")
+    page.wait_for_selector("[data-testid=nt-settings][data-game=holdem]")
+    assert page.input_value("[data-testid=nt-structure]") == "no-limit"
+    assert page.is_checked("[data-testid=nt-no_flop_no_drop]")
+    assert "Minimum buy-in" in page.inner_text("label[for=nt-min_buy_in]")
+    tab.shot(f"operator-new-holdem-{width}x{height}")
     page.select_option("[data-testid=nt-game]", "caribbean")
     page.wait_for_selector("[data-testid=nt-settings][data-game=caribbean]")
     # its own settings, with the descriptor's defaults: the Raise multiple is Caribbean's
