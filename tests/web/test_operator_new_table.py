@@ -40,6 +40,7 @@ def test_the_console_opens_a_caribbean_stud_table(
     assert page.input_value("[data-testid=nt-structure]") == "no-limit"
     assert page.is_checked("[data-testid=nt-no_flop_no_drop]")
     assert "Minimum buy-in" in page.inner_text("label[for=nt-min_buy_in]")
+    assert "Seats" in page.inner_text("label[for=nt-max_seats]")
     tab.shot(f"operator-new-holdem-{width}x{height}")
     page.select_option("[data-testid=nt-game]", "caribbean")
     page.wait_for_selector("[data-testid=nt-settings][data-game=caribbean]")

@@ -246,6 +246,8 @@ function fieldOf(game, rule) {
 export function settingLabel(game, setting) {
   const field = fieldOf(game, setting.name);
   if (field && has(`op.field.${field}`)) return fieldLabel(field, game.name);
+  const own = game ? `op.rule.${setting.name}.${game.name}` : "";
+  if (own && has(own)) return t(own);
   return has(`op.rule.${setting.name}`) ? t(`op.rule.${setting.name}`) : setting.name;
 }
 

@@ -1108,4 +1108,5 @@ export default {
   "reason.setting_not_a_choice": "{setting} must be one of: {choices}.",
   "reason.setting_type": "{setting} is not a value of the right kind.",
   "op.err.choice": "Choose one from the list.",
+  "op.rule.max_seats.holdem": "Seats",
 };

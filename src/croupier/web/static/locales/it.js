@@ -1112,4 +1112,5 @@ export default {
   "reason.setting_not_a_choice": "{setting} deve essere uno tra: {choices}.",
   "reason.setting_type": "{setting} non è un valore del tipo giusto.",
   "op.err.choice": "Scegline uno dall'elenco.",
+  "op.rule.max_seats.holdem": "Posti",
 };

@@ -1116,4 +1116,5 @@ export default {
   "reason.setting_not_a_choice": "{setting} mora biti eno od: {choices}.",
   "reason.setting_type": "{setting} ni vrednost prave vrste.",
   "op.err.choice": "Izberite eno s seznama.",
+  "op.rule.max_seats.holdem": "Sedeži",
 };
