@@ -122,6 +122,8 @@ def test_a_caribbean_stud_table_opens_from_its_described_settings(casino: Server
         ("russian", {"max_players": 5}, "setting_count_out_of_range", "max_players"),
         ("holdem", {"structure": "spread-limit"}, "setting_not_a_choice", "structure"),
         ("holdem", {"max_seats": 11}, "setting_count_out_of_range", "max_seats"),
+        ("holdem", {"rake_percent": 101}, "setting_count_out_of_range", "rake_percent"),
+        ("holdem", {"rake_percent": "lots"}, "setting_type", "rake_percent"),
     ],
 )
 def test_a_setting_out_of_bounds_is_refused_by_name_and_nothing_is_made(

@@ -42,6 +42,19 @@ def test_the_console_opens_a_caribbean_stud_table(
     assert "Minimum buy-in" in page.inner_text("label[for=nt-min_buy_in]")
     assert "Seats" in page.inner_text("label[for=nt-max_seats]")
     tab.shot(f"operator-new-holdem-{width}x{height}")
+    # a raked Hold'em table: the rake in per cent, checked in the page, then opened
+    holdem = f"nl-{uuid.uuid4().hex[:6]}"
+    page.fill("[data-testid=nt-name]", holdem)
+    page.fill("[data-testid=nt-rake_percent]", "120")
+    page.click("[data-testid=nt-submit]")
+    page.wait_for_selector("[data-testid=nt-rake_percent-error]:has-text('0 to 100')")
+    page.fill("[data-testid=nt-rake_percent]", "2.5")
+    page.fill("[data-testid=nt-rake_cap]", "3")
+    page.click("[data-testid=nt-submit]")
+    page.wait_for_selector(f"[data-testid=optable-{holdem}]")
+    raked = _tables(web_server)[holdem]
+    assert raked["game"] == "holdem" and raked["theoretical_return"]["rake"]["percent"] == "2.5"
+    assert raked["rules"]["rake_cap"] == 300 and raked["limits"]["min_bet"] == 8_000
     page.select_option("[data-testid=nt-game]", "caribbean")
     page.wait_for_selector("[data-testid=nt-settings][data-game=caribbean]")
     # its own settings, with the descriptor's defaults: the Raise multiple is Caribbean's

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from decimal import Decimal, InvalidOperation
+from typing import Any, NoReturn
 
 from croupier.server.errors import InvalidRequestError
 from croupier.server.rounds.store import RecallView
@@ -32,9 +33,10 @@ __all__ = [
     "money",
 ]
 
-KINDS = ("money", "count", "flag", "choice")
+KINDS = ("money", "count", "percent", "flag", "choice")
 """``money``: whole minor units; ``count``: a whole number of things (seats, boxes, a
-multiple); ``flag``: true or false; ``choice``: one of :attr:`Setting.choices`."""
+multiple); ``percent``: a number of per cent, as a number or decimal text (``5``, ``"2.5"``);
+``flag``: true or false; ``choice``: one of :attr:`Setting.choices`."""
 
 Advisor = Callable[[Mapping[str, str]], dict[str, Any]]
 """A game's strategy advisor (the table's Hint): the query's fields -> the options' EVs,
@@ -99,10 +101,16 @@ class Setting:
                     params={"setting": self.name, "choices": list(self.choices)},
                 )
             return
-        if isinstance(value, bool) or not isinstance(value, int):
+        if self.kind == "percent":
+            number = _number(value)
+            if number is None:
+                self._refuse(value, "setting_type", "a number of per cent")
+        elif isinstance(value, bool) or not isinstance(value, int):
             self._refuse(value, "setting_type", "a whole number")
-        if (self.low is not None and value < self.low) or (
-            self.high is not None and value > self.high
+        else:
+            number = Decimal(value)
+        if (self.low is not None and number < self.low) or (
+            self.high is not None and number > self.high
         ):
             money = self.kind == "money"
             bounds = {"min": self.low, "max": self.high} if money else {"low": self.low}
@@ -114,12 +122,23 @@ class Setting:
                 params={"setting": self.name, **bounds},
             )
 
-    def _refuse(self, value: Any, reason: str, wanted: str) -> None:
+    def _refuse(self, value: Any, reason: str, wanted: str) -> NoReturn:
         raise InvalidRequestError(
             f"rules.{self.name}: {value!r} is not {wanted}",
             reason=reason,
             params={"setting": self.name, "kind": self.kind},
         )
+
+
+def _number(value: Any) -> Decimal | None:
+    """A percentage given as a number or decimal text, or ``None``."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    try:
+        number = Decimal(str(value).strip())
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() else None
 
 
 def check_settings(settings: tuple[Setting, ...], rules: Mapping[str, Any]) -> None:

@@ -27,6 +27,7 @@ DESCRIPTOR = GameDescriptor(
         count("max_seats", 6, MIN_PLAYERS, MAX_PLAYERS),
         money("min_buy_in", 40 * _BIG, at_most="max_buy_in"),
         money("max_buy_in", 100 * _BIG),
+        Setting(name="rake_percent", kind="percent", default=0, low=0, high=100),
         money("rake_cap", None),
         Setting(name="no_flop_no_drop", kind="flag", default=True),
     ),

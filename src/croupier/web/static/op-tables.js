@@ -286,6 +286,14 @@ export function checkSettings(game, texts) {
       if (s.default != null) rules[s.name] = null;
       continue;
     }
+    if (s.kind === "percent") {
+      // "2,5" or "2.5" per cent: sent as the number, or its decimal text when not whole
+      const dotted = text.replace(",", ".");
+      const value = /^\d{1,3}(\.\d{1,4})?$/.test(dotted) ? Number(dotted) : null;
+      if (value === null || (s.min != null && value < s.min) || (s.max != null && value > s.max)) errors[s.name] = t("op.err.percent", { low: s.min, high: s.max });
+      else rules[s.name] = Number.isInteger(value) ? value : dotted;
+      continue;
+    }
     const value = s.kind === "money" ? toCents(text) : /^\d{1,9}$/.test(text) ? Number(text) : null;
     const inside = value !== null && (s.min == null || value >= s.min) && (s.max == null || value <= s.max);
     if (!inside) errors[s.name] = s.kind === "money" ? t("op.err.amount") : t("op.err.count", { low: s.min, high: s.max });

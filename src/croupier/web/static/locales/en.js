@@ -1109,4 +1109,6 @@ export default {
   "reason.setting_type": "{setting} is not a value of the right kind.",
   "op.err.choice": "Choose one from the list.",
   "op.rule.max_seats.holdem": "Seats",
+  "op.rule.rake_percent": "Rake (per cent)",
+  "op.err.percent": "Write a number of per cent from {low} to {high}.",
 };

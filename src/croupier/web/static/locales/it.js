@@ -1113,4 +1113,6 @@ export default {
   "reason.setting_type": "{setting} non è un valore del tipo giusto.",
   "op.err.choice": "Scegline uno dall'elenco.",
   "op.rule.max_seats.holdem": "Posti",
+  "op.rule.rake_percent": "Rake (per cento)",
+  "op.err.percent": "Scrivi una percentuale da {low} a {high}.",
 };

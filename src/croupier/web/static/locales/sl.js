@@ -1117,4 +1117,6 @@ export default {
   "reason.setting_type": "{setting} ni vrednost prave vrste.",
   "op.err.choice": "Izberite eno s seznama.",
   "op.rule.max_seats.holdem": "Sedeži",
+  "op.rule.rake_percent": "Provizija (odstotki)",
+  "op.err.percent": "Vpišite odstotek od {low} do {high}.",
 };
