@@ -21,7 +21,7 @@ DESCRIPTOR = GameDescriptor(
         count("raise_multiple", _D.raise_multiple, 1, 10),
         money("max_payout", _D.max_payout, optional=True),
     ),
-    lobby_limits=("ante_min", "ante_max"),
+    lobby_limits={"min": "ante_min", "max": "ante_max"},
     operator=caribbean.SETTINGS,
     theory=caribbean.THEORY,
     theory_text="op.theory.caribbean",

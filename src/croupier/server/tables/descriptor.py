@@ -13,7 +13,7 @@ round is recalled. Nothing here names a game.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, NoReturn
 
@@ -207,9 +207,14 @@ class GameDescriptor:
     """The locale key of the game's title (``game.<name>`` when empty)."""
     settings: tuple[Setting, ...] = ()
     """The table's settings an operator sets (the console's forms, the server's checks)."""
-    lobby_limits: tuple[str, ...] = ()
-    """The rules whose range the lobby shows as the table's limits (``ante_min``,
-    ``ante_max``)."""
+    lobby_limits: Mapping[str, str] = field(default_factory=dict)
+    """The lobby's line of a table's limits: each placeholder of :attr:`lobby_text` -> the
+    setting it shows (``{"min": "ante_min", "max": "ante_max"}``). The client formats each
+    value by its setting's kind (money in the player's euros, a count as a number, a choice
+    or a flag by the locale key ``<game>.<setting>.<value>``), the setting's default where a
+    table leaves it out; a new game needs no lobby code."""
+    lobby_text: str = ""
+    """The locale key of that line (``"Ante {min}–{max}"``); empty: ``<game>.limits``."""
     operator: OperatorSettings = _NO_SETTINGS
     """How an operator's change to a running table names the game's rules."""
     theory: GameTheory | None = None
@@ -226,6 +231,12 @@ class GameDescriptor:
     costs: Costs | None = None
     """What each decision in a recorded round cost (the history), ``None``: not valued."""
 
+    def __post_init__(self) -> None:
+        named = {s.name for s in self.settings}
+        unknown = [rule for rule in self.lobby_limits.values() if rule not in named]
+        if unknown:
+            raise ValueError(f"game {self.name}: lobby_limits {unknown} are not its settings")
+
     def check_rules(self, rules: Mapping[str, Any]) -> None:
         """:func:`check_settings` of this game's settings."""
         check_settings(self.settings, rules)
@@ -237,7 +248,9 @@ class GameDescriptor:
             "name": self.name,
             "title": self.title or f"game.{self.name}",
             "settings": [s.json() for s in self.settings],
-            "lobby_limits": list(self.lobby_limits),
+            "lobby_limits": list(self.lobby_limits.values()),
+            "lobby_text": self.lobby_text or f"{self.name}.limits",
+            "lobby_params": dict(self.lobby_limits),
             "limits": dict(self.operator.limits),
             "paytables": dict(self.operator.paytables),
             "whole_odds": self.operator.whole_odds,

@@ -31,7 +31,7 @@ DESCRIPTOR = GameDescriptor(
         money("rake_cap", None),
         Setting(name="no_flop_no_drop", kind="flag", default=True),
     ),
-    lobby_limits=("small_blind", "big_blind"),
+    lobby_limits={"sb": "small_blind", "bb": "big_blind", "structure": "structure"},
     operator=holdem.SETTINGS,
     theory=holdem.THEORY,
     recall_view=holdem.recall_view,

@@ -23,7 +23,7 @@ DESCRIPTOR = GameDescriptor(
         money("max_payout", _D.max_payout, optional=True),
         Setting(name="dealer_upcard", kind="flag", default=_D.dealer_upcard),
     ),
-    lobby_limits=("ante_min", "ante_max"),
+    lobby_limits={"min": "ante_min", "max": "ante_max"},
     operator=russian.SETTINGS,
     theory=russian.THEORY,
     theory_text="op.theory.russian",

@@ -23,7 +23,7 @@ DESCRIPTOR = GameDescriptor(
         money("trips_max", _D.trips_max),
         money("max_payout", _D.max_payout, optional=True),
     ),
-    lobby_limits=("ante_min", "ante_max"),
+    lobby_limits={"amin": "ante_min", "amax": "ante_max", "tmin": "trips_min", "tmax": "trips_max"},
     operator=uth.SETTINGS,
     theory=uth.THEORY,
     theory_text="op.theory.uth",

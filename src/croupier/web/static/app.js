@@ -5,7 +5,7 @@
 import { api, LobbySocket, logout, refreshBalance, sessionEnded } from "./api.js";
 import { CashierPage } from "./cashier.js";
 import { wordError } from "./errors.js";
-import { gameOf, gameSuit, gameTitle, limitsOf } from "./games.js";
+import { gameOf, gameSuit, gameTitle, limitsOf, loadDescriptors } from "./games.js";
 import { HistoryPage } from "./history.js";
 import { currentLanguage, dateTime, LANGUAGES, money, setLanguage, t } from "./i18n.js";
 import { toast } from "./notify.js";
@@ -151,7 +151,7 @@ function LoginPage({ route }) {
   </section>`;
 }
 
-function TableCard({ tb, loggedIn }) {
+function TableCard({ tb, loggedIn, game }) {
   // A table an operator closed takes no seats or bets: the lobby says so (issue 29).
   const open = tb.status !== "unavailable" && !tb.closed;
   const seats = tb.max_seats == null ? t("lobby.live_seats", { n: tb.seats_taken ?? 0 }) : t("lobby.seats", { n: tb.seats_taken, max: tb.max_seats });
@@ -160,7 +160,7 @@ function TableCard({ tb, loggedIn }) {
     <div class="mini-felt" aria-hidden="true"><span class="mini-suit">${gameSuit(tb.game)}</span></div>
     <h2 id=${`t-${tb.name}`}>${tableTitle(tb)}</h2>
     <p class="game">${gameTitle(tb.game)}${shared ? ` — ${t("lobby.live")}` : ""}</p>
-    ${open ? html`<p class="limits">${limitsOf(tb)}</p>` : null}
+    ${open ? html`<p class="limits" data-testid="limits">${limitsOf(tb, game)}</p>` : null}
     ${open ? html`<p class="seats" data-testid="seats">${seats}</p>` : html`<p class="reason">${t("lobby.closed")}</p>`}
     ${open ? html`<p class="status">${t(`lobby.status.${tb.status}`)}</p>` : null}
     ${open
@@ -173,9 +173,14 @@ function LobbyPage() {
   const s = useStore();
   const [tables, setTables] = useState(null);
   const [error, setError] = useState(null);
+  // each game's descriptor: how the lobby summarises a table's limits
+  const [games, setGames] = useState({});
   useEffect(() => {
     let stopped = false;
     let list = null;
+    loadDescriptors()
+      .then((described) => !stopped && setGames(described))
+      .catch((err) => !stopped && setError(err));
     async function load() {
       try {
         list = await api("/api/tables");
@@ -208,7 +213,7 @@ function LobbyPage() {
     ${s.session ? null : html`<p class="muted">${t("lobby.login_to_sit")}</p>`}
     ${empty ? html`<p class="notice" data-testid="no-money">${t("lobby.no_money")} <a class="btn small primary" href="#/cashier">${t("cashier.open")}</a></p>` : null}
     ${error ? html`<p class="form-error" role="alert">${t("lobby.cannot_load", { why: wordError(error) })}</p>` : null}
-    <div class="lobby-grid" data-testid="lobby">${(tables || []).map((tb) => html`<${TableCard} key=${tb.name} tb=${tb} loggedIn=${Boolean(s.session)} />`)}</div>
+    <div class="lobby-grid" data-testid="lobby">${(tables || []).map((tb) => html`<${TableCard} key=${tb.name} tb=${tb} game=${games[tb.game]} loggedIn=${Boolean(s.session)} />`)}</div>
   </section>`;
 }
 

@@ -1,27 +1,28 @@
 // The client's registry of games (issue 31): a game's name -> its table page, the locale key
-// of its title, how the lobby summarises its limits, the suit on its lobby card and its
-// detail in the round history. The lobby, the table route and the history ask this module;
+// of its title, the suit on its lobby card and its detail in the round history. The lobby's
+// line of a table's limits comes from the game's descriptor (GET /api/games), not from here. The lobby, the table route and the history ask this module;
 // only here (and in each game's own modules, `./<game>.js` and `./<game>_history.js`) is a
 // game named. A game is its own modules and one line here.
 
-import { CaribbeanTable, caribbeanLimits } from "./caribbean.js";
+import { api } from "./api.js";
+import { CaribbeanTable } from "./caribbean.js";
 import { caribbeanHistory } from "./caribbean_history.js";
-import { HoldemTable, holdemLimits } from "./holdem.js";
+import { HoldemTable } from "./holdem.js";
 import { holdemHistory } from "./holdem_history.js";
-import { money, t } from "./i18n.js";
-import { RussianTable, russianLimits } from "./russian.js";
+import { has, money, number, t } from "./i18n.js";
+import { RussianTable } from "./russian.js";
 import { russianHistory } from "./russian_history.js";
-import { UthTable, uthLimits } from "./uth.js";
+import { UthTable } from "./uth.js";
 import { uthHistory } from "./uth_history.js";
 
-/** name -> { page, title (locale key), limits(rules) -> text, suit, history(round, seats) ->
+/** name -> { page, title (locale key), suit, history(round, seats) ->
  * the round history's detail of the player's boxes, costs: whether the server values its
  * decisions (GET /api/rounds/{id}/costs) } */
 export const GAMES = {
-  uth: { page: UthTable, title: "game.uth", limits: uthLimits, suit: "♠", history: uthHistory, costs: true },
-  holdem: { page: HoldemTable, title: "game.holdem", limits: holdemLimits, suit: "♣", history: holdemHistory },
-  russian: { page: RussianTable, title: "game.russian", limits: russianLimits, suit: "♦", history: russianHistory, costs: true },
-  caribbean: { page: CaribbeanTable, title: "game.caribbean", limits: caribbeanLimits, suit: "♥", history: caribbeanHistory },
+  uth: { page: UthTable, title: "game.uth", suit: "♠", history: uthHistory, costs: true },
+  holdem: { page: HoldemTable, title: "game.holdem", suit: "♣", history: holdemHistory },
+  russian: { page: RussianTable, title: "game.russian", suit: "♦", history: russianHistory, costs: true },
+  caribbean: { page: CaribbeanTable, title: "game.caribbean", suit: "♥", history: caribbeanHistory },
 };
 
 /** The registry's entry of a game, or null for one this client does not know. */
@@ -35,11 +36,49 @@ export function gameTitle(name) {
   return t(game ? game.title : "game.other");
 }
 
-/** The lobby's line of a table's limits: its game's own summary, or the generic bet range. */
-export function limitsOf(tb) {
+let described = null;
+
+/** The server's descriptors of its games (GET /api/games), name -> descriptor, asked once. */
+export function loadDescriptors() {
+  if (!described) {
+    described = api("/api/games")
+      .then((list) => Object.fromEntries(list.map((g) => [g.name, g])))
+      .catch((err) => {
+        described = null;
+        throw err;
+      });
+  }
+  return described;
+}
+
+/** A setting's value as a player reads it, by its kind: money in the language's euros, a
+ * count as a number, a percentage with its sign, a choice or a flag by the locale key
+ * `<game>.<setting>.<value>` (the value itself where the language has none). */
+export function settingText(game, setting, value) {
+  const kind = setting ? setting.kind : "";
+  if (kind === "money") return money(value);
+  if (kind === "count") return number(value);
+  if (kind === "percent") return `${number(value, Number.isInteger(Number(value)) ? 0 : 1)} %`;
+  const key = `${game}.${setting ? setting.name : ""}.${value}`;
+  return has(key) ? t(key) : String(value ?? "—");
+}
+
+/** The lobby's line of a table's limits, from its game's descriptor (`game`, from
+ * loadDescriptors): the settings its `lobby_params` name, each formatted by its kind (a
+ * table's own value, else the setting's default) into the line `lobby_text`; the generic
+ * bet range for a table without one. A new game needs no code here. */
+export function limitsOf(tb, game) {
   const r = tb.rules || {};
-  const game = gameOf(tb.game);
-  if (game) return game.limits(r);
+  if (game && game.lobby_params && Object.keys(game.lobby_params).length) {
+    const settings = Object.fromEntries((game.settings || []).map((s) => [s.name, s]));
+    const params = {};
+    for (const [slot, name] of Object.entries(game.lobby_params)) {
+      const setting = settings[name];
+      const value = r[name] !== undefined ? r[name] : setting ? setting.default : undefined;
+      params[slot] = settingText(game.name, setting, value);
+    }
+    return has(game.lobby_text) ? t(game.lobby_text, params) : Object.values(params).join(" · ");
+  }
   if (r.min_bet !== undefined) return `${money(r.min_bet)}–${money(r.max_bet)}`;
   return "";
 }
