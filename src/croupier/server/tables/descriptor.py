@@ -12,7 +12,8 @@ round is recalled. Nothing here names a game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, NoReturn
@@ -29,14 +30,24 @@ __all__ = [
     "GameDescriptor",
     "Setting",
     "check_settings",
+    "choice",
     "count",
+    "flag",
     "money",
+    "multiples",
+    "paytable",
 ]
 
-KINDS = ("money", "count", "percent", "flag", "choice")
+KINDS = ("money", "count", "percent", "flag", "choice", "paytable", "multiples")
 """``money``: whole minor units; ``count``: a whole number of things (seats, boxes, a
 multiple); ``percent``: a number of per cent, as a number or decimal text (``5``, ``"2.5"``);
-``flag``: true or false; ``choice``: one of :attr:`Setting.choices`."""
+``flag``: true or false; ``choice``: one of :attr:`Setting.choices`; ``paytable``: a table of
+lines (each one of :attr:`Setting.choices`, any case, spaces or hyphens for underscores) ->
+odds to 1, a whole number from 0 (or ``"n:d"`` text where :attr:`Setting.fractions`);
+``multiples``: a table of keys (:attr:`Setting.choices`) -> a non-empty list of distinct whole
+numbers from :attr:`Setting.low` to :attr:`Setting.high` (UTH's Play multiples per street)."""
+
+_RATIO = re.compile(r"^\s*\d{1,9}\s*(:\s*[1-9]\d{0,8}\s*)?$")
 
 Advisor = Callable[[Mapping[str, str]], dict[str, Any]]
 """A game's strategy advisor (the table's Hint): the query's fields -> the options' EVs,
@@ -62,7 +73,10 @@ class Setting:
     high: int | None = None
     """The greatest value (``money`` and ``count``)."""
     choices: tuple[str, ...] = ()
-    """The values a ``choice`` may take."""
+    """The values a ``choice`` may take; the lines of a ``paytable``; the keys of
+    ``multiples``."""
+    fractions: bool = False
+    """A ``paytable``'s odds may be ``"n:d"`` text (otherwise whole numbers only)."""
     optional: bool = False
     """``null`` is a value (no cap)."""
     at_most: str | None = None
@@ -83,6 +97,7 @@ class Setting:
             "choices": list(self.choices) or None,
             "optional": self.optional,
             "at_most": self.at_most,
+            "fractions": self.fractions,
         }
 
     def check(self, value: Any) -> None:
@@ -100,6 +115,12 @@ class Setting:
                     reason="setting_not_a_choice",
                     params={"setting": self.name, "choices": list(self.choices)},
                 )
+            return
+        if self.kind == "paytable":
+            self._check_paytable(value)
+            return
+        if self.kind == "multiples":
+            self._check_multiples(value)
             return
         if self.kind == "percent":
             number = _number(value)
@@ -121,6 +142,62 @@ class Setting:
                 reason="setting_out_of_range" if money else "setting_count_out_of_range",
                 params={"setting": self.name, **bounds},
             )
+
+    def _check_paytable(self, value: Any) -> None:
+        if not isinstance(value, Mapping) or not value:
+            self._refuse(value, "setting_type", "a table of lines and their odds")
+        for line, odds in value.items():
+            key = str(line).strip().lower().replace(" ", "_").replace("-", "_")
+            if key not in self.choices:
+                raise InvalidRequestError(
+                    f"rules.{self.name}.{line}: not a line of this pay table; the lines are "
+                    f"{list(self.choices)}",
+                    reason="setting_unknown_line",
+                    params={"setting": self.name, "line": str(line), "lines": list(self.choices)},
+                )
+            whole = not isinstance(odds, bool) and isinstance(odds, int) and 0 <= odds < 10**9
+            ratio = self.fractions and isinstance(odds, str) and _RATIO.match(odds) is not None
+            if not (whole or ratio):
+                wanted = "odds like 5 or '3:2'" if self.fractions else "a whole number from 0"
+                raise InvalidRequestError(
+                    f"rules.{self.name}.{line}: {odds!r} is not {wanted}",
+                    reason="setting_odds",
+                    params={"setting": self.name, "line": str(line)},
+                )
+
+    def _check_multiples(self, value: Any) -> None:
+        if not isinstance(value, Mapping):
+            self._refuse(value, "setting_type", "a table of lists of multiples")
+        for key, multiples in value.items():
+            if key not in self.choices:
+                raise InvalidRequestError(
+                    f"rules.{self.name}.{key}: not one of {list(self.choices)}",
+                    reason="setting_unknown_line",
+                    params={"setting": self.name, "line": str(key), "lines": list(self.choices)},
+                )
+            ok = (
+                isinstance(multiples, Sequence)
+                and not isinstance(multiples, str)
+                and len(multiples) > 0
+                and all(isinstance(m, int) and not isinstance(m, bool) for m in multiples)
+                and len(set(multiples)) == len(multiples)
+                and all(
+                    (self.low is None or m >= self.low) and (self.high is None or m <= self.high)
+                    for m in multiples
+                )
+            )
+            if not ok:
+                raise InvalidRequestError(
+                    f"rules.{self.name}.{key}: {multiples!r} is not a list of distinct whole "
+                    f"numbers from {self.low} to {self.high}",
+                    reason="setting_multiples",
+                    params={
+                        "setting": self.name,
+                        "line": str(key),
+                        "low": self.low,
+                        "high": self.high,
+                    },
+                )
 
     def _refuse(self, value: Any, reason: str, wanted: str) -> NoReturn:
         raise InvalidRequestError(
@@ -187,9 +264,41 @@ def money(
     )
 
 
-def count(name: str, default: int, low: int, high: int) -> Setting:
+def count(name: str, default: int, low: int, high: int, *, at_most: str | None = None) -> Setting:
     """A whole number of things from ``low`` to ``high``."""
-    return Setting(name=name, kind="count", default=int(default), low=low, high=high)
+    return Setting(
+        name=name, kind="count", default=int(default), low=low, high=high, at_most=at_most
+    )
+
+
+def choice(name: str, default: str, choices: tuple[str, ...]) -> Setting:
+    """One of a few words (``choices``), ``default`` among them."""
+    return Setting(
+        name=name, kind="choice", default=str(default), choices=tuple(str(c) for c in choices)
+    )
+
+
+def flag(name: str, default: bool) -> Setting:
+    """True or false."""
+    return Setting(name=name, kind="flag", default=bool(default))
+
+
+def paytable(
+    name: str, default: Mapping[str, Any], lines: tuple[str, ...], *, fractions: bool = False
+) -> Setting:
+    """A pay table: its ``lines`` -> odds to 1 (``fractions``: ``"n:d"`` text too)."""
+    return Setting(
+        name=name, kind="paytable", default=dict(default), choices=lines, fractions=fractions
+    )
+
+
+def multiples(
+    name: str, default: Mapping[str, list[int]], keys: tuple[str, ...], low: int, high: int
+) -> Setting:
+    """A table of ``keys`` -> lists of distinct multiples from ``low`` to ``high``."""
+    return Setting(
+        name=name, kind="multiples", default=dict(default), choices=keys, low=low, high=high
+    )
 
 
 _NO_SETTINGS = OperatorSettings(limits={})

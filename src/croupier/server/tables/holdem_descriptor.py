@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from croupier.games.holdem.config import MAX_PLAYERS, MIN_PLAYERS
+from croupier.games.holdem.config import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    FirstToShow,
+    OddChip,
+    ShowdownRule,
+    SplitPolicy,
+)
 from croupier.server.tables import holdem
-from croupier.server.tables.descriptor import GameDescriptor, Setting, count, money
+from croupier.server.tables.descriptor import GameDescriptor, Setting, choice, count, money
 
 __all__ = ["DESCRIPTOR"]
 
@@ -30,6 +37,12 @@ DESCRIPTOR = GameDescriptor(
         Setting(name="rake_percent", kind="percent", default=0, low=0, high=100),
         money("rake_cap", None),
         Setting(name="no_flop_no_drop", kind="flag", default=True),
+        money("ante", 0, low=0),
+        choice("showdown", ShowdownRule.SEED, tuple(ShowdownRule)),
+        choice("first_to_show", FirstToShow.HAND, tuple(FirstToShow)),
+        choice("odd_chip", OddChip.POSITION, tuple(OddChip)),
+        # an exact split divides chips a cash game cannot (module docstring of .holdem)
+        choice("split", SplitPolicy.LIVE, (SplitPolicy.LIVE,)),
     ),
     lobby_limits={"sb": "small_blind", "bb": "big_blind", "structure": "structure"},
     operator=holdem.SETTINGS,

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from croupier.games.russian import RussianConfig
+from croupier.games.russian.config import BonusOnFold, DuplicateRankStraights, FailedBuyAnte
 from croupier.server.tables import russian, russian_advice
-from croupier.server.tables.descriptor import GameDescriptor, Setting, count, money
+from croupier.server.tables.descriptor import (
+    GameDescriptor,
+    choice,
+    count,
+    flag,
+    money,
+    paytable,
+)
 
 __all__ = ["DESCRIPTOR"]
 
 _D = RussianConfig()
+_BET = asdict(_D.bet_paytable)
+_BONUS = asdict(_D.bonus_paytable)
 
 DESCRIPTOR = GameDescriptor(
     name="russian",
@@ -21,7 +33,23 @@ DESCRIPTOR = GameDescriptor(
         money("bonus_min", _D.bonus_min, at_most="bonus_max"),
         money("bonus_max", _D.bonus_max),
         money("max_payout", _D.max_payout, optional=True),
-        Setting(name="dealer_upcard", kind="flag", default=_D.dealer_upcard),
+        flag("dealer_upcard", _D.dealer_upcard),
+        count("open_boxes_per_player", _D.open_boxes_per_player, 1, 2),
+        count("exchange_min", _D.exchange_min, 1, 5, at_most="exchange_max"),
+        count("exchange_max", _D.exchange_max, 1, 5),
+        flag("rebuy_same_rank", _D.rebuy_same_rank),
+        flag("ante_pays_on_win", _D.ante_pays_on_win),
+        flag("blind_insurance", _D.blind_insurance),
+        flag("blind_sixth_card", _D.blind_sixth_card),
+        choice(
+            "duplicate_rank_straights",
+            _D.duplicate_rank_straights,
+            tuple(DuplicateRankStraights),
+        ),
+        choice("failed_buy_ante", _D.failed_buy_ante, tuple(FailedBuyAnte)),
+        choice("bonus_on_fold", _D.bonus_on_fold, tuple(BonusOnFold)),
+        paytable("bet_paytable", _BET, tuple(_BET)),
+        paytable("bonus_paytable", _BONUS, tuple(_BONUS)),
     ),
     lobby_limits={"min": "ante_min", "max": "ante_max"},
     operator=russian.SETTINGS,

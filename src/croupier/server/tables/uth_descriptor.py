@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+from croupier.evaluator import HandCategory
 from croupier.games.uth import UthConfig
-from croupier.games.uth.config import MAX_BOXES
+from croupier.games.uth.config import MAX_BOXES, MAX_MULTIPLE
 from croupier.server.tables import uth, uth_advice, uth_costs
-from croupier.server.tables.descriptor import GameDescriptor, Setting, count, money
+from croupier.server.tables.descriptor import (
+    GameDescriptor,
+    Setting,
+    count,
+    money,
+    multiples,
+    paytable,
+)
 
 __all__ = ["DESCRIPTOR"]
 
 _D = UthConfig()
+_LINES = tuple(c.name.lower() for c in sorted(HandCategory, reverse=True))
 
 DESCRIPTOR = GameDescriptor(
     name="uth",
@@ -22,6 +31,15 @@ DESCRIPTOR = GameDescriptor(
         money("trips_min", _D.trips_min, at_most="trips_max"),
         money("trips_max", _D.trips_max),
         money("max_payout", _D.max_payout, optional=True),
+        paytable("blind_paytable", _D.blind_paytable.to_mapping(), _LINES, fractions=True),
+        paytable("trips_paytable", _D.trips_paytable.to_mapping(), _LINES, fractions=True),
+        multiples(
+            "play_multiples",
+            _D.play_multiples.to_dict(),
+            ("preflop", "flop", "river"),
+            1,
+            MAX_MULTIPLE,
+        ),
     ),
     lobby_limits={"amin": "ante_min", "amax": "ante_max", "tmin": "trips_min", "tmax": "trips_max"},
     operator=uth.SETTINGS,

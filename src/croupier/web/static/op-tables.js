@@ -258,8 +258,17 @@ function typedDefault(setting) {
   return setting.default == null ? "" : String(setting.default);
 }
 
+// The kinds a new table's form offers; a pay table or a table of multiples keeps the game's
+// default there (its pay tables are changed on the table's card).
+const FORM_KINDS = new Set(["money", "count", "percent", "flag", "choice"]);
+
+/** The settings of `game` its new-table form offers. */
+export function formSettings(game) {
+  return ((game && game.settings) || []).filter((s) => FORM_KINDS.has(s.kind));
+}
+
 export function settingDefaults(game) {
-  return Object.fromEntries(((game && game.settings) || []).map((s) => [s.name, typedDefault(s)]));
+  return Object.fromEntries(formSettings(game).map((s) => [s.name, typedDefault(s)]));
 }
 
 /**
@@ -270,7 +279,7 @@ export function settingDefaults(game) {
 export function checkSettings(game, texts) {
   const rules = {};
   const errors = {};
-  for (const s of (game && game.settings) || []) {
+  for (const s of formSettings(game)) {
     const typed = texts[s.name];
     if (s.kind === "flag") {
       rules[s.name] = Boolean(typed);
@@ -299,7 +308,7 @@ export function checkSettings(game, texts) {
     if (!inside) errors[s.name] = s.kind === "money" ? t("op.err.amount") : t("op.err.count", { low: s.min, high: s.max });
     else rules[s.name] = value;
   }
-  for (const s of (game && game.settings) || []) {
+  for (const s of formSettings(game)) {
     const high = s.at_most;
     if (high && !errors[s.name] && !errors[high] && rules[s.name] != null && rules[high] != null && rules[s.name] > rules[high]) {
       const other = (game.settings || []).find((x) => x.name === high);
@@ -369,13 +378,13 @@ function NewTable({ games, onChanged }) {
         <span class=${errors.name ? "field-error" : "muted small"} id="nt-name-help" role=${errors.name ? "alert" : null}>${errors.name || t("op.name_rule")}</span></label>
       <label class="op-field" for="nt-title"><span>${t("op.table_title")}</span>
         <input id="nt-title" value=${form.title} onInput=${(e) => set("title")(e.target.value)} data-testid="nt-title" /></label>
-      <label class="op-field" for="nt-game"><span>${t("op.game")}</span>
+      <label class="op-field op-game" for="nt-game"><span>${t("op.game")}</span>
         <select id="nt-game" value=${chosen} onChange=${(e) => choose(e.target.value)} data-testid="nt-game">
           ${names.map((g) => html`<option key=${g} value=${g}>${t(games[g].title)}</option>`)}
         </select></label>
     </div>
     <div class="op-fields" data-testid="nt-settings" data-game=${chosen}>
-      ${((game && game.settings) || []).map((s) => html`<${SettingField} key=${`${chosen}-${s.name}`} game=${game} setting=${s}
+      ${formSettings(game).map((s) => html`<${SettingField} key=${`${chosen}-${s.name}`} game=${game} setting=${s}
         value=${texts[s.name] ?? typedDefault(s)} onInput=${(v) => setTexts({ ...texts, [s.name]: v })} error=${errors[s.name]} />`)}
     </div>
     <p class="form-error" role="alert" data-testid="new-table-error">${problem}</p>
