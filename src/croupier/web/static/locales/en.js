@@ -1126,7 +1126,7 @@ export default {
   "op.choice.live": "Live",
   "op.choice.two_straights": "Two straights",
   "op.choice.straight_plus_pair": "Straight and a pair",
-  "op.choice.forfeit": "Ante returned unpaid",
+  "op.choice.forfeit": "Ante returned",
   "op.choice.paid": "Ante paid 1:1",
   "op.choice.lost": "Lost",
   "op.choice.stands": "Stands",

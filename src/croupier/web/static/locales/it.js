@@ -1130,7 +1130,7 @@ export default {
   "op.choice.live": "Dal vivo",
   "op.choice.two_straights": "Due scale",
   "op.choice.straight_plus_pair": "Scala e coppia",
-  "op.choice.forfeit": "Ante restituito senza vincita",
+  "op.choice.forfeit": "Ante restituito",
   "op.choice.paid": "Ante pagato 1:1",
   "op.choice.lost": "Perso",
   "op.choice.stands": "Resta in gioco",
