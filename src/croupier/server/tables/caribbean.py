@@ -21,7 +21,6 @@ engine's ``default_action``, docs/rules.md).
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache
@@ -49,6 +48,7 @@ from croupier.games.caribbean.events import BoxSettled, CaribbeanEvent
 from croupier.games.protocol import PUBLIC, Action
 from croupier.history import caribbean as caribbean_history
 from croupier.server.errors import InvalidRequestError
+from croupier.server.tables.card_query import card_fields
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import (
     BoxStake,
@@ -364,9 +364,6 @@ def recall_view(round_: Mapping[str, Any], seats: Sequence[int]) -> dict[str, An
     return dict(round_)
 
 
-_CARDS = re.compile(r"^[2-9TJQKAtjqkacdhs ]{2,32}$")
-
-
 def advice(query: Mapping[str, str]) -> dict[str, Any]:
     """The advisor's exact EV per unit Ante of raising and of folding the query's ``hand``
     (five cards) against the dealer's ``upcard`` (the rules' pay table), best first: the
@@ -376,14 +373,7 @@ def advice(query: Mapping[str, str]) -> dict[str, Any]:
         InvalidRequestError: a field missing or not cards.
         InvalidCardsError: not five cards and an up card, or a card twice.
     """
-    fields = {name: str(query.get(name, "")) for name in ("hand", "upcard")}
-    for name, value in fields.items():
-        if not _CARDS.match(value):
-            raise InvalidRequestError(
-                f"{name} must be cards in notation (AsKd...), not {value[:32]!r}",
-                reason="field_not_cards",
-                params={"field": name},
-            )
+    fields = card_fields(query, ("hand", "upcard"), required=("hand", "upcard"))
     found = advise(fields["hand"], fields["upcard"])
     options = sorted(found.options, key=lambda o: o.ev, reverse=True)
     return {

@@ -3,15 +3,12 @@ game (:mod:`.registry`): ``GET /api/games/russian/advice`` and ``GET /api/rounds
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from croupier.server.errors import InvalidRequestError
+from croupier.server.tables.card_query import card_fields
 
 __all__ = ["advice", "costs"]
-
-_CARDS = re.compile(r"^[2-9TJQKAtjqkacdhs ]{0,32}$")
 
 
 def advice(query: Mapping[str, str]) -> dict[str, Any]:
@@ -26,14 +23,7 @@ def advice(query: Mapping[str, str]) -> dict[str, Any]:
     """
     from croupier.analysis.russian.advisor import advice_json
 
-    fields = {name: str(query.get(name, "")) for name in ("hand", "seen", "dealer")}
-    for name, value in fields.items():
-        if not _CARDS.match(value):
-            raise InvalidRequestError(
-                f"{name} must be cards in notation (AsKd...), not {value[:32]!r}",
-                reason="field_not_cards",
-                params={"field": name},
-            )
+    fields = card_fields(query, ("hand", "seen", "dealer"))
     return advice_json(fields["hand"], seen=fields["seen"], dealer=fields["dealer"])
 
 

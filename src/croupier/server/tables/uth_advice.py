@@ -4,18 +4,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from croupier.server.errors import InvalidRequestError
+from croupier.server.tables.card_query import card_fields
 
 __all__ = ["PATH", "advice"]
 
 PATH = "/api/uth/advice"
 """The advisor's path before every game's advisor was ``/api/games/{game}/advice``."""
-
-_CARDS = re.compile(r"^[2-9TJQKAtjqkacdhs ]{0,32}$")
 
 
 def advice(query: Mapping[str, str]) -> dict[str, Any]:
@@ -28,14 +25,7 @@ def advice(query: Mapping[str, str]) -> dict[str, Any]:
     """
     from croupier.analysis.uth.advisor import advise
 
-    fields = {name: str(query.get(name, "")) for name in ("hole", "board")}
-    for name, value in fields.items():
-        if not _CARDS.match(value):
-            raise InvalidRequestError(
-                f"{name} must be cards in notation (AsKd...), not {value[:32]!r}",
-                reason="field_not_cards",
-                params={"field": name},
-            )
+    fields = card_fields(query, ("hole", "board"))
     result = advise(fields["hole"], board=fields["board"] or None)
     options = sorted(result.options, key=lambda o: o.ev, reverse=True)
     return {
