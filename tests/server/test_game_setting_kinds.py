@@ -70,7 +70,6 @@ def _open(server: Server, name: str, game: str, rules: dict[str, Any]) -> Any:
         ("holdem", {"showdown": "dealer-decides"}, "setting_not_a_choice", "showdown"),
         ("holdem", {"odd_chip": "dealer"}, "setting_not_a_choice", "odd_chip"),
         ("holdem", {"first_to_show": "button"}, "setting_not_a_choice", "first_to_show"),
-        ("holdem", {"split": "exact"}, "setting_not_a_choice", "split"),
         ("holdem", {"ante": -5}, "setting_out_of_range", "ante"),
     ],
 )
@@ -121,7 +120,7 @@ def test_a_good_game_option_opens_the_table(
 def test_every_option_the_games_took_alone_is_described() -> None:
     described = {name: {s.name: s for s in d.settings} for name, d in descriptors().items()}
     assert {"blind_paytable", "trips_paytable", "play_multiples"} <= set(described["uth"])
-    assert {"showdown", "odd_chip", "first_to_show", "split", "ante"} <= set(described["holdem"])
+    assert {"showdown", "odd_chip", "first_to_show", "ante"} <= set(described["holdem"])
     russian = {"bonus_on_fold", "failed_buy_ante", "duplicate_rank_straights", "bet_paytable"}
     assert russian <= set(described["russian"])
     # the defaults are what each game takes when the rule is left out

@@ -8,7 +8,6 @@ from croupier.games.holdem.config import (
     FirstToShow,
     OddChip,
     ShowdownRule,
-    SplitPolicy,
 )
 from croupier.server.tables import holdem
 from croupier.server.tables.descriptor import GameDescriptor, Setting, choice, count, money
@@ -41,8 +40,6 @@ DESCRIPTOR = GameDescriptor(
         choice("showdown", ShowdownRule.SEED, tuple(ShowdownRule)),
         choice("first_to_show", FirstToShow.HAND, tuple(FirstToShow)),
         choice("odd_chip", OddChip.POSITION, tuple(OddChip)),
-        # an exact split divides chips a cash game cannot (module docstring of .holdem)
-        choice("split", SplitPolicy.LIVE, (SplitPolicy.LIVE,)),
     ),
     lobby_limits={"sb": "small_blind", "bb": "big_blind", "structure": "structure"},
     operator=holdem.SETTINGS,
