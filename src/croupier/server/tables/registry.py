@@ -16,13 +16,18 @@ from typing import Any
 
 from croupier.server.rounds.store import RecallView, RecallViews
 from croupier.server.tables import caribbean, holdem, russian, russian_advice, uth, uth_costs
+from croupier.server.tables.caribbean_wire import CaribbeanSpots
 from croupier.server.tables.games import FactoryBuilder, GameTheory, OperatorSettings
+from croupier.server.tables.russian_wire import RussianSpots
+from croupier.server.tables.uth_wire import UthSpots
+from croupier.server.tables.wire import Spots
 
 __all__ = [
     "Advisor",
     "GameEntry",
     "advisors",
     "available_games",
+    "bet_spots",
     "decision_costs",
     "operator_settings",
     "recall_views",
@@ -58,11 +63,18 @@ class GameEntry:
     """The game's Hint (``GET /api/games/{game}/advice``), ``None``: none."""
     costs: Costs | None = None
     """What each decision in a recorded round cost (the history), ``None``: not valued."""
+    spots: type[Spots] | None = None
+    """The spots of the game's ``bet`` (its ``<game>_wire`` module), ``None``: no ``bet``."""
 
 
 _GAMES: dict[str, GameEntry] = {
     "uth": GameEntry(
-        uth.UthFactory, uth.recall_view, uth.THEORY, uth.SETTINGS, costs=uth_costs.costs
+        uth.UthFactory,
+        uth.recall_view,
+        uth.THEORY,
+        uth.SETTINGS,
+        costs=uth_costs.costs,
+        spots=UthSpots,
     ),
     "holdem": GameEntry(holdem.HoldemFactory, holdem.recall_view, holdem.THEORY, holdem.SETTINGS),
     "russian": GameEntry(
@@ -72,6 +84,7 @@ _GAMES: dict[str, GameEntry] = {
         russian.SETTINGS,
         russian_advice.advice,
         russian_advice.costs,
+        RussianSpots,
     ),
     "caribbean": GameEntry(
         caribbean.CaribbeanFactory,
@@ -79,6 +92,7 @@ _GAMES: dict[str, GameEntry] = {
         caribbean.THEORY,
         caribbean.SETTINGS,
         caribbean.advice,
+        spots=CaribbeanSpots,
     ),
 }
 
@@ -97,6 +111,11 @@ def register_game(
 def available_games() -> Mapping[str, FactoryBuilder]:
     """Every registered game's factory builder, by name."""
     return {game: entry.build for game, entry in _GAMES.items()}
+
+
+def bet_spots() -> Mapping[str, type[Spots]]:
+    """Every registered game's ``bet`` spots, by name (the protocol's schema shows them)."""
+    return {game: entry.spots for game, entry in _GAMES.items() if entry.spots is not None}
 
 
 def theories() -> Mapping[str, GameTheory]:

@@ -72,6 +72,8 @@ from croupier.server.tables.games import (
     to_json,
 )
 from croupier.server.tables.protocol import ActMessage
+from croupier.server.tables.russian_wire import RussianSpots
+from croupier.server.tables.wire import UNSET, read_spots
 
 __all__ = [
     "ANALYSED_RULES",
@@ -84,17 +86,6 @@ __all__ = [
     "recall_view",
 ]
 
-_SPOTS = frozenset(
-    {
-        "ante",
-        "bonus",
-        "blind_boxes",
-        "blind_bonus",
-        "open_boxes",
-        "blind_insurance",
-        "blind_sixth",
-    }
-)
 _ACTIONS = ("exchange", "sixth_card", "bet", "fold", "buy", "decline")
 
 
@@ -235,18 +226,11 @@ class RussianTableRound:
     # -- opening bets --------------------------------------------------------------------
 
     def _bets(self, bets: Mapping[str, int]) -> _Bets:
-        unknown = sorted(set(bets) - _SPOTS)
-        if unknown:
-            raise InvalidRequestError(
-                f"unknown bet spots {unknown}; russian poker has {sorted(_SPOTS)}",
-                reason="unknown_spots",
-                params={"spots": sorted(unknown)},
-            )
-        if "ante" not in bets:
+        spots = read_spots(bets, RussianSpots)
+        if spots.ante is UNSET:
             raise InvalidRequestError("an ante is required on the open box", reason="ante_required")
         config = self.engine.config
-        blind = bets.get("blind_boxes", 0)
-        opens = bets.get("open_boxes", 1)
+        blind, opens = spots.blind_boxes, spots.open_boxes
         if not 1 <= opens <= config.open_boxes_per_player:
             raise IllegalActionError(
                 f"open_boxes {opens} is outside 1..{config.open_boxes_per_player} at this table",
@@ -259,25 +243,21 @@ class RussianTableRound:
                 reason="blind_boxes_do_not_fit",
                 params={"count": opens + blind, "boxes": config.boxes},
             )
-        blind_bonus = bets.get("blind_bonus", 0)
-        if blind_bonus and not blind:
+        if spots.blind_bonus and not blind:
             # Never drop a stake silently: a Bonus for blind boxes needs blind boxes.
             raise InvalidRequestError(
-                f"blind_bonus {blind_bonus} needs blind boxes: blind_boxes is 0 "
+                f"blind_bonus {spots.blind_bonus} needs blind boxes: blind_boxes is 0 "
                 "(put the open box's Bonus in bonus)",
                 reason="blind_bonus_without_blind_boxes",
             )
-        sixth = bets.get("blind_sixth", 0)
-        if sixth not in (0, 1):
-            raise InvalidRequestError(f"blind_sixth {sixth} must be 0 or 1")
         return _Bets(
-            ante=bets["ante"],
-            bonus=bets.get("bonus", 0),
+            ante=spots.ante,
+            bonus=spots.bonus,
             opens=opens,
             blind=blind,
-            blind_bonus=blind_bonus,
-            insurance=bets.get("blind_insurance", 0),
-            sixth=bool(sixth),
+            blind_bonus=spots.blind_bonus,
+            insurance=spots.blind_insurance,
+            sixth=bool(spots.blind_sixth),
         )
 
     def bets_total(self, bets: Mapping[str, int]) -> int:

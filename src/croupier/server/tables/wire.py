@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, ClassVar, Final, Literal, TypeVar
 
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
@@ -99,6 +99,8 @@ __all__ = [
     "Shared",
     "SitInMessage",
     "SitOutMessage",
+    "Spots",
+    "Stake",
     "State",
     "TableChanged",
     "TableEvent",
@@ -117,6 +119,7 @@ __all__ = [
     "error_frame",
     "parse_auth_message",
     "parse_client_message",
+    "read_spots",
     "ref_of",
     "round_closed",
 ]
@@ -184,16 +187,62 @@ class LeaveMessage(_Client, tag="leave", frozen=True, kw_only=True):
 
 
 class BetMessage(_Client, tag="bet", frozen=True, kw_only=True):
-    """The round's opening bets, all at once. UTH: `{"ante": A, "trips": T}` (Trips optional; the
-    Blind equals the Ante and is placed with it; a `"blind"` spot may be sent but must equal
-    the Ante). The first bet at an idle table opens a round. UTH, once your Ante is accepted: a
-    second `bet` `{"trips": T}` (new key) adds Trips in the same betting window (seed 001),
-    within the limits the round opened with; `staked` is `T`."""
+    """The round's opening bets, all at once: `bets` holds the spots of the table's game (one
+    of the `...Spots` types; an unknown spot is refused, `unknown_spots`, naming it). UTH:
+    `{"ante": A, "trips": T}` (Trips optional; the Blind equals the Ante and is placed with
+    it; a `"blind"` spot may be sent but must equal the Ante). The first bet at an idle table
+    opens a round. UTH, once your Ante is accepted: a second `bet` `{"trips": T}` (new key)
+    adds Trips in the same betting window (seed 001), within the limits the round opened with;
+    `staked` is `T`."""
 
     key: Annotated[str, Meta(min_length=1, max_length=128)]
     bets: Annotated[
         dict[Annotated[str, Meta(pattern=r"^[a-z_]{1,16}$")], Stake], Meta(max_length=8)
     ]
+
+
+class Spots(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """The spots of one game's ``bet`` (each game's own subclass, in its ``<game>_wire``
+    module): what :func:`read_spots` decodes a :class:`BetMessage`'s ``bets`` into once the
+    table's game is known. A spot not sent is ``UNSET`` (or its default)."""
+
+    game: ClassVar[str] = ""
+    """The game's name as a refusal words it ("UTH")."""
+    choices: ClassVar[frozenset[str]] = frozenset()
+    """The spots that are a yes or no (0 or 1), refused as ``not_a_choice``."""
+
+
+_S = TypeVar("_S", bound=Spots)
+
+
+def read_spots(bets: Mapping[str, int], spots: type[_S]) -> _S:
+    """``bets`` (a :class:`BetMessage`'s) as the game's ``spots``, decoded strictly.
+
+    Raises:
+        InvalidRequestError: a spot the game does not have (``unknown_spots``, each named), a
+            yes-or-no spot that is not 0 or 1 (``not_a_choice``), an amount of the wrong type
+            or out of bounds (naming the spot); nothing is changed.
+    """
+    known = spots.__struct_fields__
+    unknown = sorted(set(bets) - set(known))
+    if unknown:
+        raise InvalidRequestError(
+            f"unknown bet spots {unknown}; {spots.game} has {sorted(known)}",
+            reason="unknown_spots",
+            params={"spots": unknown},
+        )
+    try:
+        return msgspec.convert(dict(bets), spots)
+    except msgspec.ValidationError as exc:
+        found = _WHERE.search(str(exc))
+        spot = found.group(1).lstrip(".") if found is not None else ""
+        if spot in spots.choices:
+            raise InvalidRequestError(
+                f"{spot} {bets[spot]!r} must be 0 or 1",
+                reason="not_a_choice",
+                params={"field": spot},
+            ) from None
+        raise _refusal("bet.bets", exc) from None
 
 
 class ActMessage(_Client, tag="act", frozen=True, kw_only=True):

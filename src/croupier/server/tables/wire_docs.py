@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from croupier.server.tables import wire
+from croupier.server.tables.registry import bet_spots
 
 __all__ = ["SECTIONS", "render_doc", "render_schema", "schema", "tables"]
 
@@ -46,9 +47,15 @@ def _union(members: Sequence[type], *, tag: str) -> dict[str, Any]:
 def schema() -> dict[str, Any]:
     """The JSON Schema (2020-12) of every client message and server frame."""
     events = (*wire.TABLE_EVENTS, *wire.CASH_EVENTS)
+    spots = _spots()
     _, defs = msgspec.json.schema_components(
-        [*wire.CLIENT_MESSAGES, *wire.SERVER_FRAMES, *events],
+        [*wire.CLIENT_MESSAGES, *wire.SERVER_FRAMES, *events, *spots],
         ref_template="#/$defs/{name}",
+    )
+    bets = defs["BetMessage"]["properties"]["bets"]
+    bets["anyOf"] = [{"$ref": f"#/$defs/{t.__name__}"} for t in spots]
+    bets["description"] = "the spots of the table's game, one of " + ", ".join(
+        f"`{t.__name__}`" for t in spots
     )
     defs["ClientMessage"] = _union(wire.CLIENT_MESSAGES, tag="type")
     defs["ServerFrame"] = _union(wire.SERVER_FRAMES, tag="type")
@@ -68,6 +75,11 @@ def schema() -> dict[str, Any]:
         "anyOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerFrame"}],
         "$defs": dict(sorted(defs.items())),
     }
+
+
+def _spots() -> list[type[wire.Spots]]:
+    """Every registered game's ``bet`` spots (each game's own struct), by game name."""
+    return [spots for _, spots in sorted(bet_spots().items())]
 
 
 def render_schema() -> str:
@@ -151,10 +163,11 @@ _TYPES = (
 
 def _types(defs: Mapping[str, Any]) -> str:
     head = "| type | fields | what it is |\n|---|---|---|"
+    types: list[type] = [*_TYPES, *_spots()]
     rows = [
         f"| `{t.__name__}` | {_fields(defs[t.__name__], skip=())} "
         f"| {_text(defs[t.__name__].get('description', ''))} |"
-        for t in _TYPES
+        for t in types
     ]
     return "\n".join([head, *rows])
 
