@@ -58,17 +58,21 @@ __all__ = [
     "CLIENT_MESSAGES",
     "MAX_FRAME_BYTES",
     "PROTOCOL_VERSION",
+    "RESULTS",
     "SERVER_FRAMES",
     "TABLE_EVENTS",
     "UNSET",
     "Ack",
     "ActMessage",
+    "ActResult",
     "AuthMessage",
     "Balance",
     "BetMessage",
+    "BetResult",
     "BoughtIn",
     "BuyInLimits",
     "BuyInMessage",
+    "BuyInResult",
     "CardsOpened",
     "ClientMessage",
     "Closing",
@@ -78,7 +82,10 @@ __all__ = [
     "HandStarting",
     "InvalidRequestError",
     "JoinMessage",
+    "JoinResult",
     "LeaveMessage",
+    "LeaveResult",
+    "LeavingResult",
     "Left",
     "LobbyEntry",
     "NotDealtIn",
@@ -99,6 +106,7 @@ __all__ = [
     "Shared",
     "SitInMessage",
     "SitOutMessage",
+    "SitResult",
     "Spots",
     "Stake",
     "State",
@@ -593,32 +601,87 @@ class SeatEventFrame(_Frame, tag="seat_event"):
     event: Annotated[Any, _doc("a table event, or a game event (``kind`` + fields)")]
 
 
-class Result(Struct, kw_only=True):
-    """What a request did. ``join``: ``seat``; ``leave``: ``seat`` null (cash tables add
-    ``cashed_out``, ``balance``); ``bet``: ``round_id``, ``seat``, ``staked``, ``balance``,
-    ``replayed``; ``act``: ``seat``, ``action``, ``decision`` (its id), ``staked`` and
-    ``balance`` when money was held, ``replayed`` when resent, ``voided`` when the engine
-    failed; ``buy_in``: ``seat``, ``amount``, ``stack``,
-    ``balance``, ``replayed``; ``sit_out``/``sit_in``: ``seat``, ``sitting_out``; ``leave``
-    with ``after_hand``: ``seat``, ``leaving``."""
+class JoinResult(Struct, kw_only=True):
+    """What ``join`` did: the seat taken (or the one you have)."""
 
-    seat: int | UnsetType | None = UNSET
-    round_id: int | UnsetType | None = UNSET
-    action: str | UnsetType = UNSET
-    decision: str | UnsetType = UNSET
-    amount: Chips | UnsetType = UNSET
-    staked: Chips | UnsetType = UNSET
-    stack: Chips | UnsetType = UNSET
+    seat: int
+
+
+class LeaveResult(Struct, kw_only=True):
+    """What ``leave`` did: ``seat`` null (you sit nowhere now); a cash table adds the chips
+    ``cashed_out`` to your wallet and its ``balance``."""
+
+    seat: None
     cashed_out: Chips | UnsetType = UNSET
     balance: Chips | UnsetType = UNSET
+
+
+class LeavingResult(Struct, kw_only=True):
+    """What ``leave`` with ``after_hand`` did: whether the seat leaves when the hand ends."""
+
+    seat: int
+    leaving: bool
+
+
+class BetResult(Struct, kw_only=True):
+    """What ``bet`` did: the round, the seat, the money ``staked``, your wallet's
+    ``balance`` after it, and whether it was a resend answered again (``replayed``)."""
+
+    seat: int
+    round_id: int | None
+    staked: Chips
+    balance: Chips
+    replayed: bool
+
+
+class ActResult(Struct, kw_only=True):
+    """What ``act`` did: the seat, the ``action``, ``decision`` (its id); ``staked`` (a
+    banked table's) and ``balance`` when money was held, ``replayed`` when resent,
+    ``voided`` (and no decision) when the engine failed and the round was voided."""
+
+    seat: int
+    action: str
+    decision: str | UnsetType = UNSET
+    staked: Chips | UnsetType = UNSET
+    balance: Chips | UnsetType = UNSET
     replayed: bool | UnsetType = UNSET
-    sitting_out: bool | UnsetType = UNSET
-    leaving: bool | UnsetType = UNSET
     voided: bool | UnsetType = UNSET
 
 
+class BuyInResult(Struct, kw_only=True):
+    """What ``buy_in`` did: the ``amount`` moved, the seat's ``stack`` and your wallet's
+    ``balance`` after it, and whether it was a resend answered again (``replayed``)."""
+
+    seat: int
+    amount: Chips
+    stack: Chips
+    balance: Chips
+    replayed: bool
+
+
+class SitResult(Struct, kw_only=True):
+    """What ``sit_out`` or ``sit_in`` did: whether the seat sits out now."""
+
+    seat: int
+    sitting_out: bool
+
+
+Result = JoinResult | LeaveResult | LeavingResult | BetResult | ActResult | BuyInResult | SitResult
+"""What a request did: one type per request kind."""
+RESULTS: Final[tuple[type[Struct], ...]] = (
+    JoinResult,
+    LeaveResult,
+    LeavingResult,
+    BetResult,
+    ActResult,
+    BuyInResult,
+    SitResult,
+)
+
+
 class Ack(_Frame, tag="ack"):
-    """A request done: ``ref`` quotes its ``id``."""
+    """A request done: ``ref`` quotes its ``id``; ``result`` is what it did, a type per
+    request kind."""
 
     ref: Ref
     result: Result

@@ -44,21 +44,40 @@ def _union(members: Sequence[type], *, tag: str) -> dict[str, Any]:
     }
 
 
+class Ack(msgspec.Struct, tag_field="type", tag="ack"):
+    """The schema's stand-in for :class:`wire.Ack`, whose ``result`` is a union of untagged
+    structs (one per request kind) that msgspec encodes but cannot describe: the union is
+    written into the schema by :func:`schema`."""
+
+    ref: wire.Ref
+    result: Any
+
+
+Ack.__doc__ = wire.Ack.__doc__
+_FRAMES: tuple[type, ...] = tuple(
+    Ack if frame is wire.Ack else frame for frame in wire.SERVER_FRAMES
+)
+
+
 def schema() -> dict[str, Any]:
     """The JSON Schema (2020-12) of every client message and server frame."""
     events = (*wire.TABLE_EVENTS, *wire.CASH_EVENTS)
     spots = _spots()
     _, defs = msgspec.json.schema_components(
-        [*wire.CLIENT_MESSAGES, *wire.SERVER_FRAMES, *events, *spots],
+        [*wire.CLIENT_MESSAGES, *_FRAMES, *events, *spots, *wire.RESULTS],
         ref_template="#/$defs/{name}",
     )
+    defs["Ack"]["properties"]["result"] = {
+        "description": "what the request did: the type of its kind",
+        "anyOf": [{"$ref": f"#/$defs/{t.__name__}"} for t in wire.RESULTS],
+    }
     bets = defs["BetMessage"]["properties"]["bets"]
     bets["anyOf"] = [{"$ref": f"#/$defs/{t.__name__}"} for t in spots]
     bets["description"] = "the spots of the table's game, one of " + ", ".join(
         f"`{t.__name__}`" for t in spots
     )
     defs["ClientMessage"] = _union(wire.CLIENT_MESSAGES, tag="type")
-    defs["ServerFrame"] = _union(wire.SERVER_FRAMES, tag="type")
+    defs["ServerFrame"] = _union(_FRAMES, tag="type")
     defs["TableEvent"] = _union(events, tag="kind")
     defs["GameEvent"] = _GAME_EVENT
     payload = {
@@ -149,14 +168,14 @@ def _table(
 
 
 SECTIONS = ("client-messages", "server-frames", "table-events", "cash-events", "types")
-_TYPES = (
+_TYPES: tuple[type, ...] = (
     wire.LobbyEntry,
     wire.Timers,
     wire.UserRef,
     wire.TableState,
     wire.SeatEntry,
     wire.BuyInLimits,
-    wire.Result,
+    *wire.RESULTS,
     wire.Reveal,
 )
 
@@ -177,7 +196,7 @@ def tables() -> dict[str, str]:
     defs = schema()["$defs"]
     return {
         "client-messages": _table(defs, wire.CLIENT_MESSAGES, tag="type", skip=("v", "id")),
-        "server-frames": _table(defs, wire.SERVER_FRAMES, tag="type", skip=()),
+        "server-frames": _table(defs, _FRAMES, tag="type", skip=()),
         "table-events": _table(defs, wire.TABLE_EVENTS, tag="kind", skip=()),
         "cash-events": _table(defs, wire.CASH_EVENTS, tag="kind", skip=()),
         "types": _types(defs),
