@@ -470,9 +470,12 @@ class RussianTableRound:
             None,
         )
         data["insurance"] = None if insurance is None else [insurance.low, insurance.high]
-        # The price of each decision now that moves money (the engine's; the Bet's without
-        # the insurance the player adds): what a button says it costs.
-        data["prices"] = self.turn_stakes(seat) if mine and seat is not None else {}
+        # The price of each decision in ``legal`` (the engine's, 0 for one that moves no
+        # money; the Bet's without the insurance the player adds), for whichever of the
+        # seat's boxes decides now: what a button says it costs.
+        data["prices"] = {
+            legal.kind: int(self.engine.price(_decision(legal.action))) for legal in decisions
+        }
         return data
 
     def record(self, round_id: int) -> dict[str, Any]:
