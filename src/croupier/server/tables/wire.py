@@ -52,6 +52,7 @@ from croupier.server.tables.wire_events import (
     YourTurn,
     round_closed,
 )
+from croupier.server.wallet.frames import Balance
 
 __all__ = [
     "CASH_EVENTS",
@@ -706,13 +707,6 @@ class Pong(_Frame, tag="pong"):
     seq: int
 
 
-class Balance(_Frame, tag="balance"):
-    """Your wallet now, in minor units: sent to all your table sockets when a cashier's credit
-    or debit changes it (an operator's credit or debit, an approved deposit, a demo credit)."""
-
-    balance: Chips
-
-
 class Closing(_Frame, tag="closing"):
     """The server is shutting down (rounds in play were voided)."""
 
@@ -722,7 +716,7 @@ class Closing(_Frame, tag="closing"):
 ServerFrame = (
     Welcome | State | EventFrame | SeatEventFrame | Ack | ErrorFrame | Balance | Pong | Closing
 )
-SERVER_FRAMES: Final[tuple[type[_Frame], ...]] = (
+SERVER_FRAMES: Final[tuple[type[Struct], ...]] = (
     Welcome,
     State,
     EventFrame,
