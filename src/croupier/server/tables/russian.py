@@ -34,7 +34,6 @@ allows are: this adapter never works them out again.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from croupier.analysis.returns import RUSSIAN_ANALYSIS, Z95, Box
@@ -161,17 +160,6 @@ class RussianFactory:
         return act.action
 
 
-@dataclass(frozen=True, slots=True)
-class _Bets:
-    ante: int
-    bonus: int
-    opens: int
-    blind: int
-    blind_bonus: int
-    insurance: int
-    sixth: bool
-
-
 class RussianTableRound:
     """One :class:`RussianRound` driven by a table."""
 
@@ -225,7 +213,8 @@ class RussianTableRound:
 
     # -- opening bets --------------------------------------------------------------------
 
-    def _bets(self, bets: Mapping[str, int]) -> _Bets:
+    def _bets(self, bets: Mapping[str, int]) -> RussianSpots:
+        """``bets`` as the game's spots, checked against the table's layout and options."""
         spots = read_spots(bets, RussianSpots)
         if spots.ante is UNSET:
             raise InvalidRequestError("an ante is required on the open box", reason="ante_required")
@@ -250,43 +239,13 @@ class RussianTableRound:
                 "(put the open box's Bonus in bonus)",
                 reason="blind_bonus_without_blind_boxes",
             )
-        return _Bets(
-            ante=spots.ante,
-            bonus=spots.bonus,
-            opens=opens,
-            blind=blind,
-            blind_bonus=spots.blind_bonus,
-            insurance=spots.blind_insurance,
-            sixth=bool(spots.blind_sixth),
-        )
+        return spots
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
         """The engine's price of the boxes the bet places (any free boxes: a box's price
         does not depend on where it is)."""
-        return sum(int(self.engine.price(a)) for a in self._box_actions(0, self._bets(bets)))
-
-    def _box_actions(
-        self, seat: int, b: _Bets, boxes: Sequence[int] | None = None
-    ) -> list[PlaceBox]:
-        """The engine's actions of a bet: its open boxes, then its blind boxes, on
-        ``boxes`` (by default the first ones of the layout)."""
-        where = list(boxes) if boxes is not None else list(range(b.opens + b.blind))
-        opens = [
-            PlaceBox(seat=seat, box=box, ante=b.ante, bonus=b.bonus) for box in where[: b.opens]
-        ]
-        blind = [
-            PlaceBox(
-                seat=seat,
-                box=box,
-                ante=b.ante,
-                bonus=b.blind_bonus,
-                blind=True,
-                insurance=b.insurance,
-                sixth_card=b.sixth,
-            )
-            for box in where[b.opens :]
-        ]
-        return opens + blind
+        spots = self._bets(bets)
+        return sum(int(self.engine.price(a)) for a in spots.boxes(0, range(spots.count)))
 
     def _free_boxes(self, count: int) -> list[int]:
         taken = set(self.engine.boxes)
@@ -300,27 +259,27 @@ class RussianTableRound:
         return free[:count]
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        b = self._bets(bets)
+        spots = self._bets(bets)
         if seat in self.seats:
             raise IllegalActionError(
                 f"seat {seat} has already bet in this round", reason="already_bet"
             )
-        boxes = self._free_boxes(b.opens + b.blind)
-        if (b.insurance or b.sixth) and not b.blind:
+        boxes = self._free_boxes(spots.count)
+        if (spots.blind_insurance or spots.blind_sixth) and not spots.blind_boxes:
             raise IllegalActionError(
                 "blind_insurance and blind_sixth need blind_boxes",
                 reason="blind_options_without_blind_boxes",
             )
         # the open boxes share one Ante and Bonus; _bets checked how many the table allows
-        placed = self._box_actions(seat, b, boxes)
-        for action in placed[:1] + placed[b.opens :]:
+        placed = spots.boxes(seat, boxes)
+        for action in placed[:1] + placed[spots.open_boxes :]:
             self.engine.verify(action)
         return sum(int(self.engine.price(a)) for a in placed)
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
         self.check_bets(seat, bets)
-        b = self._bets(bets)
-        for action in self._box_actions(seat, b, self._free_boxes(b.opens + b.blind)):
+        spots = self._bets(bets)
+        for action in spots.boxes(seat, self._free_boxes(spots.count)):
             self.engine.apply(action)
 
     def adopt_limits(self, factory: RussianFactory) -> None:

@@ -3,10 +3,12 @@ known (:func:`croupier.server.tables.wire.read_spots`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, ClassVar
 
 from msgspec import UNSET, Meta, UnsetType
 
+from croupier.games.russian import PlaceBox
 from croupier.server.tables.wire import Spots, Stake
 
 __all__ = ["RussianSpots"]
@@ -31,3 +33,29 @@ class RussianSpots(Spots, frozen=True, kw_only=True):
     blind_bonus: Stake = 0
     blind_insurance: Stake = 0
     blind_sixth: Annotated[int, Meta(ge=0, le=1, description="1: buy the sixth cards")] = 0
+
+    @property
+    def count(self) -> int:
+        """The boxes the bet places, open and blind."""
+        return self.open_boxes + self.blind_boxes
+
+    def boxes(self, seat: int, where: Sequence[int]) -> list[PlaceBox]:
+        """The bet as the engine's boxes on the layout's boxes ``where`` (:attr:`count` of
+        them): its open boxes (the Ante and Bonus), then its blind boxes (the Ante, Bonus
+        ``blind_bonus``, the insurance and the sixth card). The Ante must have been given."""
+        assert self.ante is not UNSET, "a bet without an Ante places no box"
+        ante, opens = self.ante, self.open_boxes
+        return [
+            PlaceBox(seat=seat, box=box, ante=ante, bonus=self.bonus) for box in where[:opens]
+        ] + [
+            PlaceBox(
+                seat=seat,
+                box=box,
+                ante=ante,
+                bonus=self.blind_bonus,
+                blind=True,
+                insurance=self.blind_insurance,
+                sixth_card=bool(self.blind_sixth),
+            )
+            for box in where[opens : self.count]
+        ]
