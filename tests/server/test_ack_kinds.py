@@ -8,6 +8,7 @@ from contextlib import ExitStack
 from typing import Any
 
 import pytest
+from server_cluster import SQLITE_AND_CLUSTER
 from server_testkit import Seat, ServerFactory, table_ws
 
 from croupier.server.tables.config import TableConfig
@@ -70,6 +71,7 @@ def _ack(seat: Seat, message: dict[str, Any], kind: str) -> dict[str, Any]:
     return result
 
 
+@SQLITE_AND_CLUSTER
 def test_every_ack_is_its_kinds_type(table_server: ServerFactory) -> None:
     server = table_server([UTH, HOLDEM])
     _, token = server.player("ann", credit=20_000)

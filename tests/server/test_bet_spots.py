@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from server_cluster import SQLITE_AND_CLUSTER
 from server_testkit import Seat, ServerFactory, table_ws
 
 from croupier.server.errors import InvalidRequestError
@@ -85,6 +86,7 @@ def _russian(**rules: Any) -> TableConfig:
     )
 
 
+@SQLITE_AND_CLUSTER
 def test_a_russian_bet_is_decoded_by_its_game_over_the_socket(
     table_server: ServerFactory,
 ) -> None:
