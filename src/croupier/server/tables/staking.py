@@ -15,6 +15,7 @@ from croupier.server.wallet.service import Movement
 __all__ = [
     "bet_ack",
     "bet_message",
+    "bet_request_stake",
     "bet_stake",
     "decision_stake",
     "prepaid_ack",
@@ -75,6 +76,14 @@ def bet_stake(
 ) -> rounds.Stake:
     """A bet's :func:`stake_order`."""
     return stake_order(user_id, seat=seat, amount=amount, key=key, bets=bets)
+
+
+def bet_request_stake(
+    request: Request, seat: int, amount: int, bets: Mapping[str, int]
+) -> rounds.Stake:
+    """The stake of ``request``'s bet from ``seat``: its :func:`bet_stake`."""
+    user_id, key = request.conn.user_id, bet_message(request).key
+    return bet_stake(user_id, key, seat=seat, amount=amount, bets=bets)
 
 
 def decision_stake(
