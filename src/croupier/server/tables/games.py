@@ -41,6 +41,7 @@ __all__ = [
     "MonitorRound",
     "OperatorSettings",
     "RoundTheory",
+    "TheoryLookup",
     "event_kind",
     "event_seat",
     "game_round_shoe",
@@ -354,6 +355,18 @@ class MonitorRound:
     reason: str = ""
     uncovered: int = 0
     """Boxes the theory does not describe (Russian blind boxes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TheoryLookup:
+    """The state of one computation in the server's theory cache
+    (:class:`croupier.server.reports.theory.TheoryBook`)."""
+
+    status: str
+    """``ready``, ``computing`` or ``unavailable``."""
+    outcomes: Any = None
+    """What was computed (``ready``)."""
+    reason: str = ""
 
 
 class GameTheory(Protocol):

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any, Literal, Protocol
 
 from croupier.analysis.returns import Box
-from croupier.analysis.uth.moments import BlindKey, UthMoments, UthOutcomes, blind_key, moments
+from croupier.analysis.uth.moments import BlindKey, UthMoments, blind_key, moments
 from croupier.analysis.uth.paytables import PayTable, check_paytable, from_engine
 from croupier.cards import DECK, Card
 from croupier.chips import Chips
@@ -62,9 +62,11 @@ from croupier.server.tables.games import (
     MonitorRound,
     OperatorSettings,
     RoundTheory,
+    TheoryLookup,
     to_json,
 )
 from croupier.server.tables.protocol import ActMessage
+from croupier.server.tables.uth_theory import blind_lookup
 from croupier.server.tables.uth_wire import UthSpots
 from croupier.server.tables.wire import UNSET, read_spots
 
@@ -468,23 +470,12 @@ _PUBLISHED = {"main": 0.9947, "trips": 0.9650}
 optimal strategy, and Trips."""
 
 
-class _Lookup(Protocol):
-    @property
-    def status(self) -> str: ...
-
-    @property
-    def outcomes(self) -> UthOutcomes | None: ...
-
-    @property
-    def reason(self) -> str: ...
-
-
 class _Book(Protocol):
     """The server's theory cache (:class:`croupier.server.reports.theory.TheoryBook`)."""
 
     def __hash__(self) -> int: ...
 
-    def uth(self, blind: PayTable) -> _Lookup: ...
+    def lookup(self, key: Any, compute: Any) -> TheoryLookup: ...
 
 
 def paytables(record: Mapping[str, Any]) -> tuple[PayTable, PayTable] | None:
@@ -515,7 +506,7 @@ def boxes(record: Mapping[str, Any]) -> list[BoxStake]:
 def _uth_moments(
     book: _Book, blind: BlindKey, trips: tuple[tuple[int, int, int], ...]
 ) -> UthMoments:
-    lookup = book.uth({HandCategory(c): (n, d) for c, n, d in blind})
+    lookup = blind_lookup(book, {HandCategory(c): (n, d) for c, n, d in blind})
     assert lookup.outcomes is not None
     return moments(lookup.outcomes, {HandCategory(c): (n, d) for c, n, d in trips})
 
@@ -535,7 +526,7 @@ def _table_return(rules: Mapping[str, Any], book: _Book) -> dict[str, Any]:
             "with Trips paid whatever the dealer holds; this table changes that",
         }
     blind, trips = from_engine(config.blind_paytable), from_engine(config.trips_paytable)
-    lookup = book.uth(blind)
+    lookup = blind_lookup(book, blind)
     if lookup.outcomes is None:
         return {**base, "status": lookup.status, "reason": lookup.reason}
     m = _uth_moments(book, _key(blind), _key(trips))
@@ -583,7 +574,7 @@ class UthTheory:
             return RoundTheory(
                 boxes=unknown, status="unavailable", reason="a round's record has no pay tables"
             )
-        lookup = book.uth(tables[0])
+        lookup = blind_lookup(book, tables[0])
         if lookup.outcomes is None:
             status = "computing" if lookup.status == "computing" else "unavailable"
             return RoundTheory(boxes=unknown, status=status, reason=lookup.reason)
@@ -604,7 +595,7 @@ class UthTheory:
             blind = UthConfig.from_dict(rules).blind_paytable
         except (CroupierError, TypeError):
             return  # the table manager reports a bad table itself
-        book.uth(from_engine(blind))
+        blind_lookup(book, from_engine(blind))
 
     def table_return(self, rules: Mapping[str, Any], book: _Book) -> dict[str, Any]:
         """Exact, from the project's exact analysis for the table's own pay tables (the

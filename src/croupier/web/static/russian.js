@@ -7,7 +7,7 @@
 
 import { api, newKey } from "./api.js";
 import { bestHand, Card, CardRow, cardName, CHIPS, categoryName } from "./cards.js";
-import { BetLines, ChipTray, limitError, Spot } from "./common.js";
+import { BetLines, ChipTray, limitError, priceText, Spot } from "./common.js";
 import { centsText, money, signedMoney, t, toCents } from "./i18n.js";
 import { announce, toast } from "./notify.js";
 import { play } from "./sound.js";
@@ -305,7 +305,7 @@ export function RussianTable({ info }) {
   function decisionButtons() {
     const n = ui.selected.size;
     // What each decision costs: the server's hints price every option of the box deciding.
-    const price = (a) => money(v.prices[a]);
+    const price = (a) => priceText(v, a, money);
     const label = {
       exchange: n ? t("russian.act.exchange_n", { n, cost: price("exchange") }) : t("russian.act.exchange", { cost: price("exchange") }),
       sixth_card: t("russian.act.sixth", { cost: price("sixth_card") }),
