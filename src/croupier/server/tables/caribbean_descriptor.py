@@ -5,6 +5,7 @@ from __future__ import annotations
 from croupier.games.caribbean import CaribbeanConfig
 from croupier.games.caribbean.config import MAX_BOXES
 from croupier.server.tables import caribbean
+from croupier.server.tables.caribbean_wire import CaribbeanSpots
 from croupier.server.tables.descriptor import GameDescriptor, count, money
 
 __all__ = ["DESCRIPTOR"]
@@ -27,4 +28,5 @@ DESCRIPTOR = GameDescriptor(
     theory_text="op.theory.caribbean",
     recall_view=caribbean.recall_view,
     advisor=caribbean.advice,
+    spots=CaribbeanSpots,
 )

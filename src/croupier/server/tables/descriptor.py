@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 from croupier.server.errors import InvalidRequestError
 from croupier.server.rounds.store import RecallView
 from croupier.server.tables.games import FactoryBuilder, GameTheory, OperatorSettings
+from croupier.server.tables.wire import Spots
 from croupier.server.wallet.service import MAX_AMOUNT
 
 __all__ = [
@@ -339,6 +340,8 @@ class GameDescriptor:
     """An older path of the advisor kept for the clients that use it."""
     costs: Costs | None = None
     """What each decision in a recorded round cost (the history), ``None``: not valued."""
+    spots: type[Spots] | None = None
+    """The spots of the game's ``bet`` (its ``<game>_wire`` module), ``None``: no ``bet``."""
 
     def __post_init__(self) -> None:
         named = {s.name for s in self.settings}

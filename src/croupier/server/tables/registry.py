@@ -23,6 +23,7 @@ from croupier.server.tables import (
 )
 from croupier.server.tables.descriptor import Advisor, Costs, GameDescriptor
 from croupier.server.tables.games import FactoryBuilder, GameTheory, OperatorSettings
+from croupier.server.tables.wire import Spots
 
 __all__ = [
     "Advisor",
@@ -31,6 +32,7 @@ __all__ = [
     "advice_paths",
     "advisors",
     "available_games",
+    "bet_spots",
     "decision_costs",
     "descriptor",
     "descriptors",
@@ -90,6 +92,11 @@ def descriptors_json() -> list[dict[str, Any]]:
 def available_games() -> Mapping[str, FactoryBuilder]:
     """Every registered game's factory builder, by name."""
     return {game: d.build for game, d in _GAMES.items()}
+
+
+def bet_spots() -> Mapping[str, type[Spots]]:
+    """Every registered game's ``bet`` spots, by name (the protocol's schema shows them)."""
+    return {game: d.spots for game, d in _GAMES.items() if d.spots is not None}
 
 
 def theories() -> Mapping[str, GameTheory]:

@@ -15,6 +15,7 @@ from croupier.server.tables.descriptor import (
     money,
     paytable,
 )
+from croupier.server.tables.russian_wire import RussianSpots
 
 __all__ = ["DESCRIPTOR"]
 
@@ -58,4 +59,5 @@ DESCRIPTOR = GameDescriptor(
     recall_view=russian.recall_view,
     advisor=russian_advice.advice,
     costs=russian_advice.costs,
+    spots=RussianSpots,
 )

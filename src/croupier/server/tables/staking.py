@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from croupier.errors import IllegalActionError
 from croupier.server.rounds import store as rounds
 from croupier.server.tables.connection import Prepaid, Request
-from croupier.server.tables.wire import BetMessage, Result
+from croupier.server.tables.wire import BetMessage, BetResult
 from croupier.server.wallet.service import Movement
 
 __all__ = [
@@ -93,9 +93,9 @@ def decision_stake(
     return stake_order(user_id, seat=seat, amount=extra, decision=decision, word=word)
 
 
-def bet_ack(move: Movement, *, round_id: int | None, seat: int) -> Result:
+def bet_ack(move: Movement, *, round_id: int | None, seat: int) -> BetResult:
     """The answer to a bet held (or replayed)."""
-    return Result(
+    return BetResult(
         round_id=round_id,
         seat=seat,
         staked=int(move.amount),
@@ -104,9 +104,9 @@ def bet_ack(move: Movement, *, round_id: int | None, seat: int) -> Result:
     )
 
 
-def prepaid_ack(paid: Prepaid, seat: int, *, replayed: bool) -> Result:
+def prepaid_ack(paid: Prepaid, seat: int, *, replayed: bool) -> BetResult:
     """The answer to a bet placed whose stake a gateway held (as :func:`bet_ack`)."""
-    return Result(
+    return BetResult(
         round_id=paid.round_id,
         seat=seat,
         staked=paid.amount,

@@ -67,6 +67,8 @@ from croupier.server.tables.games import (
 )
 from croupier.server.tables.protocol import ActMessage
 from croupier.server.tables.uth_theory import blind_lookup
+from croupier.server.tables.uth_wire import UthSpots
+from croupier.server.tables.wire import UNSET, read_spots
 
 __all__ = [
     "SETTINGS",
@@ -78,8 +80,6 @@ __all__ = [
     "paytables",
     "recall_view",
 ]
-
-_SPOTS = frozenset({"ante", "blind", "trips"})
 
 
 class UthFactory:
@@ -241,38 +241,33 @@ class UthTableRound:
     def finished(self) -> bool:
         return self.engine.finished
 
-    def _bets(self, bets: Mapping[str, int]) -> tuple[int, int]:
-        unknown = sorted(set(bets) - _SPOTS)
-        if unknown:
-            raise InvalidRequestError(
-                f"unknown bet spots {unknown}; UTH has ante and trips",
-                reason="unknown_spots",
-                params={"spots": sorted(unknown)},
-            )
-        if "ante" not in bets:
+    @staticmethod
+    def _bets(spots: UthSpots) -> tuple[int, int]:
+        if spots.ante is UNSET:
             raise InvalidRequestError(
                 "an ante is required (the blind is placed with it)", reason="ante_required"
             )
-        ante, trips = bets["ante"], bets.get("trips", 0)
-        if "blind" in bets and bets["blind"] != ante:
+        ante, trips = spots.ante, spots.trips or 0
+        if spots.blind is not UNSET and spots.blind != ante:
             raise IllegalActionError(
-                f"blind {bets['blind']} must equal the ante {ante} (spec/uth.md Betting)",
+                f"blind {spots.blind} must equal the ante {ante} (spec/uth.md Betting)",
                 reason="blind_must_equal_ante",
-                params={"blind": bets["blind"], "ante": ante},
+                params={"blind": spots.blind, "ante": ante},
             )
         return ante, trips
 
     def bet_action(self, seat: int, bets: Mapping[str, int]) -> PlaceBets | AddTrips:
         """The engine's action of a bet from ``seat``: its opening bets, or Trips added by a
         seat that has bet (seed 001: the Trips spot opens once the Ante is accepted)."""
+        spots = read_spots(bets, UthSpots)
         if self.engine.has_box(seat):
-            if set(bets) != {"trips"}:
+            if not spots.trips_only:
                 raise IllegalActionError(
                     f"seat {seat} has already bet in this round: only Trips may be added",
                     reason="already_bet",
                 )
-            return AddTrips(seat=seat, trips=Chips(bets["trips"]))
-        ante, trips = self._bets(bets)
+            return AddTrips(seat=seat, trips=Chips(spots.trips or 0))
+        ante, trips = self._bets(spots)
         return PlaceBets(seat=seat, ante=Chips(ante), trips=Chips(trips))
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
@@ -281,9 +276,10 @@ class UthTableRound:
         return int(self.engine.price(action))
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
-        if set(bets) == {"trips"}:
-            return int(self.engine.price(AddTrips(seat=0, trips=Chips(bets["trips"]))))
-        ante, trips = self._bets(bets)
+        spots = read_spots(bets, UthSpots)
+        if spots.trips_only:
+            return int(self.engine.price(AddTrips(seat=0, trips=Chips(spots.trips or 0))))
+        ante, trips = self._bets(spots)
         return int(self.engine.price(PlaceBets(seat=0, ante=Chips(ante), trips=Chips(trips))))
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:

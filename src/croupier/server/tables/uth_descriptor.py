@@ -14,6 +14,7 @@ from croupier.server.tables.descriptor import (
     multiples,
     paytable,
 )
+from croupier.server.tables.uth_wire import UthSpots
 
 __all__ = ["DESCRIPTOR"]
 
@@ -49,4 +50,5 @@ DESCRIPTOR = GameDescriptor(
     advisor=uth_advice.advice,
     advice_path=uth_advice.PATH,
     costs=uth_costs.costs,
+    spots=UthSpots,
 )
