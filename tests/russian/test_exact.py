@@ -16,8 +16,8 @@ from croupier.analysis.russian import _brute as b
 from croupier.analysis.russian import _kernels as k
 from croupier.analysis.russian import _option as op
 from croupier.analysis.russian import _state as st
-from croupier.analysis.russian.exact import _tables as exact_tables
 from croupier.analysis.russian.exact import ClassSolution, exact_rules, solve
+from croupier.analysis.russian.exact import _tables as exact_tables
 from croupier.analysis.russian.results import summarize
 from croupier.cards import DECK
 from croupier.games.russian import BetKind, RussianConfig
