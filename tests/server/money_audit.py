@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Engine, create_engine, text
 
-__all__ = ["Audit", "Auditor"]
+__all__ = ["Audit", "Auditor", "Wallet"]
 
 
 @dataclass
@@ -34,6 +34,24 @@ class Audit:
         return sum(r[2] for r in self.rows if r[6] == table and r[4] == "open")
 
 
+@dataclass(frozen=True)
+class Wallet:
+    """A player's wallet and what each of their banked rounds has returned, read at once."""
+
+    balance: int
+    returns: dict[int, int]
+    """round id -> what the round returned to the player's wallet (closed banked rounds)."""
+
+    def returned_since(self, before: Wallet) -> list[int]:
+        """What each round that returned money since ``before`` paid (a settlement running
+        beside a request: the ledger moves it in the same transaction as the round's row)."""
+        return [
+            back - before.returns.get(round_id, 0)
+            for round_id, back in sorted(self.returns.items())
+            if back != before.returns.get(round_id, 0)
+        ]
+
+
 class Auditor:
     """Reads the database at ``url`` (SQLite or PostgreSQL) and checks the ledger's rules."""
 
@@ -43,6 +61,26 @@ class Auditor:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def wallet(self, user_id: int) -> Wallet:
+        """``user_id``'s wallet and their banked rounds' returns, in one snapshot."""
+        with self.engine.connect() as db, db.begin():
+            balance = db.execute(
+                text("SELECT balance FROM ledger_accounts WHERE code = :code"),
+                {"code": f"player:{user_id}"},
+            ).scalar()
+            rows = db.execute(
+                text(
+                    "SELECT p.round_id, p.returned FROM round_players p"
+                    " JOIN rounds r ON r.id = p.round_id"
+                    " WHERE p.user_id = :user AND r.game <> 'holdem' AND p.returned IS NOT NULL"
+                ),
+                {"user": user_id},
+            )
+            returns: dict[int, int] = defaultdict(int)
+            for round_id, back in rows:
+                returns[int(round_id)] += int(back)
+            return Wallet(int(balance or 0), dict(returns))
 
     def read(self) -> Audit:
         """Check the ledger (every transaction sums to zero, every cached balance is its
