@@ -271,6 +271,7 @@ def solve(
     for i, ps in enumerate(pieces):
         rows = np.concatenate([np.arange(classes.start[p], classes.start[p + 1]) for p in ps])
         path = workdir / f"chunk{i:04d}.npz" if workdir is not None else None
+        out: tuple[npt.NDArray[Any], ...]
         if path is not None and path.exists():
             with np.load(path) as saved:
                 out = (saved["words"], saved["bounds"], saved["how"], saved["ext"])
