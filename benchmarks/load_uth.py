@@ -89,8 +89,6 @@ CREDIT = 10_000_000
 
 def serve(port: int, database_url: str, tables: str) -> None:
     """The one server process (``--serve``), as ``croupier serve`` runs it."""
-    import uvicorn
-
     from croupier.server.app import create_app
     from croupier.server.runtime import tune_gc
     from croupier.server.settings import Settings
@@ -104,13 +102,37 @@ def serve(port: int, database_url: str, tables: str) -> None:
     )
     application = create_app(settings)
     tune_gc()  # as `croupier serve` does
+    profile = os.environ.get("LOAD_PROFILE")  # --profile: the server's functions, by CPU
+    if not profile:
+        _run_server(application, port, settings.ws_compression)
+        return
+    import cProfile
+    import signal
+
+    # uvicorn raises the stopping signal again once it has shut down: a SIGTERM then is a
+    # KeyboardInterrupt here, so that the statistics are written before the process ends.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        _run_server(application, port, settings.ws_compression)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        profiler.disable()
+        profiler.dump_stats(profile)
+
+
+def _run_server(application: Any, port: int, compression: Any) -> None:
+    import uvicorn
+
     uvicorn.run(
         application,
         host="127.0.0.1",
         port=port,
         log_level="warning",
         ws_ping_interval=None,
-        ws_per_message_deflate=settings.ws_compression,  # as `croupier serve` runs it
+        ws_per_message_deflate=compression,  # as `croupier serve` runs it
     )
 
 
@@ -237,6 +259,8 @@ def single(
     env = dict(os.environ)
     if args.server_path:
         env["PYTHONPATH"] = os.pathsep.join([args.server_path, env.get("PYTHONPATH", "")])
+    if args.profile:
+        env["LOAD_PROFILE"] = str(args.profile.resolve())
     # Made by the server's own code (its schema's migrations: --server-path may be older).
     made = base / "tokens"
     subprocess.run(
@@ -861,6 +885,13 @@ def main() -> None:
         "--server-path",
         default="",
         help="one server: import croupier from this src directory (to compare checkouts)",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="one server: write its cProfile statistics to this file when it stops "
+        "(read them with `python -m pstats FILE`; the profiler slows the server down)",
     )
     parser.add_argument(
         "--settle-only",

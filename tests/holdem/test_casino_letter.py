@@ -24,7 +24,7 @@ from croupier.games.holdem import (
 )
 from croupier.games.holdem.events import PotAwarded
 from croupier.games.holdem.table import CashTable
-from croupier.history import phh
+from croupier.history import holdem_phh as phh
 
 
 def shoe_for(holes: list[str], board: str) -> Shoe:

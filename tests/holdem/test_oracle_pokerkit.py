@@ -13,7 +13,7 @@ from croupier.cards import DECK
 from croupier.deck import PyRandomSource, Shoe
 from croupier.games.holdem import BettingStructure, CashHand, HoldemConfig
 from croupier.games.holdem.bots import apply, random_decision
-from croupier.history import phh
+from croupier.history import holdem_phh as phh
 
 pokerkit = pytest.importorskip("pokerkit")
 

@@ -17,7 +17,7 @@ from croupier.errors import RecordError
 from croupier.games.holdem import CashHand, HoldemConfig, Rake
 from croupier.games.holdem.bots import RandomBot, TightAggressiveBot, play_hand
 from croupier.games.holdem.events import CardBurned
-from croupier.history import phh
+from croupier.history import holdem_phh as phh
 
 ODD_CHIP_PLURIBUS = {"102/0", "32/23", "41b/204", "60/88", "75b/76", "88/128", "91/43", "91/53"}
 

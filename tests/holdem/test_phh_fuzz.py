@@ -8,7 +8,7 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from croupier.history import phh
+from croupier.history import holdem_phh as phh
 
 amounts = st.one_of(
     st.integers(min_value=0, max_value=10**12),

@@ -490,7 +490,7 @@ def test_engine_layers_import_no_randomness_clock_or_io() -> None:
     from pathlib import Path
 
     import croupier.games.holdem as holdem
-    import croupier.history.phh as phh_module
+    import croupier.history.holdem_phh as phh_module
 
     files = [*Path(holdem.__file__).parent.glob("*.py"), Path(phh_module.__file__)]
     banned = {"random", "time", "secrets", "os", "rich", "typer", "asyncio"}

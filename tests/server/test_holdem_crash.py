@@ -28,7 +28,7 @@ import pytest
 from server_testkit import PASSWORD, free_port, start_serve, table_socket
 from sqlalchemy import select
 
-from croupier.history import phh
+from croupier.history import holdem_phh as phh
 from croupier.server.db import Database
 from croupier.server.tables.models import Round, RoundPlayer, RoundStatus, RoundVoid
 from croupier.server.wallet import service as wallet

@@ -12,7 +12,7 @@ from croupier.cards import DECK, parse_cards
 from croupier.deck import Shoe
 from croupier.errors import ConfigError, IllegalActionError
 from croupier.games.holdem import OddChip, ShowdownRule
-from croupier.history import phh
+from croupier.history import holdem_phh as phh
 from croupier.server.tables.config import TableConfig, parse_tables
 from croupier.server.tables.holdem import HoldemFactory
 

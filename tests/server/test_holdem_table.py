@@ -23,7 +23,7 @@ from server_testkit import (
     test_tables,
 )
 
-from croupier.history import phh
+from croupier.history import holdem_phh as phh
 from croupier.server.app import create_app
 from croupier.server.db import Database
 from croupier.server.tables.clock import ManualClock

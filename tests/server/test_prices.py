@@ -97,9 +97,37 @@ def test_russian_prices_follow_the_tables_multiples(table_server: ServerFactory)
         ack = seat.request({"type": "bet", "key": "k", "bets": bets})
         assert ack["result"]["staked"] == 600
         view = seat.until(lambda f: f["type"] == "state" and (f["view"] or {}).get("legal"))["view"]
-        assert view["prices"] == {"exchange": 200, "sixth_card": 200, "bet": 300}
+        assert view["prices"] == {"exchange": 200, "sixth_card": 200, "bet": 300, "fold": 0}
         sixth = seat.request({"type": "act", "action": "sixth_card"})
         assert sixth["result"]["staked"] == 200
         bet = seat.request({"type": "act", "action": "bet", "amount": 100})
         assert bet["result"]["staked"] == 300 + 100  # the Bet and the insurance chosen
         assert bet["result"]["balance"] == CREDIT - 600 - 200 - 400
+
+
+def test_russian_hints_price_every_option_of_each_open_box(table_server: ServerFactory) -> None:
+    """Two open boxes: box 0 decides, then box 1; in each box's turn the view's hints price
+    every option in ``legal`` (the engine's price: fees 2x, the Bet 3x the Ante, a fold
+    nothing), so that no client computes a price."""
+    rules = {"bet_multiple": 3, "draw_fee_multiple": 2, "open_boxes_per_player": 2}
+    server = table_server([_russian(**rules)])
+    _, token = server.player("sven", credit=CREDIT)
+    expected = {"exchange": 200, "sixth_card": 200, "bet": 300, "fold": 0, "buy": 100}
+    with table_ws(server.client, "russian", token) as ws:
+        seat = Seat(ws)
+        seat.welcome()
+        seat.request({"type": "join"})
+        server.shoes.push("7c 7d 2h 3s 9c Kh Qs 8d 5c 2d Qh Qd 9d 5s 3h 4d 6c Ah Kc")
+        ack = seat.request({"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
+        assert ack["result"]["staked"] == 200
+        for box in (0, 1):
+            view = seat.until(
+                lambda f, box=box: (
+                    f["type"] == "state"
+                    and (f["view"] or {}).get("to_act") == box
+                    and bool(f["view"]["legal"])
+                )
+            )["view"]
+            assert view["legal"] and list(view["prices"]) == view["legal"], view
+            assert view["prices"] == {a: expected[a] for a in view["legal"]}
+            assert seat.request({"type": "act", "action": "fold"})["type"] == "ack"

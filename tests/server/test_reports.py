@@ -25,6 +25,7 @@ from croupier.server.db import Database
 from croupier.server.reports.daily import daily_report, to_json
 from croupier.server.reports.theory import TheoryBook
 from croupier.server.tables.models import Round, RoundPlayer, RoundStatus
+from croupier.server.tables.uth_theory import blind_lookup
 
 ONE_SEAT = "As 2c Ah 7d 3s Ad Kc 9h 4s Jc"  # test_tables_ws: the seat wins 5,500 net
 
@@ -208,24 +209,24 @@ _OTHER_BLIND = {
 def test_the_book_computes_other_blind_tables_in_a_worker() -> None:
     book = TheoryBook(compute=functools.partial(exact_outcomes, deck=_SMALL))
     try:
-        assert book.uth(_OTHER_BLIND).status == "computing"
+        assert blind_lookup(book, _OTHER_BLIND).status == "computing"
         deadline = time.monotonic() + 120
-        while (lookup := book.uth(_OTHER_BLIND)).status == "computing":
+        while (lookup := blind_lookup(book, _OTHER_BLIND)).status == "computing":
             assert time.monotonic() < deadline
             time.sleep(0.2)
         assert lookup.status == "ready" and lookup.outcomes is not None
         assert lookup.outcomes == exact_outcomes(lookup.outcomes.blind, deck=_SMALL)
         bad = functools.partial(exact_outcomes, deck=(0, 1, 2, 3, 4, 5, 6, 7, 8))
         failing = TheoryBook(compute=bad)
-        failing.uth(_OTHER_BLIND)
-        while (lookup := failing.uth(_OTHER_BLIND)).status == "computing":
+        blind_lookup(failing, _OTHER_BLIND)
+        while (lookup := blind_lookup(failing, _OTHER_BLIND)).status == "computing":
             assert time.monotonic() < deadline
             time.sleep(0.2)
         assert lookup.status == "unavailable" and "rank" in lookup.reason
         failing.close()
     finally:
         book.close()
-    assert book.uth({HandCategory.FLUSH: (3, 0)}).status == "unavailable"
+    assert blind_lookup(book, {HandCategory.FLUSH: (3, 0)}).status == "unavailable"
 
 
 def test_a_table_with_changed_trips_shows_its_return(db_url: str) -> None:

@@ -9,14 +9,14 @@ import pytest
 
 from croupier.errors import IllegalActionError
 from croupier.server.tables.turns import KEPT_ROUNDS, Resent, Turns
-from croupier.server.tables.wire import ActMessage, Result
+from croupier.server.tables.wire import ActMessage, ActResult
 
 
-def _play_round(turns: Turns, round_id: int, seat: int) -> tuple[str, ActMessage, Result]:
+def _play_round(turns: Turns, round_id: int, seat: int) -> tuple[str, ActMessage, ActResult]:
     turns.begin(round_id)
     decision = turns.open([seat])
     act = ActMessage(action="call", decision=str(decision))
-    result = Result(seat=seat, action="call", decision=str(decision))
+    result = ActResult(seat=seat, action="call", decision=str(decision))
     fresh = turns.ask(seat, act)
     assert fresh.decision == decision
     turns.answered(seat, decision, act, result)

@@ -240,13 +240,15 @@ def test_insurance_is_offered_only_when_the_hand_allows_it(tab: Tab, web_server:
         "to_act": 0,
         "to_act_seat": 0,
         "legal": ["exchange", "sixth_card", "bet", "fold"],
+        # as the server's engine prices every option of the deciding box (issue 26)
+        "prices": {"exchange": 100, "sixth_card": 100, "bet": 200, "fold": 0},
         "insurance": None,
     }
     table = {"name": "russian-bugs", "status": "playing", "your_seat": 0, "seats": []}
     _inject(tab, {"type": "state", "seq": 10**6, "table": table, "view": view})
     tab.page.wait_for_selector("[data-testid=act-bet]")
     assert not tab.page.query_selector("[data-testid=insurance-amount]")
-    # Each decision says what it costs (1x Ante to exchange, 2x to bet).
+    # Each decision says what it costs, at the server's price (1x Ante to exchange, 2x to bet).
     assert "€2.00" in tab.page.inner_text("[data-testid=act-bet]")
     assert "€1.00" in tab.page.inner_text("[data-testid=act-sixth_card]")
 

@@ -25,7 +25,7 @@ from croupier.cli.rules import ConfigFile, Rules, read_rules
 from croupier.errors import CroupierError
 from croupier.games.holdem import settle_line
 from croupier.games.holdem.config import SplitPolicy
-from croupier.history import phh
+from croupier.history import holdem_phh as phh
 
 if TYPE_CHECKING:
     from croupier.games.holdem import HoldemTableConfig

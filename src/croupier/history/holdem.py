@@ -1,5 +1,5 @@
 """Hold'em hand records: the JSON a table keeps of a hand, with the hand in PHH
-(:mod:`croupier.history.phh`), from which it replays.
+(:mod:`croupier.history.holdem_phh`), from which it replays.
 
 The same signatures as every game's records (:mod:`croupier.history.records`). A record
 holds the PHH text (seats and player names in it), the physical ``seats`` in position order,
@@ -26,7 +26,7 @@ from typing import Any
 from croupier.errors import CroupierError, RecordError
 from croupier.games.holdem import CashHand
 from croupier.games.holdem.events import CardBurned, RoundVoided
-from croupier.history import phh
+from croupier.history import holdem_phh as phh
 
 __all__ = ["differences", "record", "replay", "verify"]
 

@@ -17,8 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import importlib
 import math
 import os
+import pkgutil
+import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -39,13 +43,33 @@ __all__ = [
 MIN_LENGTH = 10
 MAX_LENGTH = 256
 MIN_SCORE = 3
-SITE_WORDS = ("croupier", "casino", "poker", "holdem", "texas", "ultimate", "russian")
-"""Words an attacker tries first against this site, given to the estimator."""
+SITE_WORDS = ("croupier", "casino", "poker")
+"""Words an attacker tries first against any site of ours, given to the estimator with each
+game's own (:func:`game_words`)."""
 _ESTIMATED = 72
 """zxcvbn estimates at most this many characters (its own limit); a longer password is
 judged by its first 72, which only makes the estimate more cautious."""
 
 T = TypeVar("T")
+
+
+@functools.cache
+def game_words() -> tuple[str, ...]:
+    """The words of the games this site hosts: each game package's name and the words of its
+    title (the first line of its docstring up to a colon, a parenthesis or "with": "Ultimate
+    Texas Hold'em" gives ``ultimate``, ``texas``, ``holdem``), so a game added is a word
+    added, with no list here to keep."""
+    import croupier.games
+
+    words: list[str] = []
+    for package in pkgutil.iter_modules(croupier.games.__path__):
+        if not package.ispkg:
+            continue
+        words.append(package.name)
+        doc = importlib.import_module(f"{croupier.games.__name__}.{package.name}").__doc__ or ""
+        title = re.split(r"[:(]| with ", doc.strip().splitlines()[0] if doc.strip() else "")[0]
+        words += re.findall(r"[a-z]{4,}", title.lower().replace("'", ""))
+    return tuple(dict.fromkeys(w for w in words if w not in SITE_WORDS))
 
 
 def check_strength(password: object, *, username: str = "") -> str:
@@ -63,7 +87,7 @@ def check_strength(password: object, *, username: str = "") -> str:
         )
     from zxcvbn import zxcvbn
 
-    inputs = [w for w in (username, *SITE_WORDS) if w]
+    inputs = [w for w in (username, *SITE_WORDS, *game_words()) if w]
     result = zxcvbn(password[:_ESTIMATED], user_inputs=inputs)
     score = int(result["score"])
     if score < MIN_SCORE:

@@ -22,10 +22,10 @@ from croupier.server.errors import InvalidRequestError
 from croupier.server.floor.models import TableStatus
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import OperatorSettings
-from croupier.server.tables.registry import available_games, operator_settings
+from croupier.server.tables.registry import available_games, descriptor, operator_settings
 from croupier.server.wallet.service import MAX_AMOUNT
 
-__all__ = ["Patched", "TablePatch", "build", "limits", "patched", "paytables"]
+__all__ = ["Patched", "TablePatch", "build", "check_rules", "limits", "patched", "paytables"]
 
 _PAIRS = (("min_bet", "max_bet"), ("trips_min", "trips_max"), ("bonus_min", "bonus_max"))
 
@@ -73,6 +73,19 @@ def build(config: TableConfig) -> Any:
     factory = builder(config)
     operator_settings(config.game).check_factory(factory)
     return factory
+
+
+def check_rules(game: str, rules: Mapping[str, Any]) -> None:
+    """``rules`` checked against the game's table settings (its descriptor's schema: kinds,
+    bounds, choices), before the game's own configuration sees them.
+
+    Raises:
+        InvalidRequestError: a rule out of its bounds or of the wrong kind, naming it
+            (``params.setting``).
+    """
+    described = descriptor(game)
+    if described is not None:
+        described.check_rules(rules)
 
 
 def limits(game: str, described: Mapping[str, Any]) -> dict[str, Any]:
@@ -186,6 +199,7 @@ def patched(
         merged[field] = rules[fields[field]] = value
         changed[field] = {"from": current.get(field), "to": value}
     _check_order(game, merged)
+    check_rules(game, {fields[f]: rules[fields[f]] for f in changed})
     for name, lines in (patch.paytables or {}).items():
         rule = settings.paytables.get(name)
         if rule is None:

@@ -120,6 +120,7 @@ def open_table(
     config = TableConfig.model_validate(body.model_dump(exclude={"status"}))
     status = TableStatus(body.status)
     manager = _manager(request)
+    changes.check_rules(config.game, config.rules)
     with _lock(request):
         if config.enabled:
             changes.build(config)

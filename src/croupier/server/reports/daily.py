@@ -219,6 +219,7 @@ def _row_json(row: TableDay) -> dict[str, Any]:
             "status": row.status,
             "reason": "; ".join(sorted(row.reasons)),
             "method": "" if row.game_theory is None else row.game_theory.method,
+            "rake_only": row.rake_only,
             "uncovered_boxes": row.uncovered,
             **row.theory,
         },

@@ -1,10 +1,11 @@
-"""Theoretical figures per game and pay table, cached, never computed on the event loop.
+"""Theoretical figures computed for the operator's reports, cached, never on the event loop.
 
-UTH's figures come from the exact analysis for the table's Blind pay table (Trips moments
-follow from the same outcomes for any Trips table at once): the spec's table ships with the
-package; any other takes a full exact run (15-60 s on two cores), done in one worker process
-so that neither the event loop nor the GIL waits for it. Until it is done the figure is
-``computing``; a Blind table the analysis refuses is ``unavailable`` with the reason.
+A game's theory (:class:`croupier.server.tables.games.GameTheory`, from its descriptor) asks
+the book for what it needs by a key and the function that computes it (UTH: the exact
+analysis of a table's Blind pay table, :mod:`croupier.server.tables.uth_theory`). A
+computation runs once, in one worker process, so that neither the event loop nor the GIL
+waits for it; until it is done its figure is ``computing``, and one that fails is
+``unavailable`` with the reason. Nothing here knows a game.
 """
 
 from __future__ import annotations
@@ -12,75 +13,55 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from typing import Any
 
-from croupier.analysis.uth.moments import (
-    BlindKey,
-    UthOutcomes,
-    blind_key,
-    exact_outcomes,
-    load_default_outcomes,
-)
-from croupier.analysis.uth.paytables import PayTable
 from croupier.errors import CroupierError
+from croupier.server.tables.games import TheoryLookup
 
 __all__ = ["Lookup", "TheoryBook"]
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True)
-class Lookup:
-    """The state of one pay table's figures."""
+Lookup = TheoryLookup
+"""The state of one computation: ``ready`` (with its ``outcomes``), ``computing`` or
+``unavailable`` (with the ``reason``)."""
 
-    status: str
-    """``ready``, ``computing`` or ``unavailable``."""
-    outcomes: UthOutcomes | None = None
-    reason: str = ""
+Compute = Callable[[Any], Any]
+"""A computation: its key -> what it computes (a module-level function, or a
+``functools.partial`` of one: it is sent to the worker process)."""
 
 
 class TheoryBook:
-    """The cache. ``inline=True`` computes in the caller instead (the command line)."""
+    """The cache. ``inline=True`` computes in the caller instead (the command line);
+    ``compute`` replaces every computation asked for (tests: a smaller deck)."""
 
-    def __init__(
-        self,
-        *,
-        compute: Callable[[BlindKey], UthOutcomes] = exact_outcomes,
-        inline: bool = False,
-    ) -> None:
-        default = load_default_outcomes()
-        self._ready: dict[BlindKey, UthOutcomes] = {default.blind: default}
-        self._failed: dict[BlindKey, str] = {}
-        self._pending: dict[BlindKey, Future[UthOutcomes]] = {}
+    def __init__(self, *, compute: Compute | None = None, inline: bool = False) -> None:
+        self._ready: dict[Hashable, Any] = {}
+        self._failed: dict[Hashable, str] = {}
+        self._pending: dict[Hashable, Future[Any]] = {}
         self._compute = compute
         self._inline = inline
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
 
-    def uth(self, blind: PayTable) -> Lookup:
-        """The figures for ``blind``; starts computing them if nobody has yet."""
-        try:
-            key = blind_key(blind)
-        except CroupierError as exc:
-            return Lookup("unavailable", reason=str(exc))
+    def lookup(self, key: Hashable, compute: Compute) -> Lookup:
+        """What ``compute(key)`` gives; starts computing it if nobody has yet."""
+        slot = (getattr(compute, "__module__", ""), getattr(compute, "__qualname__", ""), key)
+        run = self._compute or compute
         with self._lock:
-            if key in self._ready:
-                return Lookup("ready", self._ready[key])
-            if key in self._failed:
-                return Lookup("unavailable", reason=self._failed[key])
-            if key in self._pending:
+            if slot in self._ready:
+                return Lookup("ready", self._ready[slot])
+            if slot in self._failed:
+                return Lookup("unavailable", reason=self._failed[slot])
+            if slot in self._pending:
                 return Lookup("computing")
             if not self._inline:
-                self._start(key)
+                self._start(slot, run, key)
                 return Lookup("computing")
-        return self._run_inline(key)
-
-    def warm(self, blinds: Iterable[PayTable]) -> None:
-        """Start computing every Blind table in ``blinds`` now (at server start)."""
-        for blind in blinds:
-            self.uth(blind)
+        return self._run_inline(slot, run, key)
 
     def close(self) -> None:
         """Stop the worker (a run in progress is abandoned)."""
@@ -92,33 +73,33 @@ class TheoryBook:
                 process.terminate()
             pool.shutdown(wait=False, cancel_futures=True)
 
-    def _run_inline(self, key: BlindKey) -> Lookup:
+    def _run_inline(self, slot: Hashable, run: Compute, key: Hashable) -> Lookup:
         try:
-            outcomes = self._compute(key)
+            outcomes = run(key)
         except CroupierError as exc:
             with self._lock:
-                self._failed[key] = str(exc)
+                self._failed[slot] = str(exc)
             return Lookup("unavailable", reason=str(exc))
         with self._lock:
-            self._ready[key] = outcomes
+            self._ready[slot] = outcomes
         return Lookup("ready", outcomes)
 
-    def _start(self, key: BlindKey) -> None:
+    def _start(self, slot: tuple[str, str, Hashable], run: Compute, key: Hashable) -> None:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")  # no fork of a threaded server
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
-        future = self._pool.submit(self._compute, key)
-        self._pending[key] = future
-        future.add_done_callback(lambda done: self._finished(key, done))
+        future = self._pool.submit(run, key)
+        self._pending[slot] = future
+        future.add_done_callback(lambda done: self._finished(slot, done))
 
-    def _finished(self, key: BlindKey, future: Future[UthOutcomes]) -> None:
+    def _finished(self, slot: tuple[str, str, Hashable], future: Future[Any]) -> None:
         with self._lock:
-            self._pending.pop(key, None)
+            self._pending.pop(slot, None)
             if future.cancelled():
                 return
             error = future.exception()
             if error is None:
-                self._ready[key] = future.result()
+                self._ready[slot] = future.result()
             else:
-                self._failed[key] = str(error) or type(error).__name__
-                log.warning("exact analysis failed for Blind table %s: %s", key, error)
+                self._failed[slot] = str(error) or type(error).__name__
+                log.warning("a theoretical computation failed for %s: %s", slot[2], error)

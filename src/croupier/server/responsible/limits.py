@@ -29,7 +29,6 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from sqlalchemy import and_, case, func, literal, select
@@ -51,7 +50,6 @@ __all__ = [
     "active_exclusion",
     "allowances",
     "blocked",
-    "cash_games",
     "check_deposit",
     "check_stake",
     "effective",
@@ -177,18 +175,6 @@ class Usage:
         return self.lost.get(period, 0) + self.at_risk
 
 
-@cache
-def cash_games() -> frozenset[str]:
-    """The games played at cash tables: a hand moves chips between stacks at the table,
-    which count as at risk already, so what a hand in play records as wagered (see
-    :mod:`.wagers`) is not counted as at risk a second time."""
-    from croupier.server.tables.registry import available_games
-
-    return frozenset(
-        game for game, build in available_games().items() if getattr(build, "kind", "") == "cash"
-    )
-
-
 def _windows(column: Any, amount: Any, now: dt.datetime) -> list[Any]:
     """The sums of ``amount`` over the rows whose ``column`` falls in each period."""
     return [
@@ -214,11 +200,21 @@ def usage(session: Session, *, user_id: int, now: dt.datetime) -> Usage:
         .join(RoundPlayer, mine)
         .where(Round.status == RoundStatus.SETTLED.value, Round.closed_at >= since)
     ).one()
+    # A hand in play at a cash table records what it wagers, but its chips are the stack,
+    # counted below: a round at a table where the player has a stack (a cash table's seat
+    # account, which a table against the house never opens) is not counted twice.
+    at_cash_table = (
+        select(LedgerAccount.id)
+        .where(
+            LedgerAccount.code == literal("escrow:") + Round.table_name + literal(f":u{user_id}")
+        )
+        .exists()
+    )
     in_play = session.scalar(
         select(func.coalesce(func.sum(RoundPlayer.staked), 0))
         .select_from(Round)
         .join(RoundPlayer, mine)
-        .where(Round.status == RoundStatus.OPEN.value, Round.game.not_in(cash_games()))
+        .where(Round.status == RoundStatus.OPEN.value, ~at_cash_table)
     )
     # A Hold'em stack is the escrow account "escrow:<table>:u<id>" (tables/cash.py); table
     # names have no colon, so the pattern names this user's stacks only.

@@ -21,7 +21,7 @@ before a hand is dealt:
 
 A hand voided counts nothing (its round is voided). The chips a player has at a table stay
 counted as at risk by the loss limits through their stack; a hand's recorded wager is not
-counted a second time (:func:`cash_games`).
+counted a second time (:func:`.limits.usage`).
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from croupier.errors import CroupierError
-from croupier.server.responsible.limits import allowances, cash_games
+from croupier.server.responsible.limits import allowances
 from croupier.server.responsible.models import LimitKind
 from croupier.server.rounds.models import RoundPlayer
 from croupier.server.wallet.ledger import lock_accounts
 
-__all__ = ["cash_games", "check_wagers"]
+__all__ = ["check_wagers"]
 
 
 def check_wagers(

@@ -1,11 +1,16 @@
-"""``GET /api/uth/advice``: the strategy advisor's exact EVs for a hand (the client's hint);
-``GET /api/games/{game}/advice``: any game's advisor the registry names."""
+"""``GET /api/games``: every game's descriptor (:mod:`.descriptor`: its title, its table
+settings with their kinds, bounds and defaults, its theory, whether it has an advisor), what
+the operator's console builds its forms from; ``GET /api/games/{game}/advice``: any game's
+advisor the registry names (the client's Hint), also at the older path a game's descriptor
+keeps (``advice_path``);
+``GET /api/rounds/{id}/costs``: what each decision of a recalled round cost."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 
 from croupier.errors import ConfigError
 from croupier.server.deps import CurrentUser, RoundId, SessionDep
@@ -15,26 +20,14 @@ __all__ = ["router"]
 
 router = APIRouter(tags=["tables"])
 
-Cards = Annotated[str, Query(max_length=32, pattern=r"^[2-9TJQKAtjqkacdhs ]*$")]
 
+@router.get("/api/games")
+def games() -> list[dict[str, Any]]:
+    """Every game the server hosts, as its descriptor says (public: the rules of a game are
+    no secret)."""
+    from croupier.server.tables.registry import descriptors_json
 
-@router.get("/api/uth/advice")
-def uth_advice(user: CurrentUser, hole: Cards, board: Cards = "") -> dict[str, Any]:
-    """The exact EV per unit Ante of each legal option (default pay tables), best first.
-
-    ``hole`` is two cards (``AsKd``); ``board`` none, the flop, or all five.
-    """
-    from croupier.analysis.uth.advisor import advise
-
-    advice = advise(hole, board=board or None)
-    options = sorted(advice.options, key=lambda o: o.ev, reverse=True)
-    return {
-        "street": advice.street,
-        "best": advice.best,
-        "options": [
-            {"action": o.action, "ev": float(o.ev), "ev_exact": str(o.ev)} for o in options
-        ],
-    }
+    return descriptors_json()
 
 
 @router.get("/api/rounds/{round_id}/costs")
@@ -62,6 +55,10 @@ def round_costs(round_id: RoundId, user: CurrentUser, session: SessionDep) -> di
 def game_advice(user: CurrentUser, game: str, request: Request) -> dict[str, Any]:
     """The game's strategy advisor (its Hint) from the registry: the query's fields (at
     most 8, each at most 64 characters) to the exact EV of each option, best first."""
+    return _advise(game, request)
+
+
+def _advise(game: str, request: Request) -> dict[str, Any]:
     from croupier.server.tables.registry import advisors
 
     known = advisors()
@@ -78,3 +75,21 @@ def game_advice(user: CurrentUser, game: str, request: Request) -> dict[str, Any
             "too many or too long query fields", reason="field_invalid", params={"field": "query"}
         )
     return advisor(dict(query))
+
+
+def _older_path(game: str) -> Callable[..., dict[str, Any]]:
+    def advice(user: CurrentUser, request: Request) -> dict[str, Any]:
+        return _advise(game, request)
+
+    advice.__doc__ = f"The {game} advisor at its older path (``/api/games/{game}/advice``)."
+    return advice
+
+
+def _add_older_paths() -> None:
+    from croupier.server.tables.registry import advice_paths
+
+    for game, path in advice_paths().items():
+        router.add_api_route(path, _older_path(game), methods=["GET"])
+
+
+_add_older_paths()

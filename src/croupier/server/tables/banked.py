@@ -29,25 +29,24 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from croupier.errors import CroupierError, IllegalActionError
 from croupier.server.rounds import store as rounds
-from croupier.server.tables import nextround, stakes, window
+from croupier.server.tables import nextround, stakes
 from croupier.server.tables.connection import Connection, Request
 from croupier.server.tables.core import TableStatus
 from croupier.server.tables.decisions import Decisions, let_answers_out
 from croupier.server.tables.driver import Parts
 from croupier.server.tables.games import BankedFactory, BankedRound
+from croupier.server.tables.gateway_bets import GatewayBets
 from croupier.server.tables.nextround import NextRound
 from croupier.server.tables.staking import (
     bet_ack,
     bet_message,
-    prepaid_ack,
+    bet_request_stake,
     returned_hold,
-    stake_order,
-    unverified_hold,
 )
 from croupier.server.tables.turns import Turns
 from croupier.server.tables.wire import (
@@ -86,6 +85,8 @@ class BankedDriver:
         """A cluster's next round, recorded for the gateways' holds (:mod:`.nextround`)."""
         self.turns = Turns()
         self.decisions = Decisions(parts, self.turns, self)
+        self.gateway_bets = GatewayBets(self)
+        """Bets whose stakes a cluster's gateway held (:mod:`.gateway_bets`)."""
         self.out.extras = self._table_extras
 
     def _table_extras(self, table: TableState) -> None:
@@ -97,14 +98,14 @@ class BankedDriver:
     async def start(self) -> None:
         await self.next.prepare(in_play=False)
 
-    async def _play_ready(self) -> None:
+    async def play_ready(self) -> None:
         """The next round recorded is in play: its first bet (a gateway's hold) is placed now.
 
         Raises:
             CroupierError: its deck could not be recorded; the round is voided.
         """
         ready, game_round, opening = await self.next.play()
-        self._begin(game_round, ready.round_id, opening, ready)
+        self.begin(game_round, ready.round_id, opening, ready)
 
     # -- seat policy (.seats) ----------------------------------------------------------
 
@@ -165,7 +166,7 @@ class BankedDriver:
         core = self.core
         prepaid = [r for r in requests if r.prepaid is not None]
         if prepaid:
-            await self._prepaid_bets(prepaid)
+            await self.gateway_bets.place(prepaid)
             requests = [r for r in requests if r.prepaid is None]
         later: list[Request] = []
         seats: list[tuple[Request, int]] = []
@@ -225,7 +226,7 @@ class BankedDriver:
                 self.out.refuse(request, exc)
                 continue
             asked.append((request, seat))
-            looked.append(_bet_stake(request, seat, amount, bets))
+            looked.append(bet_request_stake(request, seat, amount, bets))
         found = await self.escrow.replayed(looked)
         for (request, seat), answer in zip(asked, found, strict=True):
             if answer is None:
@@ -248,7 +249,7 @@ class BankedDriver:
             except CroupierError as exc:
                 self.out.refuse(request, exc)
                 continue
-            held.append((request, seat, bets, _bet_stake(request, seat, total, bets)))
+            held.append((request, seat, bets, bet_request_stake(request, seat, total, bets)))
         return held
 
     async def _hold_bets(
@@ -266,7 +267,7 @@ class BankedDriver:
         acks = await self._place_bets(game_round, held, answers)
         if acks is None or self.round is None:
             return  # voided, or every bet refused: no round was opened
-        await self._answer_bets(acks, lone=lone)
+        await self.answer_bets(acks, lone=lone)
 
     async def _place_bets(
         self, game_round: BankedRound, held: list[Held], answers: list[Any]
@@ -292,7 +293,7 @@ class BankedDriver:
             try:
                 game_round.place_bets(seat, bets)
             except Exception as exc:
-                await self._bets_malfunction(exc, [other for other, _, _, _ in held])
+                await self.bets_malfunction(exc, [other for other, _, _, _ in held])
                 return None
             core.round_users[seat] = request.conn.user_id
             acks.append((request, bet_ack(answer, round_id=core.round_id, seat=seat)))
@@ -311,10 +312,10 @@ class BankedDriver:
         recorded = ready.round_id if ready else None
         round_id, answers = await self.escrow.open(opening, batch, recorded=recorded)
         if round_id is not None:
-            self._begin(game_round, round_id, opening, ready)
+            self.begin(game_round, round_id, opening, ready)
         return answers
 
-    def _begin(
+    def begin(
         self,
         game_round: BankedRound,
         round_id: int,
@@ -346,129 +347,7 @@ class BankedDriver:
             seat in core.round_users for seat in core.seats
         )
 
-    # -- bets whose stakes a gateway held (issue 18, :mod:`.window`) ---------------------
-
-    async def _prepaid_bets(self, requests: list[Request]) -> None:
-        """Bets a cluster's gateway has held the stakes of, for the round in betting: each
-        placed as it came (its hold kept), or refused and its hold returned at once."""
-        core = self.core
-        placed: list[tuple[Request, Result]] = []
-        refused: list[tuple[Request, CroupierError]] = []
-        claims = []
-        for request in requests:
-            paid = request.prepaid
-            assert paid is not None
-            bets = dict(bet_message(request).bets)
-            claims.append((paid, _bet_stake(request, paid.seat, paid.amount, bets)))
-        verdicts = await self.escrow.verify(claims)
-        for request, verdict in zip(list(requests), verdicts, strict=True):
-            paid = request.prepaid
-            assert paid is not None
-            if verdict is window.Verdict.UNKNOWN:  # issue 26: nothing placed or returned
-                self.out.refuse(request, unverified_hold())
-                continue
-            if verdict is window.Verdict.RETURNED:  # refused before, its stake returned
-                self.out.refuse(request, returned_hold(paid.transaction_id))
-                continue
-            if self.escrow.kept(paid.transaction_id):  # a resend of a bet placed
-                self.out.answer(request, prepaid_ack(paid, paid.seat, replayed=True))
-                continue
-            try:
-                seat, bets = self._check_prepaid(request)
-            except CroupierError as exc:
-                refused.append((request, exc))
-                continue
-            if self.round is None:  # the first bet of a cluster's round prepared
-                try:
-                    await self._play_ready()
-                except CroupierError as exc:
-                    refused.append((request, exc))
-                    continue
-            game_round = self.round
-            assert game_round is not None
-            try:
-                game_round.place_bets(seat, bets)
-            except Exception as exc:
-                await self._bets_malfunction(exc, requests)
-                return
-            core.round_users[seat] = request.conn.user_id
-            self.escrow.keep(paid.transaction_id)
-            placed.append((request, prepaid_ack(paid, seat, replayed=paid.replayed)))
-        if refused:
-            await self._release(refused)
-        if placed:
-            await self._answer_bets(placed, lone=len(requests) == 1)
-
-    def _check_prepaid(self, request: Request) -> tuple[int, dict[str, int]]:
-        """The seat and spots of a bet a gateway held the stake of, if the table takes it
-        as it is: in this round's betting, from the seat it was held for, for that stake.
-
-        Raises:
-            CroupierError: why the table refuses it.
-        """
-        core = self.core
-        paid = request.prepaid
-        assert paid is not None
-        ready = self.next.ready if self.round is None else None
-        game_round: BankedRound | None
-        returned: Callable[[int], bool]
-        if ready is not None and paid.round_id == ready.round_id:
-            returned, game_round = ready.released.__contains__, ready.shuffled(core, self.factory)
-        else:
-            returned, game_round = self.escrow.returned, self.round
-        if returned(paid.transaction_id):
-            raise returned_hold(paid.transaction_id)
-        if game_round is None or (
-            ready is None
-            and (paid.round_id != core.round_id or core.status is not TableStatus.BETTING)
-        ):
-            raise IllegalActionError(
-                "bets are closed for the round this bet was held for: its stake is returned",
-                reason="bets_closed",
-            )
-        seat = self.seats.seat(request.conn)
-        self.seats.check_open()
-        if seat != paid.seat:
-            raise IllegalActionError(
-                f"the bet was made for seat {paid.seat}, but you sit at seat {seat}: its "
-                "stake is returned",
-                reason="not_your_seat",
-            )
-        bets = dict(bet_message(request).bets)
-        total = game_round.check_bets(seat, bets)
-        if total != paid.amount:  # pragma: no cover - the gateway asks the same game
-            raise IllegalActionError(
-                f"the bet stakes {total}, not the {paid.amount} held (the table's rules "
-                "changed): its stake is returned; bet again"
-            )
-        return seat, bets
-
-    async def _release(self, refused: list[tuple[Request, CroupierError]]) -> None:
-        """Return the holds of the bets refused, then say why to each (after the return:
-        the balance they see is whole again)."""
-        core = self.core
-        ready = self.next.ready if self.round is None else None
-        betting = (
-            ready.round_id
-            if ready
-            else core.round_id
-            if core.status is TableStatus.BETTING
-            else None
-        )
-        holds = []
-        for request, _ in refused:
-            paid = request.prepaid
-            assert paid is not None
-            if paid.round_id == betting and not self.escrow.kept(paid.transaction_id):
-                holds.append(paid.transaction_id)
-        if betting is not None:
-            # Not returned (the database failed): the close of betting does.
-            returned = ready.released if ready else None
-            await self.escrow.release(holds, round_id=betting, returned=returned)
-        for request, exc in refused:
-            self.out.refuse(request, exc)
-
-    async def _answer_bets(self, acks: list[tuple[Request, Result]], *, lone: bool) -> None:
+    async def answer_bets(self, acks: list[tuple[Request, Result]], *, lone: bool) -> None:
         """Answer the bets placed, closing betting once every seat has bet (as
         :meth:`_hold_bets` does)."""
         self.out.drain_engine()
@@ -507,7 +386,7 @@ class BankedDriver:
         self.out.drain_engine()
         await self.after_engine(phase_before="betting")
 
-    async def _bets_malfunction(self, exc: Exception, requests: list[Request]) -> None:
+    async def bets_malfunction(self, exc: Exception, requests: list[Request]) -> None:
         """A bet checked, its stake held, that the engine then refused to place: the engine
         is broken. Void the round (every stake back) and say so to the bets not answered."""
         log.exception("place_bets failed at %s", self.core.name, exc_info=exc)
@@ -691,9 +570,3 @@ class BankedDriver:
         ):
             await self.void(reason)
         await self.next.drop(reason)
-
-
-def _bet_stake(request: Request, seat: int, amount: int, bets: dict[str, int]) -> rounds.Stake:
-    """The stake of ``request``'s bet (:func:`.staking.stake_order`)."""
-    key = bet_message(request).key
-    return stake_order(request.conn.user_id, seat=seat, amount=amount, key=key, bets=bets)

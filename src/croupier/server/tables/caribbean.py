@@ -49,6 +49,7 @@ from croupier.games.caribbean.events import BoxSettled, CaribbeanEvent
 from croupier.games.protocol import PUBLIC, Action
 from croupier.history import caribbean as caribbean_history
 from croupier.server.errors import InvalidRequestError
+from croupier.server.tables.caribbean_wire import CaribbeanSpots
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import (
     BoxStake,
@@ -59,6 +60,7 @@ from croupier.server.tables.games import (
     to_json,
 )
 from croupier.server.tables.protocol import ActMessage
+from croupier.server.tables.wire import UNSET, read_spots
 
 __all__ = [
     "SETTINGS",
@@ -71,7 +73,6 @@ __all__ = [
     "recall_view",
 ]
 
-_SPOTS = frozenset({"ante", "progressive"})
 _ACTIONS = ("raise", "fold")
 _JACKPOT = "jackpot"
 
@@ -193,31 +194,18 @@ class CaribbeanTableRound:
     def bet_action(self, seat: int, bets: Mapping[str, int]) -> CaribbeanAction:
         """The engine's action of a bet from ``seat``: its Ante (and progressive), or the
         progressive bet added by a seat that has bet."""
-        unknown = sorted(set(bets) - _SPOTS)
-        if unknown:
-            raise InvalidRequestError(
-                f"unknown bet spots {unknown}; Caribbean Stud has {sorted(_SPOTS)}",
-                reason="unknown_spots",
-                params={"spots": unknown},
-            )
-        side = bets.get("progressive", 0)
-        if side not in (0, 1) or isinstance(side, bool):
-            raise InvalidRequestError(
-                f"progressive {side!r} must be 0 or 1 (the table's one amount)",
-                reason="not_a_choice",
-                params={"field": "progressive"},
-            )
+        spots = read_spots(bets, CaribbeanSpots)
         if self.engine.has_box(seat):
-            if set(bets) != {"progressive"} or not side:
+            if spots.ante is not UNSET or not spots.progressive:
                 raise IllegalActionError(
                     f"seat {seat} has already bet in this round: only the progressive bet "
                     "may be added",
                     reason="already_bet",
                 )
             return AddProgressive(seat=seat)
-        if "ante" not in bets:
+        if spots.ante is UNSET:
             raise InvalidRequestError("an ante is required", reason="ante_required")
-        return PlaceBets(seat=seat, ante=Chips(bets["ante"]), progressive=bool(side))
+        return PlaceBets(seat=seat, ante=Chips(spots.ante), progressive=bool(spots.progressive))
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
         action = self.bet_action(seat, bets)
@@ -226,11 +214,10 @@ class CaribbeanTableRound:
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
         """The money a bet puts on the table (no seat rules checked)."""
+        spots = read_spots(bets, CaribbeanSpots)
         side = self.engine.config.progressive_bet or 0
-        if set(bets) == {"progressive"}:
-            return int(opening_stake(ante=0, progressive=side if bets["progressive"] else 0))
-        ante = int(bets.get("ante", 0))
-        return int(opening_stake(ante=ante, progressive=side if bets.get("progressive") else 0))
+        ante = 0 if spots.ante is UNSET else spots.ante
+        return int(opening_stake(ante=ante, progressive=side if spots.progressive else 0))
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
         self.engine.apply(self.bet_action(seat, bets))

@@ -65,12 +65,16 @@ from croupier.server.tables.games import CashFactory, CashRound
 from croupier.server.tables.turns import Resent, Turns
 from croupier.server.tables.wire import (
     ActMessage,
+    ActResult,
     BoughtIn,
     BuyInLimits,
     BuyInMessage,
+    BuyInResult,
     CardsOpened,
     HandStarting,
     LeaveMessage,
+    LeaveResult,
+    LeavingResult,
     Left,
     NotDealtIn,
     RebuyOffered,
@@ -82,6 +86,7 @@ from croupier.server.tables.wire import (
     SeatEntry,
     SitInMessage,
     SitOutMessage,
+    SitResult,
     TableIdle,
     TableState,
     TimedOut,
@@ -176,18 +181,18 @@ class CashDriver:
         if (seat in self._out) == out:
             # Nothing changes: acknowledged, and nobody else hears of it (issue 13: a
             # repeated sit_out must not make every socket at the table busy).
-            return Result(seat=seat, sitting_out=out)
+            return SitResult(seat=seat, sitting_out=out)
         if out:
             self._out.add(seat)
             self.out.emit(SatOut(seat=seat))
             self.out.broadcast_state()
             self.seats.arm_idle()
-            return Result(seat=seat, sitting_out=True)
+            return SitResult(seat=seat, sitting_out=True)
         self._out.discard(seat)
         self.out.emit(SatIn(seat=seat))
         self.out.broadcast_state()
         await self._maybe_start()
-        return Result(seat=seat, sitting_out=False)
+        return SitResult(seat=seat, sitting_out=False)
 
     def _check_buy_in(self, seat: int, amount: int) -> None:
         """Refuse a new buy-in the table does not take now.
@@ -218,7 +223,7 @@ class CashDriver:
                 params={"amount": amount, "total": total, "max": high},
             )
 
-    async def _buy_in(self, conn: Connection, seat: int, message: BuyInMessage) -> Result:
+    async def _buy_in(self, conn: Connection, seat: int, message: BuyInMessage) -> BuyInResult:
         core = self.core
         args = {"table": core.name, "user_id": conn.user_id, "amount": message.amount}
         replay = await core.in_session(replayed_buy_in, idempotency_key=message.key, **args)
@@ -248,7 +253,7 @@ class CashDriver:
                     reason="round_voided",
                     params={"balance": balance},
                 )
-        return Result(
+        return BuyInResult(
             seat=seat,
             amount=int(move.amount),
             stack=self.stacks.get(seat, 0),
@@ -264,7 +269,7 @@ class CashDriver:
             (self._leaving.add if message.after_hand else self._leaving.discard)(seat)
             if changed:
                 self.out.broadcast_state()
-            return Result(seat=seat, leaving=message.after_hand)
+            return LeavingResult(seat=seat, leaving=message.after_hand)
         if self._in_hand(seat):
             raise IllegalActionError(
                 f"seat {seat} is in the hand in play: leave after it (sit_out skips the next)",
@@ -272,7 +277,7 @@ class CashDriver:
             )
         amount, balance = await self._cash_out(seat, conn.user_id, conn.username)
         self.out.send_state_to(conn.user_id)
-        return Result(seat=None, cashed_out=amount, balance=balance)
+        return LeaveResult(seat=None, cashed_out=amount, balance=balance)
 
     async def _cash_out(
         self, seat: int, user_id: int, username: str, *, reason: str | None = None
@@ -479,7 +484,7 @@ class CashDriver:
             else:
                 self.out.answer(request, result)
 
-    async def _act(self, conn: Connection, message: ActMessage) -> Result:
+    async def _act(self, conn: Connection, message: ActMessage) -> ActResult:
         core = self.core
         seat = self.seats.deciding(conn, message.seat)
         asked = self.turns.ask(seat, message)
@@ -505,8 +510,8 @@ class CashDriver:
         except Exception as exc:
             log.exception("engine failed at %s", core.name)
             await self._void(f"engine malfunction: {exc}")
-            return Result(seat=seat, action=message.action, voided=True)
-        result = Result(seat=seat, action=message.action, decision=str(decision))
+            return ActResult(seat=seat, action=message.action, voided=True)
+        result = ActResult(seat=seat, action=message.action, decision=str(decision))
         self.turns.answered(seat, decision, message, result)
         self.out.drain_engine()
         await self._next_turn()

@@ -45,7 +45,7 @@ from croupier.server.tables.driver import Parts
 from croupier.server.tables.games import BankedRound
 from croupier.server.tables.staking import returned_hold, stake_order, unverified_hold
 from croupier.server.tables.turns import DecisionId, Resent, Turns, stale
-from croupier.server.tables.wire import ActMessage, Result
+from croupier.server.tables.wire import ActMessage, ActResult
 
 __all__ = ["Decision", "Decisions", "RoundLife", "let_answers_out"]
 
@@ -148,7 +148,7 @@ class Decisions:
         deciding: set[int] = set()  # the seats in ``valid`` (a thousand at a live table)
         plays: list[rounds.Stake] = []
         refused: list[tuple[Request, CroupierError]] = []
-        resent: list[tuple[Request, Result]] = []
+        resent: list[tuple[Request, ActResult]] = []
         game_round = self.life.round
         for request in requests:
             message = request.message
@@ -272,12 +272,14 @@ class Decisions:
         decisions taken together first, each after its seat's new state."""
         escrow = self.escrow
         before, pending = game_round.phase, game_round.pending_turns
-        done: list[tuple[Request, Result]] = []
+        done: list[tuple[Request, ActResult]] = []
         decided: set[int] = set()
         for (request, message, seat, action, extra, decision), answer in zip(
             valid, answers, strict=True
         ):
-            result = Result(seat=seat, action=message.action, decision=str(decision), staked=extra)
+            result = ActResult(
+                seat=seat, action=message.action, decision=str(decision), staked=extra
+            )
             if extra:
                 if isinstance(answer, CroupierError):
                     self.out.refuse(request, answer)
@@ -323,7 +325,7 @@ class Decisions:
         await self.life.void(f"engine malfunction: {exc}")
         for other, message, seat, _, _, _ in valid:
             if not other.done.done():
-                self.out.answer(other, Result(seat=seat, action=message.action, voided=True))
+                self.out.answer(other, ActResult(seat=seat, action=message.action, voided=True))
 
 
 async def let_answers_out() -> None:

@@ -41,6 +41,7 @@ __all__ = [
     "MonitorRound",
     "OperatorSettings",
     "RoundTheory",
+    "TheoryLookup",
     "event_kind",
     "event_seat",
     "game_round_shoe",
@@ -132,7 +133,10 @@ class BankedRound(GameRound, Protocol):
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
         """Validate the opening bets, or a bet a seat that has bet may add in the same
-        betting window (UTH: Trips after the Ante); return the stake to hold."""
+        betting window (UTH: Trips after the Ante); return the stake to hold. ``bets`` is a
+        ``bet``'s spots as the wire has them: the game decodes them strictly into its own
+        :class:`.wire.Spots` (its ``<game>_wire`` module, :func:`.wire.read_spots`), so an
+        unknown spot or an amount a spot does not take is refused naming it."""
         ...
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
@@ -351,6 +355,18 @@ class MonitorRound:
     reason: str = ""
     uncovered: int = 0
     """Boxes the theory does not describe (Russian blind boxes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TheoryLookup:
+    """The state of one computation in the server's theory cache
+    (:class:`croupier.server.reports.theory.TheoryBook`)."""
+
+    status: str
+    """``ready``, ``computing`` or ``unavailable``."""
+    outcomes: Any = None
+    """What was computed (``ready``)."""
+    reason: str = ""
 
 
 class GameTheory(Protocol):

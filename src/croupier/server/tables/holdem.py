@@ -527,7 +527,7 @@ class HoldemHand:
         return data
 
     def phh_text(self, round_id: int) -> str:
-        """The hand in PHH (``croupier.history.phh``), seats and names included."""
+        """The hand in PHH (``croupier.history.holdem_phh``), seats and names included."""
         return str(self.record(round_id)["phh"])
 
     def summary(self) -> dict[str, Any]:

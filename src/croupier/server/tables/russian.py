@@ -34,7 +34,6 @@ allows are: this adapter never works them out again.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from croupier.analysis.returns import RUSSIAN_ANALYSIS, Z95, Box
@@ -72,6 +71,8 @@ from croupier.server.tables.games import (
     to_json,
 )
 from croupier.server.tables.protocol import ActMessage
+from croupier.server.tables.russian_wire import RussianSpots
+from croupier.server.tables.wire import UNSET, read_spots
 
 __all__ = [
     "ANALYSED_RULES",
@@ -84,17 +85,6 @@ __all__ = [
     "recall_view",
 ]
 
-_SPOTS = frozenset(
-    {
-        "ante",
-        "bonus",
-        "blind_boxes",
-        "blind_bonus",
-        "open_boxes",
-        "blind_insurance",
-        "blind_sixth",
-    }
-)
 _ACTIONS = ("exchange", "sixth_card", "bet", "fold", "buy", "decline")
 
 
@@ -170,17 +160,6 @@ class RussianFactory:
         return act.action
 
 
-@dataclass(frozen=True, slots=True)
-class _Bets:
-    ante: int
-    bonus: int
-    opens: int
-    blind: int
-    blind_bonus: int
-    insurance: int
-    sixth: bool
-
-
 class RussianTableRound:
     """One :class:`RussianRound` driven by a table."""
 
@@ -234,19 +213,13 @@ class RussianTableRound:
 
     # -- opening bets --------------------------------------------------------------------
 
-    def _bets(self, bets: Mapping[str, int]) -> _Bets:
-        unknown = sorted(set(bets) - _SPOTS)
-        if unknown:
-            raise InvalidRequestError(
-                f"unknown bet spots {unknown}; russian poker has {sorted(_SPOTS)}",
-                reason="unknown_spots",
-                params={"spots": sorted(unknown)},
-            )
-        if "ante" not in bets:
+    def _bets(self, bets: Mapping[str, int]) -> RussianSpots:
+        """``bets`` as the game's spots, checked against the table's layout and options."""
+        spots = read_spots(bets, RussianSpots)
+        if spots.ante is UNSET:
             raise InvalidRequestError("an ante is required on the open box", reason="ante_required")
         config = self.engine.config
-        blind = bets.get("blind_boxes", 0)
-        opens = bets.get("open_boxes", 1)
+        blind, opens = spots.blind_boxes, spots.open_boxes
         if not 1 <= opens <= config.open_boxes_per_player:
             raise IllegalActionError(
                 f"open_boxes {opens} is outside 1..{config.open_boxes_per_player} at this table",
@@ -259,54 +232,20 @@ class RussianTableRound:
                 reason="blind_boxes_do_not_fit",
                 params={"count": opens + blind, "boxes": config.boxes},
             )
-        blind_bonus = bets.get("blind_bonus", 0)
-        if blind_bonus and not blind:
+        if spots.blind_bonus and not blind:
             # Never drop a stake silently: a Bonus for blind boxes needs blind boxes.
             raise InvalidRequestError(
-                f"blind_bonus {blind_bonus} needs blind boxes: blind_boxes is 0 "
+                f"blind_bonus {spots.blind_bonus} needs blind boxes: blind_boxes is 0 "
                 "(put the open box's Bonus in bonus)",
                 reason="blind_bonus_without_blind_boxes",
             )
-        sixth = bets.get("blind_sixth", 0)
-        if sixth not in (0, 1):
-            raise InvalidRequestError(f"blind_sixth {sixth} must be 0 or 1")
-        return _Bets(
-            ante=bets["ante"],
-            bonus=bets.get("bonus", 0),
-            opens=opens,
-            blind=blind,
-            blind_bonus=blind_bonus,
-            insurance=bets.get("blind_insurance", 0),
-            sixth=bool(sixth),
-        )
+        return spots
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
         """The engine's price of the boxes the bet places (any free boxes: a box's price
         does not depend on where it is)."""
-        return sum(int(self.engine.price(a)) for a in self._box_actions(0, self._bets(bets)))
-
-    def _box_actions(
-        self, seat: int, b: _Bets, boxes: Sequence[int] | None = None
-    ) -> list[PlaceBox]:
-        """The engine's actions of a bet: its open boxes, then its blind boxes, on
-        ``boxes`` (by default the first ones of the layout)."""
-        where = list(boxes) if boxes is not None else list(range(b.opens + b.blind))
-        opens = [
-            PlaceBox(seat=seat, box=box, ante=b.ante, bonus=b.bonus) for box in where[: b.opens]
-        ]
-        blind = [
-            PlaceBox(
-                seat=seat,
-                box=box,
-                ante=b.ante,
-                bonus=b.blind_bonus,
-                blind=True,
-                insurance=b.insurance,
-                sixth_card=b.sixth,
-            )
-            for box in where[b.opens :]
-        ]
-        return opens + blind
+        spots = self._bets(bets)
+        return sum(int(self.engine.price(a)) for a in spots.boxes(0, range(spots.count)))
 
     def _free_boxes(self, count: int) -> list[int]:
         taken = set(self.engine.boxes)
@@ -320,27 +259,27 @@ class RussianTableRound:
         return free[:count]
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        b = self._bets(bets)
+        spots = self._bets(bets)
         if seat in self.seats:
             raise IllegalActionError(
                 f"seat {seat} has already bet in this round", reason="already_bet"
             )
-        boxes = self._free_boxes(b.opens + b.blind)
-        if (b.insurance or b.sixth) and not b.blind:
+        boxes = self._free_boxes(spots.count)
+        if (spots.blind_insurance or spots.blind_sixth) and not spots.blind_boxes:
             raise IllegalActionError(
                 "blind_insurance and blind_sixth need blind_boxes",
                 reason="blind_options_without_blind_boxes",
             )
         # the open boxes share one Ante and Bonus; _bets checked how many the table allows
-        placed = self._box_actions(seat, b, boxes)
-        for action in placed[:1] + placed[b.opens :]:
+        placed = spots.boxes(seat, boxes)
+        for action in placed[:1] + placed[spots.open_boxes :]:
             self.engine.verify(action)
         return sum(int(self.engine.price(a)) for a in placed)
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
         self.check_bets(seat, bets)
-        b = self._bets(bets)
-        for action in self._box_actions(seat, b, self._free_boxes(b.opens + b.blind)):
+        spots = self._bets(bets)
+        for action in spots.boxes(seat, self._free_boxes(spots.count)):
             self.engine.apply(action)
 
     def adopt_limits(self, factory: RussianFactory) -> None:
@@ -490,9 +429,12 @@ class RussianTableRound:
             None,
         )
         data["insurance"] = None if insurance is None else [insurance.low, insurance.high]
-        # The price of each decision now that moves money (the engine's; the Bet's without
-        # the insurance the player adds): what a button says it costs.
-        data["prices"] = self.turn_stakes(seat) if mine and seat is not None else {}
+        # The price of each decision in ``legal`` (the engine's, 0 for one that moves no
+        # money; the Bet's without the insurance the player adds), for whichever of the
+        # seat's boxes decides now: what a button says it costs.
+        data["prices"] = {
+            legal.kind: int(self.engine.price(_decision(legal.action))) for legal in decisions
+        }
         return data
 
     def record(self, round_id: int) -> dict[str, Any]:

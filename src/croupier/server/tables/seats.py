@@ -32,7 +32,7 @@ from croupier.server.tables.admission import NO_CHECKS, Admission
 from croupier.server.tables.broadcast import Broadcaster
 from croupier.server.tables.connection import Connection
 from croupier.server.tables.core import Occupant, TableCore, TableStatus
-from croupier.server.tables.wire import Left, Result, Seated
+from croupier.server.tables.wire import JoinResult, LeaveResult, Left, Seated
 from croupier.server.wallet import service as wallet
 
 __all__ = ["NO_CHECKS", "Admission", "SeatPolicy", "Seats"]
@@ -103,7 +103,7 @@ class Seats:
             )
         return seat
 
-    def join(self, conn: Connection, wanted: int | None) -> Result:
+    def join(self, conn: Connection, wanted: int | None) -> JoinResult:
         core = self.core
         if conn.user_id in core.seat_of:
             seat = core.seat_of[conn.user_id]
@@ -113,13 +113,13 @@ class Seats:
                     reason="already_seated",
                     params={"seat": seat},
                 )
-            return Result(seat=seat)
+            return JoinResult(seat=seat)
         wanted = self._free_seat(wanted)
         core.seats[wanted] = Occupant(conn.user_id, conn.username)
         core.seat_of[conn.user_id] = wanted
         self.out.announce(conn.user_id, Seated(seat=wanted, username=conn.username))
         self.out.send_state_to(conn.user_id)
-        return Result(seat=wanted)
+        return JoinResult(seat=wanted)
 
     def _free_seat(self, wanted: int | None) -> int:
         """The seat a new player takes: ``wanted``, or the first free one."""
@@ -150,7 +150,7 @@ class Seats:
             )
         return wanted
 
-    def leave(self, conn: Connection) -> Result:
+    def leave(self, conn: Connection) -> LeaveResult:
         """Give a seat up (a table against the house: not with bets in the round in play)."""
         core = self.core
         seat = core.seat_of.get(conn.user_id)
@@ -164,7 +164,7 @@ class Seats:
         self.vacate(seat, conn.user_id)
         self.out.announce(conn.user_id, Left(seat=seat, username=conn.username))
         self.out.send_state_to(conn.user_id)
-        return Result(seat=None)
+        return LeaveResult(seat=None)
 
     def vacate(self, seat: int, user_id: int) -> None:
         """Empty ``seat`` (its idle count goes with it)."""

@@ -9,12 +9,13 @@ from collections.abc import Mapping
 from croupier.errors import IllegalActionError
 from croupier.server.rounds import store as rounds
 from croupier.server.tables.connection import Prepaid, Request
-from croupier.server.tables.wire import BetMessage, Result
+from croupier.server.tables.wire import BetMessage, BetResult
 from croupier.server.wallet.service import Movement
 
 __all__ = [
     "bet_ack",
     "bet_message",
+    "bet_request_stake",
     "bet_stake",
     "decision_stake",
     "prepaid_ack",
@@ -77,6 +78,14 @@ def bet_stake(
     return stake_order(user_id, seat=seat, amount=amount, key=key, bets=bets)
 
 
+def bet_request_stake(
+    request: Request, seat: int, amount: int, bets: Mapping[str, int]
+) -> rounds.Stake:
+    """The stake of ``request``'s bet from ``seat``: its :func:`bet_stake`."""
+    user_id, key = request.conn.user_id, bet_message(request).key
+    return bet_stake(user_id, key, seat=seat, amount=amount, bets=bets)
+
+
 def decision_stake(
     user_id: int, word: str, *, decision: str, seat: int, extra: int
 ) -> rounds.Stake:
@@ -84,9 +93,9 @@ def decision_stake(
     return stake_order(user_id, seat=seat, amount=extra, decision=decision, word=word)
 
 
-def bet_ack(move: Movement, *, round_id: int | None, seat: int) -> Result:
+def bet_ack(move: Movement, *, round_id: int | None, seat: int) -> BetResult:
     """The answer to a bet held (or replayed)."""
-    return Result(
+    return BetResult(
         round_id=round_id,
         seat=seat,
         staked=int(move.amount),
@@ -95,9 +104,9 @@ def bet_ack(move: Movement, *, round_id: int | None, seat: int) -> Result:
     )
 
 
-def prepaid_ack(paid: Prepaid, seat: int, *, replayed: bool) -> Result:
+def prepaid_ack(paid: Prepaid, seat: int, *, replayed: bool) -> BetResult:
     """The answer to a bet placed whose stake a gateway held (as :func:`bet_ack`)."""
-    return Result(
+    return BetResult(
         round_id=paid.round_id,
         seat=seat,
         staked=paid.amount,

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from croupier.errors import IllegalActionError
-from croupier.server.tables.wire import ActMessage, Result
+from croupier.server.tables.wire import ActMessage, ActResult
 
 __all__ = ["KEPT_ROUNDS", "DecisionId", "Fresh", "Resent", "Turns", "stale"]
 
@@ -65,7 +65,7 @@ class Fresh:
 class Resent:
     """A decision answered before: its first answer, again."""
 
-    result: Result
+    result: ActResult
 
 
 Fingerprint = tuple[str, int | None, int | None, tuple[str, ...]]
@@ -99,7 +99,7 @@ class Turns:
         self._number = 0
         self._open: dict[int, int] = {}
         """seat -> the number of the decision it is asked for now."""
-        self._answers: dict[int, dict[tuple[int, int], tuple[Fingerprint, Result]]] = {}
+        self._answers: dict[int, dict[tuple[int, int], tuple[Fingerprint, ActResult]]] = {}
         """round id -> (seat, number) -> the decision's fingerprint and first answer: the
         round in play's and the last one's."""
 
@@ -165,7 +165,7 @@ class Turns:
             return Fresh(named)
         raise stale(act.decision, "is not your turn now (it has passed)")
 
-    def answered(self, seat: int, decision: DecisionId, act: ActMessage, result: Result) -> None:
+    def answered(self, seat: int, decision: DecisionId, act: ActMessage, result: ActResult) -> None:
         """``seat``'s decision ``decision`` was taken, answered ``result`` (kept for a resend)."""
         answers = self._answers.setdefault(decision.round_id, {})
         answers[(seat, decision.number)] = (_fingerprint(act), result)

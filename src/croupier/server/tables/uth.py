@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any, Literal, Protocol
 
 from croupier.analysis.returns import Box
-from croupier.analysis.uth.moments import BlindKey, UthMoments, UthOutcomes, blind_key, moments
+from croupier.analysis.uth.moments import BlindKey, UthMoments, blind_key, moments
 from croupier.analysis.uth.paytables import PayTable, check_paytable, from_engine
 from croupier.cards import DECK, Card
 from croupier.chips import Chips
@@ -62,9 +62,13 @@ from croupier.server.tables.games import (
     MonitorRound,
     OperatorSettings,
     RoundTheory,
+    TheoryLookup,
     to_json,
 )
 from croupier.server.tables.protocol import ActMessage
+from croupier.server.tables.uth_theory import blind_lookup
+from croupier.server.tables.uth_wire import UthSpots
+from croupier.server.tables.wire import UNSET, read_spots
 
 __all__ = [
     "SETTINGS",
@@ -76,8 +80,6 @@ __all__ = [
     "paytables",
     "recall_view",
 ]
-
-_SPOTS = frozenset({"ante", "blind", "trips"})
 
 
 class UthFactory:
@@ -239,38 +241,33 @@ class UthTableRound:
     def finished(self) -> bool:
         return self.engine.finished
 
-    def _bets(self, bets: Mapping[str, int]) -> tuple[int, int]:
-        unknown = sorted(set(bets) - _SPOTS)
-        if unknown:
-            raise InvalidRequestError(
-                f"unknown bet spots {unknown}; UTH has ante and trips",
-                reason="unknown_spots",
-                params={"spots": sorted(unknown)},
-            )
-        if "ante" not in bets:
+    @staticmethod
+    def _bets(spots: UthSpots) -> tuple[int, int]:
+        if spots.ante is UNSET:
             raise InvalidRequestError(
                 "an ante is required (the blind is placed with it)", reason="ante_required"
             )
-        ante, trips = bets["ante"], bets.get("trips", 0)
-        if "blind" in bets and bets["blind"] != ante:
+        ante, trips = spots.ante, spots.trips or 0
+        if spots.blind is not UNSET and spots.blind != ante:
             raise IllegalActionError(
-                f"blind {bets['blind']} must equal the ante {ante} (spec/uth.md Betting)",
+                f"blind {spots.blind} must equal the ante {ante} (spec/uth.md Betting)",
                 reason="blind_must_equal_ante",
-                params={"blind": bets["blind"], "ante": ante},
+                params={"blind": spots.blind, "ante": ante},
             )
         return ante, trips
 
     def bet_action(self, seat: int, bets: Mapping[str, int]) -> PlaceBets | AddTrips:
         """The engine's action of a bet from ``seat``: its opening bets, or Trips added by a
         seat that has bet (seed 001: the Trips spot opens once the Ante is accepted)."""
+        spots = read_spots(bets, UthSpots)
         if self.engine.has_box(seat):
-            if set(bets) != {"trips"}:
+            if not spots.trips_only:
                 raise IllegalActionError(
                     f"seat {seat} has already bet in this round: only Trips may be added",
                     reason="already_bet",
                 )
-            return AddTrips(seat=seat, trips=Chips(bets["trips"]))
-        ante, trips = self._bets(bets)
+            return AddTrips(seat=seat, trips=Chips(spots.trips or 0))
+        ante, trips = self._bets(spots)
         return PlaceBets(seat=seat, ante=Chips(ante), trips=Chips(trips))
 
     def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
@@ -279,9 +276,10 @@ class UthTableRound:
         return int(self.engine.price(action))
 
     def bets_total(self, bets: Mapping[str, int]) -> int:
-        if set(bets) == {"trips"}:
-            return int(self.engine.price(AddTrips(seat=0, trips=Chips(bets["trips"]))))
-        ante, trips = self._bets(bets)
+        spots = read_spots(bets, UthSpots)
+        if spots.trips_only:
+            return int(self.engine.price(AddTrips(seat=0, trips=Chips(spots.trips or 0))))
+        ante, trips = self._bets(spots)
         return int(self.engine.price(PlaceBets(seat=0, ante=Chips(ante), trips=Chips(trips))))
 
     def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
@@ -472,23 +470,12 @@ _PUBLISHED = {"main": 0.9947, "trips": 0.9650}
 optimal strategy, and Trips."""
 
 
-class _Lookup(Protocol):
-    @property
-    def status(self) -> str: ...
-
-    @property
-    def outcomes(self) -> UthOutcomes | None: ...
-
-    @property
-    def reason(self) -> str: ...
-
-
 class _Book(Protocol):
     """The server's theory cache (:class:`croupier.server.reports.theory.TheoryBook`)."""
 
     def __hash__(self) -> int: ...
 
-    def uth(self, blind: PayTable) -> _Lookup: ...
+    def lookup(self, key: Any, compute: Any) -> TheoryLookup: ...
 
 
 def paytables(record: Mapping[str, Any]) -> tuple[PayTable, PayTable] | None:
@@ -519,7 +506,7 @@ def boxes(record: Mapping[str, Any]) -> list[BoxStake]:
 def _uth_moments(
     book: _Book, blind: BlindKey, trips: tuple[tuple[int, int, int], ...]
 ) -> UthMoments:
-    lookup = book.uth({HandCategory(c): (n, d) for c, n, d in blind})
+    lookup = blind_lookup(book, {HandCategory(c): (n, d) for c, n, d in blind})
     assert lookup.outcomes is not None
     return moments(lookup.outcomes, {HandCategory(c): (n, d) for c, n, d in trips})
 
@@ -539,7 +526,7 @@ def _table_return(rules: Mapping[str, Any], book: _Book) -> dict[str, Any]:
             "with Trips paid whatever the dealer holds; this table changes that",
         }
     blind, trips = from_engine(config.blind_paytable), from_engine(config.trips_paytable)
-    lookup = book.uth(blind)
+    lookup = blind_lookup(book, blind)
     if lookup.outcomes is None:
         return {**base, "status": lookup.status, "reason": lookup.reason}
     m = _uth_moments(book, _key(blind), _key(trips))
@@ -587,7 +574,7 @@ class UthTheory:
             return RoundTheory(
                 boxes=unknown, status="unavailable", reason="a round's record has no pay tables"
             )
-        lookup = book.uth(tables[0])
+        lookup = blind_lookup(book, tables[0])
         if lookup.outcomes is None:
             status = "computing" if lookup.status == "computing" else "unavailable"
             return RoundTheory(boxes=unknown, status=status, reason=lookup.reason)
@@ -608,7 +595,7 @@ class UthTheory:
             blind = UthConfig.from_dict(rules).blind_paytable
         except (CroupierError, TypeError):
             return  # the table manager reports a bad table itself
-        book.uth(from_engine(blind))
+        blind_lookup(book, from_engine(blind))
 
     def table_return(self, rules: Mapping[str, Any], book: _Book) -> dict[str, Any]:
         """Exact, from the project's exact analysis for the table's own pay tables (the

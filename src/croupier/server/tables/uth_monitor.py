@@ -25,6 +25,7 @@ from croupier.games.uth import UthConfig, UthRound
 from croupier.games.uth.config import PlayMultiples
 from croupier.history import uth as uth_history
 from croupier.server.tables.games import MonitorBox, MonitorRound
+from croupier.server.tables.uth_theory import blind_lookup
 
 __all__ = ["monitor_round", "simulated_rounds"]
 
@@ -116,7 +117,7 @@ def monitor_round(
             "the dealer holds; this table changes that",
         )
     blind, trips = from_engine(config.blind_paytable), from_engine(config.trips_paytable)
-    lookup = book.uth(blind)
+    lookup = blind_lookup(book, blind)
     if lookup.outcomes is None:
         status = "computing" if lookup.status == "computing" else "unavailable"
         return MonitorRound(status=status, reason=lookup.reason)

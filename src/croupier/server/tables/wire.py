@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, ClassVar, Final, Literal, TypeVar
 
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
@@ -52,23 +52,28 @@ from croupier.server.tables.wire_events import (
     YourTurn,
     round_closed,
 )
+from croupier.server.wallet.frames import Balance
 
 __all__ = [
     "CASH_EVENTS",
     "CLIENT_MESSAGES",
     "MAX_FRAME_BYTES",
     "PROTOCOL_VERSION",
+    "RESULTS",
     "SERVER_FRAMES",
     "TABLE_EVENTS",
     "UNSET",
     "Ack",
     "ActMessage",
+    "ActResult",
     "AuthMessage",
     "Balance",
     "BetMessage",
+    "BetResult",
     "BoughtIn",
     "BuyInLimits",
     "BuyInMessage",
+    "BuyInResult",
     "CardsOpened",
     "ClientMessage",
     "Closing",
@@ -78,7 +83,10 @@ __all__ = [
     "HandStarting",
     "InvalidRequestError",
     "JoinMessage",
+    "JoinResult",
     "LeaveMessage",
+    "LeaveResult",
+    "LeavingResult",
     "Left",
     "LobbyEntry",
     "NotDealtIn",
@@ -99,6 +107,9 @@ __all__ = [
     "Shared",
     "SitInMessage",
     "SitOutMessage",
+    "SitResult",
+    "Spots",
+    "Stake",
     "State",
     "TableChanged",
     "TableEvent",
@@ -117,6 +128,7 @@ __all__ = [
     "error_frame",
     "parse_auth_message",
     "parse_client_message",
+    "read_spots",
     "ref_of",
     "round_closed",
 ]
@@ -184,16 +196,62 @@ class LeaveMessage(_Client, tag="leave", frozen=True, kw_only=True):
 
 
 class BetMessage(_Client, tag="bet", frozen=True, kw_only=True):
-    """The round's opening bets, all at once. UTH: `{"ante": A, "trips": T}` (Trips optional; the
-    Blind equals the Ante and is placed with it; a `"blind"` spot may be sent but must equal
-    the Ante). The first bet at an idle table opens a round. UTH, once your Ante is accepted: a
-    second `bet` `{"trips": T}` (new key) adds Trips in the same betting window (seed 001),
-    within the limits the round opened with; `staked` is `T`."""
+    """The round's opening bets, all at once: `bets` holds the spots of the table's game (one
+    of the `...Spots` types; an unknown spot is refused, `unknown_spots`, naming it). UTH:
+    `{"ante": A, "trips": T}` (Trips optional; the Blind equals the Ante and is placed with
+    it; a `"blind"` spot may be sent but must equal the Ante). The first bet at an idle table
+    opens a round. UTH, once your Ante is accepted: a second `bet` `{"trips": T}` (new key)
+    adds Trips in the same betting window (seed 001), within the limits the round opened with;
+    `staked` is `T`."""
 
     key: Annotated[str, Meta(min_length=1, max_length=128)]
     bets: Annotated[
         dict[Annotated[str, Meta(pattern=r"^[a-z_]{1,16}$")], Stake], Meta(max_length=8)
     ]
+
+
+class Spots(Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """The spots of one game's ``bet`` (each game's own subclass, in its ``<game>_wire``
+    module): what :func:`read_spots` decodes a :class:`BetMessage`'s ``bets`` into once the
+    table's game is known. A spot not sent is ``UNSET`` (or its default)."""
+
+    game: ClassVar[str] = ""
+    """The game's name as a refusal words it ("UTH")."""
+    choices: ClassVar[frozenset[str]] = frozenset()
+    """The spots that are a yes or no (0 or 1), refused as ``not_a_choice``."""
+
+
+_S = TypeVar("_S", bound=Spots)
+
+
+def read_spots(bets: Mapping[str, int], spots: type[_S]) -> _S:
+    """``bets`` (a :class:`BetMessage`'s) as the game's ``spots``, decoded strictly.
+
+    Raises:
+        InvalidRequestError: a spot the game does not have (``unknown_spots``, each named), a
+            yes-or-no spot that is not 0 or 1 (``not_a_choice``), an amount of the wrong type
+            or out of bounds (naming the spot); nothing is changed.
+    """
+    known = spots.__struct_fields__
+    unknown = sorted(set(bets) - set(known))
+    if unknown:
+        raise InvalidRequestError(
+            f"unknown bet spots {unknown}; {spots.game} has {sorted(known)}",
+            reason="unknown_spots",
+            params={"spots": unknown},
+        )
+    try:
+        return msgspec.convert(dict(bets), spots)
+    except msgspec.ValidationError as exc:
+        found = _WHERE.search(str(exc))
+        spot = found.group(1).lstrip(".") if found is not None else ""
+        if spot in spots.choices:
+            raise InvalidRequestError(
+                f"{spot} {bets[spot]!r} must be 0 or 1",
+                reason="not_a_choice",
+                params={"field": spot},
+            ) from None
+        raise _refusal("bet.bets", exc) from None
 
 
 class ActMessage(_Client, tag="act", frozen=True, kw_only=True):
@@ -544,32 +602,87 @@ class SeatEventFrame(_Frame, tag="seat_event"):
     event: Annotated[Any, _doc("a table event, or a game event (``kind`` + fields)")]
 
 
-class Result(Struct, kw_only=True):
-    """What a request did. ``join``: ``seat``; ``leave``: ``seat`` null (cash tables add
-    ``cashed_out``, ``balance``); ``bet``: ``round_id``, ``seat``, ``staked``, ``balance``,
-    ``replayed``; ``act``: ``seat``, ``action``, ``decision`` (its id), ``staked`` and
-    ``balance`` when money was held, ``replayed`` when resent, ``voided`` when the engine
-    failed; ``buy_in``: ``seat``, ``amount``, ``stack``,
-    ``balance``, ``replayed``; ``sit_out``/``sit_in``: ``seat``, ``sitting_out``; ``leave``
-    with ``after_hand``: ``seat``, ``leaving``."""
+class JoinResult(Struct, kw_only=True):
+    """What ``join`` did: the seat taken (or the one you have)."""
 
-    seat: int | UnsetType | None = UNSET
-    round_id: int | UnsetType | None = UNSET
-    action: str | UnsetType = UNSET
-    decision: str | UnsetType = UNSET
-    amount: Chips | UnsetType = UNSET
-    staked: Chips | UnsetType = UNSET
-    stack: Chips | UnsetType = UNSET
+    seat: int
+
+
+class LeaveResult(Struct, kw_only=True):
+    """What ``leave`` did: ``seat`` null (you sit nowhere now); a cash table adds the chips
+    ``cashed_out`` to your wallet and its ``balance``."""
+
+    seat: None
     cashed_out: Chips | UnsetType = UNSET
     balance: Chips | UnsetType = UNSET
+
+
+class LeavingResult(Struct, kw_only=True):
+    """What ``leave`` with ``after_hand`` did: whether the seat leaves when the hand ends."""
+
+    seat: int
+    leaving: bool
+
+
+class BetResult(Struct, kw_only=True):
+    """What ``bet`` did: the round, the seat, the money ``staked``, your wallet's
+    ``balance`` after it, and whether it was a resend answered again (``replayed``)."""
+
+    seat: int
+    round_id: int | None
+    staked: Chips
+    balance: Chips
+    replayed: bool
+
+
+class ActResult(Struct, kw_only=True):
+    """What ``act`` did: the seat, the ``action``, ``decision`` (its id); ``staked`` (a
+    banked table's) and ``balance`` when money was held, ``replayed`` when resent,
+    ``voided`` (and no decision) when the engine failed and the round was voided."""
+
+    seat: int
+    action: str
+    decision: str | UnsetType = UNSET
+    staked: Chips | UnsetType = UNSET
+    balance: Chips | UnsetType = UNSET
     replayed: bool | UnsetType = UNSET
-    sitting_out: bool | UnsetType = UNSET
-    leaving: bool | UnsetType = UNSET
     voided: bool | UnsetType = UNSET
 
 
+class BuyInResult(Struct, kw_only=True):
+    """What ``buy_in`` did: the ``amount`` moved, the seat's ``stack`` and your wallet's
+    ``balance`` after it, and whether it was a resend answered again (``replayed``)."""
+
+    seat: int
+    amount: Chips
+    stack: Chips
+    balance: Chips
+    replayed: bool
+
+
+class SitResult(Struct, kw_only=True):
+    """What ``sit_out`` or ``sit_in`` did: whether the seat sits out now."""
+
+    seat: int
+    sitting_out: bool
+
+
+Result = JoinResult | LeaveResult | LeavingResult | BetResult | ActResult | BuyInResult | SitResult
+"""What a request did: one type per request kind."""
+RESULTS: Final[tuple[type[Struct], ...]] = (
+    JoinResult,
+    LeaveResult,
+    LeavingResult,
+    BetResult,
+    ActResult,
+    BuyInResult,
+    SitResult,
+)
+
+
 class Ack(_Frame, tag="ack"):
-    """A request done: ``ref`` quotes its ``id``."""
+    """A request done: ``ref`` quotes its ``id``; ``result`` is what it did, a type per
+    request kind."""
 
     ref: Ref
     result: Result
@@ -594,13 +707,6 @@ class Pong(_Frame, tag="pong"):
     seq: int
 
 
-class Balance(_Frame, tag="balance"):
-    """Your wallet now, in minor units: sent to all your table sockets when a cashier's credit
-    or debit changes it (an operator's credit or debit, an approved deposit, a demo credit)."""
-
-    balance: Chips
-
-
 class Closing(_Frame, tag="closing"):
     """The server is shutting down (rounds in play were voided)."""
 
@@ -610,7 +716,7 @@ class Closing(_Frame, tag="closing"):
 ServerFrame = (
     Welcome | State | EventFrame | SeatEventFrame | Ack | ErrorFrame | Balance | Pong | Closing
 )
-SERVER_FRAMES: Final[tuple[type[_Frame], ...]] = (
+SERVER_FRAMES: Final[tuple[type[Struct], ...]] = (
     Welcome,
     State,
     EventFrame,

@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from croupier.server.tables import wire
+from croupier.server.tables.registry import bet_spots
 
 __all__ = ["SECTIONS", "render_doc", "render_schema", "schema", "tables"]
 
@@ -43,15 +44,40 @@ def _union(members: Sequence[type], *, tag: str) -> dict[str, Any]:
     }
 
 
+class Ack(msgspec.Struct, tag_field="type", tag="ack"):
+    """The schema's stand-in for :class:`wire.Ack`, whose ``result`` is a union of untagged
+    structs (one per request kind) that msgspec encodes but cannot describe: the union is
+    written into the schema by :func:`schema`."""
+
+    ref: wire.Ref
+    result: Any
+
+
+Ack.__doc__ = wire.Ack.__doc__
+_FRAMES: tuple[type, ...] = tuple(
+    Ack if frame is wire.Ack else frame for frame in wire.SERVER_FRAMES
+)
+
+
 def schema() -> dict[str, Any]:
     """The JSON Schema (2020-12) of every client message and server frame."""
     events = (*wire.TABLE_EVENTS, *wire.CASH_EVENTS)
+    spots = _spots()
     _, defs = msgspec.json.schema_components(
-        [*wire.CLIENT_MESSAGES, *wire.SERVER_FRAMES, *events],
+        [*wire.CLIENT_MESSAGES, *_FRAMES, *events, *spots, *wire.RESULTS],
         ref_template="#/$defs/{name}",
     )
+    defs["Ack"]["properties"]["result"] = {
+        "description": "what the request did: the type of its kind",
+        "anyOf": [{"$ref": f"#/$defs/{t.__name__}"} for t in wire.RESULTS],
+    }
+    bets = defs["BetMessage"]["properties"]["bets"]
+    bets["anyOf"] = [{"$ref": f"#/$defs/{t.__name__}"} for t in spots]
+    bets["description"] = "the spots of the table's game, one of " + ", ".join(
+        f"`{t.__name__}`" for t in spots
+    )
     defs["ClientMessage"] = _union(wire.CLIENT_MESSAGES, tag="type")
-    defs["ServerFrame"] = _union(wire.SERVER_FRAMES, tag="type")
+    defs["ServerFrame"] = _union(_FRAMES, tag="type")
     defs["TableEvent"] = _union(events, tag="kind")
     defs["GameEvent"] = _GAME_EVENT
     payload = {
@@ -68,6 +94,11 @@ def schema() -> dict[str, Any]:
         "anyOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerFrame"}],
         "$defs": dict(sorted(defs.items())),
     }
+
+
+def _spots() -> list[type[wire.Spots]]:
+    """Every registered game's ``bet`` spots (each game's own struct), by game name."""
+    return [spots for _, spots in sorted(bet_spots().items())]
 
 
 def render_schema() -> str:
@@ -137,24 +168,25 @@ def _table(
 
 
 SECTIONS = ("client-messages", "server-frames", "table-events", "cash-events", "types")
-_TYPES = (
+_TYPES: tuple[type, ...] = (
     wire.LobbyEntry,
     wire.Timers,
     wire.UserRef,
     wire.TableState,
     wire.SeatEntry,
     wire.BuyInLimits,
-    wire.Result,
+    *wire.RESULTS,
     wire.Reveal,
 )
 
 
 def _types(defs: Mapping[str, Any]) -> str:
     head = "| type | fields | what it is |\n|---|---|---|"
+    types: list[type] = [*_TYPES, *_spots()]
     rows = [
         f"| `{t.__name__}` | {_fields(defs[t.__name__], skip=())} "
         f"| {_text(defs[t.__name__].get('description', ''))} |"
-        for t in _TYPES
+        for t in types
     ]
     return "\n".join([head, *rows])
 
@@ -164,7 +196,7 @@ def tables() -> dict[str, str]:
     defs = schema()["$defs"]
     return {
         "client-messages": _table(defs, wire.CLIENT_MESSAGES, tag="type", skip=("v", "id")),
-        "server-frames": _table(defs, wire.SERVER_FRAMES, tag="type", skip=()),
+        "server-frames": _table(defs, _FRAMES, tag="type", skip=()),
         "table-events": _table(defs, wire.TABLE_EVENTS, tag="kind", skip=()),
         "cash-events": _table(defs, wire.CASH_EVENTS, tag="kind", skip=()),
         "types": _types(defs),

@@ -12,8 +12,8 @@ from croupier.server.accounts.service import get_user
 from croupier.server.audit import service as audit
 from croupier.server.deps import CurrentUser, OperatorUser, SessionDep, UserId
 from croupier.server.responsible import limits
-from croupier.server.tables.wire import Balance
 from croupier.server.wallet import service
+from croupier.server.wallet.frames import Balance
 from croupier.server.wallet.models import LedgerTransaction, Posting
 from croupier.server.wallet.schemas import (
     BalancePublic,

@@ -7,7 +7,7 @@
 
 import { api, newKey } from "./api.js";
 import { bestHand, CardRow, CHIPS, categoryName, categoryOfValue } from "./cards.js";
-import { BetLines, ChipTray, limitError, priceOf, Spot } from "./common.js";
+import { BetLines, ChipTray, limitError, priceText, Spot } from "./common.js";
 import { wordError } from "./errors.js";
 import { money, number, signedMoney, t } from "./i18n.js";
 import { announce, toast } from "./notify.js";
@@ -295,7 +295,7 @@ export function CaribbeanTable({ info }) {
 
   function decisionButtons() {
     // The Raise at the price the server's engine gives (the view's `prices`).
-    const cost = money(priceOf(v, "raise", (v.raise_multiple || 2) * (box ? box.ante : 0)));
+    const cost = priceText(v, "raise", money);
     const label = { raise: t("caribbean.act.raise", { n: v.raise_multiple || 2, cost }), fold: t("caribbean.act.fold") };
     return html`<div class="actions" role="group" aria-label=${t("decision")} data-decision="1" tabindex="-1">
         ${legal.map((a) => html`<button type="button" key=${a} class=${`btn act act-${a}${ui.hint && ui.hint.best === a ? " hinted" : ""}`} data-testid=${`act-${a}`} disabled=${!live_} onClick=${() => act(a)}>${label[a] || a}</button>`)}

@@ -84,9 +84,16 @@ export function limitError(checks, unit = 1) {
   return null;
 }
 
-/** What an action costs from the wallet, as the server priced it (the live `your_turn`'s
- * `stakes`, a view's `prices`); `fallback` where an older server says nothing. */
-export function priceOf(v, action, fallback) {
+/** What an action costs from the wallet, as the server's engine priced it (the live
+ * `your_turn`'s `stakes`, a view's `prices`; docs/protocol.md); `null` where it named no
+ * price. The client computes no price of its own (issue 26). */
+export function priceOf(v, action) {
   const prices = (v && (v.prices || v.stakes)) || null;
-  return prices && typeof prices[action] === "number" ? prices[action] : fallback;
+  return prices && typeof prices[action] === "number" ? prices[action] : null;
+}
+
+/** A price for a label: the amount, or an empty text where the server named none. */
+export function priceText(v, action, money) {
+  const price = priceOf(v, action);
+  return price == null ? "" : money(price);
 }

@@ -28,6 +28,8 @@ export function wordParams(params = {}, { counted = false } = {}) {
     else if (k === "action" && typeof v === "string") out[k] = has(`action.${v}`) ? t(`action.${v}`) : v;
     else if (k === "phase" && typeof v === "string") out[k] = has(`phase.${v}`) ? t(`phase.${v}`) : v;
     else if (k === "seat" && typeof v === "number") out[k] = String(v + 1);
+    else if (k === "setting" && typeof v === "string") out[k] = has(`op.rule.${v}`) ? t(`op.rule.${v}`) : v;
+    else if (k === "choices" && Array.isArray(v)) out[k] = v.map((c) => (has(`op.choice.${c}`) ? t(`op.choice.${c}`) : String(c))).join(", ");
     else if (k === "field" && typeof v === "string") out[k] = has(`field.${v}`) ? t(`field.${v}`) : t("field.other");
     else if (Array.isArray(v)) out[k] = v.map((x) => (typeof x === "number" && MONEY.has(k) ? money(x) : String(x))).join(", ");
     else out[k] = v;

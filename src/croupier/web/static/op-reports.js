@@ -39,7 +39,7 @@ function DailyTable({ report }) {
       const ret = row.return;
       const theory = ret && ret.theoretical != null
         ? `${pct(ret.theoretical)}${ret.interval ? ` (${pct(ret.interval[0])}–${pct(ret.interval[1])})` : ""}`
-        : row.game === "holdem" ? t("op.report.rake_only") : t(`op.theory.${row.theory.status}`);
+        : row.theory.rake_only ? t("op.report.rake_only") : t(`op.theory.${row.theory.status}`);
       const L = (c) => t(`op.col.${c}`);
       return html`<tr key=${row.table} data-key=${row.table}>
         <th scope="row" data-label=${L("table")}>${row.table}</th><td data-label=${L("rounds")} data-testid="rounds">${row.rounds}</td><td data-label=${L("voided")}>${row.voided}</td><td data-label=${L("players")}>${row.players}</td>

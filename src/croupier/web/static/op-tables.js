@@ -1,7 +1,9 @@
 // The operator's tables (docs/protocol.md "Tables at run time"): every table with its limits,
 // pay tables, status and theoretical return; forms that change them (checked here first, then
 // by the server, whose refusal is worded too); a form that opens a new table. Amounts are
-// typed and shown in euros in the page's language; on the wire they are cents.
+// typed and shown in euros in the page's language; on the wire they are cents. What each game
+// has -- its table settings with their kinds, bounds and defaults, its pay tables' odds, the
+// words of its theoretical return -- is its descriptor (GET /api/games): no game is named here.
 
 import { api } from "./api.js";
 import { wordError } from "./errors.js";
@@ -9,7 +11,6 @@ import { centsText, has, localeTag, money, t, toCents } from "./i18n.js";
 import { announce, toast } from "./notify.js";
 import { html, useEffect, useState } from "./ui.js";
 
-const GAMES = ["uth", "russian", "holdem"];
 const PAIRS = [["min_bet", "max_bet"], ["trips_min", "trips_max"], ["bonus_min", "bonus_max"]];
 const MAX_CENTS = 10 ** 12;
 
@@ -24,8 +25,9 @@ export function fieldLabel(field, game) {
   return has(`op.field.${field}.${game}`) ? t(`op.field.${field}.${game}`) : t(`op.field.${field}`);
 }
 
-/** What the theoretical return of a table reads (docs/protocol.md). */
-export function theoryText(entry) {
+/** What the theoretical return of a table reads (docs/protocol.md): the figures in the words
+ * its game's descriptor names (`theory.text`), else the return alone. */
+export function theoryText(entry, game) {
   const th = entry.theoretical_return || {};
   if (th.status === "computing") return t("op.theory.computing");
   if (th.status === "unavailable") return t("op.theory.unavailable");
@@ -33,12 +35,13 @@ export function theoryText(entry) {
     const r = th.rake || {};
     return r.cap == null ? t("op.theory.rake", { percent: r.percent }) : t("op.theory.rake_cap", { percent: r.percent, cap: money(r.cap) });
   }
-  if (th.method === "exact") return t("op.theory.uth", { ret: pct(th.return, 4), trips: pct(th.trips_return, 4) });
-  if (th.method === "analysed") {
-    const [lo, hi] = th.interval || [];
-    return t("op.theory.russian", { ret: pct(th.return, 3), lo: pct(lo, 3), hi: pct(hi, 3) });
-  }
-  return "—";
+  if (th.return == null) return "—";
+  // an exact figure to 4 decimals, an analysed one (with its interval) to 3
+  const digits = th.interval ? 3 : 4;
+  const [lo, hi] = th.interval || [];
+  const figures = { ret: pct(th.return, digits), trips: pct(th.trips_return, 4), risk: pct(th.element_of_risk, 3), lo: pct(lo, 3), hi: pct(hi, 3) };
+  const text = game && game.theory && game.theory.text;
+  return text && has(text) ? t(text, figures) : figures.ret;
 }
 
 /**
@@ -69,14 +72,16 @@ export function checkLimits(game, current, texts) {
   return { body, errors };
 }
 
-/** Pay-table lines checked: UTH odds "n:d" or "n" (empty removes a line), Russian whole numbers. */
+/** Pay-table lines checked as the game's descriptor says: odds "n:d" or "n" (`whole_odds`
+ * false; empty removes a line when `lines_removable`), else whole numbers to 1. */
 export function checkLines(game, current, texts) {
   const errors = {};
   const body = {};
+  const whole = !game || game.whole_odds !== false;
   for (const [line, text] of Object.entries(texts)) {
     const typed = String(text ?? "").trim();
-    if (game === "uth") {
-      if (typed === "") {
+    if (!whole) {
+      if (typed === "" && game.lines_removable) {
         if (current[line] !== undefined) body[line] = null;
         continue;
       }
@@ -152,13 +157,13 @@ function LimitsForm({ entry, onChanged }) {
   </form>`;
 }
 
-function PaytableForm({ entry, name, lines, onChanged }) {
+function PaytableForm({ entry, game, name, lines, onChanged }) {
   const [texts, setTexts] = useState(() => Object.fromEntries(Object.entries(lines).map(([l, v]) => [l, String(v)])));
   const [errors, setErrors] = useState({});
   const [problem, setProblem] = useState("");
   async function submit(e) {
     e.preventDefault();
-    const { body, errors: found } = checkLines(entry.game, lines, texts);
+    const { body, errors: found } = checkLines(game, lines, texts);
     setErrors(found);
     setProblem("");
     if (Object.keys(found).length) return;
@@ -185,7 +190,7 @@ function PaytableForm({ entry, name, lines, onChanged }) {
   </form>`;
 }
 
-function TableCard({ entry, onChanged }) {
+function TableCard({ entry, game, onChanged }) {
   const [busy, setBusy] = useState(false);
   const closed = entry.status === "closed";
   const running = entry.status !== "unavailable";
@@ -211,7 +216,7 @@ function TableCard({ entry, onChanged }) {
     ${running
       ? html`<dl class="op-facts">
           ${Object.entries(limits).map(([f, v]) => html`<div key=${f}><dt>${fieldLabel(f, entry.game)}</dt><dd data-testid=${`value-${f}`}>${v == null ? t("op.no_cap") : money(v)}</dd></div>`)}
-          <div><dt>${t("op.theory")}</dt><dd data-testid="theory" data-theory=${entry.theoretical_return?.status}>${theoryText(entry)}</dd></div>
+          <div><dt>${t("op.theory")}</dt><dd data-testid="theory" data-theory=${entry.theoretical_return?.status}>${theoryText(entry, game)}</dd></div>
         </dl>`
       : html`<p class="muted">${entry.reason}</p>`}
     ${running
@@ -224,33 +229,130 @@ function TableCard({ entry, onChanged }) {
               <${LimitsForm} key=${`${entry.name}-${entry.version}`} entry=${entry} onChanged=${onChanged} /></details>
             ${Object.keys(entry.paytables || {}).length
               ? html`<details class="op-details"><summary data-testid="edit-paytables">${t("op.paytables")}</summary>
-                  ${Object.entries(entry.paytables).map(([name, lines]) => html`<${PaytableForm} key=${`${name}-${entry.version}`} entry=${entry} name=${name} lines=${lines || {}} onChanged=${onChanged} />`)}
+                  ${Object.entries(entry.paytables).map(([name, lines]) => html`<${PaytableForm} key=${`${name}-${entry.version}`} entry=${entry} game=${game} name=${name} lines=${lines || {}} onChanged=${onChanged} />`)}
                 </details>`
               : null}`}`
       : null}
   </article>`;
 }
 
-function NewTable({ onChanged }) {
-  const [form, setForm] = useState({ name: "", title: "", game: "uth", min: centsText(100), max: centsText(100000) });
+/** The operator's request word of a game's rule (`ante_min` -> `min_bet`), if it has one. */
+function fieldOf(game, rule) {
+  const found = Object.entries((game && game.limits) || {}).find(([, r]) => r === rule);
+  return found ? found[0] : null;
+}
+
+/** A setting's label: the request word's (as the table cards say it), else the rule's own. */
+export function settingLabel(game, setting) {
+  const field = fieldOf(game, setting.name);
+  if (field && has(`op.field.${field}`)) return fieldLabel(field, game.name);
+  const own = game ? `op.rule.${setting.name}.${game.name}` : "";
+  if (own && has(own)) return t(own);
+  return has(`op.rule.${setting.name}`) ? t(`op.rule.${setting.name}`) : setting.name;
+}
+
+/** What a setting's field starts with: its default, as typed. */
+function typedDefault(setting) {
+  if (setting.kind === "money") return setting.default == null ? "" : centsText(setting.default);
+  if (setting.kind === "flag") return Boolean(setting.default);
+  return setting.default == null ? "" : String(setting.default);
+}
+
+export function settingDefaults(game) {
+  return Object.fromEntries(((game && game.settings) || []).map((s) => [s.name, typedDefault(s)]));
+}
+
+/**
+ * A new table's rules checked against its game's settings (kinds, bounds, choices, a minimum
+ * not above its maximum): `texts` (rule -> what was typed). Returns {rules, errors}: the rules
+ * to send (money in cents; an emptied optional amount is null, "no cap") and rule -> an error.
+ */
+export function checkSettings(game, texts) {
+  const rules = {};
+  const errors = {};
+  for (const s of (game && game.settings) || []) {
+    const typed = texts[s.name];
+    if (s.kind === "flag") {
+      rules[s.name] = Boolean(typed);
+      continue;
+    }
+    if (s.kind === "choice") {
+      if ((s.choices || []).includes(typed)) rules[s.name] = typed;
+      else errors[s.name] = t("op.err.choice");
+      continue;
+    }
+    const text = String(typed ?? "").trim();
+    if (text === "" && s.optional) {
+      if (s.default != null) rules[s.name] = null;
+      continue;
+    }
+    if (s.kind === "percent") {
+      // "2,5" or "2.5" per cent: sent as the number, or its decimal text when not whole
+      const dotted = text.replace(",", ".");
+      const value = /^\d{1,3}(\.\d{1,4})?$/.test(dotted) ? Number(dotted) : null;
+      if (value === null || (s.min != null && value < s.min) || (s.max != null && value > s.max)) errors[s.name] = t("op.err.percent", { low: s.min, high: s.max });
+      else rules[s.name] = Number.isInteger(value) ? value : dotted;
+      continue;
+    }
+    const value = s.kind === "money" ? toCents(text) : /^\d{1,9}$/.test(text) ? Number(text) : null;
+    const inside = value !== null && (s.min == null || value >= s.min) && (s.max == null || value <= s.max);
+    if (!inside) errors[s.name] = s.kind === "money" ? t("op.err.amount") : t("op.err.count", { low: s.min, high: s.max });
+    else rules[s.name] = value;
+  }
+  for (const s of (game && game.settings) || []) {
+    const high = s.at_most;
+    if (high && !errors[s.name] && !errors[high] && rules[s.name] != null && rules[high] != null && rules[s.name] > rules[high]) {
+      const other = (game.settings || []).find((x) => x.name === high);
+      errors[s.name] = t("op.err.order", { other: other ? settingLabel(game, other) : high });
+    }
+  }
+  return { rules, errors };
+}
+
+function SettingField({ game, setting, value, onInput, error }) {
+  const field = fieldOf(game, setting.name);
+  // the bet range keeps the test ids it always had
+  const testid = field === "min_bet" ? "nt-min" : field === "max_bet" ? "nt-max" : `nt-${setting.name}`;
+  const id = `nt-${setting.name}`;
+  const label = settingLabel(game, setting);
+  if (setting.kind === "flag") {
+    return html`<label class="op-field op-check" for=${id}>
+      <span>${label}</span>
+      <input id=${id} type="checkbox" checked=${Boolean(value)} onChange=${(e) => onInput(e.target.checked)} data-testid=${testid} />
+    </label>`;
+  }
+  if (setting.kind === "choice") {
+    return html`<label class="op-field" for=${id}><span>${label}</span>
+      <select id=${id} value=${value} onChange=${(e) => onInput(e.target.value)} data-testid=${testid}>
+        ${(setting.choices || []).map((c) => html`<option key=${c} value=${c}>${has(`op.choice.${c}`) ? t(`op.choice.${c}`) : c}</option>`)}
+      </select></label>`;
+  }
+  return html`<${Field} id=${id} label=${label} value=${value} onInput=${onInput} error=${error} testid=${testid}
+    hint=${setting.optional ? t("op.no_cap") : null} />`;
+}
+
+function NewTable({ games, onChanged }) {
+  const names = Object.keys(games);
+  const [form, setForm] = useState({ name: "", title: "", game: "" });
+  const [texts, setTexts] = useState({});
   const [errors, setErrors] = useState({});
   const [problem, setProblem] = useState("");
+  const chosen = form.game || names[0] || "";
+  const game = games[chosen];
+  function choose(name) {
+    setForm({ ...form, game: name });
+    setTexts(settingDefaults(games[name]));
+    setErrors({});
+  }
   async function submit(e) {
     e.preventDefault();
-    const found = {};
+    const { rules, errors: found } = checkSettings(game, { ...settingDefaults(game), ...texts });
     if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(form.name)) found.name = t("op.err.name");
-    const min = toCents(form.min);
-    const max = toCents(form.max);
-    if (!min || min <= 0) found.min = t("op.err.amount");
-    if (!max || max <= 0) found.max = t("op.err.amount");
-    else if (min && min > max) found.min = t("op.err.order", { other: fieldLabel("max_bet", form.game) });
     setErrors(found);
     setProblem("");
-    if (Object.keys(found).length) return;
-    const rules = form.game === "holdem" ? { min_buy_in: min, max_buy_in: max } : { ante_min: min, ante_max: max };
-    if (form.game === "uth") rules.max_seats = 6;
+    if (Object.keys(found).length || !game) return;
     try {
-      await api("/api/operator/tables", { method: "POST", body: { name: form.name, title: form.title || form.name, game: form.game, rules } });
+      await api("/api/operator/tables", { method: "POST", body: { name: form.name, title: form.title || form.name, game: chosen, rules } });
       announce(t("op.opened", { table: form.title || form.name }));
       setForm({ ...form, name: "", title: "" });
       onChanged();
@@ -268,11 +370,13 @@ function NewTable({ onChanged }) {
       <label class="op-field" for="nt-title"><span>${t("op.table_title")}</span>
         <input id="nt-title" value=${form.title} onInput=${(e) => set("title")(e.target.value)} data-testid="nt-title" /></label>
       <label class="op-field" for="nt-game"><span>${t("op.game")}</span>
-        <select id="nt-game" value=${form.game} onChange=${(e) => set("game")(e.target.value)} data-testid="nt-game">
-          ${GAMES.map((g) => html`<option key=${g} value=${g}>${t(`game.${g}`)}</option>`)}
+        <select id="nt-game" value=${chosen} onChange=${(e) => choose(e.target.value)} data-testid="nt-game">
+          ${names.map((g) => html`<option key=${g} value=${g}>${t(games[g].title)}</option>`)}
         </select></label>
-      <${Field} id="nt-min" label=${fieldLabel("min_bet", form.game)} value=${form.min} onInput=${set("min")} error=${errors.min} testid="nt-min" />
-      <${Field} id="nt-max" label=${fieldLabel("max_bet", form.game)} value=${form.max} onInput=${set("max")} error=${errors.max} testid="nt-max" />
+    </div>
+    <div class="op-fields" data-testid="nt-settings" data-game=${chosen}>
+      ${((game && game.settings) || []).map((s) => html`<${SettingField} key=${`${chosen}-${s.name}`} game=${game} setting=${s}
+        value=${texts[s.name] ?? typedDefault(s)} onInput=${(v) => setTexts({ ...texts, [s.name]: v })} error=${errors[s.name]} />`)}
     </div>
     <p class="form-error" role="alert" data-testid="new-table-error">${problem}</p>
     <button class="btn primary" type="submit" data-testid="nt-submit">${t("op.open_table")}</button>
@@ -281,6 +385,7 @@ function NewTable({ onChanged }) {
 
 export function OpTables() {
   const [tables, setTables] = useState(null);
+  const [games, setGames] = useState({});
   const [error, setError] = useState("");
   async function load() {
     try {
@@ -291,6 +396,10 @@ export function OpTables() {
     }
   }
   useEffect(() => {
+    // what each game has (its settings, its pay tables' odds, its theory's words)
+    api("/api/games")
+      .then((described) => setGames(Object.fromEntries(described.map((g) => [g.name, g]))))
+      .catch((err) => setError(wordError(err)));
     load();
     // A new Blind pay table's exact return is computed in the background: look again.
     const timer = setInterval(load, 5000);
@@ -299,7 +408,7 @@ export function OpTables() {
   return html`<div data-testid="op-tables">
     <p class="form-error" role="alert">${error}</p>
     ${tables === null ? html`<p class="loading">${t("loading")}</p>` : null}
-    <div class="op-grid">${(tables || []).map((entry) => html`<${TableCard} key=${entry.name} entry=${entry} onChanged=${load} />`)}</div>
-    <${NewTable} onChanged=${load} />
+    <div class="op-grid">${(tables || []).map((entry) => html`<${TableCard} key=${entry.name} entry=${entry} game=${games[entry.game]} onChanged=${load} />`)}</div>
+    ${Object.keys(games).length ? html`<${NewTable} games=${games} onChanged=${load} />` : null}
   </div>`;
 }

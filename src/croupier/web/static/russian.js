@@ -7,7 +7,7 @@
 
 import { api, newKey } from "./api.js";
 import { bestHand, Card, CardRow, cardName, CHIPS, categoryName } from "./cards.js";
-import { BetLines, ChipTray, limitError, priceOf, Spot } from "./common.js";
+import { BetLines, ChipTray, limitError, priceText, Spot } from "./common.js";
 import { centsText, money, signedMoney, t, toCents } from "./i18n.js";
 import { announce, toast } from "./notify.js";
 import { play } from "./sound.js";
@@ -154,7 +154,9 @@ export function RussianTable({ info }) {
   const legal = (v && v.legal) || [];
   const haveBoxes = Boolean(v && v.boxes.some((b) => b.seat === me));
   const canBet = Boolean(tb && me != null && !haveBoxes && (!v || v.phase === "betting" || v.phase === "settled" || v.phase === "voided") && tb.status !== "playing" && tb.status !== "pause");
-  const open = v ? v.boxes.find((b) => b.seat === me && !b.blind) : null;
+  // Your open box deciding now (the second one, when you have two, in its turn), else your first.
+  const mine = v ? v.boxes.filter((b) => b.seat === me && !b.blind) : [];
+  const open = mine.find((b) => b.box === v.to_act) || mine[0] || null;
   const ante = open ? open.ante : 0;
 
   // At the showdown every box is opened: the round's summary has all their cards.
@@ -302,14 +304,14 @@ export function RussianTable({ info }) {
 
   function decisionButtons() {
     const n = ui.selected.size;
-    // What each decision costs, as the server prices it when it says (else from the Ante).
-    const price = (a, mult) => money(priceOf(v, a, mult * ante));
+    // What each decision costs: the server's hints price every option of the box deciding.
+    const price = (a) => priceText(v, a, money);
     const label = {
-      exchange: n ? t("russian.act.exchange_n", { n, cost: price("exchange", 1) }) : t("russian.act.exchange", { cost: price("exchange", 1) }),
-      sixth_card: t("russian.act.sixth", { cost: price("sixth_card", 1) }),
-      bet: t("russian.act.bet", { cost: price("bet", rules.bet_multiple || 2) }),
+      exchange: n ? t("russian.act.exchange_n", { n, cost: price("exchange") }) : t("russian.act.exchange", { cost: price("exchange") }),
+      sixth_card: t("russian.act.sixth", { cost: price("sixth_card") }),
+      bet: t("russian.act.bet", { cost: price("bet") }),
       fold: t("action.fold"),
-      buy: t("russian.act.buy", { cost: price("buy", 1) }),
+      buy: t("russian.act.buy", { cost: price("buy") }),
       decline: t("russian.act.decline"),
     };
     const ins = v && v.insurance;

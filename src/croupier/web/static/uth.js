@@ -6,7 +6,7 @@
 
 import { api, newKey } from "./api.js";
 import { bestHand, CardRow, CHIPS, categoryOfValue, categoryName, nameAgainst } from "./cards.js";
-import { BetLines, ChipTray, holeCardsFromDeck, limitError, payLine, priceOf, Spot } from "./common.js";
+import { BetLines, ChipTray, holeCardsFromDeck, limitError, payLine, priceOf, priceText, Spot } from "./common.js";
 import { wordError } from "./errors.js";
 import { money, number, signedMoney, t } from "./i18n.js";
 import { announce, toast } from "./notify.js";
@@ -353,7 +353,7 @@ export function UthTable({ info }) {
     refresh();
     const q = new URLSearchParams({ hole: v.hole.join(""), board: (v.board || []).join("") });
     try {
-      const advice = await api(`/api/uth/advice?${q}`);
+      const advice = await api(`/api/games/uth/advice?${q}`);
       const opts = (advice.options || []).map((o) => `${t(`action.${o.action}`)} ${number(o.ev, 3)}`).join(" · ");
       ui.hint = { text: t("uth.hint.best", { action: t(`action.${advice.best}`) }), best: advice.best, detail: opts ? t("uth.hint.ev", { list: opts }) : "" };
     } catch (err) {
@@ -478,10 +478,9 @@ export function UthTable({ info }) {
         </div>`;
     }
     const inRound = Boolean(v && v.box);
-    const ante = inRound ? v.box.ante : 0;
     const buttons = ACTIONS.filter((a) => legal.has(a.action)).map((a) => {
       const multiple = a.send.multiple;
-      const label = multiple ? t("uth.act.play", { n: multiple, amount: money(priceOf(v, a.action, multiple * ante)) }) : t(`action.${a.action}`);
+      const label = multiple ? t("uth.act.play", { n: multiple, amount: priceText(v, a.action, money) }) : t(`action.${a.action}`);
       return html`<button type="button" key=${a.action} class=${`btn act act-${a.action}${ui.hint && ui.hint.best === a.action ? " hinted" : ""}`} data-testid=${`act-${a.action}`}
         disabled=${!live_} onClick=${() => decide({ type: "act", ...a.send })}>${label}</button>`;
     });

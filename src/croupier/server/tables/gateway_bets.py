@@ -1,0 +1,184 @@
+"""Bets whose stakes a cluster's gateway held (issue 18; issue 26's third defect):
+:class:`GatewayBets`, a part of a banked table's driver (:mod:`.banked`).
+
+A gateway holds a bet's stake in the database itself (:mod:`..cluster.holds`, the record
+built by :func:`.staking.stake_order` as the owner builds it) and forwards the bet marked
+prepaid. The owner takes nothing on trust: the escrow verifies each hold in the database (it
+exists, is a hold of that user, for that round, that bet and that amount:
+:func:`.window.verified_holds`); a bet it cannot verify is refused and nothing moves; one the
+table refuses (betting closed, another seat, another price) has its hold returned at once,
+before it is told why. One process has no gateways: this part is never called there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from croupier.errors import CroupierError, IllegalActionError
+from croupier.server.tables import nextround, window
+from croupier.server.tables.broadcast import Broadcaster
+from croupier.server.tables.connection import Request
+from croupier.server.tables.core import TableCore, TableStatus
+from croupier.server.tables.escrow import Escrow
+from croupier.server.tables.games import BankedFactory, BankedRound
+from croupier.server.tables.seats import Seats
+from croupier.server.tables.staking import (
+    bet_message,
+    bet_request_stake,
+    prepaid_ack,
+    returned_hold,
+    unverified_hold,
+)
+from croupier.server.tables.wire import Result
+
+__all__ = ["BettingLife", "GatewayBets"]
+
+
+class BettingLife(Protocol):
+    """What :class:`GatewayBets` needs of the driver whose part it is."""
+
+    core: TableCore
+    escrow: Escrow
+    seats: Seats
+    next: nextround.NextRounds
+    factory: BankedFactory
+    round: BankedRound | None
+
+    out: Broadcaster
+
+    async def play_ready(self) -> None: ...
+
+    async def bets_malfunction(self, exc: Exception, requests: list[Request]) -> None: ...
+
+    async def answer_bets(self, acks: list[tuple[Request, Result]], *, lone: bool) -> None: ...
+
+
+class GatewayBets:
+    """The prepaid bets of one banked table."""
+
+    def __init__(self, life: BettingLife) -> None:
+        self.life = life
+
+    async def place(self, requests: list[Request]) -> None:
+        """Bets a cluster's gateway has held the stakes of, for the round in betting: each
+        placed as it came (its hold kept), or refused and its hold returned at once."""
+        core = self.life.core
+        placed: list[tuple[Request, Result]] = []
+        refused: list[tuple[Request, CroupierError]] = []
+        claims = []
+        for request in requests:
+            paid = request.prepaid
+            assert paid is not None
+            bets = dict(bet_message(request).bets)
+            claims.append((paid, bet_request_stake(request, paid.seat, paid.amount, bets)))
+        verdicts = await self.life.escrow.verify(claims)
+        for request, verdict in zip(list(requests), verdicts, strict=True):
+            paid = request.prepaid
+            assert paid is not None
+            if verdict is window.Verdict.UNKNOWN:  # issue 26: nothing placed or returned
+                self.life.out.refuse(request, unverified_hold())
+                continue
+            if verdict is window.Verdict.RETURNED:  # refused before, its stake returned
+                self.life.out.refuse(request, returned_hold(paid.transaction_id))
+                continue
+            if self.life.escrow.kept(paid.transaction_id):  # a resend of a bet placed
+                self.life.out.answer(request, prepaid_ack(paid, paid.seat, replayed=True))
+                continue
+            try:
+                seat, bets = self._check(request)
+            except CroupierError as exc:
+                refused.append((request, exc))
+                continue
+            if self.life.round is None:  # the first bet of a cluster's round prepared
+                try:
+                    await self.life.play_ready()
+                except CroupierError as exc:
+                    refused.append((request, exc))
+                    continue
+            game_round = self.life.round
+            assert game_round is not None
+            try:
+                game_round.place_bets(seat, bets)
+            except Exception as exc:
+                await self.life.bets_malfunction(exc, requests)
+                return
+            core.round_users[seat] = request.conn.user_id
+            self.life.escrow.keep(paid.transaction_id)
+            placed.append((request, prepaid_ack(paid, seat, replayed=paid.replayed)))
+        if refused:
+            await self._release(refused)
+        if placed:
+            await self.life.answer_bets(placed, lone=len(requests) == 1)
+
+    def _check(self, request: Request) -> tuple[int, dict[str, int]]:
+        """The seat and spots of a bet a gateway held the stake of, if the table takes it
+        as it is: in this round's betting, from the seat it was held for, for that stake.
+
+        Raises:
+            CroupierError: why the table refuses it.
+        """
+        core = self.life.core
+        paid = request.prepaid
+        assert paid is not None
+        ready = self.life.next.ready if self.life.round is None else None
+        game_round: BankedRound | None
+        returned: Callable[[int], bool]
+        if ready is not None and paid.round_id == ready.round_id:
+            returned, game_round = (
+                ready.released.__contains__,
+                ready.shuffled(core, self.life.factory),
+            )
+        else:
+            returned, game_round = self.life.escrow.returned, self.life.round
+        if returned(paid.transaction_id):
+            raise returned_hold(paid.transaction_id)
+        if game_round is None or (
+            ready is None
+            and (paid.round_id != core.round_id or core.status is not TableStatus.BETTING)
+        ):
+            raise IllegalActionError(
+                "bets are closed for the round this bet was held for: its stake is returned",
+                reason="bets_closed",
+            )
+        seat = self.life.seats.seat(request.conn)
+        self.life.seats.check_open()
+        if seat != paid.seat:
+            raise IllegalActionError(
+                f"the bet was made for seat {paid.seat}, but you sit at seat {seat}: its "
+                "stake is returned",
+                reason="not_your_seat",
+            )
+        bets = dict(bet_message(request).bets)
+        total = game_round.check_bets(seat, bets)
+        if total != paid.amount:  # pragma: no cover - the gateway asks the same game
+            raise IllegalActionError(
+                f"the bet stakes {total}, not the {paid.amount} held (the table's rules "
+                "changed): its stake is returned; bet again"
+            )
+        return seat, bets
+
+    async def _release(self, refused: list[tuple[Request, CroupierError]]) -> None:
+        """Return the holds of the bets refused, then say why to each (after the return:
+        the balance they see is whole again)."""
+        core = self.life.core
+        ready = self.life.next.ready if self.life.round is None else None
+        betting = (
+            ready.round_id
+            if ready
+            else core.round_id
+            if core.status is TableStatus.BETTING
+            else None
+        )
+        holds = []
+        for request, _ in refused:
+            paid = request.prepaid
+            assert paid is not None
+            if paid.round_id == betting and not self.life.escrow.kept(paid.transaction_id):
+                holds.append(paid.transaction_id)
+        if betting is not None:
+            # Not returned (the database failed): the close of betting does.
+            returned = ready.released if ready else None
+            await self.life.escrow.release(holds, round_id=betting, returned=returned)
+        for request, exc in refused:
+            self.life.out.refuse(request, exc)
