@@ -106,10 +106,16 @@ def test_describe_play() -> None:
     assert describe_play(pair, 1) == "stand"
 
 
-@pytest.mark.parametrize("ante_pays", [False, True], ids=["seed", "ante-paid"])
-def test_simulated_rounds_settle_as_the_engine_does(ante_pays: bool) -> None:
+@pytest.mark.parametrize(
+    ("ante_pays", "failed_buy"),
+    [(False, "forfeit"), (False, "paid"), (True, "paid")],
+    ids=["spec", "failed-buy-paid", "ante-paid"],
+)
+def test_simulated_rounds_settle_as_the_engine_does(ante_pays: bool, failed_buy: str) -> None:
     """The simulation kernel's round, replayed action by action in RussianRound (also under
-    the option ``ante_pays_on_win``, where a win against a qualifying dealer pays the Ante)."""
+    the option ``ante_pays_on_win``, where a win against a qualifying dealer pays the Ante,
+    and ``failed_buy_ante = "paid"``; the spec's "forfeit" failed before the kernel knew it:
+    it paid the Ante after every failed buy)."""
     from math import comb
 
     from croupier.deck import Shoe
@@ -125,9 +131,11 @@ def test_simulated_rounds_settle_as_the_engine_does(ante_pays: bool) -> None:
     pl = rng.random(7463)  # the model's stand EV: 0.3 - 3 pl; folds after a draw when < -1
     gain = np.zeros((7463, 201))
     nq_sets = np.array(_nq_rank_sets(), dtype=np.int64)
-    # the simulator pays the Ante after a failed buy (the rule before issue 28's default,
-    # failed_buy_ante = "forfeit"; the analysis takes the new default in issue 32)
-    config = RussianConfig(max_payout=None, ante_pays_on_win=ante_pays, failed_buy_ante="paid")  # type: ignore[arg-type]
+    config = RussianConfig.from_dict(
+        {"max_payout": None, "ante_pays_on_win": ante_pays, "failed_buy_ante": failed_buy}
+    )
+    failed = int(failed_buy == "paid")
+    failed_buys = 0
     out = np.empty(s.R_FIELDS, dtype=np.int64)
     seen_paths: set[tuple[int, int, int, int]] = set()
     for seed in range(1500):
@@ -151,6 +159,7 @@ def test_simulated_rounds_settle_as_the_engine_does(ante_pays: bool) -> None:
             200,
             nq_sets,
             int(ante_pays),
+            failed,
         )
         game = RussianRound(config=config, shoe=Shoe(order))
         game.place_box(0, box=0, ante=100)
@@ -172,6 +181,7 @@ def test_simulated_rounds_settle_as_the_engine_does(ante_pays: bool) -> None:
         if game.phase is Phase.BUYING:
             if out[s.R_BOUGHT]:
                 game.buy_game(0, box=0)
+                failed_buys += out[s.R_ANTE] == failed and out[s.R_BET] == 0
             else:
                 game.decline_buy(0, box=0)
         settled = game.settlement(0)
@@ -187,6 +197,7 @@ def test_simulated_rounds_settle_as_the_engine_does(ante_pays: bool) -> None:
         seen_paths.add((min(code, 3), int(out[s.R_STOOD]), int(out[s.R_NQ]), int(out[s.R_BOUGHT])))
     # folds, stands, exchanges, sixth cards; dealer qualifying or not; games bought
     assert len(seen_paths) >= 10
+    assert failed_buys > 0  # bought games that still did not qualify
 
 
 def test_value_tables() -> None:

@@ -16,8 +16,8 @@ from croupier.analysis.russian import _brute as b
 from croupier.analysis.russian import _kernels as k
 from croupier.analysis.russian import _option as op
 from croupier.analysis.russian import _state as st
+from croupier.analysis.russian.exact import ClassSolution, exact_rules, solve
 from croupier.analysis.russian.exact import _tables as exact_tables
-from croupier.analysis.russian.exact import exact_rules, solve
 from croupier.analysis.russian.results import summarize
 from croupier.cards import DECK
 from croupier.games.russian import BetKind, RussianConfig
@@ -158,13 +158,18 @@ def test_option_values_equal_the_brute_force(rules: tuple[int, ...]) -> None:
             assert (int(acc[0]) * (1 << 40) + int(acc[1]), *got) == expected, (hand, option)
 
 
-def test_a_reduced_deck_solved_equals_the_brute_force() -> None:
+@pytest.fixture(scope="module")
+def reduced() -> ClassSolution:
+    """The whole analysis of a deck of seven ranks (eight to Ace) in three suits."""
+    return solve(RussianConfig(), deck=_deck(range(6, 13), (0, 1, 3)), chunks=2)
+
+
+def test_a_reduced_deck_solved_equals_the_brute_force(reduced: ClassSolution) -> None:
     """The whole analysis on a deck of seven ranks in three suits: for sampled classes, every
     option summed exactly equals the brute force, every other option's bound holds it, and
     the class's best option is the brute force's best."""
     deck = _deck(range(6, 13), (0, 1, 3))
-    config = RussianConfig()
-    solution = solve(config, deck=deck, chunks=2)
+    solution = reduced
     result = summarize(solution)
     assert result.exact and result.wager > 1
     tab, pays, *_ = exact_tables(solution.rules)
@@ -188,6 +193,24 @@ def test_a_reduced_deck_solved_equals_the_brute_force() -> None:
         assert solution.total(int(c), int(result.choice[c])) == best
 
 
+@pytest.mark.parametrize("options", [2, 3, 34])
+def test_the_bounds_meet_where_folding_is_best(reduced: ClassSolution, options: int) -> None:
+    """Tables allowing only the first ``options`` columns (fold and stand; and the sixth
+    card; everything): many classes fold, and the upper bound of the optimum is the
+    strategy's exact value, folds counted at -1 (the upper bound counted a folding class
+    as 0, so the full-deck run's bounds stood 13 % of the Ante apart)."""
+    allowed = reduced.rules.allowed & (np.arange(34) < options)
+    result = summarize(reduced, allowed)
+    assert options == 34 or (result.choice == 0).sum() > 100
+    assert result.exact and result.ev_upper == result.ev
+    per_class = [
+        Fraction(-1) if o == 0 else reduced.total(c, int(o)) for c, o in enumerate(result.choice)
+    ]
+    weights = reduced.classes.weights
+    expected = sum(int(w) * v for w, v in zip(weights, per_class, strict=True))
+    assert result.ev == expected / reduced.classes.hands
+
+
 @pytest.mark.slow
 def test_a_reduced_deck_game_value_equals_the_brute_force() -> None:
     """Every class of a seven-rank, three-suit deck: the game's exact value from the analysis
@@ -205,7 +228,7 @@ def test_a_reduced_deck_game_value_equals_the_brute_force() -> None:
             t, d, h = b.option_total(hand, option, deck, tab, pays, solution.rules.array, scale)
             best = max(best, Fraction(t, d * h * scale))
         total += int(solution.classes.weights[c]) * best
-    assert result.ev == total / solution.classes.hands
+    assert result.ev == result.ev_upper == total / solution.classes.hands
 
 
 def test_hand_classes_of_the_full_deck() -> None:

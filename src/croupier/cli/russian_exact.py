@@ -46,7 +46,7 @@ def figures(result: ExactResult) -> list[tuple[str, Fraction, bool]]:
     ]
 
 
-def _figures_table(result: ExactResult, seconds: float) -> Table:
+def _figures_table(result: ExactResult, seconds: float, resumed: int = 0) -> Table:
     title = "Russian Poker, exact (optimal strategy, one box, no payout cap)"
     table = Table(title=title)
     table.add_column("figure")
@@ -57,6 +57,8 @@ def _figures_table(result: ExactResult, seconds: float) -> Table:
     if not result.exact:
         table.add_row("upper bound of the optimal EV", f"{float(result.ev_upper):+.8f}", "")
     table.add_row("time", f"{seconds:.0f} s", "")
+    if resumed:
+        table.add_row("chunks read from --workdir", str(resumed), "(their time not counted)")
     return table
 
 
@@ -76,11 +78,15 @@ def _decisions_table(result: ExactResult) -> Table:
     return table
 
 
-def write_json(path: Path, result: ExactResult, config: RussianConfig, seconds: float) -> None:
-    """The figures as exact fractions (strings) and floats, with the rules."""
+def write_json(
+    path: Path, result: ExactResult, config: RussianConfig, seconds: float, resumed: int = 0
+) -> None:
+    """The figures as exact fractions (strings) and floats, with the rules; ``seconds`` is
+    this command's time, ``resumed`` the chunks it read from checkpoints of an earlier run."""
     data: dict[str, Any] = {
         "rules": config.to_dict(),
         "seconds": round(seconds, 1),
+        "chunks_resumed": resumed,
         "exact": result.exact,
         "figures": {
             name: {"fraction": str(value), "value": float(value)}
@@ -128,10 +134,10 @@ def run_exact(
     for path in (json_path, strategy_path, plot):
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-    console.print(_figures_table(result, seconds))
+    console.print(_figures_table(result, seconds, solution.resumed))
     console.print(_decisions_table(result))
     if json_path is not None:
-        write_json(json_path, result, config, seconds)
+        write_json(json_path, result, config, seconds, solution.resumed)
         console.print(f"wrote {json_path}")
     if strategy_path is not None:
         from croupier.analysis.russian.strategy import save_exact_strategy

@@ -40,7 +40,7 @@ from croupier.analysis.russian.summary import (
 )
 from croupier.errors import ConfigError
 from croupier.evaluator import CATEGORY_COUNTS_5, HandCategory, evaluate_ids, lookup_tables
-from croupier.games.russian.config import DuplicateRankStraights, RussianConfig
+from croupier.games.russian.config import DuplicateRankStraights, FailedBuyAnte, RussianConfig
 
 __all__ = [
     "ClassTable",
@@ -127,6 +127,12 @@ class Model:
         return int(self.config.ante_pays_on_win)
 
     @property
+    def failed_buy(self) -> int:
+        """What the Ante pays when a bought game still does not qualify (option
+        ``failed_buy_ante``: 0 returned, the default ``forfeit``; 1 ``paid``)."""
+        return int(self.config.failed_buy_ante is FailedBuyAnte.PAID)
+
+    @property
     def tables(self) -> tuple[npt.NDArray[np.int64], ...]:
         """The evaluator tables in the kernels' tuple order."""
         return _tables()
@@ -206,7 +212,8 @@ def build_model(
     set_values, set_weights, set_qual = _buy_outcomes(sets, qual, rebuy=config.rebuy_same_rank)
     max_multiple = 2 * max(config.bet_paytable.as_tuple())
     aw = int(config.ante_pays_on_win)
-    gain = k.buy_gain_table(set_values, set_weights, set_qual, max_multiple, aw)
+    failed = int(config.failed_buy_ante is FailedBuyAnte.PAID)
+    gain = k.buy_gain_table(set_values, set_weights, set_qual, max_multiple, aw, failed)
     report("model", 2, 3)
     ev5 = np.array(
         [k.stand_ev(v, int(m5[v]), pw, pl, pnq, gain, aw) if v else -3.0 for v in range(7463)]
@@ -360,6 +367,7 @@ def house_edge(
             model.max_multiple,
             model.nq_sets,
             model.ante_win,
+            model.failed_buy,
         )
         total_sums += sums.sum(axis=0)
         total_stats += stats.sum(axis=0)

@@ -246,10 +246,11 @@ def stand_ev(
 
 @nb.njit(cache=True, parallel=True)
 def buy_gain_table(
-    set_values: Any, set_weights: Any, set_qual: Any, max_multiple: int, aw: int
+    set_values: Any, set_weights: Any, set_qual: Any, max_multiple: int, aw: int, failed: int
 ) -> Any:  # pragma: no cover - compiled
     """``gain[v, m]``: the average over non-qualifying dealer rank sets of the gain from
-    buying the dealer's game, max(0, buy EV - 1), for a player of value ``v``, multiple ``m``."""
+    buying the dealer's game, max(0, buy EV - 1), for a player of value ``v``, multiple ``m``;
+    ``failed`` is what the Ante pays when the bought game does not qualify (0 or 1)."""
     sets, outs = set_values.shape
     gain = np.zeros((7463, max_multiple + 1))
     for v in nb.prange(1, 7463):
@@ -269,7 +270,7 @@ def buy_gain_table(
                     win += w
                 elif set_values[s, o] > v:
                     lose += w
-            a = -2.0 - 3.0 * lose / total + nq / total + aw * win / total
+            a = -2.0 - 3.0 * lose / total + failed * nq / total + aw * win / total
             b = 2.0 * win / total
             for m in range(max_multiple + 1):
                 g = a + m * b

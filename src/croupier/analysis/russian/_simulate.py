@@ -129,6 +129,16 @@ def _versus(v: int, m: int, dealer_value: int, qual: Any, aw: int) -> Any:  # pr
     return 0, 0
 
 
+@nb.njit(cache=True, nogil=True)
+def _bought(v: int, m: int, dealer_value: int, qual: Any, aw: int, failed: int) -> Any:
+    # pragma: no cover - compiled
+    """:func:`_versus` against a bought game: one that still does not qualify pays the Ante
+    ``failed`` (option ``failed_buy_ante``) and returns the Bet."""
+    if not qual[dealer_value]:
+        return failed, 0
+    return _versus(v, m, dealer_value, qual, aw)
+
+
 # play_round's result fields
 R_ANTE, R_BET, R_FEE, R_INS, R_BUY, R_CODE, R_STOOD, R_INSURED, R_BOUGHT, R_CAT0, R_CAT, R_NQ = (
     range(12)
@@ -155,9 +165,11 @@ def play_round(
     max_multiple: int,
     nq_sets: Any,
     aw: int,
+    failed: int,
 ) -> None:  # pragma: no cover - compiled
     """Play one box against the dealer from an ordered ``deck`` (box 5, dealer 5, then the
-    draws and the bought cards, as the engine deals); nets in Antes go to ``out``."""
+    draws and the bought cards, as the engine deals); nets in Antes go to ``out``
+    (``failed``: what the Ante pays when a bought game does not qualify)."""
     hand = np.empty(6, dtype=np.int64)
     dealer = np.empty(5, dtype=np.int64)
     sorted5 = np.empty(5, dtype=np.int64)
@@ -239,7 +251,7 @@ def play_round(
         if (dead >> c) & 1 or (rebuy and c >> 2 == top >> 2):
             continue
         dealer[top_j] = c
-        a_net, b_net = _versus(v, m, value_of(dealer, 5, tab), qual, aw)
+        a_net, b_net = _bought(v, m, value_of(dealer, 5, tab), qual, aw, failed)
         total += a_net + b_net
         count += 1
     if count > 0 and -1.0 + total / count > 1.0:
@@ -251,7 +263,7 @@ def play_round(
             c = deck[pos]
             pos += 1
         dealer[top_j] = c
-        out[R_ANTE], out[R_BET] = _versus(v, m, value_of(dealer, 5, tab), qual, aw)
+        out[R_ANTE], out[R_BET] = _bought(v, m, value_of(dealer, 5, tab), qual, aw, failed)
     else:
         out[R_ANTE], out[R_BET] = 1, 0
 
@@ -276,6 +288,7 @@ def simulate(
     max_multiple: int,
     nq_sets: Any,
     aw: int,
+    failed: int,
 ) -> Any:  # pragma: no cover - compiled
     """Play ``lanes * rounds_per_lane`` rounds of one open box; per-lane sums in Antes."""
     sums = np.zeros((lanes, COLUMNS))
@@ -311,6 +324,7 @@ def simulate(
                 max_multiple,
                 nq_sets,
                 aw,
+                failed,
             )
             code = out[R_CODE]
             kind = 0 if code == 0 else (1 if code == 1 else (3 if code == 2 else 2))

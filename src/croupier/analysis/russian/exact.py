@@ -138,6 +138,8 @@ class ClassSolution:
     """(C, 34, 8) the bets' extras (see :data:`._draws.EXT`)."""
     seconds: float = 0.0
     """Wall time the sums took (resumed runs: this process's part)."""
+    resumed: int = 0
+    """How many chunks were read from the work directory instead of summed."""
     denominators: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -264,21 +266,21 @@ def solve(
         stamp.write_text(key)
     pieces = _chunk_order(classes, min(chunks, len(classes.rank_counts)))
     done = 0
+    resumed = 0
     started = time.perf_counter()
     for i, ps in enumerate(pieces):
         rows = np.concatenate([np.arange(classes.start[p], classes.start[p + 1]) for p in ps])
         path = workdir / f"chunk{i:04d}.npz" if workdir is not None else None
+        out: tuple[npt.NDArray[Any], ...]
         if path is not None and path.exists():
             with np.load(path) as saved:
-                bounds[rows], how[rows] = saved["bounds"], saved["how"]
-                words[rows], ext[rows] = saved["words"], saved["ext"]
+                out = (saved["words"], saved["bounds"], saved["how"], saved["ext"])
+            resumed += 1
         else:
             out = _solve_piece(classes, ps, rows, deck, rules, mask, policy, forced)
-            words[rows], bounds[rows], how[rows], ext[rows] = out
             if path is not None:
-                tmp = path.with_suffix(".tmp.npz")
-                np.savez(tmp, bounds=out[1], how=out[2], words=out[0], ext=out[3])
-                tmp.replace(path)
+                _save(path, out)
+        words[rows], bounds[rows], how[rows], ext[rows] = out
         done += len(rows)
         if on_progress is not None:
             on_progress(done, n)
@@ -291,7 +293,15 @@ def solve(
         words=words,
         ext=ext,
         seconds=time.perf_counter() - started,
+        resumed=resumed,
     )
+
+
+def _save(path: Path, out: tuple[npt.NDArray[Any], ...]) -> None:
+    """Keep a finished chunk (written whole, then renamed)."""
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, bounds=out[1], how=out[2], words=out[0], ext=out[3])
+    tmp.replace(path)
 
 
 def _solve_piece(

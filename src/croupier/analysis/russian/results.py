@@ -135,7 +135,8 @@ def summarize(sol: ClassSolution, allowed: npt.NDArray[np.bool_] | None = None) 
         u = int(np.argmax(uppers[c]))
         if sol.how[c, u] != 2:
             raise ValueError(f"class {c}: the best upper bound is not an exact sum")
-        up[u] += w * _two(sol.words[c, u, 2:4])
+        # folding has no sums: its value is -1 (an upper bound counted 0 here before)
+        up[u] += -w if u == 0 else w * _two(sol.words[c, u, 2:4])
         if o == 0:
             lo[0] -= w
             continue

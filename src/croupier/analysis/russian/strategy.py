@@ -5,28 +5,45 @@ spec's default rules): its code (five card ids sorted, six bits each, the smalle
 under the suit permutations), its weight, the best option's column (:data:`.exact.OPTION_NAMES`)
 and value, and how far ahead of the runner-up it is. ``croupier russian analyze --exact
 --strategy-out FILE`` writes such a file for any rules; ``load_exact_strategy()`` reads the
-shipped one (raising ``FileNotFoundError`` until a finished run has been shipped), and
+shipped one, and
 ``strategy.decide("Ah Kd 7c 5s 2h")`` names the best first-round option of a hand.
+``data/exact.json`` holds the run's figures as exact fractions (``load_exact_figures()``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from importlib import resources
 from itertools import permutations
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from croupier.analysis.russian.exact import OPTION_NAMES, ClassSolution
 from croupier.analysis.russian.results import ExactResult
+from croupier.analysis.russian.summary import ClassTable
 from croupier.cards import Card, parse_cards
 from croupier.errors import ConfigError, InvalidCardsError
+from croupier.games.russian.config import RussianConfig
 
-__all__ = ["ExactStrategy", "class_code", "load_exact_strategy", "save_exact_strategy"]
+if TYPE_CHECKING:
+    from croupier.analysis.russian import HouseEdge
+
+__all__ = [
+    "ExactFigures",
+    "ExactStrategy",
+    "class_code",
+    "load_exact_figures",
+    "load_exact_strategy",
+    "save_exact_strategy",
+    "simulate_exact_strategy",
+]
 
 _PERMS = tuple(permutations(range(4)))
 
@@ -52,9 +69,11 @@ class ExactStrategy:
     weights: npt.NDArray[np.int64]
     choice: npt.NDArray[np.int8]
     value: npt.NDArray[np.float64]
-    """The chosen option's value, Antes."""
+    """The chosen option's value, Antes (stored to single precision: the exact figures are
+    the run's, :func:`load_exact_figures`)."""
     lead: npt.NDArray[np.float64]
-    """How much better the choice is than any other option (at least; Antes)."""
+    """How much better the choice is than any other option (at least; Antes, single
+    precision; 0 for a tie)."""
     rules: str
     """The analysed rules (JSON)."""
 
@@ -119,11 +138,11 @@ def save_exact_strategy(path: Path, solution: ClassSolution, result: ExactResult
     with open(path, "wb") as f:
         np.savez_compressed(
             f,
-            codes=codes[order],
-            weights=solution.classes.weights[order],
+            code_steps=np.diff(codes[order], prepend=0).astype(np.uint32),
+            weights=solution.classes.weights[order].astype(np.uint8),
             choice=result.choice[order].astype(np.int8),
-            value=value[order],
-            lead=lead[order],
+            value=value[order].astype(np.float32),
+            lead=lead[order].astype(np.float32),
             rules=np.array(solution.rules.key),
         )
 
@@ -138,11 +157,11 @@ def _shipped() -> ExactStrategy:
 def _read(path: Path) -> ExactStrategy:
     with np.load(path) as data:
         return ExactStrategy(
-            codes=data["codes"],
-            weights=data["weights"],
+            codes=np.cumsum(data["code_steps"], dtype=np.int64),
+            weights=data["weights"].astype(np.int64),
             choice=data["choice"],
-            value=data["value"],
-            lead=data["lead"],
+            value=data["value"].astype(np.float64),
+            lead=data["lead"].astype(np.float64),
             rules=str(data["rules"]),
         )
 
@@ -159,3 +178,67 @@ def load_exact_strategy(path: Path | None = None) -> ExactStrategy:
         return _read(path)
     except (OSError, KeyError, ValueError) as exc:
         raise ConfigError(f"{path} is not an exact strategy file: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExactFigures:
+    """The shipped figures of the exact run of the spec's default rules (``data/exact.json``,
+    written by ``croupier russian analyze --exact --json``)."""
+
+    exact: bool
+    """Whether the lower and upper bounds of the optimal return met."""
+    figures: dict[str, Fraction]
+    """Every figure by name (``"house edge per Ante"``, ``"EV per Ante (player)"``, ...)."""
+    ev_upper: Fraction
+    decisions: dict[str, tuple[Fraction, Fraction]]
+    """Each first decision's share of hands and contribution to the EV per Ante."""
+    rules: dict[str, object]
+
+    @property
+    def house_edge(self) -> Fraction:
+        """House edge per Ante of the optimal strategy."""
+        return self.figures["house edge per Ante"]
+
+
+@cache
+def load_exact_figures() -> ExactFigures:
+    """The shipped exact figures (the spec's default rules, one box, no payout cap)."""
+    source = resources.files("croupier.analysis.russian") / "data" / "exact.json"
+    data = json.loads(source.read_text(encoding="utf-8"))
+    return ExactFigures(
+        exact=bool(data["exact"]),
+        figures={k: Fraction(v["fraction"]) for k, v in data["figures"].items()},
+        ev_upper=Fraction(data["ev_upper"]["fraction"]),
+        decisions={
+            d["decision"]: (Fraction(d["hands"]), Fraction(d["value"])) for d in data["decisions"]
+        },
+        rules=data["rules"],
+    )
+
+
+def simulate_exact_strategy(
+    *,
+    rounds: int,
+    seed: int,
+    config: RussianConfig | None = None,
+    strategy: ExactStrategy | None = None,
+    on_progress: Callable[[str, int, int], None] | None = None,
+) -> HouseEdge:
+    """Deal ``rounds`` real rounds (shuffled decks, card removal) and play the exact
+    strategy's first decision (default: the shipped one) in the simulator of
+    :func:`croupier.analysis.russian.house_edge`. After the draw the simulator bets by the
+    model's value (no card removal), never insures and buys the dealer's game by its exact
+    value, so its edge estimates the exact strategy's up to the model's Bet decisions."""
+    from croupier.analysis.russian import build_model, house_edge
+
+    table = strategy or load_exact_strategy()
+    model = build_model(config, on_progress=on_progress)
+    empty = np.zeros((0, 0))
+    classes = ClassTable(
+        codes=table.codes,
+        cards=empty.astype(np.int64),
+        weights=table.weights,
+        evs=empty,
+        decisions=table.choice.astype(np.int64),
+    )
+    return house_edge(model, classes, rounds=rounds, seed=seed, on_progress=on_progress)
