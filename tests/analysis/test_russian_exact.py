@@ -15,6 +15,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from croupier.analysis.returns import RUSSIAN_ANALYSIS, RUSSIAN_EV_PER_ANTE
 from croupier.analysis.russian import _brute as b
 from croupier.analysis.russian import _option as op
 from croupier.analysis.russian._hands import FULL_DECK
@@ -72,6 +73,18 @@ def test_the_shipped_figures_are_exact_and_consistent() -> None:
     assert sum(share for share, _ in figures.decisions.values()) == 1
     assert sum(value for _, value in figures.decisions.values()) == f["EV per Ante (player)"]
     assert figures.rules["failed_buy_ante"] == RussianConfig().failed_buy_ante.value
+
+
+def test_the_operators_figure_is_the_shipped_exact_one() -> None:
+    """The RTP monitor and the operator's theoretical return use the exact figure shipped,
+    for the rules it was computed under (a table that changes one of them has no figure)."""
+    figures = load_exact_figures()
+    assert RUSSIAN_EV_PER_ANTE == figures.figures["EV per Ante (player)"]
+    assert RUSSIAN_ANALYSIS.exact and RUSSIAN_ANALYSIS.ev_per_ante == float(RUSSIAN_EV_PER_ANTE)
+    assert RUSSIAN_ANALYSIS.ev_low == RUSSIAN_ANALYSIS.ev_high == RUSSIAN_ANALYSIS.ev_per_ante
+    default = RussianConfig().to_dict()
+    for rule in ("failed_buy_ante", "bet_paytable", "exchange_min", "exchange_max"):
+        assert figures.rules[rule] == default[rule], rule
 
 
 def test_the_shipped_strategy_adds_up_to_the_figures() -> None:

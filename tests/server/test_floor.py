@@ -110,8 +110,12 @@ def test_every_table_with_its_limits_and_theoretical_return(floor: Server) -> No
         {c: n for c, (n, _) in DEFAULT_TRIPS.items()}
     )
     russian = tables["russian"]["theoretical_return"]
-    assert russian["status"] == "ready" and russian["return"] == pytest.approx(1 - 0.00981)
-    assert russian["interval"] == pytest.approx([1 - 0.01021, 1 - 0.00940])
+    # issue 32's exact figure (spec rules, optimal play): house edge 2.44350 % of the Ante
+    assert russian["status"] == "ready" and russian["method"] == "exact"
+    assert Fraction(russian["return_exact"]) == 1 + Fraction(
+        -153303270522442352843, 6273927694914031152000
+    )
+    assert f"{100 * russian['return']:.4f}" == "97.5565"
     holdem = tables["holdem"]
     assert holdem["theoretical_return"]["rake"] == {
         "percent": "5", "cap": 200, "no_flop_no_drop": True,

@@ -12,9 +12,9 @@ A round's standard deviation is taken as the sum of its boxes' (the largest it c
 which is exact for one box a round or a shared hand played alike, and wider than needed
 otherwise: the interval errs towards fewer false alarms. Rounds are independent.
 
-The figures assume optimal play (UTH: the exact analysis; Russian Poker: the analysed
-near-optimal strategy); players who play worse return less, so a return below the interval
-may be poor play, not a fault. Payout caps are ignored.
+The figures assume optimal play (UTH and Russian Poker: their exact analyses); players who
+play worse return less, so a return below the interval may be poor play, not a fault. Payout
+caps are ignored.
 
 >>> tally = ReturnTally()
 >>> tally.add_round([Box(base=100, net=-100, mean=-2.0, variance=2400.0)])
@@ -28,9 +28,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 __all__ = [
     "RUSSIAN_ANALYSIS",
+    "RUSSIAN_EV_PER_ANTE",
     "Z95",
     "Box",
     "ReturnFigures",
@@ -44,24 +46,36 @@ Z95 = 1.959963984540054
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RussianFigure:
-    """The analysed Russian Poker result per Ante for one open box under the analysed
-    strategy, spec pay table, no cap (README, ``croupier russian analyze --rounds 250000000
-    --seed 1``): house edge 0.981 %, 95 % CI 0.940 %-1.021 %. The standard deviation per
-    round is that run's standard error times the square root of its rounds."""
+    """Russian Poker's result per Ante for one open box played optimally under the spec's
+    default rules, no cap: the exact return (issue 32, every first hand, option, draw and
+    dealer hand enumerated with card removal; ``croupier russian analyze --exact``, shipped
+    in ``analysis/russian/data/exact.json``): house edge
+    153303270522442352843/6273927694914031152000 = 2.44350 % of the Ante, known exactly, so
+    its range is the point. The standard deviation per round is that of the exact strategy
+    played over 100 M simulated rounds (README: 95 % interval 2.4325 %-2.5604 %, its half
+    width over z times the square root of the rounds: 3.263 Antes)."""
 
     ev_per_ante: float
     ev_low: float
     ev_high: float
     sd_per_ante: float
     rounds: int
+    """The simulated rounds the standard deviation comes from."""
+    exact: bool = False
+    """Whether ``ev_per_ante`` is exact (else a simulated figure with its 95 % range)."""
 
+
+RUSSIAN_EV_PER_ANTE = Fraction(-153303270522442352843, 6273927694914031152000)
+"""The player's exact EV per Ante at Russian Poker (spec rules, optimal play, no cap)."""
+_RUSSIAN_EV = float(RUSSIAN_EV_PER_ANTE)
 
 RUSSIAN_ANALYSIS = RussianFigure(
-    ev_per_ante=-0.00981,
-    ev_low=-0.01021,
-    ev_high=-0.00940,
-    sd_per_ante=(0.01021 - 0.00940) / 2 / Z95 * math.sqrt(250_000_000),
-    rounds=250_000_000,
+    ev_per_ante=_RUSSIAN_EV,
+    ev_low=_RUSSIAN_EV,
+    ev_high=_RUSSIAN_EV,
+    sd_per_ante=(0.025604 - 0.024325) / 2 / Z95 * math.sqrt(100_000_000),
+    rounds=100_000_000,
+    exact=True,
 )
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from croupier.analysis.returns import RUSSIAN_ANALYSIS, Z95, Box
+from croupier.analysis.returns import RUSSIAN_ANALYSIS, RUSSIAN_EV_PER_ANTE, Box
 from croupier.analysis.russian import bonus_return, bonus_second_moment
 from croupier.cards import DECK, Card, parse_cards
 from croupier.deck import Shoe, keyed_reshuffler
@@ -485,8 +485,21 @@ def recall_view(round_: Mapping[str, Any], seats: Sequence[int]) -> dict[str, An
 
 # -- the return to player (the operator's figures) ---------------------------------------------
 
-ANALYSED_RULES = ("bet_paytable", "rebuy_same_rank", "duplicate_rank_straights")
-"""The Russian rules the analysed figure depends on (spec values)."""
+ANALYSED_RULES = (
+    "bet_paytable",
+    "rebuy_same_rank",
+    "duplicate_rank_straights",
+    "failed_buy_ante",
+    "ante_pays_on_win",
+    "bet_multiple",
+    "draw_fee_multiple",
+    "buy_fee_multiple",
+    "exchange_min",
+    "exchange_max",
+    "dealer_upcard",
+)
+"""The Russian rules the exact figure (:data:`croupier.analysis.returns.RUSSIAN_ANALYSIS`,
+issue 32) depends on, at their spec values: a table that changes one has no figure."""
 
 _ANALYSED_DEFAULTS = {
     key: value for key, value in to_json(RussianConfig()).items() if key in ANALYSED_RULES
@@ -533,7 +546,7 @@ def _table_return(rules: Mapping[str, Any]) -> dict[str, Any]:
     mine = config.to_dict()
     fig = RUSSIAN_ANALYSIS
     out: dict[str, Any] = {
-        "method": "analysed",
+        "method": "exact",
         "per": "ante",
         "bonus_return": 1 + bonus_return(config),
     }
@@ -542,26 +555,24 @@ def _table_return(rules: Mapping[str, Any]) -> dict[str, Any]:
         return {
             **out,
             "status": "unavailable",
-            "reason": f"the analysed figure is for the spec's rules; this table changes {differ}",
+            "reason": f"the exact figure is for the spec's rules; this table changes {differ}",
         }
     return {
         **out,
         "status": "ready",
         "return": 1 + fig.ev_per_ante,
+        "return_exact": str(1 + RUSSIAN_EV_PER_ANTE),
         "house_edge": -fig.ev_per_ante,
-        "interval": [1 + fig.ev_low, 1 + fig.ev_high],
-        "confidence": 0.95,
-        "z": Z95,
-        "rounds_simulated": fig.rounds,
     }
 
 
 class RussianTheory:
-    """Russian Poker's return to player: the analysed figure for open boxes, the Bonus exact."""
+    """Russian Poker's return to player: the exact figure for open boxes, the Bonus exact."""
 
     method = (
-        "analysed figure for open boxes (250 M simulated rounds, its 95 % range; "
-        "spec rules, no cap); Bonus exact; blind boxes not covered"
+        "exact return for open boxes (every hand enumerated with card removal, optimal "
+        "play; spec rules, no cap; its deviation from 100 M simulated rounds); Bonus exact; "
+        "blind boxes not covered"
     )
     basis = "per unit of base stake (Ante + Bonus), open boxes"
     shown_rules: tuple[str, ...] = ()
@@ -583,8 +594,8 @@ class RussianTheory:
         return None  # nothing to compute: the figure is fixed
 
     def table_return(self, rules: Mapping[str, Any], book: object) -> dict[str, Any]:
-        """The analysed figure with its 95 % interval (250 M simulated rounds, spec rules),
-        for tables whose rules are the analysed ones; the Bonus exactly for any table."""
+        """The exact figure (spec rules, optimal play) for tables whose rules are those
+        analysed; the Bonus exactly for any table."""
         return _table_return(rules)
 
     def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> None:
@@ -593,11 +604,10 @@ class RussianTheory:
     def monitor_round(
         self, record: Mapping[str, Any], book: object, *, rules: Mapping[str, Any] | None = None
     ) -> MonitorRound:
-        """Open boxes against the analysed figure (its 95 % range: the high side compares
-        with its top, the low side with its bottom) and the Bonus exactly; insurance is left
-        out (a 1:1 bet on the dealer's qualification, up to the box's potential win: its size
-        would drown the rest). Decisions are not valued: until an exact advisor exists
-        (issue 32) the low side allows the server's margin for imperfect play."""
+        """Open boxes against the exact figure of optimal play (issue 32) and the Bonus
+        exactly; insurance is left out (a 1:1 bet on the dealer's qualification, up to the
+        box's potential win: its size would drown the rest). Players' decisions are not
+        valued here: the low side allows the server's margin for imperfect play."""
         return _monitor_round(record, rules)
 
 
@@ -626,7 +636,7 @@ def _monitor_round(record: Mapping[str, Any], rules: Mapping[str, Any] | None) -
     differ = [k for k in ANALYSED_RULES if mine.get(k) != spec.get(k)]
     if differ:
         return MonitorRound(
-            status="unavailable", reason=f"the analysed figure is for the spec's rules: {differ}"
+            status="unavailable", reason=f"the exact figure is for the spec's rules: {differ}"
         )
     fig = RUSSIAN_ANALYSIS
     bonus_mean = bonus_return(config)

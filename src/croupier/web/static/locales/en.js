@@ -655,7 +655,7 @@ export default {
   "op.theory.rake": "rake {percent} %",
   "op.theory.rake_cap": "rake {percent} %, at most {cap}",
   "op.theory.uth": "{ret} per Ante (exact); Trips {trips}",
-  "op.theory.russian": "{ret} per Ante (95 %: {lo} – {hi})",
+  "op.theory.russian": "{ret} per Ante (exact)",
   "op.status.open": "Open",
   "op.status.closed": "Closed",
   "op.status.unavailable": "Unavailable",

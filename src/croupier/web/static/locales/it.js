@@ -659,7 +659,7 @@ export default {
   "op.theory.rake": "rake {percent} %",
   "op.theory.rake_cap": "rake {percent} %, al massimo {cap}",
   "op.theory.uth": "{ret} per Ante (esatto); Trips {trips}",
-  "op.theory.russian": "{ret} per Ante (95 %: {lo} – {hi})",
+  "op.theory.russian": "{ret} per Ante (esatto)",
   "op.status.open": "Aperto",
   "op.status.closed": "Chiuso",
   "op.status.unavailable": "Non disponibile",

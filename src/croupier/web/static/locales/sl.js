@@ -663,7 +663,7 @@ export default {
   "op.theory.rake": "provizija {percent} %",
   "op.theory.rake_cap": "provizija {percent} %, največ {cap}",
   "op.theory.uth": "{ret} na Ante (natančno); Trips {trips}",
-  "op.theory.russian": "{ret} na Ante (95 %: {lo} – {hi})",
+  "op.theory.russian": "{ret} na Ante (natančno)",
   "op.status.open": "Odprta",
   "op.status.closed": "Zaprta",
   "op.status.unavailable": "Ni na voljo",
