@@ -79,7 +79,7 @@ def test_the_operators_figure_is_the_shipped_exact_one() -> None:
     """The RTP monitor and the operator's theoretical return use the exact figure shipped,
     for the rules it was computed under (a table that changes one of them has no figure)."""
     figures = load_exact_figures()
-    assert RUSSIAN_EV_PER_ANTE == figures.figures["EV per Ante (player)"]
+    assert figures.figures["EV per Ante (player)"] == RUSSIAN_EV_PER_ANTE
     assert RUSSIAN_ANALYSIS.exact and RUSSIAN_ANALYSIS.ev_per_ante == float(RUSSIAN_EV_PER_ANTE)
     assert RUSSIAN_ANALYSIS.ev_low == RUSSIAN_ANALYSIS.ev_high == RUSSIAN_ANALYSIS.ev_per_ante
     default = RussianConfig().to_dict()
