@@ -176,7 +176,7 @@ def run(checkout: Path) -> dict[str, Any]:
             assert answer["type"] == "ack", answer
             results["russian_exchange"] = walk.report()
     sys.setprofile(None)
-    threading.setprofile(None)  # type: ignore[arg-type]
+    threading.setprofile(None)  # type: ignore[arg-type,unused-ignore]
     return results
 
 

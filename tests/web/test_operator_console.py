@@ -105,8 +105,9 @@ def test_the_console_changes_limits_pay_tables_and_status(tab: Tab, web_server: 
     page.wait_for_selector(f"[data-testid=optable-{name}]")
     made = _table(web_server, name)
     assert made["game"] == "russian" and made["limits"]["min_bet"] == 500
-    # The Russian table's theory shows with its interval.
-    assert "95 %" in plain(page.inner_text("[data-testid=optable-op-russian] [data-testid=theory]"))
+    # Russian Poker's exact figure (issue 32): 1 - 153303270522442352843/6273927694914031152000
+    russian = plain(page.inner_text("[data-testid=optable-op-russian] [data-testid=theory]"))
+    assert "97.5565% per Ante (exact)" in russian
 
 
 def test_the_cage_in_italian(screen_tab: Any, web_server: WebServer) -> None:
