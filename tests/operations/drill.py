@@ -190,7 +190,10 @@ def check_restored(
     with db.session() as session:
         totals = wallet.check_ledger(session)
         assert totals.get("escrow", 0) == 0, totals
-        assert totals["player"] + totals.get("house", 0) == sum(deposits.values())
+        assert totals["player"] + totals.get("house", 0) == sum(deposits.values()), (
+            totals,
+            sum(deposits.values()),
+        )
         assert -totals["cashier"] == sum(deposits.values())
         statuses = dict(session.execute(select(Round.id, Round.status)).all())
         assert RoundStatus.OPEN.value not in statuses.values()
