@@ -19,7 +19,12 @@ from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
-from server_cluster import SQLITE_AND_CLUSTER, THROUGH_CLUSTER
+from server_cluster import (
+    SQLITE_AND_CLUSTER,
+    SQLITE_AND_CLUSTER_SLOW,
+    THROUGH_CLUSTER,
+    THROUGH_CLUSTER_SLOW,
+)
 from server_testkit import Seat, Server, ServerFactory, table_ws, test_tables
 
 from croupier.server.tables.config import TableConfig
@@ -119,7 +124,7 @@ RUSSIAN_OPTIONS = [
 ]
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 @pytest.mark.parametrize(("first", "then"), RUSSIAN_OPTIONS)
 def test_a_second_open_box_pays_for_its_own_decisions(
     table_server: ServerFactory, first: Any, then: Any
@@ -154,7 +159,7 @@ def test_a_second_open_box_pays_for_its_own_decisions(
     assert totals["escrow"] == 0 and sum(totals.values()) == 0
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_buying_the_dealers_game_costs_each_box_its_fee(table_server: ServerFactory) -> None:
     """Defect 1 in the buying phase: box 1's buy shared box 0's key and was free."""
     server = table_server([_russian(open_boxes_per_player=2)])
@@ -260,7 +265,7 @@ def test_a_resent_decision_is_answered_once_and_never_lands_on_the_next_phase(
     assert _recalled_stake(server, token, closed["round_id"]) == 400
 
 
-@THROUGH_CLUSTER
+@THROUGH_CLUSTER_SLOW
 def test_a_decision_after_its_turn_timed_out_is_stale(server: Server) -> None:
     """A Play bet that arrives after its phase's timer gave the seat the default (check) is
     refused, and no money moves; the flop's decision is the player's to make."""

@@ -6,14 +6,17 @@ import json
 from typing import Any
 
 import pytest
-from server_cluster import THROUGH_CLUSTER
+from server_cluster import THROUGH_CLUSTER, THROUGH_CLUSTER_SLOW
 from server_testkit import Seat, Server, TestClient, table_ws
 
 from croupier.history import uth as uth_history
 from croupier.server.tables.fairness import verify
 
-# Also played through a two-process cluster (issue 18: tests/server/server_cluster.py).
-pytestmark = [pytest.mark.timeout(60), THROUGH_CLUSTER]
+# Also played through a two-process cluster (issue 18: tests/server/server_cluster.py): in
+# the fast suite the round, privacy, bad input, a bad token, resync and a freed seat; the
+# other behaviours' cluster cases (a gateway process each, ~15 s on a loaded 2-core machine)
+# in `make test-all`.
+pytestmark = [pytest.mark.timeout(60)]
 
 # One seat: player As Ah, dealer 2c 7d, burn 3s, board Ad Kc 9h 4s Jc (deal order of
 # spec/uth.md "Dealing and decisions": seat, dealer, seat, dealer, burn, flop, turn+river).
@@ -22,6 +25,7 @@ ONE_SEAT = "As 2c Ah 7d 3s Ad Kc 9h 4s Jc"
 TWO_SEATS = "As Ks 2c Ah Kh 7d 3s Ad Qc 9h 4s Jc"
 
 
+@THROUGH_CLUSTER
 def test_a_whole_round_settles_and_can_be_recalled(server: Server) -> None:
     _, token = server.player("alice", credit=100_000)
     server.shoes.push(ONE_SEAT)
@@ -61,6 +65,7 @@ def test_a_whole_round_settles_and_can_be_recalled(server: Server) -> None:
     assert replayed.results[0].net == 5_500
 
 
+@THROUGH_CLUSTER
 def test_seats_see_only_their_own_cards(server: Server) -> None:
     _, ta = server.player("alice", credit=50_000)
     _, tb = server.player("bob", credit=50_000)
@@ -129,6 +134,7 @@ def test_seats_see_only_their_own_cards(server: Server) -> None:
     assert server.ledger()["escrow"] == 0
 
 
+@THROUGH_CLUSTER_SLOW
 def test_timeouts_check_then_fold_on_the_river(server: Server) -> None:
     _, token = server.player("alice", credit=10_000)
     with table_ws(server.client, "casino", token) as ws:
@@ -157,6 +163,7 @@ def test_timeouts_check_then_fold_on_the_river(server: Server) -> None:
     assert server.balance(token) == 8_000
 
 
+@THROUGH_CLUSTER_SLOW
 def test_betting_closes_on_its_timer(server: Server) -> None:
     _, ta = server.player("alice", credit=10_000)
     _, tb = server.player("bob", credit=10_000)
@@ -186,6 +193,7 @@ def _bad(seat: Seat, raw: str) -> dict[str, Any]:
     return seat.after(start, lambda f: f["type"] == "error")
 
 
+@THROUGH_CLUSTER
 def test_bad_frames_get_clear_errors_and_change_nothing(server: Server) -> None:
     _, ta = server.player("alice", credit=10_000)
     _, tb = server.player("bob", credit=10_000)
@@ -262,6 +270,7 @@ def test_bad_frames_get_clear_errors_and_change_nothing(server: Server) -> None:
     assert server.ledger()["escrow"] in (0, 400)
 
 
+@THROUGH_CLUSTER_SLOW
 def test_a_play_bet_the_player_cannot_afford_is_refused(server: Server) -> None:
     _, token = server.player("alice", credit=2_500)
     with table_ws(server.client, "casino", token) as ws:
@@ -275,6 +284,7 @@ def test_a_play_bet_the_player_cannot_afford_is_refused(server: Server) -> None:
     assert server.balance(token) == 500
 
 
+@THROUGH_CLUSTER
 def test_reconnect_and_resync(server: Server) -> None:
     _, token = server.player("alice", credit=10_000)
     server.shoes.push(ONE_SEAT)
@@ -306,6 +316,7 @@ def test_reconnect_and_resync(server: Server) -> None:
     assert server.balance(token) == 10_000 - 500 + 800  # 3x: play 1:1, ante and blind push
 
 
+@THROUGH_CLUSTER_SLOW
 def test_leave_and_seats(server: Server) -> None:
     _, broke = server.player("bob")
     with table_ws(server.client, "casino", broke) as ws:
@@ -340,6 +351,7 @@ def _batched_until(
     return frames, sizes
 
 
+@THROUGH_CLUSTER_SLOW
 def test_a_batching_socket_gets_the_same_frames_in_fewer_messages(server: Server) -> None:
     """``batch: true`` in ``auth`` (docs/protocol.md "Batched frames"): the frames that are
     ready together come as one JSON array; the frames themselves, and their order, are those
@@ -376,6 +388,7 @@ def test_a_batching_socket_gets_the_same_frames_in_fewer_messages(server: Server
     assert max(sizes) >= 3 and len(sizes) < len(frames)
 
 
+@THROUGH_CLUSTER
 def test_unknown_table_and_bad_token_close_the_socket(server: Server) -> None:
     _, token = server.player("alice")
     with table_ws(server.client, "nowhere", token) as ws:
@@ -386,6 +399,7 @@ def test_unknown_table_and_bad_token_close_the_socket(server: Server) -> None:
         assert frame["type"] == "error" and frame["code"] == "unauthenticated"
 
 
+@THROUGH_CLUSTER_SLOW
 def test_live_table_shares_one_face_up_hand(server: Server) -> None:
     players = [server.player(f"player{i}", credit=5_000) for i in range(6)]
     server.shoes.push(ONE_SEAT)
@@ -455,6 +469,7 @@ def test_live_table_shares_one_face_up_hand(server: Server) -> None:
     assert uth_history.verify(full["record"]) == []
 
 
+@THROUGH_CLUSTER
 def test_a_seat_without_connections_is_freed_after_its_round(server: Server) -> None:
     _, ta = server.player("alice", credit=10_000)
     _, tb = server.player("bob", credit=10_000)
