@@ -66,6 +66,16 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     manifest.write(manifest.build(root, tables=shipped_tables()), root / manifest.MANIFEST_NAME)
 
 
+def _default_interrupt() -> None:
+    """Ctrl-C interrupts the session, as in a person's terminal: a test run started in the
+    background of a non-interactive shell (``make test &``, a CI runner) inherits SIGINT
+    ignored, the session's Python then never raises KeyboardInterrupt, and each Ctrl-C test
+    waited out pexpect's 60 s and failed."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class TerminalTable:
     """A ``croupier <game> play`` session in a real pseudo-terminal, as a person sees it."""
 
@@ -79,6 +89,7 @@ class TerminalTable:
             encoding="utf-8",
             timeout=60,
             dimensions=(50, 160),
+            preexec_fn=_default_interrupt,
         )
         self.child.logfile_read = self.transcript
 
