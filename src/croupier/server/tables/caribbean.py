@@ -458,6 +458,9 @@ class CaribbeanTheory:
         figures = {"return_per_ante": float(back)}
         return RoundTheory(boxes=shaped, figures=figures, uncovered=len(stakes) - len(shaped))
 
+    def prepare_monitor(self) -> None:
+        return None  # nothing compiled to load ahead
+
     def monitor_round(
         self, record: Mapping[str, Any], book: object, *, rules: Mapping[str, Any] | None = None
     ) -> MonitorRound:

@@ -419,6 +419,13 @@ class GameTheory(Protocol):
         in minor units (``None``: no published figure)."""
         ...
 
+    def prepare_monitor(self) -> None:
+        """Load now what valuing a settled round needs (modules, compiled kernels), so that
+        the first settlement does not: the monitor's thread calls it once as it starts (it
+        took the event loop's interpreter lock for seconds while the next round's thousand
+        bets came in)."""
+        ...
+
     def monitor_round(
         self,
         record: Mapping[str, Any],

@@ -602,6 +602,9 @@ class RussianTheory:
     def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> None:
         return None  # the operator's statistics have no published Russian figure
 
+    def prepare_monitor(self) -> None:
+        return None  # nothing compiled to load ahead
+
     def monitor_round(
         self, record: Mapping[str, Any], book: object, *, rules: Mapping[str, Any] | None = None
     ) -> MonitorRound:

@@ -611,6 +611,9 @@ class UthTheory:
         trips = min(staked, wagered)
         return (wagered - trips) * _PUBLISHED["main"] + trips * _PUBLISHED["trips"]
 
+    def prepare_monitor(self) -> None:
+        uth_monitor.prepare()
+
     def monitor_round(
         self, record: Mapping[str, Any], book: _Book, *, rules: Mapping[str, Any] | None = None
     ) -> MonitorRound:
