@@ -207,7 +207,7 @@ export function RussianTable({ info }) {
     ui.hint = { text: t("uth.hint.asking") };
     refresh();
     const buying = legal.includes("buy") || legal.includes("decline");
-    const q = new URLSearchParams({ hand: open.cards.join(""), seen: (ui.seen[open.box] || []).join(""), dealer: buying ? dealerCards.join("") : "" });
+    const q = new URLSearchParams({ hand: open.cards.join(""), seen: (open.discarded || ui.seen[open.box] || []).join(""), dealer: buying ? dealerCards.join("") : "" });
     try {
       const advice = await api(`/api/games/russian/advice?${q}`);
       const name = (o) => t(`russian.hint.${o.action}`, { cards: o.discard.join(" "), amount: money(o.insurance * ante) }) + (o.action === "bet" && o.insurance ? ` ${t("russian.hint.insured", { amount: money(o.insurance * ante) })}` : "");
