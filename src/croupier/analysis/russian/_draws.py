@@ -414,48 +414,6 @@ def _flush_row(
     return 0
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
-def _flush_draw(
-    lazy: Any,
-    k: Any,
-    policy: Any,
-    a: Any,
-    totals: Any,
-    row: Any,
-    flrow: Any,
-    masks: Any,
-    ys: Any,
-    nq_rank: Any,
-    hands: Any,
-    rules: Any,
-    scale: Any,
-    vt: Any,
-    mt: Any,
-    ds: Any,
-    kt: Any,
-    idx: Any,
-    outs: Any,
-    cards: Any,
-    cache: Any,
-    cached: Any,
-    parts: Any,
-) -> Any:  # pragma: no cover - compiled
-    """The value bounds of a draw whose final hand is its pattern's flush (see
-    :func:`draw_value`). ``lazy``: (made, exact, list length) of the pattern's flush row, made
-    at the pattern's first flush draw (``lazy[0] = 0`` before it)."""
-    if lazy[0] == 0:
-        exact = k <= policy[2]
-        lazy[1] = exact
-        lazy[2] = _flush_row(
-            a, totals, row, rules, scale, vt, ds, flrow, idx, outs, cards, exact
-        )  # fmt: skip
-        lazy[0] = 1
-    return draw_value(
-        flrow, True, masks, ys, a, nq_rank, hands, rules, scale, vt, mt, ds, kt, lazy[1] != 0,
-        idx, outs, cards, lazy[2], cache, cached, False, False, 0, 0, parts,
-    )  # fmt: skip
-
-
 @nb.njit(cache=True, nogil=True)
 def exchange_exact(
     code: Any,
@@ -506,7 +464,6 @@ def exchange_exact(
     masks = np.zeros(4, dtype=np.int64)
     ys = np.zeros(4, dtype=np.int64)
     parts = np.zeros(4, dtype=np.int64)
-    lazy = np.zeros(3, dtype=np.int64)
     vt_cat, vt_ranks, vt_mask = vt
     mt_ak, mt_nq, _, akb = mt
     draws = 0
@@ -527,7 +484,9 @@ def exchange_exact(
         nq_rank = xnq[ix]
         win = 2 * row[M] + rules[0]
         fast, alpha, beta = _weak_coefficients(row[V], win, vt)
-        lazy[0] = 0  # the pattern's flush row is made at its first flush draw
+        fl_ready = False
+        n_list1 = 0
+        exact1 = False
         draws += st[COUNT]
         # one step: a pair to trips or a plain high card, no buying, no insurance, and
         # every draw deciding alike
@@ -558,11 +517,50 @@ def exchange_exact(
                         s_nq -= (
                             mt_nq[masks[0]] + mt_nq[masks[1]] + mt_nq[masks[2]] + mt_nq[masks[3]]
                         )
-                        lo, hi = _flush_draw(
-                            lazy, k, policy, a, totals, row, flrow, masks, ys, nq_rank, hands,
-                            rules, scale, vt, mt, ds, kt, idx[1], outs[1], cards[1], cache,
-                            cached, parts,
-                        )  # fmt: skip
+                        if not fl_ready:
+                            exact1 = k <= policy[2]
+                            n_list1 = _flush_row(
+                                a,
+                                totals,
+                                row,
+                                rules,
+                                scale,
+                                vt,
+                                ds,
+                                flrow,
+                                idx[1],
+                                outs[1],
+                                cards[1],
+                                exact1,
+                            )
+                            fl_ready = True
+                        lo, hi = draw_value(
+                            flrow,
+                            True,
+                            masks,
+                            ys,
+                            a,
+                            nq_rank,
+                            hands,
+                            rules,
+                            scale,
+                            vt,
+                            mt,
+                            ds,
+                            kt,
+                            exact1,
+                            idx[1],
+                            outs[1],
+                            cards[1],
+                            n_list1,
+                            cache,
+                            cached,
+                            False,
+                            False,
+                            0,
+                            0,
+                            parts,
+                        )
                         add2(acc_lo, max(lo, -fold) - fold)
                         add2(acc_hi, max(hi, -fold) - fold)
                         if lo >= -fold:
@@ -615,11 +613,50 @@ def exchange_exact(
                 row[FL + V] != 0 and one_suit >= 0 and (kept_suit == -2 or kept_suit == one_suit)
             )
             if flush:
-                lo, hi = _flush_draw(
-                    lazy, k, policy, a, totals, row, flrow, masks, ys, nq_rank, hands,
-                    rules, scale, vt, mt, ds, kt, idx[1], outs[1], cards[1], cache,
-                    cached, parts,
-                )  # fmt: skip
+                if not fl_ready:
+                    exact1 = k <= policy[2]
+                    n_list1 = _flush_row(
+                        a,
+                        totals,
+                        row,
+                        rules,
+                        scale,
+                        vt,
+                        ds,
+                        flrow,
+                        idx[1],
+                        outs[1],
+                        cards[1],
+                        exact1,
+                    )
+                    fl_ready = True
+                lo, hi = draw_value(
+                    flrow,
+                    True,
+                    masks,
+                    ys,
+                    a,
+                    nq_rank,
+                    hands,
+                    rules,
+                    scale,
+                    vt,
+                    mt,
+                    ds,
+                    kt,
+                    exact1,
+                    idx[1],
+                    outs[1],
+                    cards[1],
+                    n_list1,
+                    cache,
+                    cached,
+                    False,
+                    False,
+                    0,
+                    0,
+                    parts,
+                )
             elif plain:
                 s_nq = mt_nq[masks[0]] + mt_nq[masks[1]] + mt_nq[masks[2]] + mt_nq[masks[3]]
                 if fast:
