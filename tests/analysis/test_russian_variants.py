@@ -228,17 +228,15 @@ def _brute_game(config: RussianConfig, deck: int) -> Fraction:
         {"ante_pays_on_win": True},
         {"exchange_min": 2},
         {"exchange_max": 3},
-        {"rebuy_same_rank": False},
-        {"duplicate_rank_straights": "straight_plus_pair"},
     ],
     ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()),
 )
 def test_a_reduced_deck_with_the_option_equals_the_brute_force(
     changes: dict[str, object], tmp_path: Path
 ) -> None:
-    """Every class of a seven-rank, three-suit deck with the option on: the exact value of
-    the game from the analysis equals the brute force's; an exchange range also from a run
-    directory of the full range where that run can serve it."""
+    """Every class of a seven-rank (eight to Ace), three-suit deck with the option on: the
+    exact value of the game from the analysis equals the brute force's; an exchange range
+    also from a run directory of the full range where that run can serve it."""
     config = RussianConfig(**changes)  # type: ignore[arg-type]
     deck = _deck(range(6, 13), (0, 1, 3))
     result = summarize(solve(config, deck=deck, chunks=2))
