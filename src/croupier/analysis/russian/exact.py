@@ -246,13 +246,7 @@ def solve(
     """
     import time
 
-    table = config or RussianConfig()
-    if table.dealer_upcard:
-        raise ConfigError(
-            "the exact analysis does not cover dealer_upcard = true (the player would decide "
-            "seeing one of the dealer's cards)"
-        )
-    rules = exact_rules(table)
+    rules = _analysed(config or RussianConfig())
     mask = rules.allowed if allowed is None else allowed
     classes = hand_classes(deck)
     n = len(classes.cards)
@@ -297,6 +291,16 @@ def solve(
         seconds=time.perf_counter() - started,
         resumed=resumed,
     )
+
+
+def _analysed(config: RussianConfig) -> ExactRules:
+    """The rules :func:`solve` sums, or a clear refusal of those it does not model."""
+    if config.dealer_upcard:
+        raise ConfigError(
+            "the exact analysis does not cover dealer_upcard = true (the player would decide "
+            "seeing one of the dealer's cards)"
+        )
+    return exact_rules(config)
 
 
 def _claim(
