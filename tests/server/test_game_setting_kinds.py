@@ -71,6 +71,10 @@ def _open(server: Server, name: str, game: str, rules: dict[str, Any]) -> Any:
         ("holdem", {"odd_chip": "dealer"}, "setting_not_a_choice", "odd_chip"),
         ("holdem", {"first_to_show": "button"}, "setting_not_a_choice", "first_to_show"),
         ("holdem", {"ante": -5}, "setting_out_of_range", "ante"),
+        ("russian", {"bet_multiple": 11}, "setting_count_out_of_range", "bet_multiple"),
+        ("russian", {"draw_fee_multiple": 0}, "setting_count_out_of_range", "draw_fee_multiple"),
+        ("russian", {"buy_fee_multiple": 1_000_000}, "setting_count_out_of_range", None),
+        ("russian", {"insurance_min_multiple": "2"}, "setting_type", None),
         ("caribbean", {"dealing": "shuffled"}, "setting_not_a_choice", "dealing"),
         ("caribbean", {"jackpot": -1}, "setting_out_of_range", "jackpot"),
         ("caribbean", {"jackpot": "lots"}, "setting_type", "jackpot"),
@@ -112,6 +116,7 @@ def test_a_bad_game_option_is_refused_by_name_and_nothing_is_made(
             },
         ),
         ("russian", {"bonus_on_fold": "stands", "exchange_min": 2, "blind_insurance": True}),
+        ("russian", {"bet_multiple": 3, "draw_fee_multiple": 2, "buy_fee_multiple": 2}),
         ("holdem", {"showdown": "any-muck", "odd_chip": "suit", "ante": 25}),
         (
             "caribbean",

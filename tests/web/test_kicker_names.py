@@ -46,6 +46,13 @@ def _bet(tab: Tab, url: str, table: str) -> None:
     page.click("[data-testid=bet-button]")
 
 
+# each table: its decision that plays the hand, where the page names your hand, the dealer's
+PLAYS = {
+    "kick-cs": ("raise", "[data-testid=my-hand]", "[data-testid=dealer-hand]"),
+    "kick-ru": ("bet", "[data-testid=my-box] [data-testid=box-hand]", "[data-testid=dealer-hand]"),
+}
+
+
 def test_caribbean_and_russian_hands_are_named_to_the_deciding_kicker(
     own_server: Any, page_for: Any
 ) -> None:
@@ -55,21 +62,14 @@ def test_caribbean_and_russian_hands_are_named_to_the_deciding_kicker(
     tab: Tab = page_for(web, "en-GB", 390, 844)
     tab.login(name)
     page = tab.page
-    _bet(tab, web.url, "kick-cs")
-    page.click("[data-testid=act-raise]:not([disabled])")
-    page.wait_for_selector("[data-testid=result]")
-    mine = plain(page.inner_text("[data-testid=my-hand]"))
-    dealer = plain(page.inner_text("[data-testid=dealer-hand]"))
-    assert mine == "Pair of Aces, King-Nine kickers", mine
-    assert dealer == "Pair of Aces, King-Eight kickers", dealer
-    tab.shot("caribbean-kickers")
-    _bet(tab, web.url, "kick-ru")
-    page.click("[data-testid=act-bet]:not([disabled])")
-    page.wait_for_selector("[data-testid=result]")
-    mine = plain(page.inner_text("[data-testid=my-box] [data-testid=box-hand]"))
-    dealer = plain(page.inner_text("[data-testid=dealer] [data-testid=dealer-hand]"))
-    assert mine == "Pair of Aces, King-Nine kickers", mine
-    assert dealer == "Pair of Aces, King-Eight kickers", dealer
+    for table, (action, yours, dealers) in PLAYS.items():
+        _bet(tab, web.url, table)
+        page.click(f"[data-testid=act-{action}]:not([disabled])")
+        page.wait_for_selector("[data-testid=result]")
+        mine, dealer = plain(page.inner_text(yours)), plain(page.inner_text(dealers))
+        assert mine == "Pair of Aces, King-Nine kickers", (table, mine)
+        assert dealer == "Pair of Aces, King-Eight kickers", (table, dealer)
+        tab.shot(f"{table}-kickers")
+    # Russian Poker's result line names each box's hand against the dealer's it met
     summary = plain(page.inner_text("[data-testid=result] .hands"))
     assert "Pair of Aces, King-Nine kickers" in summary, summary
-    tab.shot("russian-kickers")
