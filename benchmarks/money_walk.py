@@ -89,6 +89,7 @@ class Walk:
             "validation_points": len(raising),
             "record_shapes": len(self.shapes),
             "file_list": files,
+            "function_list": sorted(f"{module}:{name}" for module, name in self.functions),
             "raising": raising,
             "shape_list": sorted(self.shapes),
         }
@@ -188,7 +189,7 @@ def main() -> None:
     results = run(args.checkout.resolve())
     for walk in results.values():
         if not args.lists:
-            for key in ("file_list", "raising", "shape_list"):
+            for key in ("file_list", "function_list", "raising", "shape_list"):
                 walk.pop(key)
     print(json.dumps({"checkout": str(args.checkout), **results}, indent=2))
 

@@ -214,6 +214,12 @@ def test_a_raise_table_must_pay_every_hand_and_better_hands_more() -> None:
         **CaribbeanConfig().raise_paytable.to_mapping(),
         "royal_flush": "250:1",
     }
+    # a line named as people write it ("Royal Flush", "straight-flush") replaces its line too
+    # (it was refused: "lists Royal flush twice")
+    spelled = CaribbeanConfig.from_dict({"raise_paytable": {"Royal Flush": "250:1"}})
+    assert spelled.raise_paytable == config.raise_paytable
+    shown = CaribbeanConfig.from_dict({"progressive_paytable": {"Full-House": 20_000}})
+    assert shown.progressive_paytable.to_mapping()["full_house"] == 20_000
     side = CaribbeanConfig.from_dict({"progressive_paytable": {"flush": 0, "straight": 2500}})
     assert side.progressive_paytable.to_mapping() == {
         "royal_flush": "100%",

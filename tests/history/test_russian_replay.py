@@ -332,15 +332,17 @@ def _table_round() -> Any:
     from croupier.server.tables.config import TableConfig
     from croupier.server.tables.protocol import ActMessage
     from croupier.server.tables.russian import RussianFactory
+    from croupier.server.tables.wire import read_spots
 
     def act(action: str, **fields: Any) -> ActMessage:
         return ActMessage(action=action, **fields)
 
     factory = RussianFactory(TableConfig(name="russian", game="russian"))
     table = factory.new_round(scenario_shoe())
-    table.place_bets(0, {"ante": 100, "bonus": 100, "blind_boxes": 1, "blind_bonus": 100})
+    opening = {"ante": 100, "bonus": 100, "blind_boxes": 1, "blind_bonus": 100}
+    table.place_bets(0, read_spots(opening, factory.spots))
     for seat in (1, 2, 3):
-        table.place_bets(seat, {"ante": 100})
+        table.place_bets(seat, read_spots({"ante": 100}, factory.spots))
     table.close_betting()
     for seat, message in (
         (0, act("bet", amount=300)),

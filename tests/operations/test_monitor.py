@@ -238,3 +238,53 @@ def test_one_open_alert_a_stream_and_side_until_it_is_investigated(tmp_path: obj
         again = session.query(RtpAlert).filter(RtpAlert.stream == "table:t").all()
         assert [a.status for a in again] == ["closed", "open"]
     db.dispose()
+
+
+def test_the_monitor_prepares_each_games_valuation_before_it_takes_a_round(
+    tmp_path: object,
+) -> None:
+    """Its thread loads each game's valuation once, as it starts, before the first round it
+    values (issue 26's load benchmark: the first settlement at a live table loaded the UTH
+    advisor's compiled kernels while the next round's thousand bets came in)."""
+    from croupier.server.db import Database
+    from croupier.server.monitor import service
+    from croupier.server.monitor.worker import Monitor
+    from croupier.server.tables import rounds
+    from croupier.server.tables.models import RoundStatus
+
+    calls: list[str] = []
+
+    class _Prepared(_Constant):
+        def prepare_monitor(self) -> None:
+            calls.append("prepare")
+
+        def monitor_round(self, record: object, book: object, *, rules: object = None) -> object:
+            calls.append("round")
+            return super().monitor_round(record, book, rules=rules)
+
+    db = Database(f"sqlite:///{tmp_path}/p.db")
+    db.migrate()
+    setup = service.Setup(
+        policy=Policy(bands=(), node=None),
+        threshold=1.5,
+        theories={"toy": _Prepared()},  # type: ignore[dict-item]
+        book=None,
+    )
+    monitor = Monitor(db, setup, owned=lambda: ["t"])
+    with db.session() as session:
+        service.ensure_tables(session, ["t"])
+        row = rounds.open_round(session, table="t", game="toy", commitment="c", salt="s", deck="d")
+        row.status, row.record = RoundStatus.SETTLED.value, {"game": "toy"}
+    monitor.start(["t"])
+    try:
+        assert monitor.idle(60)
+    finally:
+        monitor.stop()
+    assert calls[:2] == ["prepare", "round"] and calls.count("prepare") == 1
+
+
+def test_uth_prepares_its_valuation() -> None:
+    """UTH's preparation values one box's decisions (and raises nothing)."""
+    from croupier.server.tables.uth import THEORY
+
+    THEORY.prepare_monitor()

@@ -169,6 +169,17 @@ def _credit_xid(cluster: ArchivingCluster, key: str) -> str:
     return str(rows[0][0])
 
 
+def _until_archived(cluster: ArchivingCluster, *, deadline: float = 60) -> None:
+    """Wait until the WAL segment holding everything committed so far is in the archive
+    (``archive_timeout`` switches segments each second while the casino writes): without
+    it the last, unarchived, second may hold the transaction a drill chose (it did, once)."""
+    segment = str(cluster.sql("SELECT pg_walfile_name(pg_current_wal_lsn())")[0][0])
+    end = time.monotonic() + deadline
+    while not (cluster.archive / segment).exists():
+        assert time.monotonic() < end, f"segment {segment} not archived"
+        time.sleep(0.2)
+
+
 def _restore_pg(
     cluster: ArchivingCluster, name: str, base: Path, *target: str
 ) -> tuple[str, float, dict[str, object]]:
@@ -228,6 +239,7 @@ def _pg_drill(
             with httpx.Client(base_url=casino.base, timeout=30) as client:
                 casino.credit(client, chosen, 777_700, "chosen-credit")
             xid = _credit_xid(cluster, "chosen-credit")
+            _until_archived(cluster)  # a restore to before it needs it in the archive
             _until_settled(url, _settled(url) + after)
             killed = time.time()
             _kill(proc)
@@ -239,6 +251,8 @@ def _pg_drill(
     # To the end of the archive: everything but what the last, unarchived, second held.
     latest, seconds, facts = _restore_pg(cluster, "restored-latest", base)
     point = _epoch(facts["last_replayed"])
+    assert cluster_has(latest, "chosen-credit")
+    without_credit = {**casino.deposits, chosen: casino.deposits[chosen] - 777_700}
     up, figures = _restart_and_check(
         tmp_path / "latest", latest, port, point, acks=list(acks), deposits=casino.deposits
     )
@@ -258,10 +272,9 @@ def _pg_drill(
         cluster, "restored-before", base, "--xid", xid, "--before"
     )
     assert not cluster_has(before_xid, "chosen-credit")
-    deposits = {**casino.deposits, chosen: casino.deposits[chosen] - 777_700}
     point = _epoch(facts["last_replayed"])
     up, figures = _restart_and_check(
-        tmp_path / "before", before_xid, port, point, acks=list(acks), deposits=deposits
+        tmp_path / "before", before_xid, port, point, acks=list(acks), deposits=without_credit
     )
     report(
         {

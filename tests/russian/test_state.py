@@ -283,3 +283,18 @@ def test_random_rounds_conserve_cards_and_settle() -> None:
         assert game.phase is Phase.SETTLED
         dealt = [c.id for b in game.boxes for c in game.cards(b)] + [c.id for c in game.dealer]
         assert len(dealt) == len(set(dealt))
+
+
+def test_a_box_shows_its_own_discards_to_its_owner_only() -> None:
+    """After an exchange the owner's view names the cards exchanged away (a reloaded client
+    and the advisor need them); another seat and a spectator never see them."""
+    game = round_with()
+    game.bet(0, box=0)
+    game.exchange(1, box=2, discard=parse_cards("3s Th"))
+    own = game.view(1).boxes[2]
+    assert own.discarded == parse_cards("Th 3s") and len(own.cards or ()) == 5
+    assert not set(own.discarded) & set(own.cards or ())
+    for other in (game.view(0), game.view(None)):
+        assert other.boxes[2].cards is None and other.boxes[2].discarded is None
+    # a box that exchanged nothing has no discards; its owner sees an empty list
+    assert game.view(0).boxes[0].discarded == ()

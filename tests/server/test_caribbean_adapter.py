@@ -18,8 +18,10 @@ from hypothesis.stateful import (
 from croupier.deck import Shoe, seeded_source, shuffled
 from croupier.errors import CroupierError
 from croupier.server.tables.caribbean import CaribbeanFactory, CaribbeanTableRound
+from croupier.server.tables.caribbean_wire import CaribbeanSpots
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.protocol import ActMessage
+from croupier.server.tables.wire import read_spots
 
 START = 1_000_000
 SEATS = range(7)  # one more than the table's boxes: a seat that does not exist is refused
@@ -63,12 +65,13 @@ class TableMoney(RuleBasedStateMachine):
 
     def _bet(self, seat: int, bets: dict[str, int]) -> None:
         try:
-            price = self.round.check_bets(seat, bets)
+            spots = read_spots(bets, CaribbeanSpots)  # decoded once, as the table does
+            price = self.round.check_bets(seat, spots)
         except CroupierError:
             return  # refused: nothing changed (the invariant checks it)
-        assert price == self.round.bets_total(bets)
+        assert price == self.round.bets_total(spots)
         self._hold(seat, price)
-        self.round.place_bets(seat, bets)
+        self.round.place_bets(seat, spots)
 
     @rule()
     def close_betting(self) -> None:

@@ -29,7 +29,10 @@ from croupier.server.tables.holdem import ACTIONS as HOLDEM_ACTIONS
 from croupier.server.tables.holdem import HoldemFactory, HoldemHand
 from croupier.server.tables.protocol import ActMessage
 from croupier.server.tables.russian import RussianFactory, RussianTableRound
+from croupier.server.tables.russian_wire import RussianSpots
 from croupier.server.tables.uth import UthFactory, UthTableRound
+from croupier.server.tables.uth_wire import UthSpots
+from croupier.server.tables.wire import read_spots
 
 RUSSIAN_WORDS = frozenset({"exchange", "sixth_card", "bet", "fold", "buy", "decline"})
 UthDecision = UthCheck | UthPlay | UthFold
@@ -318,11 +321,12 @@ def _russian_bets(game: RussianTableRound, rng: random.Random) -> None:
             bets["open_boxes"] = 2
         if rng.random() < 0.3:
             bets["blind_boxes"] = 1
+        spots = read_spots(bets, RussianSpots)
         try:
-            game.check_bets(seat, bets)
+            game.check_bets(seat, spots)
         except IllegalActionError:
             continue  # the layout is full
-        game.place_bets(seat, bets)
+        game.place_bets(seat, spots)
 
 
 def _russian_walk(seed: int, rules: dict[str, Any]) -> int:
@@ -399,8 +403,8 @@ def _uth_walk(seed: int, rules: dict[str, Any]) -> int:
     every = list(range(7))
     for seat in rng.sample(range(6), rng.randint(1, 6)):
         bets = {"ante": 100 * rng.randint(1, 3), "trips": rng.choice([0, 100])}
-        game.place_bets(seat, bets)
-        twin.place_bets(seat, bets)
+        game.place_bets(seat, read_spots(bets, UthSpots))
+        twin.place_bets(seat, read_spots(bets, UthSpots))
     _check_uth_hints(game, every)
     game.close_betting()
     twin.close_betting()

@@ -71,6 +71,16 @@ def _open(server: Server, name: str, game: str, rules: dict[str, Any]) -> Any:
         ("holdem", {"odd_chip": "dealer"}, "setting_not_a_choice", "odd_chip"),
         ("holdem", {"first_to_show": "button"}, "setting_not_a_choice", "first_to_show"),
         ("holdem", {"ante": -5}, "setting_out_of_range", "ante"),
+        ("russian", {"bet_multiple": 11}, "setting_count_out_of_range", "bet_multiple"),
+        ("russian", {"draw_fee_multiple": 0}, "setting_count_out_of_range", "draw_fee_multiple"),
+        ("russian", {"buy_fee_multiple": 1_000_000}, "setting_count_out_of_range", None),
+        ("russian", {"insurance_min_multiple": "2"}, "setting_type", None),
+        ("caribbean", {"dealing": "shuffled"}, "setting_not_a_choice", "dealing"),
+        ("caribbean", {"jackpot": -1}, "setting_out_of_range", "jackpot"),
+        ("caribbean", {"jackpot": "lots"}, "setting_type", "jackpot"),
+        ("caribbean", {"progressive_bet": 0}, "setting_out_of_range", "progressive_bet"),
+        ("caribbean", {"raise_paytable": {"pair": "even"}}, "setting_odds", "raise_paytable"),
+        ("caribbean", {"raise_paytable": {"ace_king": 1}}, "setting_unknown_line", None),
     ],
 )
 def test_a_bad_game_option_is_refused_by_name_and_nothing_is_made(
@@ -106,7 +116,17 @@ def test_a_bad_game_option_is_refused_by_name_and_nothing_is_made(
             },
         ),
         ("russian", {"bonus_on_fold": "stands", "exchange_min": 2, "blind_insurance": True}),
+        ("russian", {"bet_multiple": 3, "draw_fee_multiple": 2, "buy_fee_multiple": 2}),
         ("holdem", {"showdown": "any-muck", "odd_chip": "suit", "ante": 25}),
+        (
+            "caribbean",
+            {
+                "progressive_bet": 100,
+                "jackpot": 2_500_000,
+                "dealing": "hands",
+                "raise_paytable": {"Royal Flush": "250:1", "straight-flush": 50},
+            },
+        ),
     ],
 )
 def test_a_good_game_option_opens_the_table(
@@ -115,6 +135,11 @@ def test_a_good_game_option_opens_the_table(
     response = _open(casino, f"fine-{game}", game, rules)
     assert response.status_code == 201, response.text
     assert f"fine-{game}" in _names(casino)
+    listed = casino.client.get("/api/operator/tables", headers=_op(casino)).json()
+    made = next(t for t in listed if t["name"] == f"fine-{game}")["rules"]
+    for rule, value in rules.items():  # the table has each scalar rule as it was asked
+        if not isinstance(value, dict):
+            assert made[rule] == value, (rule, made)
 
 
 def test_every_option_the_games_took_alone_is_described() -> None:
@@ -130,6 +155,10 @@ def test_every_option_the_games_took_alone_is_described() -> None:
         "river": [1],
     }
     assert described["holdem"]["showdown"].default == "seed"
+    caribbean = {"raise_paytable", "progressive_bet", "jackpot", "dealing", "max_payout"}
+    assert caribbean <= set(described["caribbean"])
+    assert described["caribbean"]["dealing"].default == "one_at_a_time"
+    assert described["caribbean"]["raise_paytable"].default["straight_flush"] == "50:1"
 
 
 def test_the_kinds_check_their_values_alone() -> None:

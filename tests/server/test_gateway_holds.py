@@ -19,7 +19,7 @@ from croupier.server.db import Database
 from croupier.server.errors import LedgerInvariantError
 from croupier.server.tables import rounds, stakes, window
 from croupier.server.tables.models import Round, RoundPlayer
-from croupier.server.tables.staking import decision_stake
+from croupier.server.tables.staking import stake_order
 from croupier.server.tables.wire import ActMessage
 from croupier.server.wallet import service as wallet
 from croupier.server.wallet.models import LedgerTransaction
@@ -407,7 +407,8 @@ def _stray(
 ) -> Any:
     """A gateway's hold of a Play bet whose decision never reached the owner (its process
     died between the hold and the message): ``None`` when the phase's window is closed."""
-    stake = decision_stake(user, f"{extra // 100}x", decision=decision, seat=seat, extra=extra)
+    word = f"{extra // 100}x"
+    stake = stake_order(user, seat=seat, amount=extra, decision=decision, word=word)
     with db.session() as session:
         found, answers = window.hold_in_window(
             session, table="live", stakes=[stake], decisions=(round_id, phase)

@@ -1,6 +1,7 @@
 """The money path as a model (issue 26, deliverable 7): a Hypothesis state machine drives a
 real server over WebSockets -- several players at a UTH casino table and a live one, a
-Russian Poker table of two open boxes with blind boxes, a Hold'em cash table -- with bets,
+Russian Poker table of two open boxes with blind boxes, a Caribbean Stud table with its
+progressive bet, a Hold'em cash table -- with bets,
 decisions (with and without their ids), resends, duplicate, delayed and stale frames,
 reconnects and timeouts, and after every step checks what a player and an auditor would:
 
@@ -53,8 +54,8 @@ pytestmark = pytest.mark.timeout(1800)
 
 DEPOSIT = 60_000
 PLAYERS = 3
-BANKED = ("casino", "live", "russian")
-KINDS = ("casino", "live", "russian", "holdem")
+BANKED = ("casino", "live", "russian", "caribbean")
+KINDS = ("casino", "live", "russian", "caribbean", "holdem")
 SPARE = 4
 """Sets of tables a server has beyond the examples asked for (Hypothesis may run one more):
 each example of the machine plays at a set of its own, all on one server (a new server for
@@ -63,7 +64,8 @@ each example would cost seconds, a cluster's more: a gateway process, a Redis)."
 
 def _tables(sets: int) -> list[TableConfig]:
     """``sets`` times a UTH casino table, a live one, a Russian Poker table of two open boxes
-    a player and a Hold'em cash table, named ``casino0``, ``live0``..."""
+    a player, a Caribbean Stud table with the progressive bet and a Hold'em cash table, named
+    ``casino0``, ``live0``..."""
     timers = {"betting_seconds": 10, "decision_seconds": 20, "pause_seconds": 0}
     configs = []
     for n in range(sets):
@@ -72,6 +74,12 @@ def _tables(sets: int) -> list[TableConfig]:
             TableConfig(name=f"live{n}", game="uth", rules={"shared_hand": True}, **timers),
             TableConfig(
                 name=f"russian{n}", game="russian", rules={"open_boxes_per_player": 2}, **timers
+            ),
+            TableConfig(
+                name=f"caribbean{n}",
+                game="caribbean",
+                rules={"max_seats": 4, "progressive_bet": 100, "jackpot": 1_000_000},
+                **timers,
             ),
             TableConfig(
                 name=f"holdem{n}",
@@ -338,6 +346,8 @@ class MoneyMachine(RuleBasedStateMachine):
                 self.bet_russian(
                     p, pick.one([100, 200]), pick.one([0, 100]), pick.one([1, 2]), pick.one([0, 1])
                 )
+            elif kind == "caribbean":
+                self.bet_caribbean(p, pick.one([100, 200, 250]), pick.one([0, 0, 1]))
             else:
                 self.bet_uth(p, kind, pick.one([100, 200, 250]), pick.one([0, 0, 100]))
 
@@ -372,6 +382,15 @@ class MoneyMachine(RuleBasedStateMachine):
         if bonus:
             bets["bonus"] = bonus
         self._request(self.players[p], "russian", {"type": "bet", "key": _key(), "bets": bets})
+
+    @rule(p=players_, ante=st.sampled_from([0, 100, 250]), progressive=st.sampled_from([0, 1]))
+    def bet_caribbean(self, p: int, ante: int, progressive: int) -> None:
+        """An Ante with or without the progressive bet, or the progressive alone (added to a
+        bet made in the same window; refused without one)."""
+        bets = {**({"ante": ante} if ante else {}), **({"progressive": 1} if progressive else {})}
+        if not bets:
+            return
+        self._request(self.players[p], "caribbean", {"type": "bet", "key": _key(), "bets": bets})
 
     @rule(p=players_, amount=st.sampled_from([2_000, 3_000]))
     def buy_in(self, p: int, amount: int) -> None:
@@ -467,7 +486,7 @@ class MoneyMachine(RuleBasedStateMachine):
             return
         decision = pick.one(told)
         first = player.decisions.get(decision)
-        action = pick.one(["check", "fold", "4x", "bet", "call", "2x", "sixth_card"])
+        action = pick.one(["check", "fold", "4x", "bet", "call", "2x", "sixth_card", "raise"])
         if first is not None and pick.one((True, False)):
             action = first["action"]
         frame = {"type": "act", "action": action, "decision": decision}

@@ -19,7 +19,8 @@ from croupier.server.tables.models import Round, RoundPlayer
 from croupier.server.tables.protocol import ActMessage, BetMessage, JoinMessage
 from croupier.server.tables.table import Connection, Table
 from croupier.server.tables.uth import UthFactory
-from croupier.server.tables.wire import as_json
+from croupier.server.tables.uth_wire import UthSpots
+from croupier.server.tables.wire import as_json, read_spots
 from croupier.server.wallet import service as wallet
 
 UserFactory = Callable[..., int]
@@ -355,7 +356,7 @@ def test_views_written_once_per_round_equal_the_generic_form(shared: bool) -> No
 
     check_views()
     for seat in (0, 1):
-        game_round.place_bets(seat, {"ante": 100, "trips": 100 * seat})
+        game_round.place_bets(seat, read_spots({"ante": 100, "trips": 100 * seat}, UthSpots))
     check_views()
     game_round.close_betting()
     check_views()

@@ -76,6 +76,13 @@ def test_the_console_opens_a_caribbean_stud_table(
     page.wait_for_selector("[data-testid=nt-min-error]:has-text('Maximum bet')")
     assert name not in _tables(web_server)
     page.fill("[data-testid=nt-max]", "250")
+    # the progressive: its bet (empty: none), the meter it starts with, the dealing order
+    assert page.input_value("[data-testid=nt-progressive_bet]") == ""
+    assert "Progressive bet" in page.inner_text("label[for=nt-progressive_bet]")
+    assert page.input_value("[data-testid=nt-dealing]") == "one_at_a_time"
+    page.fill("[data-testid=nt-progressive_bet]", "1")
+    page.fill("[data-testid=nt-jackpot]", "5000")
+    page.select_option("[data-testid=nt-dealing]", "hands")
     tab.shot(f"operator-new-caribbean-{width}x{height}")
     assert horizontal_overflow(page) <= 0
     if AXE.exists():
@@ -88,6 +95,8 @@ def test_the_console_opens_a_caribbean_stud_table(
     assert made["game"] == "caribbean" and made["title"] == "Stud by the console"
     assert made["limits"]["min_bet"] == 500 and made["limits"]["max_bet"] == 25_000
     assert made["rules"]["raise_multiple"] == 2
+    assert made["rules"]["progressive_bet"] == 100 and made["rules"]["jackpot"] == 500_000
+    assert made["rules"]["dealing"] == "hands"
     # the new table's theoretical return in Caribbean Stud's own words
     page.wait_for_selector(f"{card} [data-testid=theory][data-theory=ready]")
     assert "element of risk" in page.inner_text(f"{card} [data-testid=theory]")

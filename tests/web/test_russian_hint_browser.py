@@ -4,6 +4,8 @@ the history then tells what the decision cost."""
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlparse
+
 from web_testkit import Tab, WebServer, axe_violations
 
 
@@ -59,3 +61,44 @@ def test_the_hint_names_the_best_option_with_each_options_value(
     assert line.get_attribute("data-cost") == str(cost), line.inner_text()
     assert "fold" in line.inner_text() and best["label"] in line.inner_text()
     tab.shot("russian-history-costs")
+
+
+def test_the_hint_after_a_reload_still_knows_the_discarded_cards(
+    tab: Tab, web_server: WebServer
+) -> None:
+    """The advisor values a decision after an exchange with the discards out of the deck;
+    a page reloaded after the exchange asks it with them too (it asked without: it learnt the
+    discards only from the exchange's event, which a reload does not replay)."""
+    name, _, token = web_server.player("sergei", credit=50_000)
+    tab.login(name)
+    tab.open_table("russian")
+    page = tab.page
+    page.click("[data-testid=sit]")
+    page.wait_for_selector("[data-testid=bet-form]")
+    page.click("[data-testid=chip-100]")
+    page.click("[data-testid=spot-ante]")
+    page.click("[data-testid=bet-button]")
+    page.wait_for_selector("[data-testid=act-exchange]")
+    before = _cards(tab)
+    gone = before[:2]
+    page.click(f"[data-testid=my-box] [data-card='{gone}']")
+    page.click("[data-testid=act-exchange]:not([disabled])")
+    page.wait_for_selector(
+        f"[data-testid=my-box]:not(:has([data-card='{gone}'])) [data-testid=card]"
+    )
+    page.reload()
+    page.wait_for_selector("[data-testid=act-bet]:not([disabled])")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/advice" in r.url else None)
+    page.click("[data-testid=hint]")
+    hint = page.wait_for_selector("[data-testid=hint-text]:has-text('Best play:')")
+    assert hint is not None and asked, asked
+    query = parse_qs(urlparse(asked[-1]).query)
+    assert query.get("seen") == [gone], asked[-1]
+    # what the page shows is the advisor's value with the discard out of the deck
+    advice = web_server.http.get(
+        "/api/games/russian/advice",
+        params={"hand": _cards(tab), "seen": gone},
+        headers={"Authorization": f"Bearer {token}"},
+    ).json()
+    assert f"{advice['options'][0]['ev']:+.3f}" in hint.inner_text()

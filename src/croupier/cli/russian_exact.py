@@ -79,10 +79,17 @@ def _decisions_table(result: ExactResult) -> Table:
 
 
 def write_json(
-    path: Path, result: ExactResult, config: RussianConfig, seconds: float, resumed: int = 0
+    path: Path,
+    result: ExactResult,
+    config: RussianConfig,
+    seconds: float,
+    resumed: int = 0,
+    solution: ClassSolution | None = None,
 ) -> None:
     """The figures as exact fractions (strings) and floats, with the rules; ``seconds`` is
-    this command's time, ``resumed`` the chunks it read from checkpoints of an earlier run."""
+    this command's time, ``resumed`` the chunks it read from checkpoints of an earlier run;
+    with the ``solution``, a few classes' exact values to check independently
+    (:func:`croupier.analysis.russian.variants.sample_classes`)."""
     data: dict[str, Any] = {
         "rules": config.to_dict(),
         "seconds": round(seconds, 1),
@@ -98,6 +105,10 @@ def write_json(
             for d in result.decisions
         ],
     }
+    if solution is not None:
+        from croupier.analysis.russian.variants import sample_classes
+
+        data["samples"] = sample_classes(solution, result)
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
@@ -137,7 +148,7 @@ def run_exact(
     console.print(_figures_table(result, seconds, solution.resumed))
     console.print(_decisions_table(result))
     if json_path is not None:
-        write_json(json_path, result, config, seconds, solution.resumed)
+        write_json(json_path, result, config, seconds, solution.resumed, solution)
         console.print(f"wrote {json_path}")
     if strategy_path is not None:
         from croupier.analysis.russian.strategy import save_exact_strategy

@@ -232,7 +232,8 @@ def solve(
         config: the table (default: the spec's).
         deck: the cards in play (a 52-bit mask; reduced decks are for tests).
         workdir: where each finished chunk is kept; a run started again with the same
-            directory and rules resumes after the last finished chunk.
+            directory and rules resumes after the last finished chunk (also a table whose
+            exchange range lies inside the stored run's: see :func:`_claim`).
         chunks: how many pieces the work is cut into (progress and checkpoints).
         on_progress: called with (classes done, classes) after each chunk.
         allowed: the option columns to consider (default: those the table allows).
@@ -245,7 +246,7 @@ def solve(
     """
     import time
 
-    rules = exact_rules(config or RussianConfig())
+    rules = _analysed(config or RussianConfig())
     mask = rules.allowed if allowed is None else allowed
     classes = hand_classes(deck)
     n = len(classes.cards)
@@ -257,13 +258,8 @@ def solve(
     stamp_data: dict[str, Any] = {"rules": rules.key, "deck": deck, "allowed": mask.tolist()}
     if force is not None:
         stamp_data["force"] = hashlib.sha256(forced.tobytes()).hexdigest()
-    key = json.dumps(stamp_data)
     if workdir is not None:
-        workdir.mkdir(parents=True, exist_ok=True)
-        stamp = workdir / "rules.json"
-        if stamp.exists() and stamp.read_text() != key:
-            raise ConfigError(f"{workdir} holds a run of other rules; use another directory")
-        stamp.write_text(key)
+        mask = _claim(workdir, stamp_data, mask)
     pieces = _chunk_order(classes, min(chunks, len(classes.rank_counts)))
     done = 0
     resumed = 0
@@ -295,6 +291,44 @@ def solve(
         seconds=time.perf_counter() - started,
         resumed=resumed,
     )
+
+
+def _analysed(config: RussianConfig) -> ExactRules:
+    """The rules :func:`solve` sums, or a clear refusal of those it does not model."""
+    if config.dealer_upcard:
+        raise ConfigError(
+            "the exact analysis does not cover dealer_upcard = true (the player would decide "
+            "seeing one of the dealer's cards)"
+        )
+    return exact_rules(config)
+
+
+def _claim(
+    workdir: Path, stamp_data: dict[str, Any], mask: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """Take ``workdir`` for a run (its ``rules.json`` names what its chunks hold) and return
+    the option columns to sum: the requested ones, or the wider ones of a run already there
+    of the same rules (an exchange range inside the stored one: every chunk stays valid for
+    the narrower table, whose figures :func:`.results.summarize` reads, and the directory
+    stays one run).
+
+    Raises:
+        ConfigError: the directory holds a run of other rules.
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    stamp = workdir / "rules.json"
+    key = json.dumps(stamp_data)
+    if stamp.exists() and stamp.read_text() != key:
+        stored = json.loads(stamp.read_text())
+        wider = np.array(stored.get("allowed", []), dtype=bool)
+        same = {k: v for k, v in stored.items() if k != "allowed"} == {
+            k: v for k, v in stamp_data.items() if k != "allowed"
+        }
+        if not (same and wider.shape == mask.shape and (wider | ~mask).all()):
+            raise ConfigError(f"{workdir} holds a run of other rules; use another directory")
+        return wider
+    stamp.write_text(key)
+    return mask
 
 
 def _save(path: Path, out: tuple[npt.NDArray[Any], ...]) -> None:

@@ -140,6 +140,8 @@ def summarize(sol: ClassSolution, allowed: npt.NDArray[np.bool_] | None = None) 
         if o == 0:
             lo[0] -= w
             continue
+        if sol.how[c, o] != 2:
+            raise ValueError(f"class {c}: the chosen option was not summed exactly")
         lo[o] += w * _two(sol.words[c, o, 0:2])
         e = sol.ext[c, o]
         for i, column in enumerate((BETS, INS_COUNT, INSURED, BUYS)):

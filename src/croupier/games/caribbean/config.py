@@ -182,6 +182,13 @@ DEFAULT_PROGRESSIVE = ProgressiveTable.from_mapping(
 _ANTE_MIN, _ANTE_MAX = Chips(100), Chips(10_000)
 
 
+def _by_line(table: Mapping[Any, Any]) -> dict[str, Any]:
+    """A pay table's lines under their category's name as the rules' tables write it
+    (``"Royal Flush"``, ``"straight-flush"`` -> ``royal_flush``, ``straight_flush``), so that a
+    line given replaces the rules' line instead of standing beside it."""
+    return {str(k).strip().lower().replace(" ", "_").replace("-", "_"): v for k, v in table.items()}
+
+
 def _whole(name: str, value: object, *, low: int = 1) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise ConfigError(f"{name} = {value!r} is not a whole number of at least {low}")
@@ -290,14 +297,14 @@ class CaribbeanConfig:
             if not isinstance(table, Mapping):
                 raise ConfigError(f"raise_paytable must be a table of odds, not {table!r}")
             # the lines given replace the rules' (every hand is paid: none can be left out)
-            lines = {**DEFAULT_RAISE.to_mapping(), **table}
+            lines = {**DEFAULT_RAISE.to_mapping(), **_by_line(table)}
             options["raise_paytable"] = PayTable.from_mapping("raise", lines)
         side = options.get("progressive_paytable")
         if side is not None and not isinstance(side, ProgressiveTable):
             if not isinstance(side, Mapping):
                 raise ConfigError(f"progressive_paytable must be a table of prizes, not {side!r}")
             # the prizes given replace the default ones; a prize of 0 removes its line
-            prizes = {**DEFAULT_PROGRESSIVE.to_mapping(), **side}
+            prizes = {**DEFAULT_PROGRESSIVE.to_mapping(), **_by_line(side)}
             options["progressive_paytable"] = ProgressiveTable.from_mapping(
                 {k: v for k, v in prizes.items() if not (type(v) is int and v == 0)}
             )

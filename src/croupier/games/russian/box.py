@@ -52,6 +52,9 @@ class BoxView:
     cards: tuple[Card, ...] | None
     net: int | None
     """The player's net once settled (only for the seat's own boxes)."""
+    discarded: tuple[Card, ...] | None = None
+    """The cards the box exchanged away, where ``cards`` is shown (their owner saw them: a
+    client that reloads still knows them, and the advisor removes them from the deck)."""
 
 
 class Box:
@@ -124,7 +127,13 @@ class Box:
             status=self.status,
             cards=self.cards if visible and self.cards else None,
             net=self.settlement.net if own and self.settlement is not None else None,
+            discarded=self.discarded if visible and self.cards else None,
         )
+
+    @property
+    def discarded(self) -> tuple[Card, ...]:
+        """The first hand's cards no longer in the box's hand (an exchange's discards)."""
+        return tuple(c for c in self.initial if c not in self.cards)
 
 
 def settle_boxes(

@@ -281,8 +281,9 @@ class RussianConfig:
             "insurance_min_multiple",
         ):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ConfigError(f"{name} = {value!r} is not a whole number >= 1")
+            # spec/russian.md: 2, 1, 1, 1; a table keeps them within ten Antes
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
+                raise ConfigError(f"{name} = {value!r} is not a whole number from 1 to 10")
         if not isinstance(self.bet_paytable, BetPaytable):
             raise ConfigError("bet_paytable must be a BetPaytable")
         if not isinstance(self.bonus_paytable, BonusPaytable):

@@ -95,6 +95,7 @@ class Monitor:
         return taken
 
     def _run(self) -> None:
+        self._prepare()
         while True:
             with self._wake:
                 self._wake.wait_for(lambda: self._pending or self._stopping, self.sweep_seconds)
@@ -112,6 +113,15 @@ class Monitor:
                 with self._wake:
                     self._busy = False
                     self._wake.notify_all()
+
+    def _prepare(self) -> None:
+        """Each game's valuation loaded before the first round settles (on a live table's
+        settlement it held the interpreter for seconds while the next round's bets came in)."""
+        for game, theory in sorted(self.setup.theories.items()):
+            try:
+                theory.prepare_monitor()
+            except Exception:  # the monitor goes on: the round's valuation says what is wrong
+                log.exception("preparing the monitor of %s failed", game)
 
     def _table(self, table: str) -> int:
         taken = 0

@@ -42,14 +42,10 @@ from croupier.server.tables.driver import Parts
 from croupier.server.tables.games import BankedFactory, BankedRound
 from croupier.server.tables.gateway_bets import GatewayBets
 from croupier.server.tables.nextround import NextRound
-from croupier.server.tables.staking import (
-    bet_ack,
-    bet_message,
-    bet_request_stake,
-    returned_hold,
-)
+from croupier.server.tables.staking import bet_ack, returned_hold, stake_order
 from croupier.server.tables.turns import Turns
 from croupier.server.tables.wire import (
+    BetMessage,
     BuyInMessage,
     DecisionsOpen,
     LeaveMessage,
@@ -58,8 +54,10 @@ from croupier.server.tables.wire import (
     RoundOpened,
     SitInMessage,
     SitOutMessage,
+    Spots,
     TableIdle,
     TableState,
+    read_spots,
     round_closed,
 )
 
@@ -67,8 +65,17 @@ __all__ = ["BankedDriver"]
 
 log = logging.getLogger(__name__)
 
-Held = tuple[Request, int, dict[str, int], rounds.Stake]
-"""A bet the game took: its request, seat, spots and stake."""
+Bet = tuple[Request, int, Spots]
+"""A bet from a seat: its request, the seat, its spots (decoded once, at the frame)."""
+Held = tuple[Request, int, Spots, rounds.Stake]
+"""A bet the game took, with its stake."""
+
+
+def _stake(request: Request, seat: int, amount: int) -> rounds.Stake:
+    """The stake of ``request``'s bet from ``seat`` (:func:`.staking.stake_order`)."""
+    bet = request.message
+    assert isinstance(bet, BetMessage)
+    return stake_order(request.conn.user_id, seat=seat, amount=amount, key=bet.key, bets=bet.bets)
 
 
 class BankedDriver:
@@ -169,9 +176,11 @@ class BankedDriver:
             await self.gateway_bets.place(prepaid)
             requests = [r for r in requests if r.prepaid is None]
         later: list[Request] = []
-        seats: list[tuple[Request, int]] = []
+        seats: list[Bet] = []
         betting: set[int] = set()  # the seats in ``seats`` (a thousand at a live table)
         for request in requests:
+            message = request.message
+            assert isinstance(message, BetMessage)
             try:
                 seat = self.seats.seat(request.conn)
                 self.seats.check_open()
@@ -179,6 +188,7 @@ class BankedDriver:
                     raise IllegalActionError(
                         f"bets are closed: the table is {core.status}", reason="bets_closed"
                     )
+                spots = read_spots(message.bets, self.factory.spots)
             except CroupierError as exc:
                 self.out.refuse(request, exc)
                 continue
@@ -186,7 +196,7 @@ class BankedDriver:
                 later.append(request)
             else:
                 betting.add(seat)
-                seats.append((request, seat))
+                seats.append((request, seat, spots))
         if seats:
             opening = self.round is None
             if self.round is not None:
@@ -203,53 +213,48 @@ class BankedDriver:
         if later:
             await self.bets(later)
 
-    async def _not_resent(
-        self, game_round: BankedRound, seats: list[tuple[Request, int]]
-    ) -> list[tuple[Request, int]]:
+    async def _not_resent(self, game_round: BankedRound, seats: list[Bet]) -> list[Bet]:
         """The bets that are not resends: a resend (same key, same bet, from a seat that has
         bet) is answered from its idempotency record, a key conflict refused."""
         core = self.core
-        fresh: list[tuple[Request, int]] = []
-        resent: list[tuple[Request, int]] = []
-        for request, seat in seats:
+        fresh: list[Bet] = []
+        resent: list[Bet] = []
+        for bet in seats:
+            request, seat, _ = bet
             has_bet = self.round is not None and core.in_round(seat, request.conn.user_id)
-            (resent if has_bet else fresh).append((request, seat))
+            (resent if has_bet else fresh).append(bet)
         if not resent:
             return fresh
-        asked: list[tuple[Request, int]] = []
+        asked: list[Bet] = []
         looked: list[rounds.Stake] = []
-        for request, seat in resent:
-            bets = dict(bet_message(request).bets)
+        for request, seat, spots in resent:
             try:
-                amount = game_round.bets_total(bets)
+                amount = game_round.bets_total(spots)
             except CroupierError as exc:
                 self.out.refuse(request, exc)
                 continue
-            asked.append((request, seat))
-            looked.append(bet_request_stake(request, seat, amount, bets))
+            asked.append((request, seat, spots))
+            looked.append(_stake(request, seat, amount))
         found = await self.escrow.replayed(looked)
-        for (request, seat), answer in zip(asked, found, strict=True):
+        for (request, seat, spots), answer in zip(asked, found, strict=True):
             if answer is None:
-                fresh.append((request, seat))
+                fresh.append((request, seat, spots))
             elif isinstance(answer, CroupierError):
                 self.out.refuse(request, answer)
             else:
                 self.out.answer(request, bet_ack(answer, round_id=core.round_id, seat=seat))
         return fresh
 
-    def _checked_bets(
-        self, game_round: BankedRound, fresh: list[tuple[Request, int]]
-    ) -> list[Held]:
+    def _checked_bets(self, game_round: BankedRound, fresh: list[Bet]) -> list[Held]:
         """The bets the game takes, each with its stake; the others refused."""
         held = []
-        for request, seat in fresh:
-            bets = dict(bet_message(request).bets)
+        for request, seat, spots in fresh:
             try:
-                total = game_round.check_bets(seat, bets)
+                total = game_round.check_bets(seat, spots)
             except CroupierError as exc:
                 self.out.refuse(request, exc)
                 continue
-            held.append((request, seat, bets, bet_request_stake(request, seat, total, bets)))
+            held.append((request, seat, spots, _stake(request, seat, total)))
         return held
 
     async def _hold_bets(
@@ -276,7 +281,7 @@ class BankedDriver:
         voided, and every request answered so)."""
         core, escrow = self.core, self.escrow
         acks: list[tuple[Request, Result]] = []
-        for (request, seat, bets, _), answer in zip(held, answers, strict=True):
+        for (request, seat, spots, _), answer in zip(held, answers, strict=True):
             if isinstance(answer, CroupierError):
                 self.out.refuse(request, answer)
                 continue
@@ -291,7 +296,7 @@ class BankedDriver:
             # placed (a gateway's hold whose message never came, issue 18): placed now.
             escrow.keep(answer.transaction_id)
             try:
-                game_round.place_bets(seat, bets)
+                game_round.place_bets(seat, spots)
             except Exception as exc:
                 await self.bets_malfunction(exc, [other for other, _, _, _ in held])
                 return None

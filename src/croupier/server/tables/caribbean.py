@@ -60,7 +60,7 @@ from croupier.server.tables.games import (
     to_json,
 )
 from croupier.server.tables.protocol import ActMessage
-from croupier.server.tables.wire import UNSET, read_spots
+from croupier.server.tables.wire import UNSET, Spots, read_spots
 
 __all__ = [
     "SETTINGS",
@@ -95,6 +95,7 @@ class CaribbeanFactory:
 
     game = "caribbean"
     kind: Literal["banked"] = "banked"
+    spots: type[Spots] = CaribbeanSpots
 
     def __init__(self, table: TableConfig) -> None:
         self.config, self.jackpot = _split(table.rules)
@@ -140,7 +141,7 @@ class CaribbeanFactory:
         table's rules: a round on an ordered deck answers (its cards are never dealt)."""
         if self._pricing is None:
             self._pricing = CaribbeanTableRound(CaribbeanRound(self.config, Shoe(DECK)))
-        return self._pricing.check_bets(0, bets)
+        return self._pricing.check_bets(0, read_spots(bets, self.spots))
 
     def decision_word(self, act: ActMessage) -> str | None:
         return _word(act)
@@ -191,10 +192,10 @@ class CaribbeanTableRound:
 
     # -- opening bets --------------------------------------------------------------------
 
-    def bet_action(self, seat: int, bets: Mapping[str, int]) -> CaribbeanAction:
+    def bet_action(self, seat: int, spots: Spots) -> CaribbeanAction:
         """The engine's action of a bet from ``seat``: its Ante (and progressive), or the
         progressive bet added by a seat that has bet."""
-        spots = read_spots(bets, CaribbeanSpots)
+        assert isinstance(spots, CaribbeanSpots)
         if self.engine.has_box(seat):
             if spots.ante is not UNSET or not spots.progressive:
                 raise IllegalActionError(
@@ -207,20 +208,20 @@ class CaribbeanTableRound:
             raise InvalidRequestError("an ante is required", reason="ante_required")
         return PlaceBets(seat=seat, ante=Chips(spots.ante), progressive=bool(spots.progressive))
 
-    def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        action = self.bet_action(seat, bets)
+    def check_bets(self, seat: int, spots: Spots) -> int:
+        action = self.bet_action(seat, spots)
         self.engine.verify(action)
         return int(self.engine.price(action))
 
-    def bets_total(self, bets: Mapping[str, int]) -> int:
+    def bets_total(self, spots: Spots) -> int:
         """The money a bet puts on the table (no seat rules checked)."""
-        spots = read_spots(bets, CaribbeanSpots)
+        assert isinstance(spots, CaribbeanSpots)
         side = self.engine.config.progressive_bet or 0
         ante = 0 if spots.ante is UNSET else spots.ante
         return int(opening_stake(ante=ante, progressive=side if spots.progressive else 0))
 
-    def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
-        self.engine.apply(self.bet_action(seat, bets))
+    def place_bets(self, seat: int, spots: Spots) -> None:
+        self.engine.apply(self.bet_action(seat, spots))
 
     def adopt_limits(self, factory: CaribbeanFactory) -> None:
         """The table's limits changed (an operator): bets placed from now on in this round's
@@ -456,6 +457,9 @@ class CaribbeanTheory:
         )
         figures = {"return_per_ante": float(back)}
         return RoundTheory(boxes=shaped, figures=figures, uncovered=len(stakes) - len(shaped))
+
+    def prepare_monitor(self) -> None:
+        return None  # nothing compiled to load ahead
 
     def monitor_round(
         self, record: Mapping[str, Any], book: object, *, rules: Mapping[str, Any] | None = None

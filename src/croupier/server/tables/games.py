@@ -26,6 +26,7 @@ from croupier.games.protocol import Action
 from croupier.history.records import to_json
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.protocol import ActMessage
+from croupier.server.tables.wire import Spots
 
 __all__ = [
     "BankedFactory",
@@ -131,19 +132,18 @@ class BankedRound(GameRound, Protocol):
         another). A turn not pending before opens with ``decisions_open`` and its own timer."""
         ...
 
-    def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
+    def check_bets(self, seat: int, spots: Spots) -> int:
         """Validate the opening bets, or a bet a seat that has bet may add in the same
-        betting window (UTH: Trips after the Ante); return the stake to hold. ``bets`` is a
-        ``bet``'s spots as the wire has them: the game decodes them strictly into its own
-        :class:`.wire.Spots` (its ``<game>_wire`` module, :func:`.wire.read_spots`), so an
-        unknown spot or an amount a spot does not take is refused naming it."""
+        betting window (UTH: Trips after the Ante); return the stake to hold (the engine's
+        price). ``spots`` is a ``bet``'s, decoded once at the frame into the game's own
+        :class:`.wire.Spots` (:attr:`BankedFactory.spots`, :func:`.wire.read_spots`)."""
         ...
 
-    def bets_total(self, bets: Mapping[str, int]) -> int:
+    def bets_total(self, spots: Spots) -> int:
         """The money a bet puts on the table (no seat rules checked)."""
         ...
 
-    def place_bets(self, seat: int, bets: Mapping[str, int]) -> None: ...
+    def place_bets(self, seat: int, spots: Spots) -> None: ...
 
     def can_close_betting(self) -> bool: ...
 
@@ -252,6 +252,13 @@ class BankedFactory(GameFactory, Protocol):
 
     def min_stake(self) -> int:
         """The least a seat can bet (what a seat needs in the wallet)."""
+        ...
+
+    @property
+    def spots(self) -> type[Spots]:
+        """The spots of the game's ``bet`` (its ``<game>_wire`` module): a ``bet`` frame's
+        ``bets`` are decoded into them once, strictly (an unknown spot, or an amount a spot
+        does not take, refused naming it: :func:`.wire.read_spots`)."""
         ...
 
     def price_bet(self, bets: Mapping[str, int]) -> int:
@@ -410,6 +417,13 @@ class GameTheory(Protocol):
     def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> float | None:
         """What a round that staked ``wagered`` returns in theory by the published figures,
         in minor units (``None``: no published figure)."""
+        ...
+
+    def prepare_monitor(self) -> None:
+        """Load now what valuing a settled round needs (modules, compiled kernels), so that
+        the first settlement does not: the monitor's thread calls it once as it starts (it
+        took the event loop's interpreter lock for seconds while the next round's thousand
+        bets came in)."""
         ...
 
     def monitor_round(

@@ -24,13 +24,12 @@ from croupier.server.tables.escrow import Escrow
 from croupier.server.tables.games import BankedFactory, BankedRound
 from croupier.server.tables.seats import Seats
 from croupier.server.tables.staking import (
-    bet_message,
-    bet_request_stake,
     prepaid_ack,
     returned_hold,
+    stake_order,
     unverified_hold,
 )
-from croupier.server.tables.wire import Result
+from croupier.server.tables.wire import BetMessage, Result, Spots, read_spots
 
 __all__ = ["BettingLife", "GatewayBets"]
 
@@ -68,10 +67,13 @@ class GatewayBets:
         refused: list[tuple[Request, CroupierError]] = []
         claims = []
         for request in requests:
-            paid = request.prepaid
-            assert paid is not None
-            bets = dict(bet_message(request).bets)
-            claims.append((paid, bet_request_stake(request, paid.seat, paid.amount, bets)))
+            paid, bet = request.prepaid, request.message
+            assert paid is not None and isinstance(bet, BetMessage)
+            user = request.conn.user_id
+            stake = stake_order(
+                user, seat=paid.seat, amount=paid.amount, key=bet.key, bets=bet.bets
+            )
+            claims.append((paid, stake))
         verdicts = await self.life.escrow.verify(claims)
         for request, verdict in zip(list(requests), verdicts, strict=True):
             paid = request.prepaid
@@ -86,7 +88,7 @@ class GatewayBets:
                 self.life.out.answer(request, prepaid_ack(paid, paid.seat, replayed=True))
                 continue
             try:
-                seat, bets = self._check(request)
+                seat, spots = self._check(request)
             except CroupierError as exc:
                 refused.append((request, exc))
                 continue
@@ -99,7 +101,7 @@ class GatewayBets:
             game_round = self.life.round
             assert game_round is not None
             try:
-                game_round.place_bets(seat, bets)
+                game_round.place_bets(seat, spots)
             except Exception as exc:
                 await self.life.bets_malfunction(exc, requests)
                 return
@@ -111,7 +113,7 @@ class GatewayBets:
         if placed:
             await self.life.answer_bets(placed, lone=len(requests) == 1)
 
-    def _check(self, request: Request) -> tuple[int, dict[str, int]]:
+    def _check(self, request: Request) -> tuple[int, Spots]:
         """The seat and spots of a bet a gateway held the stake of, if the table takes it
         as it is: in this round's betting, from the seat it was held for, for that stake.
 
@@ -149,14 +151,16 @@ class GatewayBets:
                 "stake is returned",
                 reason="not_your_seat",
             )
-        bets = dict(bet_message(request).bets)
-        total = game_round.check_bets(seat, bets)
+        bet = request.message
+        assert isinstance(bet, BetMessage)
+        spots = read_spots(bet.bets, self.life.factory.spots)
+        total = game_round.check_bets(seat, spots)
         if total != paid.amount:  # pragma: no cover - the gateway asks the same game
             raise IllegalActionError(
                 f"the bet stakes {total}, not the {paid.amount} held (the table's rules "
                 "changed): its stake is returned; bet again"
             )
-        return seat, bets
+        return seat, spots
 
     async def _release(self, refused: list[tuple[Request, CroupierError]]) -> None:
         """Return the holds of the bets refused, then say why to each (after the return:

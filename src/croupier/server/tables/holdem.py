@@ -661,6 +661,9 @@ class HoldemTheory:
     def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> None:
         return None
 
+    def prepare_monitor(self) -> None:
+        return None  # no round is valued
+
     def monitor_round(
         self, record: Mapping[str, Any], book: object, *, rules: Mapping[str, Any] | None = None
     ) -> None:

@@ -72,7 +72,7 @@ from croupier.server.tables.games import (
 )
 from croupier.server.tables.protocol import ActMessage
 from croupier.server.tables.russian_wire import RussianSpots
-from croupier.server.tables.wire import UNSET, read_spots
+from croupier.server.tables.wire import UNSET, Spots, read_spots
 
 __all__ = [
     "ANALYSED_RULES",
@@ -93,6 +93,7 @@ class RussianFactory:
 
     game = "russian"
     kind: Literal["banked"] = "banked"
+    spots: type[Spots] = RussianSpots
 
     def __init__(self, table: TableConfig) -> None:
         self.name = str(table.rules.get("name", "Russian Poker"))
@@ -153,7 +154,7 @@ class RussianFactory:
         if self._pricing is None:
             shoe = Shoe(DECK)
             self._pricing = RussianTableRound(RussianRound(self.config, shoe), shoe=shoe)
-        return self._pricing.check_bets(0, bets)
+        return self._pricing.check_bets(0, read_spots(bets, self.spots))
 
     def decision_word(self, act: ActMessage) -> str | None:
         """The wire name of the decision ``act`` asks for: its action."""
@@ -213,9 +214,9 @@ class RussianTableRound:
 
     # -- opening bets --------------------------------------------------------------------
 
-    def _bets(self, bets: Mapping[str, int]) -> RussianSpots:
-        """``bets`` as the game's spots, checked against the table's layout and options."""
-        spots = read_spots(bets, RussianSpots)
+    def _bets(self, spots: Spots) -> RussianSpots:
+        """The bet's spots, checked against the table's layout and options."""
+        assert isinstance(spots, RussianSpots)
         if spots.ante is UNSET:
             raise InvalidRequestError("an ante is required on the open box", reason="ante_required")
         config = self.engine.config
@@ -241,10 +242,10 @@ class RussianTableRound:
             )
         return spots
 
-    def bets_total(self, bets: Mapping[str, int]) -> int:
+    def bets_total(self, spots: Spots) -> int:
         """The engine's price of the boxes the bet places (any free boxes: a box's price
         does not depend on where it is)."""
-        spots = self._bets(bets)
+        spots = self._bets(spots)
         return sum(int(self.engine.price(a)) for a in spots.boxes(0, range(spots.count)))
 
     def _free_boxes(self, count: int) -> list[int]:
@@ -258,8 +259,8 @@ class RussianTableRound:
             )
         return free[:count]
 
-    def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        spots = self._bets(bets)
+    def check_bets(self, seat: int, spots: Spots) -> int:
+        spots = self._bets(spots)
         if seat in self.seats:
             raise IllegalActionError(
                 f"seat {seat} has already bet in this round", reason="already_bet"
@@ -276,9 +277,9 @@ class RussianTableRound:
             self.engine.verify(action)
         return sum(int(self.engine.price(a)) for a in placed)
 
-    def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
-        self.check_bets(seat, bets)
-        spots = self._bets(bets)
+    def place_bets(self, seat: int, spots: Spots) -> None:
+        assert isinstance(spots, RussianSpots)
+        self.check_bets(seat, spots)  # the boxes free now, each verified
         for action in spots.boxes(seat, self._free_boxes(spots.count)):
             self.engine.apply(action)
 
@@ -600,6 +601,9 @@ class RussianTheory:
 
     def published_return(self, record: Mapping[str, Any] | None, wagered: int) -> None:
         return None  # the operator's statistics have no published Russian figure
+
+    def prepare_monitor(self) -> None:
+        return None  # nothing compiled to load ahead
 
     def monitor_round(
         self, record: Mapping[str, Any], book: object, *, rules: Mapping[str, Any] | None = None

@@ -34,6 +34,12 @@ DESCRIPTOR = GameDescriptor(
         money("bonus_min", _D.bonus_min, at_most="bonus_max"),
         money("bonus_max", _D.bonus_max),
         money("max_payout", _D.max_payout, optional=True),
+        # the Bet and the fees in Antes (spec/russian.md: 2, 1, 1, 1); a casino's table keeps
+        # them within ten Antes (the engine alone, for the analysis, takes any whole number)
+        count("bet_multiple", _D.bet_multiple, 1, 10),
+        count("draw_fee_multiple", _D.draw_fee_multiple, 1, 10),
+        count("buy_fee_multiple", _D.buy_fee_multiple, 1, 10),
+        count("insurance_min_multiple", _D.insurance_min_multiple, 1, 10),
         flag("dealer_upcard", _D.dealer_upcard),
         count("open_boxes_per_player", _D.open_boxes_per_player, 1, 2),
         count("exchange_min", _D.exchange_min, 1, 5, at_most="exchange_max"),

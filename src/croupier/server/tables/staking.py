@@ -1,6 +1,5 @@
-"""What a table's requests stake: the :class:`rounds.Stake` of a bet or of a decision, and the
-answer to a bet. Pure helpers of :class:`croupier.server.tables.table.Table`'s one staking
-path (``_bets`` / ``_acts``: a lone request is a batch of one)."""
+"""What a table's requests stake: the :class:`rounds.Stake` of a bet or of a decision
+(:func:`stake_order`, the one place it is built), and the answers to a bet."""
 
 from __future__ import annotations
 
@@ -8,28 +7,17 @@ from collections.abc import Mapping
 
 from croupier.errors import IllegalActionError
 from croupier.server.rounds import store as rounds
-from croupier.server.tables.connection import Prepaid, Request
-from croupier.server.tables.wire import BetMessage, BetResult
+from croupier.server.tables.connection import Prepaid
+from croupier.server.tables.wire import BetResult
 from croupier.server.wallet.service import Movement
 
 __all__ = [
     "bet_ack",
-    "bet_message",
-    "bet_request_stake",
-    "bet_stake",
-    "decision_stake",
     "prepaid_ack",
     "returned_hold",
     "stake_order",
     "unverified_hold",
 ]
-
-
-def bet_message(request: Request) -> BetMessage:
-    """The request's bet (the caller routed only bets here)."""
-    message = request.message
-    assert isinstance(message, BetMessage)
-    return message
 
 
 def stake_order(
@@ -69,28 +57,6 @@ def stake_order(
         idempotency_key=f"decision:{decision}:seat:{seat}",
         details={"decision": decision, "action": word, "stake": amount, "seat": seat},
     )
-
-
-def bet_stake(
-    user_id: int, key: str, *, seat: int, amount: int, bets: Mapping[str, int]
-) -> rounds.Stake:
-    """A bet's :func:`stake_order`."""
-    return stake_order(user_id, seat=seat, amount=amount, key=key, bets=bets)
-
-
-def bet_request_stake(
-    request: Request, seat: int, amount: int, bets: Mapping[str, int]
-) -> rounds.Stake:
-    """The stake of ``request``'s bet from ``seat``: its :func:`bet_stake`."""
-    user_id, key = request.conn.user_id, bet_message(request).key
-    return bet_stake(user_id, key, seat=seat, amount=amount, bets=bets)
-
-
-def decision_stake(
-    user_id: int, word: str, *, decision: str, seat: int, extra: int
-) -> rounds.Stake:
-    """A decision's :func:`stake_order` (its extra stake ``extra``)."""
-    return stake_order(user_id, seat=seat, amount=extra, decision=decision, word=word)
 
 
 def bet_ack(move: Movement, *, round_id: int | None, seat: int) -> BetResult:

@@ -13,7 +13,7 @@ opens (:class:`DecisionId`, ``"<round>-<number>"`` on the wire), sent with the t
 - without an id, it is the decision its seat is asked for now.
 
 The id is the decision's identity in the wallet too: the idempotency key of the stake it
-adds names it (:func:`croupier.server.tables.staking.decision_stake`), so two boxes or two
+adds names it (:func:`croupier.server.tables.staking.stake_order`), so two boxes or two
 turns never share a stake and a resend always does. Nothing here touches the database.
 """
 

@@ -68,7 +68,7 @@ from croupier.server.tables.games import (
 from croupier.server.tables.protocol import ActMessage
 from croupier.server.tables.uth_theory import blind_lookup
 from croupier.server.tables.uth_wire import UthSpots
-from croupier.server.tables.wire import UNSET, read_spots
+from croupier.server.tables.wire import UNSET, Spots, read_spots
 
 __all__ = [
     "SETTINGS",
@@ -87,6 +87,7 @@ class UthFactory:
 
     game = "uth"
     kind: Literal["banked"] = "banked"
+    spots: type[Spots] = UthSpots
 
     def __init__(self, table: TableConfig) -> None:
         self.config = _config(table.rules)
@@ -133,7 +134,7 @@ class UthFactory:
         answers, no shuffle (its cards are never dealt)."""
         if self._pricing is None:
             self._pricing = UthTableRound(UthRound(self.config, Shoe(DECK)))
-        return self._pricing.check_bets(0, bets)
+        return self._pricing.check_bets(0, read_spots(bets, self.spots))
 
     def decision_word(self, act: ActMessage) -> str | None:
         """The wire name of the decision ``act`` asks for (:meth:`UthTableRound.decision_word`)."""
@@ -256,10 +257,10 @@ class UthTableRound:
             )
         return ante, trips
 
-    def bet_action(self, seat: int, bets: Mapping[str, int]) -> PlaceBets | AddTrips:
+    def bet_action(self, seat: int, spots: Spots) -> PlaceBets | AddTrips:
         """The engine's action of a bet from ``seat``: its opening bets, or Trips added by a
         seat that has bet (seed 001: the Trips spot opens once the Ante is accepted)."""
-        spots = read_spots(bets, UthSpots)
+        assert isinstance(spots, UthSpots)
         if self.engine.has_box(seat):
             if not spots.trips_only:
                 raise IllegalActionError(
@@ -270,20 +271,20 @@ class UthTableRound:
         ante, trips = self._bets(spots)
         return PlaceBets(seat=seat, ante=Chips(ante), trips=Chips(trips))
 
-    def check_bets(self, seat: int, bets: Mapping[str, int]) -> int:
-        action = self.bet_action(seat, bets)
+    def check_bets(self, seat: int, spots: Spots) -> int:
+        action = self.bet_action(seat, spots)
         self.engine.verify(action)
         return int(self.engine.price(action))
 
-    def bets_total(self, bets: Mapping[str, int]) -> int:
-        spots = read_spots(bets, UthSpots)
+    def bets_total(self, spots: Spots) -> int:
+        assert isinstance(spots, UthSpots)
         if spots.trips_only:
             return int(self.engine.price(AddTrips(seat=0, trips=Chips(spots.trips or 0))))
         ante, trips = self._bets(spots)
         return int(self.engine.price(PlaceBets(seat=0, ante=Chips(ante), trips=Chips(trips))))
 
-    def place_bets(self, seat: int, bets: Mapping[str, int]) -> None:
-        self.engine.apply(self.bet_action(seat, bets))
+    def place_bets(self, seat: int, spots: Spots) -> None:
+        self.engine.apply(self.bet_action(seat, spots))
 
     def adopt_limits(self, factory: UthFactory) -> None:
         """The table's limits changed (an operator): bets placed from now on in this round's
@@ -609,6 +610,9 @@ class UthTheory:
         staked = sum(int(bet.get("trips", 0)) for bet in (record or {}).get("bets", []))
         trips = min(staked, wagered)
         return (wagered - trips) * _PUBLISHED["main"] + trips * _PUBLISHED["trips"]
+
+    def prepare_monitor(self) -> None:
+        uth_monitor.prepare()
 
     def monitor_round(
         self, record: Mapping[str, Any], book: _Book, *, rules: Mapping[str, Any] | None = None

@@ -27,7 +27,7 @@ from croupier.history import uth as uth_history
 from croupier.server.tables.games import MonitorBox, MonitorRound
 from croupier.server.tables.uth_theory import blind_lookup
 
-__all__ = ["monitor_round", "simulated_rounds"]
+__all__ = ["monitor_round", "prepare", "simulated_rounds"]
 
 
 def _config(record: Mapping[str, Any], rules: Mapping[str, Any] | None) -> UthConfig:
@@ -72,6 +72,14 @@ class _Valuer:
             except CroupierError:
                 self._seen[key] = None
         return self._seen[key]
+
+
+def prepare() -> None:
+    """Value one box's decisions (checked to the river, then folded) under the spec's Blind
+    table: the advisor's compiled kernels and the strategy table are loaded now, not at the
+    first settlement (:meth:`.games.GameTheory.prepare_monitor`)."""
+    checked = ["check", "check", "fold"]
+    decisions_value("As Kd", "2c 7h 9s Jd 4c", checked, preflop=load_preflop())
 
 
 def _box(

@@ -6,7 +6,7 @@
 // server's `state` frames and events say: it never holds a card the seat may not see.
 
 import { api, newKey } from "./api.js";
-import { bestHand, CardRow, CHIPS, categoryName, categoryOfValue } from "./cards.js";
+import { bestHand, CardRow, CHIPS, categoryName, categoryOfValue, nameAgainst } from "./cards.js";
 import { BetLines, ChipTray, limitError, priceText, Spot } from "./common.js";
 import { wordError } from "./errors.js";
 import { money, number, signedMoney, t } from "./i18n.js";
@@ -212,6 +212,11 @@ export function CaribbeanTable({ info }) {
   const up = shown && shown.upcard;
   const dealerCards = !shown ? [] : shown.dealer && shown.dealer.length ? (up && shown.dealer.includes(up) ? [up, ...shown.dealer.filter((c) => c !== up)] : shown.dealer) : up ? [up, null, null, null, null] : [];
   const dealerHand = shown && shown.dealer && shown.dealer.length === 5 ? bestHand(shown.dealer) : null;
+  if (mine && dealerHand) {
+    // each hand named down to the kicker that tells it from the other (as UTH's)
+    mine.name = nameAgainst(mine, [dealerHand]);
+    dealerHand.name = nameAgainst(dealerHand, [mine]);
+  }
   const shownBox = canBet ? null : box || (shown && shown.box);
   const byBet = Object.fromEntries(((result && result.bets) || []).map((b) => [b.bet, b]));
   const motion = (name) => (byBet[name] ? (byBet[name].net > 0 ? "won" : byBet[name].net < 0 ? "lost" : "") : canBet ? "" : "in");

@@ -337,7 +337,7 @@ function SettingField({ game, setting, value, onInput, error }) {
       </select></label>`;
   }
   return html`<${Field} id=${id} label=${label} value=${value} onInput=${onInput} error=${error} testid=${testid}
-    hint=${setting.optional ? t("op.no_cap") : null} />`;
+    hint=${setting.optional ? t(has(`op.hint.${setting.name}`) ? `op.hint.${setting.name}` : "op.no_cap") : null} />`;
 }
 
 function NewTable({ games, onChanged }) {

@@ -6,7 +6,7 @@
 // shown card by card. The page draws only what the server sends.
 
 import { api, newKey } from "./api.js";
-import { bestHand, Card, CardRow, cardName, CHIPS, categoryName } from "./cards.js";
+import { bestHand, Card, CardRow, cardName, CHIPS, categoryName, nameAgainst } from "./cards.js";
 import { BetLines, ChipTray, limitError, priceText, Spot } from "./common.js";
 import { centsText, money, signedMoney, t, toCents } from "./i18n.js";
 import { announce, toast } from "./notify.js";
@@ -163,6 +163,10 @@ export function RussianTable({ info }) {
   const shown = Object.fromEntries(((m.last && m.last.summary && m.last.summary.boxes) || []).filter((b) => b.cards).map((b) => [b.box, b.cards]));
   const boxes = v ? v.boxes.map((b) => (b.cards || !shown[b.box] ? b : { ...b, cards: shown[b.box] })) : m.last && m.last.summary && m.last.summary.boxes ? m.last.summary.boxes.map((b) => ({ ...b, blind: false })) : [];
   const dealerCards = m.bought ? m.bought.hand : v ? v.dealer || [] : m.last && m.last.summary.dealer ? m.last.summary.dealer : [];
+  // Once the dealer's five are shown, the dealer's hand and each of your boxes' are named down
+  // to the kicker that tells them apart (as UTH's).
+  const dealerHand = dealerCards.length === 5 && dealerCards.every(Boolean) ? bestHand(dealerCards) : null;
+  const myHands = boxes.filter((b) => b.seat === me && b.cards && b.cards.length >= 5).map((b) => bestHand(b.cards));
 
   function addChip(spot) {
     const cap = spot === "ante" ? rules.ante_max : rules.bonus_max;
@@ -207,7 +211,7 @@ export function RussianTable({ info }) {
     ui.hint = { text: t("uth.hint.asking") };
     refresh();
     const buying = legal.includes("buy") || legal.includes("decline");
-    const q = new URLSearchParams({ hand: open.cards.join(""), seen: (ui.seen[open.box] || []).join(""), dealer: buying ? dealerCards.join("") : "" });
+    const q = new URLSearchParams({ hand: open.cards.join(""), seen: (open.discarded || ui.seen[open.box] || []).join(""), dealer: buying ? dealerCards.join("") : "" });
     try {
       const advice = await api(`/api/games/russian/advice?${q}`);
       const name = (o) => t(`russian.hint.${o.action}`, { cards: o.discard.join(" "), amount: money(o.insurance * ante) }) + (o.action === "bet" && o.insurance ? ` ${t("russian.hint.insured", { amount: money(o.insurance * ante) })}` : "");
@@ -248,12 +252,12 @@ export function RussianTable({ info }) {
             <div class="felt-label">${m.bought ? t("russian.dealer_bought") : t("uth.dealer")}</div>
             <${CardRow} cards=${dealerCards} slots=${dealerCards.length ? 0 : 5} label=${t("uth.dealer_cards")} />
             ${m.bought ? html`<div class="hand-note" data-testid="bought">${t("russian.bought_note", { replaced: cardName(m.bought.replaced), drawn: (m.bought.drawn || []).map(cardName).join(", ") })}</div>` : null}
-            <div class="hand-note">${dealerCards.length && dealerCards[0] ? (bestHand(dealerCards) || {}).name : ""}</div>
+            <div class="hand-note" data-testid="dealer-hand">${dealerHand ? nameAgainst(dealerHand, myHands) : dealerCards.length && dealerCards[0] ? (bestHand(dealerCards) || {}).name : ""}</div>
           </div>
           <div class="status-line"><div class="phase" data-testid="phase">${phaseText}</div><${Timer} deadline=${m.deadline} active=${Boolean(v && v.phase !== "settled" && v.phase !== "voided" && tb && tb.status === "playing")} /></div>
           <${RussianResult} model=${m} me=${me} />
           <ul class="ru-boxes" data-testid="boxes" aria-label=${t("boxes")}>
-            ${boxes.map((b) => html`<${BoxEl} key=${b.box} b=${b} model=${m} me=${me} ui=${ui} canSelect=${legal.includes("exchange") && open && open.box === b.box} onToggle=${toggle} />`)}
+            ${boxes.map((b) => html`<${BoxEl} key=${b.box} b=${b} model=${m} me=${me} ui=${ui} dealerHand=${dealerHand} canSelect=${legal.includes("exchange") && open && open.box === b.box} onToggle=${toggle} />`)}
             ${canBet ? html`<li class="ru-box draft mine"><div class="felt-label">${t("russian.your_box")}</div>
               <div class="spots">
                 <${Spot} name="ante" label=${t("spot.ante")} amount=${ui.draft.ante} chip=${ui.chip} onAdd=${offline ? null : addChip} />
@@ -334,7 +338,7 @@ export function RussianTable({ info }) {
   }
 }
 
-function BoxEl({ b, model, me, ui, canSelect, onToggle }) {
+function BoxEl({ b, model, me, ui, canSelect, onToggle, dealerHand }) {
   const mine = b.seat === me;
   const toAct = model.view && model.view.to_act === b.box;
   const settlement = model.settled && model.settled[b.box];
@@ -350,7 +354,7 @@ function BoxEl({ b, model, me, ui, canSelect, onToggle }) {
   return html`<li class=${`ru-box${mine ? " mine" : ""}${b.blind ? " blind" : ""}${toAct ? " acting" : ""}`} data-testid=${mine ? (b.blind ? "my-blind-box" : "my-box") : "box"} data-box=${String(b.box)}>
     <div class="felt-label">${t("box.n", { n: b.box + 1 })}${b.blind ? ` · ${t("russian.blind")}` : ""}${mine ? ` · ${t("you")}` : b.seat != null ? ` · ${nameOf(model, b.seat)}` : ""}</div>
     ${body}
-    ${hand && mine ? html`<div class="hand-note" data-testid="box-hand">${hand.name}</div>` : null}
+    ${hand && mine ? html`<div class="hand-note" data-testid="box-hand">${dealerHand ? nameAgainst(hand, [dealerHand]) : hand.name}</div>` : null}
     ${combos.length > 1 ? html`<div class="hand-note two-combos" data-testid="two-combos">${t("russian.two_combos", { a: comboName(combos[0]), b: comboName(combos[1]) })}</div>` : null}
     ${b.ante != null
       ? html`<div class="ru-stakes">${t("spot.ante")} ${money(b.ante)}${b.bet ? ` · ${t("spot.bet")} ${money(b.bet)}` : ""}${b.bonus ? ` · ${t("spot.bonus")} ${money(b.bonus)}` : ""}${b.fee ? ` · ${t("spot.fee")} ${money(b.fee)}` : ""}${b.insurance ? ` · ${t("spot.insurance")} ${money(b.insurance)}` : ""}</div>`
@@ -359,6 +363,15 @@ function BoxEl({ b, model, me, ui, canSelect, onToggle }) {
     ${lines && mine ? html`<${BetLines} lines=${lines} testid="box-lines" />` : null}
     ${b.net != null && mine ? html`<div class=${b.net > 0 ? "good" : b.net < 0 ? "bad" : "muted"} data-testid="box-net" data-net=${String(b.net)}>${signedMoney(b.net)}</div>` : null}
   </li>`;
+}
+
+/** A box's hand named down to the kicker that tells it from the dealer's hand it met (each
+ * box its own: buying the dealer's game changes it for that box only). */
+function handAgainst(cards, dealer) {
+  const hand = cards ? bestHand(cards) : null;
+  if (!hand) return "";
+  const theirs = dealer && dealer.length === 5 ? bestHand(dealer) : null;
+  return theirs ? nameAgainst(hand, [theirs]) : hand.name;
 }
 
 function RussianResult({ model, me }) {
@@ -372,7 +385,7 @@ function RussianResult({ model, me }) {
   const cls = net > 0 ? "win" : net < 0 ? "lose" : "push";
   return html`<div class=${`result-banner compact ${cls}`} data-testid="result" role="status">
     <div class="headline" data-testid="result-net" data-net=${String(voided ? 0 : net)}>${voided ? t("log.voided") : net > 0 ? t("result.you_win", { amount: money(net) }) : net < 0 ? t("result.you_lose", { amount: money(-net) }) : t("result.push")}</div>
-    <div class="hands">${mine.map((b) => `${t("box.n", { n: b.box + 1 })}: ${b.cards ? (bestHand(b.cards) || {}).name || "" : ""} ${signedMoney(b.net || 0)}`).join(" · ")}</div>
+    <div class="hands">${mine.map((b) => `${t("box.n", { n: b.box + 1 })}: ${handAgainst(b.cards, b.dealer_hand)} ${signedMoney(b.net || 0)}`).join(" · ")}</div>
   </div>`;
 }
 
