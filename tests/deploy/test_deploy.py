@@ -202,6 +202,7 @@ def test_deploy_local_runs_croupier_on_postgresql_as_its_user() -> None:
         login = httpx.post(
             f"http://127.0.0.1:{port}/api/auth/login",
             json={"username": "operator", "password": "deploy-harbor-violet-77"},
+            timeout=30,  # a password hash on a loaded machine may take seconds
         )
         assert login.status_code == 200 and login.json()["user"]["role"] == "operator"
     finally:

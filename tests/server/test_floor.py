@@ -458,30 +458,36 @@ def test_a_restart_keeps_what_operators_changed(tmp_path: Path, db_url: str) -> 
     start's tables file differs, and only seeds an empty database."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    proc = start_serve(tmp_path, url=db_url, port=port, tables=_SEED, secret="floor-test")
+    # a loaded machine's first login may take seconds: the test is about what a restart keeps
+    http = httpx.Client(timeout=30)
+    proc = start_serve(
+        tmp_path, url=db_url, port=port, tables=_SEED, secret="floor-test", cheap_hashing=True
+    )
     try:
-        token = httpx.post(
+        token = http.post(
             f"{base}/api/auth/login", json={"username": OPERATOR[0], "password": OPERATOR[1]}
         ).json()["access_token"]
         op = {"Authorization": f"Bearer {token}"}
-        assert httpx.patch(f"{base}/api/operator/tables/casino", json={"min_bet": 500},
+        assert http.patch(f"{base}/api/operator/tables/casino", json={"min_bet": 500},
                            headers=op).status_code == 200  # fmt: skip
-        assert httpx.patch(f"{base}/api/operator/tables/live", json={"status": "closed"},
+        assert http.patch(f"{base}/api/operator/tables/live", json={"status": "closed"},
                            headers=op).status_code == 200  # fmt: skip
-        made = httpx.post(f"{base}/api/operator/tables", headers=op,
+        made = http.post(f"{base}/api/operator/tables", headers=op,
                           json={"name": "night", "game": "uth", "rules": {"trips_max": 9_000}})  # fmt: skip
         assert made.status_code == 201, made.text
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    proc = start_serve(tmp_path, url=db_url, port=port, tables=_OTHER_SEED, secret="floor-test")
+    proc = start_serve(
+        tmp_path, url=db_url, port=port, tables=_OTHER_SEED, secret="floor-test", cheap_hashing=True
+    )
     try:
-        token = httpx.post(
+        token = http.post(
             f"{base}/api/auth/login", json={"username": OPERATOR[0], "password": OPERATOR[1]}
         ).json()["access_token"]
         tables = {
             t["name"]: t
-            for t in httpx.get(
+            for t in http.get(
                 f"{base}/api/operator/tables", headers={"Authorization": f"Bearer {token}"}
             ).json()
         }
@@ -490,7 +496,7 @@ def test_a_restart_keeps_what_operators_changed(tmp_path: Path, db_url: str) -> 
         assert tables["casino"]["limits"]["max_bet"] == 100_000
         assert tables["live"]["status"] == "closed" and tables["casino"]["version"] == 2
         assert tables["night"]["limits"]["trips_max"] == 9_000
-        lobby = {t["name"]: t for t in httpx.get(f"{base}/api/tables").json()}
+        lobby = {t["name"]: t for t in http.get(f"{base}/api/tables").json()}
         assert lobby["live"]["closed"] is True and lobby["casino"]["closed"] is False
         with table_socket(f"ws://127.0.0.1:{port}/ws/tables/live", token) as ws:
             frames = [json.loads(ws.recv(timeout=10)) for _ in range(2)]
@@ -501,6 +507,7 @@ def test_a_restart_keeps_what_operators_changed(tmp_path: Path, db_url: str) -> 
                 answer = json.loads(ws.recv(timeout=10))
             assert answer["type"] == "error" and answer["reason"] == "table_closed"
     finally:
+        http.close()
         proc.terminate()
         proc.wait(timeout=30)
 

@@ -112,13 +112,16 @@ def test_json_logs_hold_no_secret(
     base = f"http://127.0.0.1:{port}"
     try:
         password = "a-very-secret-password"
-        httpx.post(f"{base}/api/auth/register", json={"username": "alice", "password": password})
-        token = httpx.post(
-            f"{base}/api/auth/login", json={"username": "alice", "password": password}
+        # a password hash on a loaded machine may take seconds: a long timeout
+        http = httpx.Client(base_url=base, timeout=30)
+        http.post("/api/auth/register", json={"username": "alice", "password": password})
+        token = http.post(
+            "/api/auth/login", json={"username": "alice", "password": password}
         ).json()["access_token"]
-        httpx.get(f"{base}/api/wallet", headers={"Authorization": f"Bearer {token}"})
-        httpx.get(f"{base}/ws/tables/uth?token={token}")  # the token in a URL, as sockets do
-        httpx.get(f"{base}/api/wallet?access_token={token}")
+        http.get("/api/wallet", headers={"Authorization": f"Bearer {token}"})
+        http.get(f"/ws/tables/uth?token={token}")  # the token in a URL, as sockets do
+        http.get(f"/api/wallet?access_token={token}")
+        http.close()
         time.sleep(0.5)
     finally:
         proc.terminate()
