@@ -20,7 +20,7 @@ from functools import cache
 from importlib import resources
 from itertools import permutations
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -204,7 +204,11 @@ class ExactFigures:
 def load_exact_figures() -> ExactFigures:
     """The shipped exact figures (the spec's default rules, one box, no payout cap)."""
     source = resources.files("croupier.analysis.russian") / "data" / "exact.json"
-    data = json.loads(source.read_text(encoding="utf-8"))
+    return figures_from_json(json.loads(source.read_text(encoding="utf-8")))
+
+
+def figures_from_json(data: dict[str, Any]) -> ExactFigures:
+    """:class:`ExactFigures` from what ``--json`` writes (the shipped figures, each option's)."""
     return ExactFigures(
         exact=bool(data["exact"]),
         figures={k: Fraction(v["fraction"]) for k, v in data["figures"].items()},

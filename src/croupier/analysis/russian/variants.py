@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -27,7 +26,7 @@ import numpy as np
 
 from croupier.analysis.russian.exact import OPTION_NAMES, ClassSolution, exact_rules
 from croupier.analysis.russian.results import ExactResult
-from croupier.analysis.russian.strategy import ExactFigures, load_exact_figures
+from croupier.analysis.russian.strategy import ExactFigures, figures_from_json, load_exact_figures
 from croupier.cards import DECK
 from croupier.games.russian.config import RussianConfig
 
@@ -64,19 +63,6 @@ class ExactVariant:
     def config(self) -> RussianConfig:
         """The analysed table."""
         return RussianConfig.from_dict(self.figures.rules)
-
-
-def figures_from_json(data: dict[str, Any]) -> ExactFigures:
-    """:class:`.strategy.ExactFigures` from what ``--json`` writes."""
-    return ExactFigures(
-        exact=bool(data["exact"]),
-        figures={k: Fraction(v["fraction"]) for k, v in data["figures"].items()},
-        ev_upper=Fraction(data["ev_upper"]["fraction"]),
-        decisions={
-            d["decision"]: (Fraction(d["hands"]), Fraction(d["value"])) for d in data["decisions"]
-        },
-        rules=data["rules"],
-    )
 
 
 @cache
