@@ -336,3 +336,30 @@ def test_the_second_open_box_gets_its_own_timer_after_the_first_decides(
         assert _ok(seat, {"type": "act", "action": "fold"})["action"] == "fold"
         closed = seat.event("round_closed")
     assert closed["returns"] == {"0": 0}
+
+
+def test_an_option_table_shows_its_own_exact_return() -> None:
+    """The operator's figure of a table with an analysed option is that option's shipped exact
+    run (issue 32, deliverable 2), not the default's; an option with no run says so."""
+    from fractions import Fraction
+
+    from croupier.analysis.russian.strategy import load_exact_figures
+    from croupier.analysis.russian.variants import load_exact_variants
+    from croupier.server.tables.russian import THEORY
+
+    default = THEORY.table_return({}, None)
+    assert default["status"] == "ready"
+    assert Fraction(default["return_exact"]) == 1 - load_exact_figures().house_edge
+    for variant in load_exact_variants():
+        rules = {variant.option: variant.value}
+        figure = THEORY.table_return(rules, None)
+        assert figure["status"] == "ready", (rules, figure)
+        assert Fraction(figure["return_exact"]) == 1 - variant.figures.house_edge
+        assert figure["options"] == [variant.option]
+    paid = THEORY.table_return({"failed_buy_ante": "paid"}, None)
+    assert Fraction(paid["return_exact"]) != Fraction(default["return_exact"])
+    # fees of 2x the Ante: no exact run, the reason names the setting changed
+    other = THEORY.table_return({"draw_fee_multiple": 2}, None)
+    assert other["status"] == "unavailable" and "draw_fee_multiple" in other["reason"]
+    both = THEORY.table_return({"failed_buy_ante": "paid", "rebuy_same_rank": False}, None)
+    assert both["status"] == "unavailable"

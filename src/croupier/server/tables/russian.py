@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 from croupier.analysis.returns import RUSSIAN_ANALYSIS, RUSSIAN_EV_PER_ANTE, Box
 from croupier.analysis.russian import bonus_return, bonus_second_moment
+from croupier.analysis.russian.variants import exact_figures_for
 from croupier.cards import DECK, Card, parse_cards
 from croupier.deck import Shoe, keyed_reshuffler
 from croupier.errors import CroupierError, IllegalActionError
@@ -552,18 +553,30 @@ def _table_return(rules: Mapping[str, Any]) -> dict[str, Any]:
         "bonus_return": 1 + bonus_return(config),
     }
     differ = [k for k in ANALYSED_RULES if mine.get(k) != spec.get(k)]
-    if differ:
+    if not differ:
+        return {
+            **out,
+            "status": "ready",
+            "return": 1 + fig.ev_per_ante,
+            "return_exact": str(1 + RUSSIAN_EV_PER_ANTE),
+            "house_edge": -fig.ev_per_ante,
+        }
+    option = exact_figures_for(config)
+    if option is None:
         return {
             **out,
             "status": "unavailable",
-            "reason": f"the exact figure is for the spec's rules; this table changes {differ}",
+            "reason": "the exact figures are for the spec's rules and the options computed "
+            f"(croupier russian analyze --exact --rule K=V); this table changes {differ}",
         }
+    edge = option.house_edge
     return {
         **out,
         "status": "ready",
-        "return": 1 + fig.ev_per_ante,
-        "return_exact": str(1 + RUSSIAN_EV_PER_ANTE),
-        "house_edge": -fig.ev_per_ante,
+        "return": float(1 - edge),
+        "return_exact": str(1 - edge),
+        "house_edge": float(edge),
+        "options": differ,
     }
 
 
