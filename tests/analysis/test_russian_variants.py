@@ -83,8 +83,13 @@ def test_the_shipped_variants_are_the_options_of_the_issue() -> None:
         rules = variant.figures.rules
         changed = [k for k in ANALYSED if rules[k] != default[k]]
         assert changed == [variant.option], _name(variant)
-        assert rules[variant.option] == variant.value
         assert variant.command.startswith("croupier russian analyze --exact --rule ")
+        if isinstance(variant.value, dict):  # a pay table: the lines changed
+            assert {k: rules[variant.option][k] for k in variant.value} == variant.value
+            for line, pays in variant.value.items():
+                assert f"--rule {variant.option}.{line}={pays} " in variant.command
+            continue
+        assert rules[variant.option] == variant.value
         word = str(variant.value).lower() if isinstance(variant.value, bool) else variant.value
         assert f"--rule {variant.option}={word} " in variant.command
 
@@ -170,7 +175,7 @@ def test_a_table_finds_its_figures() -> None:
     assert exact_figures_for(RussianConfig(exchange_max=3)) is None
     assert exact_figures_for(RussianConfig(exchange_min=3)) is None
     assert exact_figures_for(RussianConfig(dealer_upcard=True)) is None
-    assert exact_figures_for(RussianConfig(rebuy_same_rank=False)) is None
+    assert exact_figures_for(RussianConfig(failed_buy_ante="paid", rebuy_same_rank=False)) is None
     assert exact_figures_for(RussianConfig(bet_multiple=3)) is None
 
 
@@ -229,6 +234,9 @@ def _brute_game(config: RussianConfig, deck: int) -> Fraction:
         {"ante_pays_on_win": True},
         {"exchange_min": 2},
         {"exchange_max": 3},
+        {"rebuy_same_rank": False},
+        {"duplicate_rank_straights": "straight_plus_pair"},
+        {"bet_paytable": {"pair": 2}},
     ],
     ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()),
 )
@@ -238,7 +246,7 @@ def test_a_reduced_deck_with_the_option_equals_the_brute_force(
     """Every class of a seven-rank (eight to Ace), three-suit deck with the option on: the
     exact value of the game from the analysis equals the brute force's; an exchange range
     also from a run directory of the full range where that run can serve it."""
-    config = RussianConfig(**changes)  # type: ignore[arg-type]
+    config = RussianConfig.from_dict(changes)
     deck = _deck(range(6, 13), (0, 1, 3))
     result = summarize(solve(config, deck=deck, chunks=2))
     assert result.exact
