@@ -258,3 +258,27 @@ def test_a_reduced_deck_with_the_option_equals_the_brute_force(
         except ValueError:
             return  # the wider run pruned an option this range needs: it says so
         assert reused.ev == result.ev
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=_name)
+def test_each_variant_ships_its_strategy_for_every_class(variant: ExactVariant) -> None:
+    """The shipped strategy of an option takes each sampled class's shipped choice, and its
+    choices, weighted by the classes' sizes, are the shares of hands of the exact figures'
+    first decisions (fold, stand, sixth card, each exchange size) to the last hand."""
+    strategy = variant.strategy()
+    assert len(strategy.choice) == 134_459 and strategy.rules
+    for sample in variant.samples:
+        assert (
+            OPTION_NAMES[int(strategy.choice[strategy.index(sample["hand"])])] == sample["choice"]
+        )
+    total = int(strategy.weights.sum())
+    shares: dict[str, int] = {}
+    for column, weight in zip(strategy.choice.tolist(), strategy.weights.tolist(), strict=True):
+        kind = (
+            ("fold", "stand", "sixth card")[column]
+            if column < 3
+            else (f"exchange {(column - 2).bit_count()}")
+        )
+        shares[kind] = shares.get(kind, 0) + weight
+    expected = {k: share for k, (share, _) in variant.figures.decisions.items() if share}
+    assert {k: Fraction(n, total) for k, n in shares.items()} == expected

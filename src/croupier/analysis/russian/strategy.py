@@ -43,6 +43,7 @@ __all__ = [
     "load_exact_strategy",
     "save_exact_strategy",
     "simulate_exact_strategy",
+    "strategy_arrays",
 ]
 
 _PERMS = tuple(permutations(range(4)))
@@ -122,8 +123,9 @@ def _own_mask(ids: list[int], mask: int) -> int:
     return out
 
 
-def save_exact_strategy(path: Path, solution: ClassSolution, result: ExactResult) -> None:
-    """Write the strategy of an exact run."""
+def strategy_arrays(solution: ClassSolution, result: ExactResult) -> dict[str, Any]:
+    """An exact run's strategy as the arrays of a strategy file, its classes in code order
+    (the same order for every rule set: the classes are the full deck's)."""
     cards = solution.classes.cards
     codes = np.zeros(len(cards), dtype=np.int64)
     for j in range(5):
@@ -135,16 +137,20 @@ def save_exact_strategy(path: Path, solution: ClassSolution, result: ExactResult
     others[rows, result.choice] = -np.inf
     others[:, ~solution.rules.allowed] = -np.inf
     lead = value - others.max(axis=1)
+    return {
+        "code_steps": np.diff(codes[order], prepend=0).astype(np.uint32),
+        "weights": solution.classes.weights[order].astype(np.uint8),
+        "choice": result.choice[order].astype(np.int8),
+        "value": value[order].astype(np.float32),
+        "lead": lead[order].astype(np.float32),
+        "rules": np.array(solution.rules.key),
+    }
+
+
+def save_exact_strategy(path: Path, solution: ClassSolution, result: ExactResult) -> None:
+    """Write the strategy of an exact run."""
     with open(path, "wb") as f:
-        np.savez_compressed(
-            f,
-            code_steps=np.diff(codes[order], prepend=0).astype(np.uint32),
-            weights=solution.classes.weights[order].astype(np.uint8),
-            choice=result.choice[order].astype(np.int8),
-            value=value[order].astype(np.float32),
-            lead=lead[order].astype(np.float32),
-            rules=np.array(solution.rules.key),
-        )
+        np.savez_compressed(f, **strategy_arrays(solution, result))
 
 
 @cache

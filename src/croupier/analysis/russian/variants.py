@@ -6,7 +6,11 @@ rule (``failed_buy_ante = "paid"``, the Ante paid on a win, an exchange range), 
 by ``croupier russian analyze --exact --rule K=V --json F`` and gathered with the command and
 the time the run took. Each entry also keeps a few classes drawn from its run (the hand, the
 chosen first decision and its exact value, and standing's exact value) so that tests can value
-them again independently.
+them again independently. ``data/exact_variants_strategy.npz`` holds each entry's strategy: the
+first-round option of every suit class, in the classes' order of the default's
+``exact_strategy.npz`` (:meth:`ExactVariant.strategy`; about 6 kB an option: the choices'
+values and leads, four times as large, are not shipped; the entry's command with
+``--strategy-out FILE`` writes them).
 
 An exchange range needs no run of its own when it holds every exchange size the optimal
 strategy of the same rules uses: the optimum over fewer options is at most the optimum over
@@ -26,7 +30,13 @@ import numpy as np
 
 from croupier.analysis.russian.exact import OPTION_NAMES, ClassSolution, exact_rules
 from croupier.analysis.russian.results import ExactResult
-from croupier.analysis.russian.strategy import ExactFigures, figures_from_json, load_exact_figures
+from croupier.analysis.russian.strategy import (
+    ExactFigures,
+    ExactStrategy,
+    figures_from_json,
+    load_exact_figures,
+    load_exact_strategy,
+)
 from croupier.cards import DECK
 from croupier.games.russian.config import RussianConfig
 
@@ -36,6 +46,7 @@ __all__ = [
     "figures_from_json",
     "load_exact_variants",
     "sample_classes",
+    "variant_name",
 ]
 
 _KINDS = ("stand", "sixth card", *(f"exchange {k}" for k in range(1, 6)))
@@ -63,6 +74,39 @@ class ExactVariant:
     def config(self) -> RussianConfig:
         """The analysed table."""
         return RussianConfig.from_dict(self.figures.rules)
+
+    @property
+    def name(self) -> str:
+        """``option=value`` (the value in JSON)."""
+        return variant_name(self.option, self.value)
+
+    def strategy(self) -> ExactStrategy:
+        """The option's optimal first-round strategy, every suit class (shipped; its
+        ``value`` and ``lead`` are not: NaN)."""
+        return _variant_strategies()[self.name]
+
+
+def variant_name(option: str, value: Any) -> str:
+    """How an entry is named in the strategy file: ``option=`` its value in JSON."""
+    return f"{option}={json.dumps(value, sort_keys=True)}"
+
+
+@cache
+def _variant_strategies() -> dict[str, ExactStrategy]:
+    default = load_exact_strategy()
+    source = resources.files("croupier.analysis.russian") / "data" / "exact_variants_strategy.npz"
+    out = {}
+    with resources.as_file(source) as path, np.load(path) as data:
+        for i, name in enumerate(data["names"].tolist()):
+            out[str(name)] = ExactStrategy(
+                codes=default.codes,
+                weights=default.weights,
+                choice=data["choice"][i],
+                value=np.full(len(default.codes), np.nan),
+                lead=np.full(len(default.codes), np.nan),
+                rules=str(data["rules"][i]),
+            )
+    return out
 
 
 @cache
