@@ -2,8 +2,9 @@
 
 - significant events: the server's start (with how its previous run ended) and stop, steps of
   the wall clock (:mod:`.significant.lifecycle`), big wins at each settlement;
-- the live return monitor (:mod:`.monitor`): a thread following the settled rounds of the
-  tables this process runs;
+- the live return monitor (:mod:`.monitor`): a child process following the settled rounds of
+  the tables this process runs (:mod:`.monitor.process`; a thread for an in-memory SQLite
+  database, which no other process can open);
 - the self-check of the installation (:mod:`.integrity`), at start and every
   ``integrity_check_hours``, closing every table on a mismatch.
 """
@@ -30,6 +31,7 @@ from croupier.server.integrity.paytables import approved_config
 from croupier.server.integrity.watch import IntegrityWatch
 from croupier.server.monitor.channels import ChannelBook
 from croupier.server.monitor.collector import OperationsCollector
+from croupier.server.monitor.process import ChildConfig, MonitorProcess
 from croupier.server.monitor.service import Setup
 from croupier.server.monitor.settlement import watch_settlements
 from croupier.server.monitor.streams import Policy, band_label
@@ -89,6 +91,10 @@ def design(settings: Settings) -> dict[str, Any]:
     }
 
 
+def _in_memory(url: str) -> bool:
+    return url.startswith("sqlite") and (":memory:" in url or url in {"sqlite://", "sqlite:///"})
+
+
 class Operations:
     """What runs beside the tables; :meth:`start` in the app's lifespan, :meth:`stop` at its
     end."""
@@ -97,7 +103,7 @@ class Operations:
         self.app, self.settings, self.db, self.manager = app, settings, db, manager
         self.node = node_name(settings)
         self.started = time.monotonic()
-        self.monitor: Monitor | None = None
+        self.monitor: Monitor | MonitorProcess | None = None
         self.clock: ClockWatch | None = None
         self.integrity: IntegrityWatch | None = None
         self._unhook: Any = None
@@ -143,16 +149,7 @@ class Operations:
             node=self.node if s.rtp_node_streams else None,
         )
         if s.rtp_monitor:
-            setup = Setup(
-                policy=policy,
-                threshold=self.design["threshold"],
-                theories=theories(),
-                book=self.app.state.theory,
-                rules_of=self.rules_of,
-            )
-            self.monitor = Monitor(
-                self.db, setup, owned=lambda: list(self.manager.tables), webhook=s.alert_webhook_url
-            )
+            self.monitor = self._monitor(policy)
         monitor = self.monitor
         self._unhook = watch_settlements(
             self.db,
@@ -162,9 +159,13 @@ class Operations:
         if monitor is not None:
             monitor.start(list(self.manager.configs))
         self.app.state.monitor = monitor
+        self.app.state.monitor_status = self.monitor_status
         self.app.state.metrics.registry.register(
             OperationsCollector(
-                self.db, threshold=self.design["threshold"], integrity=self._integrity
+                self.db,
+                threshold=self.design["threshold"],
+                integrity=self._integrity,
+                monitor=self.monitor_status,
             )
         )
         self.clock = ClockWatch(
@@ -175,6 +176,44 @@ class Operations:
         )
         self.clock.start()
         self.app.state.clock_watch = self.clock
+
+    def _monitor(self, policy: Policy) -> Monitor | MonitorProcess:
+        s = self.settings
+        owned = lambda: list(self.manager.tables)  # noqa: E731
+        if _in_memory(s.database_url):
+            setup = Setup(
+                policy=policy,
+                threshold=self.design["threshold"],
+                theories=theories(),
+                book=self.app.state.theory,
+                rules_of=self.rules_of,
+            )
+            return Monitor(self.db, setup, owned=owned, webhook=s.alert_webhook_url)
+        config = ChildConfig(
+            database_url=s.database_url,
+            policy=policy,
+            threshold=self.design["threshold"],
+            tables=tuple(self.manager.configs),
+            webhook=s.alert_webhook_url,
+        )
+        return MonitorProcess(
+            self.db,
+            config,
+            owned=owned,
+            rules=lambda: {name: c.rules for name, c in self.manager.configs.items()},
+        )
+
+    def monitor_status(self) -> dict[str, Any] | None:
+        """The monitor's process (the operator's page, the metrics): ``None`` when off."""
+        monitor = self.monitor
+        if isinstance(monitor, MonitorProcess):
+            return monitor.status()
+        if monitor is None:
+            return None
+        return {
+            "mode": "thread", "alive": True, "pid": os.getpid(), "starts": 1, "crashes": 0,
+            "last_crash": None, "rounds": monitor.rounds, "waiting": dict(monitor.waiting),
+        }  # fmt: skip
 
     def _integrity(self) -> dict[str, Any]:
         state: dict[str, Any] = self.app.state.integrity

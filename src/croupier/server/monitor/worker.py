@@ -127,7 +127,13 @@ class Monitor:
         taken = 0
         while True:
             with self.db.session() as session:
-                done = service.process_table(session, table, self.setup)
+                batch = service.fetch(session, table, self.setup)
+            if batch.rows:
+                service.value(batch, self.setup)  # outside a transaction: SQLite has one writer
+                with self.db.session() as session:
+                    done = service.record(session, batch, self.setup)
+            else:
+                done = service.Processed()
             taken += done.rounds
             self.rounds += done.rounds
             if done.waiting:
