@@ -210,6 +210,7 @@ class Batch:
     channels: dict[int, dict[int, str]]
     more: bool = False
     valued: dict[int, MonitorRound | None] = field(default_factory=dict)
+    shares: dict[int, dict[Stream, Aggregate]] = field(default_factory=dict)
 
 
 def _taken(status: str, commitment: str | None) -> bool:
@@ -253,6 +254,10 @@ def value(batch: Batch, setup: Setup) -> Batch:
         batch.valued[round_id] = theory
         if theory is not None and theory.status == "computing":
             break
+        if theory is not None and theory.status == "ready":
+            batch.shares[round_id] = round_streams(
+                batch.table, theory.boxes, channels=batch.channels[round_id], policy=setup.policy
+            )
     return batch
 
 
@@ -277,9 +282,7 @@ def record(session: Session, batch: Batch, setup: Setup) -> Processed:
                 head.uncovered += 1
             elif theory is not None:
                 head.uncovered += theory.uncovered
-                shares = round_streams(
-                    table, theory.boxes, channels=batch.channels[round_id], policy=setup.policy
-                )
+                shares = batch.shares[round_id]
                 for stream in sorted(shares, key=lambda s: (s.kind != "table", s.key)):
                     done.alerts += _feed(session, stream, shares[stream], setup, round_id)
                 done.rounds += 1
