@@ -219,13 +219,15 @@ def _taken(status: str, commitment: str | None) -> bool:
 
 def fetch(session: Session, table: str, setup: Setup, *, limit: int = 50) -> Batch:
     """``table``'s rounds settled since its stream's last, up to ``limit``, with what valuing
-    them needs (the approved rules, each round's players' channels)."""
-    head = _row(session, Stream(f"table:{table}", "table", table, table), lock=False)
+    them needs (the approved rules, each round's players' channels); it writes nothing
+    (:meth:`.Database.reading`)."""
+    head = session.get(RtpStream, f"table:{table}")  # read only: none yet is 0
+    after = 0 if head is None else int(head.last_round)
     rows = [
         (int(r[0]), str(r[1]), str(r[2]), r[3], r[4])
         for r in session.execute(
             select(Round.id, Round.game, Round.status, Round.record, Round.commitment)
-            .where(Round.table_name == table, Round.id > head.last_round)
+            .where(Round.table_name == table, Round.id > after)
             .order_by(Round.id)
             .limit(limit + 1)
         )
@@ -239,9 +241,7 @@ def fetch(session: Session, table: str, setup: Setup, *, limit: int = 50) -> Bat
         closed.append(row)
     rules = setup.rules_of(session, table) if closed else None
     channels = {r[0]: _channels(session, r[0]) for r in closed if _taken(r[2], r[4])}
-    return Batch(
-        table, int(head.last_round), closed, rules, channels, more and len(closed) == limit
-    )
+    return Batch(table, after, closed, rules, channels, more and len(closed) == limit)
 
 
 def value(batch: Batch, setup: Setup) -> Batch:

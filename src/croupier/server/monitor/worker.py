@@ -126,7 +126,7 @@ class Monitor:
     def _table(self, table: str) -> int:
         taken = 0
         while True:
-            with self.db.session() as session:
+            with self.db.reading() as session:
                 batch = service.fetch(session, table, self.setup)
             if batch.rows:
                 service.value(batch, self.setup)  # outside a transaction: SQLite has one writer
