@@ -12,35 +12,46 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import time
-from contextlib import closing
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event, text
 from test_monitor_server import _get, play, seeded, serving
 
+from croupier.server.db import Database
 from croupier.server.monitor.process import MonitorProcess
 
 pytestmark = pytest.mark.timeout(300)
 
 
-def _settled(path: Path) -> int:
-    with closing(sqlite3.connect(path)) as con:
-        (count,) = con.execute("SELECT count(*) FROM rounds WHERE status='settled'").fetchone()
-    return int(count)
+def _settled(url: str) -> int:
+    db = Database(url)
+    try:
+        with db.session() as session:
+            return int(session.scalar(text("SELECT count(*) FROM rounds WHERE status='settled'")))
+    finally:
+        db.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database: a SQLite file, or PostgreSQL (the operations tests' cluster)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'p.db'}"
+    cluster = request.getfixturevalue("archiving_cluster")
+    return str(cluster.url())
 
 
 def _table_stream(server: object) -> dict[str, object]:
-    streams = _get(server, "/api/operator/monitor")["streams"]  # type: ignore[arg-type]
+    streams = _get(server, "/api/operator/monitor")["streams"]
     return next(s for s in streams if s["key"] == "table:casino")
 
 
 def test_the_monitor_runs_in_a_lower_priority_process_and_takes_every_round(
-    tmp_path: Path,
+    database: str,
 ) -> None:
-    path = tmp_path / "p.db"
-    with serving(f"sqlite:///{path}", seeded(11)) as server:
+    with serving(database, seeded(11)) as server:
         monitor = server.app.state.monitor
         assert isinstance(monitor, MonitorProcess)
         assert monitor.pid is None  # started at the first round to take
@@ -50,7 +61,7 @@ def test_the_monitor_runs_in_a_lower_priority_process_and_takes_every_round(
         pid = monitor.pid
         assert pid is not None and pid != os.getpid() and monitor.alive
         assert os.getpriority(os.PRIO_PROCESS, pid) > os.getpriority(os.PRIO_PROCESS, 0)
-        assert _table_stream(server)["rounds"] == _settled(path) == 6
+        assert _table_stream(server)["rounds"] == _settled(database) == 6
         status = _get(server, "/api/operator/monitor")["process"]
         assert status["mode"] == "process" and status["alive"] is True
         assert (status["pid"], status["starts"], status["crashes"]) == (pid, 1, 0)
@@ -63,8 +74,8 @@ def test_the_monitor_runs_in_a_lower_priority_process_and_takes_every_round(
 def test_a_killed_monitor_process_is_started_again_says_so_and_misses_no_round(
     tmp_path: Path,
 ) -> None:
-    path = tmp_path / "k.db"
-    with serving(f"sqlite:///{path}", seeded(12)) as server:
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    with serving(url, seeded(12)) as server:
         monitor = server.app.state.monitor
         _, token = server.player("eve", credit=1_000_000)
         play(server, token, 3, ["check", "check", "fold"], stop=lambda: False)
@@ -81,7 +92,7 @@ def test_a_killed_monitor_process_is_started_again_says_so_and_misses_no_round(
         play(server, other, 3, ["check", "check", "fold"], stop=lambda: False)
         assert monitor.idle(60)
         assert monitor.pid not in (None, first) and monitor.alive
-        assert _table_stream(server)["rounds"] == _settled(path) == 6
+        assert _table_stream(server)["rounds"] == _settled(url) == 6
         status = _get(server, "/api/operator/monitor")["process"]
         assert (status["alive"], status["starts"], status["crashes"]) == (True, 2, 1)
         assert "croupier_rtp_monitor_crashes_total 1.0" in server.client.get("/metrics").text
@@ -91,10 +102,6 @@ def test_the_monitors_reads_take_no_write_lock(tmp_path: Path) -> None:
     """On SQLite (one writer) a session of :meth:`Database.reading` — the monitor's read of
     each table's new rounds — leaves the writer free: a settlement commits while it is open.
     A :meth:`Database.session` takes the write lock at its start (``BEGIN IMMEDIATE``)."""
-    from sqlalchemy import event, text
-
-    from croupier.server.db import Database
-
     url = f"sqlite:///{tmp_path / 'r.db'}"
     db, other = Database(url), Database(url)
     db.migrate()
