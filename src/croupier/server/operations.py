@@ -36,12 +36,13 @@ from croupier.server.monitor.service import Setup
 from croupier.server.monitor.settlement import watch_settlements
 from croupier.server.monitor.streams import Policy, band_label
 from croupier.server.monitor.worker import Monitor
+from croupier.server.reports.theory import TheoryBook
 from croupier.server.settings import Settings
 from croupier.server.significant.lifecycle import ClockWatch, record_start, record_stop
 from croupier.server.tables.manager import TableManager
 from croupier.server.tables.registry import theories
 
-__all__ = ["HOURS_PER_YEAR", "Operations", "node_name"]
+__all__ = ["HOURS_PER_YEAR", "Operations", "approved_rules", "node_name"]
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +92,14 @@ def design(settings: Settings) -> dict[str, Any]:
     }
 
 
+def approved_rules(session: Session, table: str) -> Mapping[str, Any] | None:
+    """The rules the audit log last approved for ``table`` (``None``: none recorded whole)."""
+    approval = approved_config(session, table)
+    if approval is not None and approval.config is not None:
+        return approval.config.rules
+    return None
+
+
 def _in_memory(url: str) -> bool:
     return url.startswith("sqlite") and (":memory:" in url or url in {"sqlite://", "sqlite:///"})
 
@@ -122,9 +131,9 @@ class Operations:
         """The rules the audit log last approved for ``table`` (the monitor's theory: a pay
         table changed in the database behind the log's back is not believed); the running
         configuration's for a table changed before approvals were recorded whole."""
-        approval = approved_config(session, table)
-        if approval is not None and approval.config is not None:
-            return approval.config.rules
+        approved = approved_rules(session, table)
+        if approved is not None:
+            return approved
         config = self.manager.configs.get(table)
         return None if config is None else config.rules
 
@@ -195,6 +204,8 @@ class Operations:
             threshold=self.design["threshold"],
             tables=tuple(self.manager.configs),
             webhook=s.alert_webhook_url,
+            approved=approved_rules,
+            book=TheoryBook,
         )
         return MonitorProcess(
             self.db,

@@ -58,18 +58,23 @@ class ChildConfig:
     webhook: str | None = None
     sweep_seconds: float = 30.0
     nice: int = NICE
+    book: Callable[[], Any] | None = None
+    """Makes the child's theory cache (the server's kind: a class, sent by reference)."""
+    approved: Approved | None = None
+    """The approved rules' reader (a module-level function: it is sent by reference); the
+    tables' configured rules where it finds none."""
+
+
+Approved = Callable[[Session, str], Mapping[str, Any] | None]
+"""A table's rules as the audit log last approved them (``None``: no approval recorded)."""
 
 
 def _rules_of(
-    rules: Mapping[str, Mapping[str, Any] | None],
+    approved: Approved | None, rules: Mapping[str, Mapping[str, Any] | None]
 ) -> Callable[[Session, str], Mapping[str, Any] | None]:
-    from croupier.server.integrity.paytables import approved_config
-
     def rules_of(session: Session, table: str) -> Mapping[str, Any] | None:
-        approval = approved_config(session, table)
-        if approval is not None and approval.config is not None:
-            return approval.config.rules
-        return rules.get(table)
+        found = None if approved is None else approved(session, table)
+        return rules.get(table) if found is None else found
 
     return rules_of
 
@@ -81,16 +86,15 @@ def _child(conn: Any, config: ChildConfig) -> None:
         os.nice(config.nice)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     from croupier.server.monitor.worker import Monitor
-    from croupier.server.reports.theory import TheoryBook
     from croupier.server.tables.registry import theories
 
     db = Database(config.database_url)
-    book = TheoryBook()
+    book = config.book() if config.book is not None else None
     owned: list[str] = []
     rules: dict[str, Mapping[str, Any] | None] = {}
     setup = service.Setup(
         policy=config.policy, threshold=config.threshold, theories=theories(), book=book,
-        rules_of=_rules_of(rules),
+        rules_of=_rules_of(config.approved, rules),
     )  # fmt: skip
     monitor = Monitor(
         db, setup, owned=lambda: list(owned), webhook=config.webhook,
@@ -116,7 +120,8 @@ def _child(conn: Any, config: ChildConfig) -> None:
         return  # the server is gone
     finally:
         monitor.stop()
-        book.close()
+        if book is not None:
+            book.close()
         db.dispose()
 
 
