@@ -31,7 +31,7 @@ from croupier.server.integrity.paytables import approved_config
 from croupier.server.integrity.watch import IntegrityWatch
 from croupier.server.monitor.channels import ChannelBook
 from croupier.server.monitor.collector import OperationsCollector
-from croupier.server.monitor.process import ChildConfig, MonitorProcess
+from croupier.server.monitor.process import NICE, ChildConfig, MonitorProcess
 from croupier.server.monitor.service import Setup
 from croupier.server.monitor.settlement import watch_settlements
 from croupier.server.monitor.streams import Policy, band_label
@@ -204,6 +204,7 @@ class Operations:
             threshold=self.design["threshold"],
             tables=tuple(self.manager.configs),
             webhook=s.alert_webhook_url,
+            nice=min(os.getpriority(os.PRIO_PROCESS, 0) + NICE, 19),
             approved=approved_rules,
             book=TheoryBook,
         )

@@ -20,10 +20,12 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 from typing import Any
 
 from sqlalchemy import func, select
@@ -58,6 +60,7 @@ class ChildConfig:
     webhook: str | None = None
     sweep_seconds: float = 30.0
     nice: int = NICE
+    """The child's nice value (the server's plus :data:`NICE`)."""
     book: Callable[[], Any] | None = None
     """Makes the child's theory cache (the server's kind: a class, sent by reference)."""
     approved: Approved | None = None
@@ -79,11 +82,19 @@ def _rules_of(
     return rules_of
 
 
+def _lower_priority(target: int) -> None:
+    """This process's (on Linux: this thread's) nice value raised to ``target``."""
+    with contextlib.suppress(OSError, AttributeError):
+        who = threading.get_native_id() if sys.platform == "linux" else 0
+        now = os.getpriority(os.PRIO_PROCESS, who)
+        if now < target:
+            os.setpriority(os.PRIO_PROCESS, who, min(target, 19))
+
+
 def _child(conn: Any, config: ChildConfig) -> None:
     """The child's main: a monitor, told of new rounds through ``conn``; each batch of
     notices answered once it has been taken."""
-    with contextlib.suppress(OSError):
-        os.nice(config.nice)
+    _lower_priority(config.nice)  # already, when started by a niced watcher (Linux)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     from croupier.server.monitor.worker import Monitor
     from croupier.server.tables.registry import theories
@@ -163,7 +174,6 @@ class MonitorProcess:
         self.db, self.config, self.owned, self.rules = db, config, owned, rules
         self._context = multiprocessing.get_context("spawn")
         self._cond = threading.Condition()
-        self._send_lock = threading.Lock()
         self._process: Any = None
         self._conn: Any = None
         self._asked = 0
@@ -181,6 +191,10 @@ class MonitorProcess:
         """The rounds, alerts posted, webhook failures of the children before this one."""
         self._resume_at = 0.0
         """No child started before this (``time.monotonic``), after a crash."""
+        self._pending: set[str] = set()
+        """Tables with new rounds the child has not been told of."""
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_w, False)
 
     @property
     def pid(self) -> int | None:
@@ -217,20 +231,18 @@ class MonitorProcess:
             self.notify(late)
 
     def notify(self, tables: Iterable[str]) -> None:
-        """``tables`` have new rounds (from any thread)."""
-        names = sorted(set(tables))
+        """``tables`` have new rounds (from any thread; it never waits for the child: the
+        watcher thread tells it)."""
+        names = set(tables)
         if not names:
             return
         with self._cond:
             if self._stopping:
                 return
             self._asked += 1
-            asked = self._asked
-            if self._process is None:
-                if time.monotonic() < self._resume_at:
-                    return  # after a crash: the next child is told of every owned table
-                self._spawn()
-        self._send(("work", asked, names, list(self.owned()), dict(self.rules())))
+            self._pending.update(names)
+        with contextlib.suppress(OSError):  # BlockingIOError: already woken
+            os.write(self._wake_w, b"!")
 
     def idle(self, timeout: float = 30.0) -> bool:
         """Wait until the child has taken every round it was told of; whether it did."""
@@ -248,19 +260,25 @@ class MonitorProcess:
     def stop(self) -> None:
         with self._cond:
             self._stopping = True
-            process, conn = self._process, self._conn
             self._cond.notify_all()
+        with contextlib.suppress(OSError):
+            os.write(self._wake_w, b"!")
+        if self._watcher is not None:
+            self._watcher.join(timeout=5)
+        process, conn = self._process, self._conn
         if process is not None:
-            with contextlib.suppress(Exception):
-                self._send(("stop",))
-            process.join(timeout=5)
+            if self._watcher is None or not self._watcher.is_alive():
+                with contextlib.suppress(Exception):
+                    conn.send(("stop",))
+                process.join(timeout=5)
             if process.is_alive():
                 process.terminate()
                 process.join(timeout=5)
         if conn is not None:
             conn.close()
-        if self._watcher is not None:
-            self._watcher.join(timeout=5)
+        for fd in (self._wake_r, self._wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def _spawn(self) -> None:
         """A new child (the caller holds ``_cond``)."""
@@ -279,47 +297,47 @@ class MonitorProcess:
         self.starts += 1
         self._cond.notify_all()
 
-    def _send(self, message: tuple[Any, ...]) -> None:
-        with self._send_lock:
-            conn = self._conn
-            if conn is None:
-                return
-            # a dead child: the watcher starts another and tells it again
-            with contextlib.suppress(OSError, ValueError):
-                conn.send(message)
-
     def _watch(self) -> None:
-        """Read the child's answers; start another when it dies; tell it of every owned
-        table each ``sweep_seconds`` (a cluster's tables taken over from another node)."""
+        """The only thread that talks to the child: starts it when there is work (after a
+        crash, once its wait is over), tells it of the tables with new rounds, reads its
+        answers, notices its death; every ``sweep_seconds`` it looks at every owned table
+        (a cluster's tables taken over from another node; rounds a crash left)."""
+        if sys.platform == "linux":  # a thread's own nice value: the child inherits it
+            _lower_priority(self.config.nice)
         swept = time.monotonic()
         while True:
             with self._cond:
                 if self._stopping:
                     return
-                conn, process = self._conn, self._process
-                if conn is None:
-                    self._cond.wait(0.5)
-            now = time.monotonic()
-            if conn is None:
-                if self._asked > self._answered and now >= self._resume_at:
-                    self.notify(self.owned())  # after a crash's wait: another child
-                elif now - swept >= self.config.sweep_seconds:
-                    swept = now
-                    self._sweep()
-                continue
-            try:
-                if conn.poll(0.5):
+                now = time.monotonic()
+                if self._process is None and self._pending and now >= self._resume_at:
+                    self._spawn()
+                conn, process, tables, asked = self._conn, self._process, self._pending, self._asked
+                if conn is not None:
+                    self._pending = set()
+            if conn is not None and tables:
+                message = ("work", asked, sorted(tables), list(self.owned()), self.rules())
+                with contextlib.suppress(OSError, ValueError):  # dead: noticed below
+                    conn.send(message)
+            waited = [self._wake_r] if conn is None else [conn, self._wake_r]
+            ready = wait(waited, timeout=0.5)
+            if self._wake_r in ready:
+                with contextlib.suppress(OSError):
+                    os.read(self._wake_r, 4096)
+            if conn is not None and conn in ready:
+                with contextlib.suppress(EOFError, OSError):  # dead: noticed below
                     self._answer(conn.recv())
-                    continue
-            except (EOFError, OSError):
-                pass
-            if not process.is_alive():
+            if process is not None and not process.is_alive():
                 self._crashed(process)
-            elif now - swept >= self.config.sweep_seconds:
-                swept = now
-                self.notify(self.owned())
+            elif time.monotonic() - swept >= self.config.sweep_seconds:
+                swept = time.monotonic()
+                self._sweep(alive=process is not None)
 
-    def _sweep(self) -> None:
+    def _sweep(self, *, alive: bool) -> None:
+        """Every owned table to the child; with no child, those with rounds to take."""
+        if alive:
+            self.notify(self.owned())
+            return
         try:
             with self.db.session() as session:
                 late = behind(session, self.owned())
@@ -356,7 +374,7 @@ class MonitorProcess:
             with contextlib.suppress(Exception):
                 self._conn.close()
             self._process = self._conn = None
-            wait = _RESTART_SECONDS[min(self.crashes, len(_RESTART_SECONDS)) - 1]
-            self._resume_at = time.monotonic() + wait
+            pause = _RESTART_SECONDS[min(self.crashes, len(_RESTART_SECONDS)) - 1]
+            self._resume_at = time.monotonic() + pause
             self._asked += 1  # what the next child answers
-            self._cond.notify_all()
+            self._pending.update(self.owned())
