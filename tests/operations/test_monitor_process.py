@@ -57,7 +57,7 @@ def test_the_monitor_runs_in_a_lower_priority_process_and_takes_every_round(
         assert monitor.pid is None  # started at the first round to take
         _, token = server.player("dora", credit=1_000_000)
         play(server, token, 6, ["check", "check", "fold"], stop=lambda: False)
-        assert monitor.idle(60)
+        assert monitor.idle(240)
         pid = monitor.pid
         assert pid is not None and pid != os.getpid() and monitor.alive
         assert os.getpriority(os.PRIO_PROCESS, pid) > os.getpriority(os.PRIO_PROCESS, 0)
@@ -90,7 +90,7 @@ def test_a_killed_monitor_process_is_started_again_says_so_and_misses_no_round(
         # rounds settle while it is down or starting again: none is lost
         _, other = server.player("fay", credit=1_000_000)
         play(server, other, 3, ["check", "check", "fold"], stop=lambda: False)
-        assert monitor.idle(60)
+        assert monitor.idle(240)
         assert monitor.pid not in (None, first) and monitor.alive
         assert _table_stream(server)["rounds"] == _settled(url) == 6
         status = _get(server, "/api/operator/monitor")["process"]

@@ -98,7 +98,8 @@ def play(
                 for move in moves:
                     seat.request({"type": "act", "action": move})
                 seat.event("round_closed")
-                server.app.state.monitor.idle(60)
+                # the first round starts the monitor's process (niced: slow on a loaded machine)
+                server.app.state.monitor.idle(240)
                 if stop():
                     return played
     return played
