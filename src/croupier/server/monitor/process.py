@@ -32,6 +32,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from croupier.server.db import Database
+from croupier.server.logs import install_redaction
 from croupier.server.monitor import service
 from croupier.server.monitor.models import RtpStream
 from croupier.server.monitor.streams import Policy
@@ -96,6 +97,7 @@ def _child(conn: Any, config: ChildConfig) -> None:
     notices answered once it has been taken."""
     _lower_priority(config.nice)  # already, when started by a niced watcher (Linux)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    install_redaction()  # as the server's logs: no token or password in a line
     from croupier.server.monitor.worker import Monitor
     from croupier.server.tables.registry import theories
 

@@ -1,4 +1,6 @@
-"""The monitor's thread: it takes each table's new rounds as they settle.
+"""The monitor's loop (a thread): it takes each table's new rounds as they settle. It runs in a
+process of its own beside the server (:mod:`.process`), or, on an in-memory SQLite database,
+in the server's.
 
 The settlement hook (:mod:`.settlement`) tells it which tables have new rounds; it also looks
 at every table this process runs each ``sweep_seconds``, and at start (a crash leaves rounds
