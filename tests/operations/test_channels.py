@@ -33,7 +33,7 @@ def test_sockets_connecting_together_store_their_channels_in_few_transactions(
 ) -> None:
     db = Database(f"sqlite:///{tmp_path / 'c.db'}")
     db.migrate()
-    users = _users(db, 60)
+    users = _users(db, 1200)
     book = ChannelBook(db)
     inserts: list[str] = []
 
@@ -55,8 +55,9 @@ def test_sockets_connecting_together_store_their_channels_in_few_transactions(
     for user, stored in zip(users, seen, strict=True):
         assert stored[user] == (("browser", "") if user % 2 else ("api", "bot")), user
     assert _stored(db) == {u: ("browser", "") if u % 2 else ("api", "bot") for u in users}
-    # the first socket's write, then the rest that came meanwhile: not one per socket
-    assert 1 <= len(inserts) <= 3, len(inserts)
+    # one transaction, or two (the first socket's, then the rest that came meanwhile), of
+    # at most 1,000 rows a statement: not one per socket
+    assert 2 <= len(inserts) <= 4, len(inserts)
 
     # a channel that changed is written again (an upsert), one that did not is not
     inserts.clear()

@@ -38,6 +38,9 @@ def channel_of(headers: Mapping[str, str]) -> str:
 
 
 _CHANNELS = cast(Table, UserChannel.__table__)
+_ROWS_A_STATEMENT = 1000
+"""The most rows one upsert writes (4 parameters a row: well within SQLite's and
+PostgreSQL's limits on a statement's parameters)."""
 
 
 class ChannelBook:
@@ -110,17 +113,18 @@ class ChannelBook:
         try:
             with self.db.session() as session:
                 insert = pg_insert if is_postgres(session) else sqlite_insert
-                statement = insert(_CHANNELS).values(rows)
-                session.execute(
-                    statement.on_conflict_do_update(
-                        index_elements=[_CHANNELS.c.user_id],
-                        set_={
-                            "channel": statement.excluded.channel,
-                            "agent": statement.excluded.agent,
-                            "seen_at": statement.excluded.seen_at,
-                        },
+                for start in range(0, len(rows), _ROWS_A_STATEMENT):
+                    statement = insert(_CHANNELS).values(rows[start : start + _ROWS_A_STATEMENT])
+                    session.execute(
+                        statement.on_conflict_do_update(
+                            index_elements=[_CHANNELS.c.user_id],
+                            set_={
+                                "channel": statement.excluded.channel,
+                                "agent": statement.excluded.agent,
+                                "seen_at": statement.excluded.seen_at,
+                            },
+                        )
                     )
-                )
         except Exception:  # a label for the statistics: never worth a refused socket
             log.warning("the channels of %d users were not stored", len(rows), exc_info=True)
             for user in channels:
