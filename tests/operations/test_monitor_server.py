@@ -72,7 +72,9 @@ def stacked_against(seed: int) -> Callable[[], Shoe]:
 
 @contextlib.contextmanager
 def serving(url: str, shoe: Callable[[], Shoe], **settings: Any) -> Iterator[Server]:
-    config = make_settings(url).model_copy(update=settings)
+    """A server with the monitor as deployed: in its own process (the test kit's servers
+    run it as a thread)."""
+    config = make_settings(url).model_copy(update={"rtp_monitor_process": True, **settings})
     clock = ManualClock()
     app = create_app(config, tables=[CASINO], clock=clock, shoe_factory=shoe)
     with TestClient(app) as client:

@@ -189,7 +189,7 @@ class Operations:
     def _monitor(self, policy: Policy) -> Monitor | MonitorProcess:
         s = self.settings
         owned = lambda: list(self.manager.tables)  # noqa: E731
-        if _in_memory(s.database_url):
+        if _in_memory(s.database_url) or not s.rtp_monitor_process:
             setup = Setup(
                 policy=policy,
                 threshold=self.design["threshold"],
