@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-PYTEST_FLAGS ?=
+# The 25 slowest tests are listed at the end of every run (where the suite's time goes).
+PYTEST_FLAGS ?= --durations=25
 # The suite runs on two workers (pytest-xdist), a test module per worker at a time so that its
 # fixtures are built once; XDIST= runs it in one process.
 XDIST ?= -n 2 --dist loadfile

@@ -12,6 +12,14 @@ each call of a function of ``src/croupier`` while the one request is in flight; 
 - ``record_shapes``: the distinct croupier types handed from function to function (the
   arguments and return values, ``self`` and enums left out) -- the shapes the stake takes.
 
+That is everything the request runs (the socket, the session, metrics, the views broadcast).
+``stake`` narrows it to the stake itself, as issue 26 counted it ("a stake crosses about 24
+files in about 10 shapes"): the stake is an amount no other number of the walk has
+(:data:`STAKE`, minor units), and a function is on its path when one of its arguments (``self``
+left out) or its return value holds that amount, directly or in a field, an item or an element
+(three levels deep; the Ante or, at UTH, the Ante and the Blind together); its shapes are the
+croupier types that hold it.
+
 It imports croupier from ``--checkout``'s ``src`` (and its test kit from ``tests/server``),
 so the same command measures two versions side by side:
 
@@ -35,6 +43,47 @@ from types import FrameType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+STAKE = 137
+"""The walk's Ante (and so Russian Poker's exchange fee), minor units: a number nothing else
+carries; UTH's Ante also holds a Blind of the same size, so the stake held is twice it."""
+AMOUNTS = frozenset({STAKE, 2 * STAKE})
+
+
+def _fields(value: Any) -> list[Any]:
+    """What a value holds: a mapping's values, a sequence's items, an object's fields."""
+    if isinstance(value, dict):
+        return list(value.values())
+    if isinstance(value, list | tuple | set | frozenset):
+        return list(value)
+    names = getattr(type(value), "__struct_fields__", None) or getattr(
+        type(value), "__dataclass_fields__", None
+    )
+    if names is None:
+        slots = getattr(type(value), "__slots__", ())
+        names = (slots,) if isinstance(slots, str) else slots
+    out = [getattr(value, name, None) for name in names or ()]
+    if hasattr(value, "__dict__") and not isinstance(value, type):
+        out.extend(vars(value).values())
+    return out
+
+
+def _holds(value: Any, depth: int = 3) -> list[str] | None:
+    """The croupier types on the way to :data:`STAKE` inside ``value`` (``None``: not there)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return [] if abs(value) in AMOUNTS else None
+    if depth == 0 or isinstance(value, str | bytes | float | type) or callable(value):
+        return None
+    for inner in _fields(value):
+        found = _holds(inner, depth - 1)
+        if found is not None:
+            kind = type(value)
+            module = getattr(kind, "__module__", "") or ""
+            if module.startswith("croupier.") and not issubclass(kind, enum.Enum):
+                return [f"{module}.{kind.__qualname__}", *found]
+            return found
+    return None
 
 
 class Walk:
@@ -47,6 +96,17 @@ class Walk:
     def reset(self) -> None:
         self.functions: dict[tuple[str, str], Any] = {}
         self.shapes: dict[str, int] = defaultdict(int)
+        self.stake_functions: dict[tuple[str, str], Any] = {}
+        self.stake_shapes: set[str] = set()
+
+    def _stake(self, key: tuple[str, str], code: Any, value: Any) -> None:
+        try:
+            found = _holds(value)
+        except Exception:  # a property that raises: not the stake
+            return
+        if found is not None:
+            self.stake_functions.setdefault(key, code)
+            self.stake_shapes.update(found)
 
     def hook(self, frame: FrameType, event: str, arg: Any) -> None:
         if not self.active:
@@ -55,15 +115,18 @@ class Walk:
         path = code.co_filename
         if "/src/croupier/" not in path:
             return
+        module = path.split("/src/", 1)[1]
+        key = (module, code.co_qualname)
         if event == "call":
-            module = path.split("/src/", 1)[1]
-            self.functions.setdefault((module, code.co_qualname), code)
+            self.functions.setdefault(key, code)
             names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
             for name in names:
                 if name not in ("self", "cls"):
                     self._shape(frame.f_locals.get(name))
+                    self._stake(key, code, frame.f_locals.get(name))
         elif event == "return":
             self._shape(arg)
+            self._stake(key, code, arg)
 
     def _shape(self, value: Any) -> None:
         if isinstance(value, list | tuple) and value:
@@ -74,25 +137,30 @@ class Walk:
             self.shapes[f"{module}.{kind.__qualname__}"] += 1
 
     def report(self) -> dict[str, Any]:
-        files = sorted({module for module, _ in self.functions})
-        raising = []
-        for (module, name), code in sorted(self.functions.items()):
-            try:
-                source = inspect.getsource(code)
-            except (OSError, TypeError):
-                continue
-            if "raise " in source:
-                raising.append(f"{module}:{name}")
-        return {
-            "files": len(files),
-            "functions": len(self.functions),
-            "validation_points": len(raising),
-            "record_shapes": len(self.shapes),
-            "file_list": files,
-            "function_list": sorted(f"{module}:{name}" for module, name in self.functions),
-            "raising": raising,
-            "shape_list": sorted(self.shapes),
-        }
+        stake = _counts(self.stake_functions, self.stake_shapes)
+        return {**_counts(self.functions, set(self.shapes)), "stake": stake}
+
+
+def _counts(functions: dict[tuple[str, str], Any], shapes: set[str]) -> dict[str, Any]:
+    files = sorted({module for module, _ in functions})
+    raising = []
+    for (module, name), code in sorted(functions.items()):
+        try:
+            source = inspect.getsource(code)
+        except (OSError, TypeError):
+            continue
+        if "raise " in source:
+            raising.append(f"{module}:{name}")
+    return {
+        "files": len(files),
+        "functions": len(functions),
+        "validation_points": len(raising),
+        "record_shapes": len(shapes),
+        "file_list": files,
+        "function_list": sorted(f"{module}:{name}" for module, name in functions),
+        "raising": raising,
+        "shape_list": sorted(shapes),
+    }
 
 
 def _until(ws: Any, predicate: Any) -> dict[str, Any]:
@@ -155,7 +223,7 @@ def run(checkout: Path) -> dict[str, Any]:
             _until(ws, lambda f: f.get("type") == "state")
             ws.send_json({"type": "join", "id": "j"})
             _until(ws, lambda f: f.get("ref") == "j")
-            answer = _request(walk, ws, {"type": "bet", "key": "a1", "bets": {"ante": 100}})
+            answer = _request(walk, ws, {"type": "bet", "key": "a1", "bets": {"ante": STAKE}})
             assert answer["type"] == "ack", answer
             results["uth_ante"] = walk.report()
         walk.reset()
@@ -163,7 +231,7 @@ def run(checkout: Path) -> dict[str, Any]:
             _until(ws, lambda f: f.get("type") == "state")
             ws.send_json({"type": "join", "id": "j"})
             _until(ws, lambda f: f.get("ref") == "j")
-            ws.send_json({"type": "bet", "id": "b", "key": "r1", "bets": {"ante": 100}})
+            ws.send_json({"type": "bet", "id": "b", "key": "r1", "bets": {"ante": STAKE}})
             _until(ws, lambda f: f.get("ref") == "b")
             ws.send_json({"type": "resync", "last_seq": 0, "id": "r"})
             state = _until(ws, lambda f: f.get("type") == "state" and f.get("view"))
@@ -189,8 +257,9 @@ def main() -> None:
     results = run(args.checkout.resolve())
     for walk in results.values():
         if not args.lists:
-            for key in ("file_list", "function_list", "raising", "shape_list"):
-                walk.pop(key)
+            for part in (walk, walk["stake"]):
+                for key in ("file_list", "function_list", "raising", "shape_list"):
+                    part.pop(key)
     print(json.dumps({"checkout": str(args.checkout), **results}, indent=2))
 
 

@@ -72,7 +72,9 @@ def stacked_against(seed: int) -> Callable[[], Shoe]:
 
 @contextlib.contextmanager
 def serving(url: str, shoe: Callable[[], Shoe], **settings: Any) -> Iterator[Server]:
-    config = make_settings(url).model_copy(update=settings)
+    """A server with the monitor as deployed: in its own process (the test kit's servers
+    run it as a thread)."""
+    config = make_settings(url).model_copy(update={"rtp_monitor_process": True, **settings})
     clock = ManualClock()
     app = create_app(config, tables=[CASINO], clock=clock, shoe_factory=shoe)
     with TestClient(app) as client:
@@ -98,7 +100,8 @@ def play(
                 for move in moves:
                     seat.request({"type": "act", "action": move})
                 seat.event("round_closed")
-                server.app.state.monitor.idle(60)
+                # the first round starts the monitor's process (niced: slow on a loaded machine)
+                server.app.state.monitor.idle(240)
                 if stop():
                     return played
     return played

@@ -251,13 +251,16 @@ ServerFactory = Callable[..., Server]
 def make_settings(url: str) -> Settings:
     """The in-process servers' settings; the integrity check of the installed files is left
     to the servers the tests start as processes and to tests/operations (hashing the package
-    at each of the suite's hundreds of starts would only repeat it)."""
+    at each of the suite's hundreds of starts would only repeat it). The return monitor runs
+    as a thread of the test's process: its own process (the default) costs a new interpreter
+    at each of those starts, and tests/operations/test_monitor_process.py tests it."""
     return Settings(
         database_url=url,
         operator_username=OPERATOR[0],
         operator_password=OPERATOR[1],  # type: ignore[arg-type]
         secret_key="test-secret",  # type: ignore[arg-type]
         integrity_check=False,
+        rtp_monitor_process=False,
     )
 
 

@@ -44,6 +44,10 @@ __all__ = [
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
 
+READ_ONLY = "croupier_read_only"
+"""The execution option of :meth:`Database.reading`'s sessions."""
+
+
 def make_engine(url: str, **kwargs: Any) -> Engine:
     """An engine for ``url``; SQLite gets foreign keys, WAL and a busy timeout."""
     if url.startswith("sqlite"):
@@ -63,8 +67,11 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
 
         @event.listens_for(engine, "begin")
         def _sqlite_begin(conn: Any) -> None:
-            # Writers serialise at BEGIN instead of failing on a read-to-write upgrade.
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            # Writers serialise at BEGIN instead of failing on a read-to-write upgrade; a
+            # session that only reads (Database.reading) takes no lock (WAL: it waits for
+            # no writer, and no writer for it).
+            reading = conn.get_execution_options().get(READ_ONLY)
+            conn.exec_driver_sql("BEGIN DEFERRED" if reading else "BEGIN IMMEDIATE")
 
         return engine
     return create_engine(url, pool_pre_ping=True, **kwargs)
@@ -98,11 +105,14 @@ def downgrade(engine: Engine, *, revision: str) -> None:
 class Database:
     """One engine and its session factory."""
 
-    __slots__ = ("engine", "sessions")
+    __slots__ = ("engine", "readers", "sessions")
 
     def __init__(self, url: str, **engine_kwargs: Any) -> None:
         self.engine = make_engine(url, **engine_kwargs)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.readers = sessionmaker(
+            self.engine.execution_options(**{READ_ONLY: True}), expire_on_commit=False
+        )
 
     def migrate(self) -> None:
         """Bring the schema up to date (processes of a cluster starting together take turns:
@@ -121,6 +131,13 @@ class Database:
     def session(self) -> Iterator[Session]:
         """A session whose transaction commits on success and rolls back on any error."""
         with self.sessions() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session that only reads: on SQLite its transaction takes no lock (``BEGIN
+        DEFERRED``; a write in it may fail as busy), elsewhere as :meth:`session`."""
+        with self.readers() as session, session.begin():
             yield session
 
     def dispose(self) -> None:

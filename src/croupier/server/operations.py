@@ -2,8 +2,9 @@
 
 - significant events: the server's start (with how its previous run ended) and stop, steps of
   the wall clock (:mod:`.significant.lifecycle`), big wins at each settlement;
-- the live return monitor (:mod:`.monitor`): a thread following the settled rounds of the
-  tables this process runs;
+- the live return monitor (:mod:`.monitor`): a child process following the settled rounds of
+  the tables this process runs (:mod:`.monitor.process`; a thread for an in-memory SQLite
+  database, which no other process can open);
 - the self-check of the installation (:mod:`.integrity`), at start and every
   ``integrity_check_hours``, closing every table on a mismatch.
 """
@@ -30,16 +31,18 @@ from croupier.server.integrity.paytables import approved_config
 from croupier.server.integrity.watch import IntegrityWatch
 from croupier.server.monitor.channels import ChannelBook
 from croupier.server.monitor.collector import OperationsCollector
+from croupier.server.monitor.process import NICE, ChildConfig, MonitorProcess
 from croupier.server.monitor.service import Setup
 from croupier.server.monitor.settlement import watch_settlements
 from croupier.server.monitor.streams import Policy, band_label
 from croupier.server.monitor.worker import Monitor
+from croupier.server.reports.theory import TheoryBook
 from croupier.server.settings import Settings
 from croupier.server.significant.lifecycle import ClockWatch, record_start, record_stop
 from croupier.server.tables.manager import TableManager
 from croupier.server.tables.registry import theories
 
-__all__ = ["HOURS_PER_YEAR", "Operations", "node_name"]
+__all__ = ["HOURS_PER_YEAR", "Operations", "approved_rules", "node_name"]
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +92,18 @@ def design(settings: Settings) -> dict[str, Any]:
     }
 
 
+def approved_rules(session: Session, table: str) -> Mapping[str, Any] | None:
+    """The rules the audit log last approved for ``table`` (``None``: none recorded whole)."""
+    approval = approved_config(session, table)
+    if approval is not None and approval.config is not None:
+        return approval.config.rules
+    return None
+
+
+def _in_memory(url: str) -> bool:
+    return url.startswith("sqlite") and (":memory:" in url or url in {"sqlite://", "sqlite:///"})
+
+
 class Operations:
     """What runs beside the tables; :meth:`start` in the app's lifespan, :meth:`stop` at its
     end."""
@@ -97,7 +112,7 @@ class Operations:
         self.app, self.settings, self.db, self.manager = app, settings, db, manager
         self.node = node_name(settings)
         self.started = time.monotonic()
-        self.monitor: Monitor | None = None
+        self.monitor: Monitor | MonitorProcess | None = None
         self.clock: ClockWatch | None = None
         self.integrity: IntegrityWatch | None = None
         self._unhook: Any = None
@@ -116,9 +131,9 @@ class Operations:
         """The rules the audit log last approved for ``table`` (the monitor's theory: a pay
         table changed in the database behind the log's back is not believed); the running
         configuration's for a table changed before approvals were recorded whole."""
-        approval = approved_config(session, table)
-        if approval is not None and approval.config is not None:
-            return approval.config.rules
+        approved = approved_rules(session, table)
+        if approved is not None:
+            return approved
         config = self.manager.configs.get(table)
         return None if config is None else config.rules
 
@@ -143,16 +158,7 @@ class Operations:
             node=self.node if s.rtp_node_streams else None,
         )
         if s.rtp_monitor:
-            setup = Setup(
-                policy=policy,
-                threshold=self.design["threshold"],
-                theories=theories(),
-                book=self.app.state.theory,
-                rules_of=self.rules_of,
-            )
-            self.monitor = Monitor(
-                self.db, setup, owned=lambda: list(self.manager.tables), webhook=s.alert_webhook_url
-            )
+            self.monitor = self._monitor(policy)
         monitor = self.monitor
         self._unhook = watch_settlements(
             self.db,
@@ -162,9 +168,13 @@ class Operations:
         if monitor is not None:
             monitor.start(list(self.manager.configs))
         self.app.state.monitor = monitor
+        self.app.state.monitor_status = self.monitor_status
         self.app.state.metrics.registry.register(
             OperationsCollector(
-                self.db, threshold=self.design["threshold"], integrity=self._integrity
+                self.db,
+                threshold=self.design["threshold"],
+                integrity=self._integrity,
+                monitor=self.monitor_status,
             )
         )
         self.clock = ClockWatch(
@@ -175,6 +185,47 @@ class Operations:
         )
         self.clock.start()
         self.app.state.clock_watch = self.clock
+
+    def _monitor(self, policy: Policy) -> Monitor | MonitorProcess:
+        s = self.settings
+        owned = lambda: list(self.manager.tables)  # noqa: E731
+        if _in_memory(s.database_url) or not s.rtp_monitor_process:
+            setup = Setup(
+                policy=policy,
+                threshold=self.design["threshold"],
+                theories=theories(),
+                book=self.app.state.theory,
+                rules_of=self.rules_of,
+            )
+            return Monitor(self.db, setup, owned=owned, webhook=s.alert_webhook_url)
+        config = ChildConfig(
+            database_url=s.database_url,
+            policy=policy,
+            threshold=self.design["threshold"],
+            tables=tuple(self.manager.configs),
+            webhook=s.alert_webhook_url,
+            nice=min(os.getpriority(os.PRIO_PROCESS, 0) + NICE, 19),
+            approved=approved_rules,
+            book=TheoryBook,
+        )
+        return MonitorProcess(
+            self.db,
+            config,
+            owned=owned,
+            rules=lambda: {name: c.rules for name, c in self.manager.configs.items()},
+        )
+
+    def monitor_status(self) -> dict[str, Any] | None:
+        """The monitor's process (the operator's page, the metrics): ``None`` when off."""
+        monitor = self.monitor
+        if isinstance(monitor, MonitorProcess):
+            return monitor.status()
+        if monitor is None:
+            return None
+        return {
+            "mode": "thread", "alive": True, "pid": os.getpid(), "starts": 1, "crashes": 0,
+            "last_crash": None, "rounds": monitor.rounds, "waiting": dict(monitor.waiting),
+        }  # fmt: skip
 
     def _integrity(self) -> dict[str, Any]:
         state: dict[str, Any] = self.app.state.integrity

@@ -141,6 +141,10 @@ class Settings(BaseSettings):
     """How often the clocks are compared."""
     rtp_monitor: bool = True
     """Watch every table's return against its theory as rounds settle (docs/operations.md)."""
+    rtp_monitor_process: bool = True
+    """Run the monitor in a process of its own beside the server's (niced, so that valuing a
+    live round never holds the interpreter the tables' event loop needs); ``false``: a thread
+    of the server's process (an in-memory SQLite database always uses the thread)."""
     rtp_rounds_per_hour: float = Field(default=60.0, gt=0)
     """The round rate the monitor's alarm level is designed for: a table playing this many
     rounds an hour all year raises on average at most ``rtp_false_alarms_per_year`` false

@@ -26,11 +26,17 @@ class OperationsCollector(Collector):
     """Reads the monitor's tables and the audit log at each scrape."""
 
     def __init__(
-        self, db: Database, *, threshold: float, integrity: Callable[[], dict[str, Any]]
+        self,
+        db: Database,
+        *,
+        threshold: float,
+        integrity: Callable[[], dict[str, Any]],
+        monitor: Callable[[], dict[str, Any] | None] = lambda: None,
     ) -> None:
         self.db = db
         self.level = math.log(threshold)
         self.integrity = integrity
+        self.monitor = monitor
 
     def describe(self) -> Iterator[Metric]:
         return iter(())  # read at each scrape only
@@ -72,6 +78,7 @@ class OperationsCollector(Collector):
         if state.get("checked"):
             integrity.add_metric([], 1.0 if state.get("ok") else 0.0)
         yield from (evidence, returns, rounds, open_alerts, events, integrity)
+        yield from _process(self.monitor())
 
     def _read(self, evidence: Any, returns: Any, rounds: Any, alerts: Any, events: Any) -> None:
         with self.db.session() as session:
@@ -97,3 +104,27 @@ class OperationsCollector(Collector):
             )
             for action, count in kinds:
                 events.add_metric([action[len(ACTION_PREFIX) :]], count)
+
+
+def _process(status: dict[str, Any] | None) -> Iterator[Metric]:
+    """The monitor's own process (:meth:`.process.MonitorProcess.status`), if it has one."""
+    if status is None:
+        return
+    up = GaugeMetricFamily(
+        "croupier_rtp_monitor_up",
+        "1 while the return monitor's process runs (it starts at the first round to take)",
+    )
+    up.add_metric([], 1.0 if status["alive"] else 0.0)
+    crashes = CounterMetricFamily(
+        "croupier_rtp_monitor_crashes",
+        "Times the return monitor's process died unasked (each time another was started)",
+    )
+    crashes.add_metric([], status["crashes"])
+    waiting = GaugeMetricFamily(
+        "croupier_rtp_monitor_waiting",
+        "1 for a table whose next round waits for its theory (a pay table's exact run)",
+        labels=["table"],
+    )
+    for table in sorted(status["waiting"]):
+        waiting.add_metric([table], 1.0)
+    yield from (up, crashes, waiting)

@@ -46,7 +46,14 @@ def monitor(
         "design": design,
         "streams": [service.stream_json(row, threshold=design["threshold"]) for row in rows],
         "open_alerts": session.query(RtpAlert).filter(RtpAlert.status == "open").count(),
+        "process": _status(request),
     }
+
+
+def _status(request: Request) -> dict[str, Any] | None:
+    """The monitor's own process (whether it runs, its crashes), ``None`` when it is off."""
+    status = getattr(request.app.state, "monitor_status", None)
+    return None if status is None else status()
 
 
 @router.get("/alerts")

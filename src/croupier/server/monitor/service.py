@@ -31,13 +31,17 @@ from croupier.server.significant.kinds import Kind
 from croupier.server.tables.games import GameTheory, MonitorRound
 
 __all__ = [
+    "Batch",
     "Processed",
     "Setup",
     "alert_json",
     "ensure_tables",
+    "fetch",
     "investigate",
     "process_table",
+    "record",
     "stream_json",
+    "value",
 ]
 
 _NOTE_MAX = 2000
@@ -193,40 +197,103 @@ def _theory(
     return theory.monitor_round(record, setup.book, rules=rules)
 
 
-def process_table(session: Session, table: str, setup: Setup, *, limit: int = 50) -> Processed:
-    """Take ``table``'s rounds settled since its stream's last, up to ``limit``."""
+@dataclass(slots=True)
+class Batch:
+    """A table's rounds after its stream's last, read in one short transaction, then valued
+    outside any (:func:`fetch`, :func:`value`, :func:`record`): a live round's thousand
+    boxes are valued while the settlements of the next round write (SQLite has one writer)."""
+
+    table: str
+    after: int
+    rows: list[tuple[int, str, str, Any, str | None]]
+    rules: Mapping[str, Any] | None
+    channels: dict[int, dict[int, str]]
+    more: bool = False
+    valued: dict[int, MonitorRound | None] = field(default_factory=dict)
+    shares: dict[int, dict[Stream, Aggregate]] = field(default_factory=dict)
+
+
+def _taken(status: str, commitment: str | None) -> bool:
+    return status == RoundStatus.SETTLED.value and bool(commitment)
+
+
+def fetch(session: Session, table: str, setup: Setup, *, limit: int = 50) -> Batch:
+    """``table``'s rounds settled since its stream's last, up to ``limit``, with what valuing
+    them needs (the approved rules, each round's players' channels); it writes nothing
+    (:meth:`.Database.reading`)."""
+    head = session.get(RtpStream, f"table:{table}")  # read only: none yet is 0
+    after = 0 if head is None else int(head.last_round)
+    rows = [
+        (int(r[0]), str(r[1]), str(r[2]), r[3], r[4])
+        for r in session.execute(
+            select(Round.id, Round.game, Round.status, Round.record, Round.commitment)
+            .where(Round.table_name == table, Round.id > after)
+            .order_by(Round.id)
+            .limit(limit + 1)
+        )
+    ]
+    more = len(rows) > limit
+    rows = rows[:limit]
+    closed = []
+    for row in rows:
+        if row[2] == RoundStatus.OPEN.value:
+            break
+        closed.append(row)
+    rules = setup.rules_of(session, table) if closed else None
+    channels = {r[0]: _channels(session, r[0]) for r in closed if _taken(r[2], r[4])}
+    return Batch(table, after, closed, rules, channels, more and len(closed) == limit)
+
+
+def value(batch: Batch, setup: Setup) -> Batch:
+    """Each settled round's boxes against its theory (no database: the CPU's part), up to
+    the first whose theory is still computing."""
+    for round_id, game, status, record, commitment in batch.rows:
+        if not _taken(status, commitment):
+            continue
+        theory = _theory(setup, game, record, batch.rules)
+        batch.valued[round_id] = theory
+        if theory is not None and theory.status == "computing":
+            break
+        if theory is not None and theory.status == "ready":
+            batch.shares[round_id] = round_streams(
+                batch.table, theory.boxes, channels=batch.channels[round_id], policy=setup.policy
+            )
+    return batch
+
+
+def record(session: Session, batch: Batch, setup: Setup) -> Processed:
+    """Feed the valued rounds to the streams, in order, and move the table's stream past
+    them; nothing when another process took them meanwhile (``more``: read again)."""
     done = Processed()
+    table = batch.table
     head = _row(session, Stream(f"table:{table}", "table", table, table), lock=True)
-    rounds = session.execute(
-        select(Round.id, Round.game, Round.status, Round.record, Round.commitment)
-        .where(Round.table_name == table, Round.id > head.last_round)
-        .order_by(Round.id)
-        .limit(limit + 1)
-    ).all()
-    rules = setup.rules_of(session, table) if rounds else None
-    for index, (round_id, game, status, record, commitment) in enumerate(rounds):
-        if index == limit:
-            done.more = True
-            break
-        if status == RoundStatus.OPEN.value:
-            break
-        if status == RoundStatus.SETTLED.value and commitment:
-            theory = _theory(setup, game, record, rules)
+    if head.last_round != batch.after:
+        done.more = True
+        return done
+    done.more = batch.more
+    for round_id, _game, status, _record, commitment in batch.rows:
+        if _taken(status, commitment):
+            theory = batch.valued.get(round_id)
             if theory is not None and theory.status == "computing":
                 done.waiting = theory.reason or "the theory of the table's pay tables is computing"
+                done.more = False
                 break
             if theory is not None and theory.status != "ready":
                 head.uncovered += 1
             elif theory is not None:
                 head.uncovered += theory.uncovered
-                shares = round_streams(
-                    table, theory.boxes, channels=_channels(session, round_id), policy=setup.policy
-                )
+                shares = batch.shares[round_id]
                 for stream in sorted(shares, key=lambda s: (s.kind != "table", s.key)):
                     done.alerts += _feed(session, stream, shares[stream], setup, round_id)
                 done.rounds += 1
         head.last_round = round_id
     return done
+
+
+def process_table(session: Session, table: str, setup: Setup, *, limit: int = 50) -> Processed:
+    """Take ``table``'s rounds settled since its stream's last, up to ``limit``, in the
+    caller's transaction."""
+    return record(session, value(fetch(session, table, setup, limit=limit), setup), setup)
 
 
 def investigate(

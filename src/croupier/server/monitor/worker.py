@@ -1,4 +1,6 @@
-"""The monitor's thread: it takes each table's new rounds as they settle.
+"""The monitor's loop (a thread): it takes each table's new rounds as they settle. It runs in a
+process of its own beside the server (:mod:`.process`), or, on an in-memory SQLite database,
+in the server's.
 
 The settlement hook (:mod:`.settlement`) tells it which tables have new rounds; it also looks
 at every table this process runs each ``sweep_seconds``, and at start (a crash leaves rounds
@@ -126,8 +128,14 @@ class Monitor:
     def _table(self, table: str) -> int:
         taken = 0
         while True:
-            with self.db.session() as session:
-                done = service.process_table(session, table, self.setup)
+            with self.db.reading() as session:
+                batch = service.fetch(session, table, self.setup)
+            if batch.rows:
+                service.value(batch, self.setup)  # outside a transaction: SQLite has one writer
+                with self.db.session() as session:
+                    done = service.record(session, batch, self.setup)
+            else:
+                done = service.Processed()
             taken += done.rounds
             self.rounds += done.rounds
             if done.waiting:

@@ -210,10 +210,8 @@ async def _authenticate(websocket: WebSocket) -> tuple[int, str, str, Any, bool]
 async def _note_channel(websocket: WebSocket, user_id: int) -> None:
     """The player's channel (browser or API) for the return monitor (issue 30)."""
     book = getattr(websocket.app.state, "channels", None)
-    channel = None if book is None else book.seen(user_id, websocket.headers)
-    if book is not None and channel is not None:
-        agent = websocket.headers.get("user-agent", "")
-        await asyncio.to_thread(book.store, user_id, channel, agent)
+    if book is not None:
+        await book.note(user_id, websocket.headers)
 
 
 @router.websocket("/ws/tables/{name}")

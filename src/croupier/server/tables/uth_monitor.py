@@ -82,10 +82,33 @@ def prepare() -> None:
     decisions_value("As Kd", "2c 7h 9s Jd 4c", checked, preflop=load_preflop())
 
 
+class _Stakes:
+    """The exact moments of each way of staking (a live table's thousand boxes stake a few
+    ways: the Fractions' arithmetic is done once for each)."""
+
+    def __init__(self, m: UthMoments) -> None:
+        self.m = m
+        self._seen: dict[tuple[int, int], tuple[float, float]] = {}
+        self._valued: dict[tuple[Fraction, int, int], float] = {}
+
+    def box(self, ante: int, trips: int) -> tuple[float, float]:
+        key = (ante, trips)
+        if key not in self._seen:
+            self._seen[key] = self.m.box(ante, trips)
+        return self._seen[key]
+
+    def valued(self, value: Fraction, ante: int, trips: int) -> float:
+        """The mean of a box whose decisions are worth ``value`` per unit of Ante."""
+        key = (value, ante, trips)
+        if key not in self._valued:
+            self._valued[key] = float(ante * value + trips * self.m.ev_trips)
+        return self._valued[key]
+
+
 def _box(
     result: Mapping[str, Any],
     *,
-    m: UthMoments,
+    m: _Stakes,
     most: int,
     valuer: _Valuer | None,
     actions: Sequence[str],
@@ -97,7 +120,7 @@ def _box(
     mean, variance = m.box(ante, trips)
     value = None if valuer is None else valuer.value(seat, actions)
     if value is not None:
-        mean = float(ante * value + trips * m.ev_trips)
+        mean = m.valued(value, ante, trips)
     return MonitorBox(
         seat=seat,
         base=ante + trips,
@@ -129,7 +152,7 @@ def monitor_round(
     if lookup.outcomes is None:
         status = "computing" if lookup.status == "computing" else "unavailable"
         return MonitorRound(status=status, reason=lookup.reason)
-    m = moments(lookup.outcomes, trips)
+    m = _Stakes(moments(lookup.outcomes, trips))
     try:
         valuer: _Valuer | None = _Valuer(
             uth_history.replay(record), blind, _preflop(lookup.outcomes, blind)

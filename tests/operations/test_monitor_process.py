@@ -1,0 +1,122 @@
+"""The live return monitor in its own process (issue 26's load benchmark: in a thread of the
+server it held the interpreter the event loop needs while a live table's bets came in).
+
+Through a whole server (in process): the monitor is a child process at a lower priority that
+takes every settled round; killed, it is started again, says so (the operator's page, the
+metrics) and takes the rounds settled while it was down. That it raises alerts from there,
+posts the webhook and measures against the approved pay tables: tests/operations/
+test_monitor_server.py, whose server runs it the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import event, text
+from test_monitor_server import _get, play, seeded, serving
+
+from croupier.server.db import Database
+from croupier.server.monitor.process import MonitorProcess
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def _settled(url: str) -> int:
+    db = Database(url)
+    try:
+        with db.session() as session:
+            return int(session.scalar(text("SELECT count(*) FROM rounds WHERE status='settled'")))
+    finally:
+        db.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database: a SQLite file, or PostgreSQL (the operations tests' cluster)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'p.db'}"
+    cluster = request.getfixturevalue("archiving_cluster")
+    return str(cluster.url())
+
+
+def _table_stream(server: object) -> dict[str, object]:
+    streams = _get(server, "/api/operator/monitor")["streams"]
+    return next(s for s in streams if s["key"] == "table:casino")
+
+
+def test_the_monitor_runs_in_a_lower_priority_process_and_takes_every_round(
+    database: str,
+) -> None:
+    with serving(database, seeded(11)) as server:
+        monitor = server.app.state.monitor
+        assert isinstance(monitor, MonitorProcess)
+        assert monitor.pid is None  # started at the first round to take
+        _, token = server.player("dora", credit=1_000_000)
+        play(server, token, 6, ["check", "check", "fold"], stop=lambda: False)
+        assert monitor.idle(240)
+        pid = monitor.pid
+        assert pid is not None and pid != os.getpid() and monitor.alive
+        assert os.getpriority(os.PRIO_PROCESS, pid) > os.getpriority(os.PRIO_PROCESS, 0)
+        assert _table_stream(server)["rounds"] == _settled(database) == 6
+        status = _get(server, "/api/operator/monitor")["process"]
+        assert status["mode"] == "process" and status["alive"] is True
+        assert (status["pid"], status["starts"], status["crashes"]) == (pid, 1, 0)
+        metrics = server.client.get("/metrics").text
+        assert "croupier_rtp_monitor_up 1.0" in metrics
+        assert "croupier_rtp_monitor_crashes_total 0.0" in metrics
+    assert not monitor.alive  # stopped with the server
+
+
+def test_a_killed_monitor_process_is_started_again_says_so_and_misses_no_round(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    with serving(url, seeded(12)) as server:
+        monitor = server.app.state.monitor
+        _, token = server.player("eve", credit=1_000_000)
+        play(server, token, 3, ["check", "check", "fold"], stop=lambda: False)
+        first = monitor.pid
+        assert first is not None and _table_stream(server)["rounds"] == 3
+        os.kill(first, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while monitor.crashes == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        down = _get(server, "/api/operator/monitor")["process"]
+        assert down["crashes"] == 1 and f"exit code {-signal.SIGKILL}" in down["last_crash"]
+        # rounds settle while it is down or starting again: none is lost
+        _, other = server.player("fay", credit=1_000_000)
+        play(server, other, 3, ["check", "check", "fold"], stop=lambda: False)
+        assert monitor.idle(240)
+        assert monitor.pid not in (None, first) and monitor.alive
+        assert _table_stream(server)["rounds"] == _settled(url) == 6
+        status = _get(server, "/api/operator/monitor")["process"]
+        assert (status["alive"], status["starts"], status["crashes"]) == (True, 2, 1)
+        assert "croupier_rtp_monitor_crashes_total 1.0" in server.client.get("/metrics").text
+
+
+def test_the_monitors_reads_take_no_write_lock(tmp_path: Path) -> None:
+    """On SQLite (one writer) a session of :meth:`Database.reading` — the monitor's read of
+    each table's new rounds — leaves the writer free: a settlement commits while it is open.
+    A :meth:`Database.session` takes the write lock at its start (``BEGIN IMMEDIATE``)."""
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    db, other = Database(url), Database(url)
+    db.migrate()
+
+    @event.listens_for(other.engine, "connect")
+    def _impatient(dbapi_conn: object, _record: object) -> None:
+        dbapi_conn.execute("PRAGMA busy_timeout = 200")  # type: ignore[attr-defined]
+
+    with db.reading() as reading:
+        reading.execute(text("SELECT count(*) FROM rounds")).scalar()
+        with other.session() as writer:
+            writer.execute(text("CREATE TABLE written (x INTEGER)"))
+    with db.session() as session:
+        session.execute(text("SELECT 1"))
+        with pytest.raises(Exception, match="locked"), other.session() as writer:
+            writer.execute(text("CREATE TABLE refused (x INTEGER)"))
+    db.dispose()
+    other.dispose()
