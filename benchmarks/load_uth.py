@@ -373,6 +373,25 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / tick
 
 
+def descendants_cpu(pids: list[int]) -> dict[int, float]:
+    """Each live descendant of processes ``pids`` (the return monitor's process, issue 26) and
+    its user + system CPU seconds, from /proc."""
+    parent: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    found: set[int] = set()
+    frontier = set(pids)
+    while frontier:
+        frontier = {child for child, ppid in parent.items() if ppid in frontier} - found
+        found |= frontier
+    return {pid: cpu_seconds([pid]) for pid in found}
+
+
 def machine_busy() -> tuple[float, float]:
     """The whole machine's busy and total CPU seconds since boot (every core), from
     /proc/stat: what the servers, the bots, PostgreSQL, Redis and HAProxy share."""
@@ -422,6 +441,7 @@ def play(
     procs = []
     before = cpu_seconds(servers.pids)
     each_before = [cpu_seconds([pid]) for pid in servers.pids]
+    helpers_before = descendants_cpu(servers.pids)
     bots_before, (busy_before, total_before) = children_cpu(), machine_busy()
     t0 = time.perf_counter()
     for k in range(n):
@@ -444,6 +464,10 @@ def play(
     bots_cpu = children_cpu() - bots_before
     busy_after, total_after = machine_busy()
     cpu = cpu_seconds(servers.pids) - before
+    helpers_cpu = sum(
+        seconds - helpers_before.get(pid, 0.0)
+        for pid, seconds in descendants_cpu(servers.pids).items()
+    )
     each = [
         round(cpu_seconds([pid]) - b, 2) for pid, b in zip(servers.pids, each_before, strict=True)
     ]
@@ -473,6 +497,11 @@ def play(
     )
     summary["server_cpu_s_per_1000_player_rounds"] = (
         round(1000 * cpu / stats.bets, 3) if stats.bets else None
+    )
+    # The servers' own processes (the return monitor's): the server CPU above leaves them out.
+    summary["server_children_cpu_s"] = round(helpers_cpu, 2)
+    summary["server_and_children_cpu_s_per_1000_player_rounds"] = (
+        round(1000 * (cpu + helpers_cpu) / stats.bets, 3) if stats.bets else None
     )
     summary["database_rounds"] = round_statuses(servers.database_url)
     summary["server_acks_within"] = server_acks(servers.node_urls or [servers.url])
