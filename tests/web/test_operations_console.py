@@ -163,6 +163,13 @@ def test_an_alert_is_investigated_and_the_events_filtered_and_downloaded(
         page.wait_for_selector("[data-testid=op-monitor] [data-testid=open-alerts]")
         assert page.get_attribute("[data-testid=integrity]", "data-ok") == "true"
         assert page.query_selector_all("[data-testid=streams] tbody tr")
+        # the monitor's own process (issue 26): running, as the operator's page says
+        state = page.wait_for_selector("[data-testid=monitor-process]")
+        assert (state.get_attribute("data-mode"), state.get_attribute("data-alive")) == (
+            "process",
+            "true",
+        )
+        assert "runs in a process of its own" in plain(state.inner_text())
         card = page.query_selector("[data-testid=open-alerts] [data-testid=alert]")
         assert card is not None
         alert_id = card.get_attribute("data-id")

@@ -131,6 +131,19 @@ function Integrity({ state }) {
     ${state.ok ? t("op.integrity.ok", { at: dateTime(state.checked_at) }) : t("op.integrity.bad", { at: dateTime(state.checked_at), what: state.summary })}</p>`;
 }
 
+function MonitorState({ state }) {
+  if (!state) return null;
+  const key = state.mode === "thread" ? "op.monitor.thread"
+    : state.alive ? "op.monitor.process"
+    : state.starts ? "op.monitor.down" : "op.monitor.idle";
+  const waiting = Object.entries(state.waiting || {});
+  return html`<p class=${state.alive || !state.starts ? "muted small" : "bad"} data-testid="monitor-process"
+    data-mode=${state.mode} data-alive=${String(state.alive)} data-crashes=${state.crashes}>
+    ${t(key, { pid: state.pid, starts: state.starts, crashes: state.crashes, rounds: state.rounds })}
+    ${state.last_crash ? html` ${t("op.monitor.crash", { what: state.last_crash })}` : null}
+    ${waiting.map(([table, why]) => html` ${t("op.monitor.waiting", { table, why })}`)}</p>`;
+}
+
 export function OpMonitor() {
   const [open, setOpen] = useState(null);
   const [closed, setClosed] = useState([]);
@@ -168,6 +181,7 @@ export function OpMonitor() {
       : html`<p class="good" data-testid="no-alerts">${t("op.alert.none")}</p>`}
     <h3>${t("op.stream.title")}</h3>
     ${monitor ? html`<${Streams} streams=${monitor.streams} level=${design.level} />` : null}
+    <${MonitorState} state=${monitor && monitor.process} />
     ${design ? html`<p class="muted small" data-testid="design">${t("op.monitor.design", { rate: figure(design.false_alarms_per_table_year), one: design.false_alarms_per_table_year === 1, perhour: figure(design.rounds_per_hour), level: figure(design.level) })}</p>` : null}
     ${closed.length ? html`<h3>${t("op.alert.closed")}</h3><div class="op-grid" data-testid="closed-alerts">${closed.map((a) => html`<${AlertCard} key=${a.id} alert=${a} onDone=${load} />`)}</div>` : null}
   </section>`;
