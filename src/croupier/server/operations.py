@@ -217,15 +217,7 @@ class Operations:
 
     def monitor_status(self) -> dict[str, Any] | None:
         """The monitor's process (the operator's page, the metrics): ``None`` when off."""
-        monitor = self.monitor
-        if isinstance(monitor, MonitorProcess):
-            return monitor.status()
-        if monitor is None:
-            return None
-        return {
-            "mode": "thread", "alive": True, "pid": os.getpid(), "starts": 1, "crashes": 0,
-            "last_crash": None, "rounds": monitor.rounds, "waiting": dict(monitor.waiting),
-        }  # fmt: skip
+        return None if self.monitor is None else self.monitor.status()
 
     def _integrity(self) -> dict[str, Any]:
         state: dict[str, Any] = self.app.state.integrity

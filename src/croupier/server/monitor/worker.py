@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -60,6 +61,14 @@ class Monitor:
     @property
     def level(self) -> float:
         return math.log(self.setup.threshold)
+
+    def status(self) -> dict[str, Any]:
+        """What the operator's page and the metrics show of a monitor running as a thread
+        (the same fields as :meth:`.process.MonitorProcess.status`)."""
+        return {
+            "mode": "thread", "alive": True, "pid": os.getpid(), "starts": 1, "crashes": 0,
+            "last_crash": None, "rounds": self.rounds, "waiting": dict(self.waiting),
+        }  # fmt: skip
 
     def start(self, tables: Iterable[str] = ()) -> None:
         """Streams for ``tables`` (every table configured: their rounds so far are not
