@@ -70,3 +70,49 @@ def test_a_task_that_never_stops_is_named_and_left(
     with caplog.at_level(logging.ERROR):
         assert asyncio.run(run())
     assert "the tasks of table t would not stop when cancelled: deaf" in caplog.text
+
+
+class _Bus:
+    """What a node's stop asks of its bus."""
+
+    node = "n1"
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def forget(self) -> None:
+        self.calls.append("forget")
+
+    async def close(self) -> None:
+        self.calls.append("close")
+
+
+def test_a_nodes_stop_ends_though_its_subscriber_swallows_a_cancellation() -> None:
+    """A CI run's cluster test hung past its 90 s at the owner's shutdown: the node waited
+    for each of its tasks for ever, one of them in a Redis call that can lose its
+    cancellation. The node now stops its tasks as a table does (:func:`tasks.stop`)."""
+    from croupier.server.cluster.node import Node
+
+    async def run() -> tuple[list[str], list[str], bool]:
+        woken, calls = asyncio.Event(), []
+        node = Node.__new__(Node)  # only what stop() touches: no database, no Redis
+        node.name, node.bus, node.hosts, node.leases = "n1", _Bus(), {}, {}
+        subscriber = asyncio.create_task(_swallows_one_cancel(woken, calls), name="bus")
+        beat = asyncio.create_task(asyncio.sleep(30), name="heartbeat")
+        node._tasks = [subscriber, beat]  # type: ignore[list-item]
+        woken.set()
+        await asyncio.sleep(0.01)  # the subscriber is in its call
+        stop = asyncio.create_task(node.stop())
+        # Waited for, not cancelled on time out: a cancellation would reach the task the
+        # stop awaits and end it, as nothing in a real shutdown does.
+        await asyncio.wait([stop], timeout=10)
+        ended = stop.done() and stop.exception() is None
+        if not ended:
+            woken.set()
+            subscriber.cancel()
+            stop.cancel()
+            await asyncio.wait([stop, subscriber])
+        return calls, node.bus.calls, ended and subscriber.cancelled() and beat.cancelled()
+
+    calls, bus_calls, stopped = asyncio.run(run())
+    assert calls == ["swallowed"] and bus_calls == ["forget", "close"] and stopped

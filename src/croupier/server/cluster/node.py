@@ -28,6 +28,7 @@ import msgspec
 from croupier.server.audit.service import audit_recovery
 from croupier.server.cluster import lease as leases
 from croupier.server.cluster import messages as m
+from croupier.server.cluster import tasks
 from croupier.server.cluster.bus import Bus
 from croupier.server.cluster.gateway import ClusterAccess
 from croupier.server.cluster.holds import GatewayHolds
@@ -123,11 +124,9 @@ class Node:
         for name in list(self.hosts):
             await self._give_up(name, abandon=False)
         await self.bus.forget()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        # Bounded: a task whose Redis call swallows its cancellation (the bus's subscriber,
+        # say) is cancelled again, then left and named, never waited for for ever.
+        await tasks.stop(self._tasks, what=f"the tasks of node {self.name}")
         await self.bus.close()
 
     def owned(self) -> dict[str, int]:
