@@ -7,7 +7,10 @@ statements sent (an ``executemany`` counts once)
 - ``single``: ``--singles`` stakes, each its own transaction (a lone bet at a casino table:
   ``stakes.stake``), as the median and p90 per stake;
 - ``batch``: ``--batch`` stakes in one transaction (a live table's inbox full of bets:
-  ``stakes.stake_many``), best and worst of ``--repeats`` rounds.
+  ``stakes.stake_many``), best and worst of ``--repeats`` rounds;
+- ``verify``: the owner's check of that batch's holds as a cluster's gateway claims them
+  (``stakes.verify_holds``, issue 26: each hold found under its request's own key, user,
+  round, amount and details, and not returned), best of ``--repeats``.
 
 On SQLite (a temporary file) and/or a throw-away PostgreSQL cluster (as ``load_uth.py``).
 
@@ -37,7 +40,7 @@ def measure(database_url: str, *, singles: int, batch: int, repeats: int) -> dic
 
     from croupier.server.accounts import service as accounts
     from croupier.server.db import Database
-    from croupier.server.tables import rounds, stakes
+    from croupier.server.tables import rounds, stakes, window
     from croupier.server.wallet import service as wallet
 
     accounts._HASHER = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
@@ -75,6 +78,7 @@ def measure(database_url: str, *, singles: int, batch: int, repeats: int) -> dic
     single_cpu = (time.process_time() - cpu) / singles
     single_statements = (sent[0] - statements) / singles
     batches, batch_cpu, batch_statements = [], [], []
+    verify_ms, verify_cpu, verify_statements = [], [], []
     for r in range(repeats):
         round_id = open_round()
         many = [
@@ -87,6 +91,16 @@ def measure(database_url: str, *, singles: int, batch: int, repeats: int) -> dic
         batch_cpu.append(time.process_time() - cpu)
         batch_statements.append(sent[0] - statements)
         assert all(not isinstance(a, Exception) for a in answers), answers[:3]
+        claims = [
+            window.Claim(round_id, held.transaction_id, stake)
+            for held, stake in zip(answers, many, strict=True)
+        ]
+        t0, cpu, statements = time.perf_counter(), time.process_time(), sent[0]
+        verdicts = stakes.verify_holds(db, claims, table="bench")
+        verify_ms.append(time.perf_counter() - t0)
+        verify_cpu.append(time.process_time() - cpu)
+        verify_statements.append(sent[0] - statements)
+        assert set(verdicts) == {window.Verdict.HELD}, verdicts[:3]
     db.dispose()
     per_stake.sort()
     return {
@@ -99,6 +113,9 @@ def measure(database_url: str, *, singles: int, batch: int, repeats: int) -> dic
         "batch_worst_ms": round(max(batches) * 1000, 1),
         "batch_cpu_best_ms": round(min(batch_cpu) * 1000, 1),
         "batch_statements": max(batch_statements),
+        "verify_best_ms": round(min(verify_ms) * 1000, 1),
+        "verify_cpu_best_ms": round(min(verify_cpu) * 1000, 1),
+        "verify_statements": max(verify_statements),
     }
 
 

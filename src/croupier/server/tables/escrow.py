@@ -121,7 +121,9 @@ class Escrow:
         round, key -- the bet or the decision -- and amount) and still held (issue 26)."""
         core = self._core
         found = [window.Claim(paid.round_id, paid.transaction_id, stake) for paid, stake in claims]
-        verdicts: list[window.Verdict] = await core.db_call(stakes.verify_holds, core.db, found)
+        verdicts: list[window.Verdict] = await core.db_call(
+            stakes.verify_holds, core.db, found, table=core.name
+        )
         return verdicts
 
     async def release(

@@ -333,12 +333,15 @@ def _in_window(
     return round_id, _explained(db, stakes, answers) if round_id is not None else []
 
 
-def verify_holds(db: Database, claims: Sequence[window.Claim]) -> list[window.Verdict]:
-    """Whether each gateway's hold is what it says (:func:`.window.verified_holds`)."""
+def verify_holds(
+    db: Database, claims: Sequence[window.Claim], *, table: str
+) -> list[window.Verdict]:
+    """Whether each hold a gateway says it took for table ``table`` is what it says
+    (:func:`.window.verified_holds`)."""
     if not claims:
         return []
     with db.session() as session:
-        return window.verified_holds(session, claims)
+        return window.verified_holds(session, claims, table=table)
 
 
 def release(db: Database, *, round_id: int, holds: Sequence[int]) -> list[Released]:

@@ -49,7 +49,6 @@ from croupier.errors import CroupierError
 from croupier.server.rounds import store as rounds
 from croupier.server.rounds.models import Round, RoundPlayer, RoundStatus
 from croupier.server.wallet import service as wallet
-from croupier.server.wallet.models import IdempotencyKey
 
 __all__ = ["Claim", "Verdict", "close_window", "hold_in_window", "release", "verified_holds"]
 
@@ -102,39 +101,41 @@ class Verdict(StrEnum):
     """No such hold of that request: the claim is false."""
 
 
-def verified_holds(session: Session, claims: Sequence[Claim]) -> list[Verdict]:
-    """What the database says of each claim (issue 26): the hold is the one recorded under
-    the stake's idempotency key in its user's key space, for that very request -- the table,
-    the round, the amount and the details (the bet's spots and seat, or the decision and its
-    seat) -- and whether it was returned since. The owner of a table places a bet or applies
-    a decision whose stake a gateway held only when it is :attr:`Verdict.HELD`."""
-    verdicts = [Verdict.UNKNOWN] * len(claims)
-    by_round: dict[int, list[int]] = {}
-    for i, claim in enumerate(claims):
-        by_round.setdefault(claim.round_id, []).append(i)
-    for round_id, indices in by_round.items():
-        if session.get(Round, round_id) is None:
+def verified_holds(session: Session, claims: Sequence[Claim], *, table: str) -> list[Verdict]:
+    """What the database says of each claim of a gateway holding for table ``table`` (issue
+    26): the hold is the one recorded under the stake's idempotency key in its user's key
+    space, for that very request -- the table, the round, the amount and the details (the
+    bet's spots and seat, or the decision and its seat), which the key's digest binds -- and
+    whether it was returned since (its ``release`` key). The owner of a table places a bet or
+    applies a decision whose stake a gateway held only when it is :attr:`Verdict.HELD`.
+
+    One statement for the whole batch: the stakes' keys and the releases' keys are looked up
+    together, and what a hold answered is not read back (the digest proves the amount, the
+    key's ledger transaction the hold)."""
+    keyed: list[wallet.Keyed | None] = []
+    for claim in claims:
+        stake = claim.stake
+        request = wallet.hold_request(
+            table=table, round_id=claim.round_id, amount=stake.amount, details=stake.details
+        )
+        try:
+            key = wallet.check_idempotency_key(stake.idempotency_key)
+        except CroupierError:
+            keyed.append(None)  # no such key was ever stored
             continue
-        found = rounds.replayed_stakes(
-            session, round_id=round_id, stakes=[claims[i].stake for i in indices]
-        )
-        returned = set(
-            session.scalars(
-                select(IdempotencyKey.key).where(
-                    IdempotencyKey.scope == f"release:{round_id}",
-                    IdempotencyKey.key.in_([f"hold:{claims[i].hold}" for i in indices]),
-                )
-            )
-        )
-        for i, answer in zip(indices, found, strict=True):
-            claim = claims[i]
-            if (
-                isinstance(answer, wallet.Movement)
-                and answer.transaction_id == claim.hold
-                and int(answer.amount) == claim.stake.amount
-            ):
-                gone = f"hold:{claim.hold}" in returned
-                verdicts[i] = Verdict.RETURNED if gone else Verdict.HELD
+        keyed.append(wallet.Keyed(f"user:{stake.user_id}", key, request))
+    asked = [(k.scope, k.key) for k in keyed if k is not None]
+    asked += [(f"release:{claim.round_id}", f"hold:{claim.hold}") for claim in claims]
+    stored = wallet.stored_keys(session, asked)
+    verdicts = []
+    for claim, one in zip(claims, keyed, strict=True):
+        found = None if one is None else stored.get((one.scope, one.key))
+        if one is None or found != (one.digest, claim.hold):
+            verdicts.append(Verdict.UNKNOWN)
+        elif (f"release:{claim.round_id}", f"hold:{claim.hold}") in stored:
+            verdicts.append(Verdict.RETURNED)
+        else:
+            verdicts.append(Verdict.HELD)
     return verdicts
 
 

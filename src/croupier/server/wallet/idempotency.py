@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -46,6 +46,7 @@ __all__ = [
     "idempotent",
     "record",
     "request_hash",
+    "stored_keys",
 ]
 
 _KEYS = cast(Table, IdempotencyKey.__table__)
@@ -54,13 +55,14 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str
 """What ``json.dumps(request, sort_keys=True, separators=(",", ":"), default=str)`` runs,
 made once: the digests of requests stored under their keys stay what they were."""
 _FOUND = (_KEYS.c.scope, _KEYS.c.key, _KEYS.c.request_hash, _KEYS.c.response)
+_STORED = (_KEYS.c.scope, _KEYS.c.key, _KEYS.c.request_hash, _KEYS.c.transaction_id)
 
 
-def _find(postgres: bool) -> Any:
-    """The stored keys among the rows ``asked`` (scope, key)."""
+def _find(postgres: bool, columns: tuple[Any, ...] = _FOUND) -> Any:
+    """The stored keys among the rows ``asked`` (scope, key): ``columns`` of each."""
     asked = json_rows("asked", postgres=postgres, scope=String(), key=String())
     match = and_(_KEYS.c.scope == asked.c.scope, _KEYS.c.key == asked.c.key)
-    return select(*_FOUND).join(asked, match)
+    return select(*columns).join(asked, match)
 
 
 def _record(postgres: bool) -> Any:
@@ -79,6 +81,7 @@ def _record(postgres: bool) -> Any:
 
 
 _FIND = {postgres: _find(postgres) for postgres in (False, True)}
+_FIND_STORED = {postgres: _find(postgres, _STORED) for postgres in (False, True)}
 _RECORD = {postgres: _record(postgres) for postgres in (False, True)}
 
 
@@ -152,6 +155,20 @@ def find_replays(
         except IdempotencyConflict as exc:
             answers.append(exc)
     return answers
+
+
+def stored_keys(
+    session: Session, asked: Collection[tuple[str, str]]
+) -> dict[tuple[str, str], tuple[str, int | None]]:
+    """Which of the keys ``asked`` (scope, key) are stored, in one statement: each one's
+    request digest and ledger transaction (its response is not read)."""
+    if not asked:
+        return {}
+    rows = session.execute(
+        _FIND_STORED[is_postgres(session)],
+        {"asked": [{"scope": scope, "key": key} for scope, key in set(asked)]},
+    )
+    return {(scope, key): (digest, txn) for scope, key, digest, txn in rows}
 
 
 def find_replay(

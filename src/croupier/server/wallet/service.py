@@ -45,6 +45,7 @@ from croupier.server.wallet.idempotency import (
     idempotent,
     record,
     request_hash,
+    stored_keys,
 )
 from croupier.server.wallet.ledger import AccountBalance, Entry, lock_accounts, post, post_many
 from croupier.server.wallet.models import (
@@ -87,6 +88,7 @@ __all__ = [
     "request_hash",
     "round_holds",
     "settle",
+    "stored_keys",
     "void",
 ]
 
