@@ -7,7 +7,9 @@ of its name (``games/uth/``, ``analysis/uth/``) and every file whose name is the
 starts with it and ``_`` (``history/uth.py``, ``server/tables/uth.py``, ``cli/uth_play.py``,
 ``web/static/uth.js``). A place names a game when it imports one of another game's modules,
 or holds a string that is the game's name or a path of its files (``"uth"``,
-``"/api/uth/advice"``, ``"./uth.js"``); docstrings and comments are prose, not names.
+``"/api/uth/advice"``, ``"./uth.js"``), or (Python) defines or uses a name one of whose words
+is the game's (``RUSSIAN_ANALYSIS``, ``UthRound``, ``russian_ev``); docstrings and comments are
+prose, not names.
 
 ``python tests/test_game_names.py`` lists every such place. The places the design has not
 yet reached are :data:`REMAINING` (each ``path: what``): the check fails on any other place,
@@ -55,6 +57,30 @@ def _module_game(module: str, names: list[str]) -> str | None:
     return None
 
 
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def _words(identifier: str) -> set[str]:
+    """The words of a Python name, lower case (``RUSSIAN_EV`` -> russian, ev; ``UthRound`` ->
+    uth, round)."""
+    return {w.lower() for w in _WORD.findall(identifier)}
+
+
+def _identifier(node: ast.AST) -> str | None:
+    """The name ``node`` defines or uses, if it is one."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name
+    if isinstance(node, (ast.arg, ast.keyword)):
+        return node.arg
+    if isinstance(node, ast.alias):
+        return node.asname or node.name.split(".")[-1]
+    return None
+
+
 def _docstrings(tree: ast.AST) -> set[int]:
     found = set()
     for node in ast.walk(tree):
@@ -69,18 +95,21 @@ def _docstrings(tree: ast.AST) -> set[int]:
 def _python(path: Path, names: list[str]) -> Iterator[tuple[str, str]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     prose = _docstrings(tree)
+    seen: set[tuple[str, int]] = set()  # (game, line) of an import already reported
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
             modules = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
             for module in modules:
                 game = _module_game(module, names)
                 if game:
+                    seen.add((game, node.lineno))
                     yield game, f"line {node.lineno}: imports {module}"
                     break
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 game = _module_game(alias.name, names)
                 if game:
+                    seen.add((game, node.lineno))
                     yield game, f"line {node.lineno}: imports {alias.name}"
         elif (
             isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in prose
@@ -88,6 +117,12 @@ def _python(path: Path, names: list[str]) -> Iterator[tuple[str, str]]:
             for game in names:
                 if _named(node.value, game):
                     yield game, f"line {node.lineno}: the string {node.value!r}"
+        name = _identifier(node)
+        if name:
+            line = getattr(node, "lineno", 0)
+            for game in sorted(_words(name) & set(names)):
+                if (game, line) not in seen:
+                    yield game, f"line {line}: the name {name}"
 
 
 _JS_STRING = re.compile(r"""(?<!\\)(['"`])((?:(?!\1)[^\\\n]|\\.)*)\1""")
@@ -151,6 +186,20 @@ def test_the_check_sees_a_game_named_by_a_string_and_by_an_import(tmp_path: Path
     )
     got = list(_python(source, games()))
     assert [g for g, _ in got] == ["uth", "russian", "holdem"]
+    names = tmp_path / "returns.py"
+    names.write_text(
+        "class RussianFigure:\n    pass\nRUSSIAN_EV_PER_ANTE = 1\n"
+        "def book(uth_table, *, caribbean_meter=0):\n    return figures.HoldemRake\n"
+        "WORDS = 'a UTH figure'\nTRUTH = truthy = 1\n"
+    )
+    named = {what.split("the name ")[-1]: g for g, what in _python(names, games())}
+    assert named == {
+        "RussianFigure": "russian",
+        "RUSSIAN_EV_PER_ANTE": "russian",
+        "uth_table": "uth",
+        "caribbean_meter": "caribbean",
+        "HoldemRake": "holdem",
+    }
     script = tmp_path / "lobby.js"
     script.write_text("// uth.js\nimport { x } from './uth.js';\nif (game === 'caribbean') {}\n")
     assert [g for g, _ in _javascript(script, games())] == ["uth", "caribbean"]

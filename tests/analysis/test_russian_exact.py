@@ -15,12 +15,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from croupier.analysis.returns import RUSSIAN_ANALYSIS, RUSSIAN_EV_PER_ANTE
 from croupier.analysis.russian import _brute as b
 from croupier.analysis.russian import _option as op
 from croupier.analysis.russian._hands import FULL_DECK
 from croupier.analysis.russian.exact import _tables as exact_tables
 from croupier.analysis.russian.exact import exact_rules
+from croupier.analysis.russian.figure import RUSSIAN_ANALYSIS, RUSSIAN_EV_PER_ANTE
 from croupier.analysis.russian.strategy import (
     ExactStrategy,
     load_exact_figures,

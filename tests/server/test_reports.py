@@ -12,7 +12,7 @@ import pytest
 from server_testkit import Seat, Server, make_settings, table_ws
 from typer.testing import CliRunner
 
-from croupier.analysis.returns import RUSSIAN_ANALYSIS
+from croupier.analysis.russian.figure import RUSSIAN_ANALYSIS
 from croupier.analysis.uth import DEFAULT_TRIPS
 from croupier.analysis.uth.moments import exact_outcomes, load_default_outcomes, moments
 from croupier.cli.report import app as report_app

@@ -36,8 +36,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from croupier.analysis.returns import RUSSIAN_ANALYSIS, RUSSIAN_EV_PER_ANTE, Box
+from croupier.analysis.returns import Box
 from croupier.analysis.russian import bonus_return, bonus_second_moment
+from croupier.analysis.russian.figure import RUSSIAN_ANALYSIS, RUSSIAN_EV_PER_ANTE
 from croupier.analysis.russian.variants import exact_figures_for
 from croupier.cards import DECK, Card, parse_cards
 from croupier.deck import Shoe, keyed_reshuffler
@@ -500,7 +501,7 @@ ANALYSED_RULES = (
     "exchange_max",
     "dealer_upcard",
 )
-"""The Russian rules the exact figure (:data:`croupier.analysis.returns.RUSSIAN_ANALYSIS`,
+"""The Russian rules the exact figure (:data:`croupier.analysis.russian.figure.RUSSIAN_ANALYSIS`,
 issue 32) depends on, at their spec values: a table that changes one has no figure."""
 
 _ANALYSED_DEFAULTS = {
