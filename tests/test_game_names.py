@@ -7,7 +7,8 @@ of its name (``games/uth/``, ``analysis/uth/``) and every file whose name is the
 starts with it and ``_`` (``history/uth.py``, ``server/tables/uth.py``, ``cli/uth_play.py``,
 ``web/static/uth.js``). A place names a game when it imports one of another game's modules,
 or holds a string that is the game's name or a path of its files (``"uth"``,
-``"/api/uth/advice"``, ``"./uth.js"``), or (Python) defines or uses a name one of whose words
+``"/api/uth/advice"``, ``"./uth.js"``) or a key of its texts in the locales (``"uth.dealer"``),
+or (Python) defines or uses a name one of whose words
 is the game's (``RUSSIAN_ANALYSIS``, ``UthRound``, ``russian_ev``); docstrings and comments are
 prose, not names.
 
@@ -45,8 +46,13 @@ def owner(path: str, names: list[str]) -> str | None:
 
 
 def _named(text: str, game: str) -> bool:
-    """Whether a string names ``game``: is its name, or a path of its files or routes."""
-    return text == game or bool(re.search(rf"(^|[/.])({game})(_[a-z]+)?(\.js|/|$)", text))
+    """Whether a string names ``game``: is its name, a path of its files or routes, or a key of
+    its texts (the locales' keys are the game's name, a dot and more: ``uth.dealer``)."""
+    return (
+        text == game
+        or bool(re.search(rf"(^|[/.])({game})(_[a-z]+)?(\.js|/|$)", text))
+        or bool(re.match(rf"{game}\.[a-z]", text))
+    )
 
 
 def _module_game(module: str, names: list[str]) -> str | None:
@@ -125,7 +131,9 @@ def _python(path: Path, names: list[str]) -> Iterator[tuple[str, str]]:
                     yield game, f"line {line}: the name {name}"
 
 
-_JS_STRING = re.compile(r"""(?<!\\)(['"`])((?:(?!\1)[^\\\n]|\\.)*)\1""")
+_JS_STRINGS = tuple(re.compile(rf"(?<!\\){q}((?:[^{q}\\\n]|\\.)*){q}") for q in "'\"`")
+"""Strings of each kind of quote, looked for apart: a string inside a template literal's
+``${...}`` (``html`<p>${t("uth.dealer")}</p>` ``) is found by its own quotes."""
 _JS_COMMENT = re.compile(r"^\s*(//|\*|/\*)")
 
 
@@ -134,10 +142,11 @@ def _javascript(path: Path, names: list[str]) -> Iterator[tuple[str, str]]:
         if _JS_COMMENT.match(line):
             continue
         code = line.split(" // ")[0]
-        for match in _JS_STRING.finditer(code):
+        strings = {m.group(0): m.group(1) for r in _JS_STRINGS for m in r.finditer(code)}
+        for quoted, text in strings.items():
             for game in names:
-                if _named(match.group(2), game):
-                    yield game, f"line {number}: the string {match.group(0)}"
+                if _named(text, game):
+                    yield game, f"line {number}: the string {quoted}"
 
 
 def places() -> list[str]:
@@ -201,8 +210,13 @@ def test_the_check_sees_a_game_named_by_a_string_and_by_an_import(tmp_path: Path
         "HoldemRake": "holdem",
     }
     script = tmp_path / "lobby.js"
-    script.write_text("// uth.js\nimport { x } from './uth.js';\nif (game === 'caribbean') {}\n")
-    assert [g for g, _ in _javascript(script, games())] == ["uth", "caribbean"]
+    script.write_text(
+        "// uth.js\nimport { x } from './uth.js';\nif (game === 'caribbean') {}\n"
+        'const d = t("uth.dealer"), a = t(`holdem.amount`), n = t("table.none");\n'
+        'const p = html`<p>${t("russian.dealer")}</p>`;\n'
+    )
+    found = sorted(g for g, _ in _javascript(script, games()))
+    assert found == ["caribbean", "holdem", "russian", "uth", "uth"]
     assert owner("cli/russian_play.py", games()) == "russian"
     assert owner("analysis/caribbean/exact.py", games()) == "caribbean"
     assert owner("server/tables/games.py", games()) is None

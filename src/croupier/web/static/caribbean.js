@@ -46,7 +46,7 @@ function Result({ result, hand, dealer }) {
   const lines = (result.bets || []).map((b) => ({ bet: b.bet, stake: b.stake, outcome: b.outcome, net: b.net }));
   return html`<div class=${`result-banner compact ${cls}`} data-testid="result" role="status">
     <div class="headline" data-testid="result-net" data-net=${String(net)}>${net > 0 ? t("result.you_win", { amount: money(net) }) : net < 0 ? t("result.you_lose", { amount: money(-net) }) : t("result.push")}</div>
-    <div class="hands">${why}${hand ? ` · ${hand.name}` : ""}${dealer ? ` · ${t("uth.dealer")}: ${dealer}` : ""}</div>
+    <div class="hands">${why}${hand ? ` · ${hand.name}` : ""}${dealer ? ` · ${t("table.dealer")}: ${dealer}` : ""}</div>
     <${BetLines} lines=${lines} testid="bet-lines" />
   </div>`;
 }
@@ -118,7 +118,7 @@ export function CaribbeanTable({ info }) {
           break;
         case "dealer_revealed": {
           const cat = categoryOfValue(e.value);
-          const text = t("uth.log.dealer", { hand: cat ? categoryName(cat) : "" }) + (e.qualifies ? "" : ` ${t("caribbean.not_qualified")}`);
+          const text = t("table.log.dealer", { hand: cat ? categoryName(cat) : "" }) + (e.qualifies ? "" : ` ${t("caribbean.not_qualified")}`);
           addLog(mm, text);
           announce(text);
           break;
@@ -176,7 +176,7 @@ export function CaribbeanTable({ info }) {
       ui.draft = { ante: 0, progressive: false };
       m.last = null;
       const staked = result.staked != null ? result.staked : ante * (betPrice.ante || 1) + (progressive ? betPrice.progressive || 0 : 0);
-      announce(t("uth.bet_placed", { amount: money(staked) }));
+      announce(t("table.bet_placed", { amount: money(staked) }));
       refresh();
     }
   }
@@ -190,15 +190,15 @@ export function CaribbeanTable({ info }) {
   }
   async function hint() {
     if (!v || !v.hand || v.hand.length !== 5 || !v.upcard) return;
-    ui.hint = { text: t("uth.hint.asking") };
+    ui.hint = { text: t("table.hint.asking") };
     refresh();
     const q = new URLSearchParams({ hand: v.hand.join(""), upcard: v.upcard });
     try {
       const advice = await api(`/api/games/caribbean/advice?${q}`);
       const opts = (advice.options || []).map((o) => `${t(`action.${o.action}`)} ${number(o.ev, 3)}`).join(" · ");
-      ui.hint = { text: t("uth.hint.best", { action: t(`action.${advice.best}`) }), best: advice.best, detail: opts ? t("uth.hint.ev", { list: opts }) : "" };
+      ui.hint = { text: t("table.hint.best", { action: t(`action.${advice.best}`) }), best: advice.best, detail: opts ? t("table.hint.ev", { list: opts }) : "" };
     } catch (err) {
-      ui.hint = { text: err.status === 404 ? t("uth.hint.none") : wordError(err) };
+      ui.hint = { text: err.status === 404 ? t("table.hint.none") : wordError(err) };
     }
     refresh();
   }
@@ -228,12 +228,12 @@ export function CaribbeanTable({ info }) {
   const phaseText = (() => {
     if (!tb) return t("conn.connecting");
     if (v && legal.length) return t("caribbean.decide");
-    if (v && v.phase === "deciding") return box ? t("uth.waiting_others") : t("uth.round_in_play");
-    if (v && v.phase === "betting") return box ? t("uth.waiting_deal") : t("caribbean.phase.betting");
+    if (v && v.phase === "deciding") return box ? t("table.waiting_others") : t("table.round_in_play");
+    if (v && v.phase === "betting") return box ? t("table.waiting_deal") : t("caribbean.phase.betting");
     if (v && v.phase === "voided") return t("log.voided");
-    if (tb.status === "pause") return t("uth.next_round");
-    if (tb.status === "playing") return t("uth.round_in_play");
-    return me == null ? t("uth.take_seat") : t("caribbean.phase.betting");
+    if (tb.status === "pause") return t("table.next_round");
+    if (tb.status === "playing") return t("table.round_in_play");
+    return me == null ? t("table.take_seat") : t("caribbean.phase.betting");
   })();
   const jackpot = rules.progressive_bet && (v ? v.jackpot : rules.jackpot);
 
@@ -246,8 +246,8 @@ export function CaribbeanTable({ info }) {
           <${PayTables} rules=${rules} />
           ${jackpot ? html`<div class="cs-jackpot" data-testid="jackpot">${t("caribbean.jackpot", { amount: money(jackpot) })}</div>` : null}
           <div class="dealer-area" data-testid="dealer">
-            <div class="felt-label">${t("uth.dealer")}</div>
-            <${CardRow} cards=${dealerCards} slots=${dealerCards.length ? 0 : 5} label=${t("uth.dealer_cards")} />
+            <div class="felt-label">${t("table.dealer")}</div>
+            <${CardRow} cards=${dealerCards} slots=${dealerCards.length ? 0 : 5} label=${t("table.dealer_cards")} />
             <div class="hand-note" data-testid="dealer-hand">${dealerHand ? html`${dealerHand.name}${result && !result.dealer_qualifies ? html` <span class="nq">${t("caribbean.not_qualified")}</span>` : null}` : ""}</div>
           </div>
           ${result ? html`<${Result} result=${result} hand=${mine} dealer=${dealerHand ? dealerHand.name : ""} />` : html`<div class="status-line"><div class="phase" data-testid="phase">${phaseText}</div><${Timer} deadline=${m.deadline} active=${Boolean(tb && tb.status !== "idle" && tb.status !== "pause")} /></div>`}
@@ -284,7 +284,7 @@ export function CaribbeanTable({ info }) {
           ${rules.progressive_bet
             ? html`<label class="check"><input type="checkbox" data-testid="progressive" checked=${d.progressive} onChange=${(e) => { ui.draft = { ...ui.draft, progressive: e.target.checked }; refresh(); }} /> ${t("caribbean.progressive_bet", { amount: money(rules.progressive_bet) })}</label>`
             : null}
-          <div class="bet-total" aria-live="polite">${t("uth.total", { amount: money(total) })}</div>
+          <div class="bet-total" aria-live="polite">${t("table.total", { amount: money(total) })}</div>
           <button type="button" class="btn" data-testid="clear" disabled=${!total} onClick=${() => { ui.draft = { ante: 0, progressive: false }; refresh(); }}>${t("btn.clear")}</button>
           <button type="button" class="btn" data-testid="rebet" disabled=${!ui.lastBet} onClick=${() => { ui.draft = { ...ui.lastBet }; refresh(); }}>${t("btn.rebet")}</button>
           <button type="button" class="btn primary" data-testid="bet-button" disabled=${m.busy || offline || !d.ante} onClick=${deal}>${t("btn.confirm_bet")}</button>

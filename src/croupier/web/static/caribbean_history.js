@@ -35,7 +35,7 @@ export function caribbeanHistory(round, seats) {
   const actions = (rec.actions || []).filter((a) => seats.includes(a.seat)).map((a) => t(`action.${a.action}`) + (a.timeout ? ` (${t("history.timer")})` : ""));
   const results = (summary.results || rec.results || []).filter((r) => seats.includes(r.seat));
   return html`<div class="round-cards">
-      ${dealer ? html`<div><small>${t("uth.dealer")} · ${bestHand(dealer).name}</small><${CardRow} cards=${dealer} small=${true} label=${t("uth.dealer_cards")} /></div>` : null}
+      ${dealer ? html`<div><small>${t("table.dealer")} · ${bestHand(dealer).name}</small><${CardRow} cards=${dealer} small=${true} label=${t("table.dealer_cards")} /></div>` : null}
       ${mine.map((s) => html`<div key=${s}><small>${t("history.your_cards")} · ${bestHand(boxes[s]).name}</small><${CardRow} cards=${boxes[s]} small=${true} label=${t("your_cards")} /></div>`)}
     </div>
     ${actions.length ? html`<p class="history-actions" data-testid="history-actions">${t("history.actions")}: ${actions.join(" → ")}</p>` : null}

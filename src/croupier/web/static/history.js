@@ -142,7 +142,7 @@ function Costs({ round }) {
   }
   if (!state) return html`<button type="button" class="btn ghost small" data-testid="costs-ask" onClick=${ask}>${t("history.costs.ask")}</button>`;
   if (state.asking) return html`<p class="muted" role="status">${t("history.costs.asking")}</p>`;
-  if (state.error || !state.costs) return html`<p class="muted" role="status">${state.error || t("uth.hint.none")}</p>`;
+  if (state.error || !state.costs) return html`<p class="muted" role="status">${state.error || t("table.hint.none")}</p>`;
   const ev = (x) => `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
   return html`<ul class="history-costs" data-testid="costs">
     ${state.costs.map((c, i) => html`<li key=${i} data-cost=${c.cost_money}>${t("history.costs.line", { box: t("box.n", { n: c.box + 1 }), taken: c.taken, taken_ev: ev(c.taken_ev), best: c.best, best_ev: ev(c.best_ev), cost: money(c.cost_money), antes: c.cost.toFixed(3) })}</li>`)}

@@ -475,8 +475,8 @@ function Decision({ opts, ui, busy, onAct, refresh }) {
           <div class="presets" role="group" aria-label=${t("holdem.presets")}>
             ${raisePresets(opts).map((p) => html`<button type="button" key=${p.key} class="btn small" data-testid=${`preset-${p.key}`} disabled=${busy} aria-pressed=${ui.raise === p.to ? "true" : "false"} onClick=${() => set(p.to)}>${t(`holdem.preset.${p.key}`)}</button>`)}
           </div>
-          <input type="range" min=${min} max=${max} step="1" value=${value} data-testid="raise-slider" class="hm-slider" aria-label=${t("holdem.amount")} aria-valuetext=${money(value)} onInput=${(e) => set(Math.round(Number(e.target.value)))} />
-          <label class="amount-label"><span class="sr-only">${t("holdem.amount")}</span>
+          <input type="range" min=${min} max=${max} step="1" value=${value} data-testid="raise-slider" class="hm-slider" aria-label=${t("table.amount")} aria-valuetext=${money(value)} onInput=${(e) => set(Math.round(Number(e.target.value)))} />
+          <label class="amount-label"><span class="sr-only">${t("table.amount")}</span>
             <input type="text" inputmode="decimal" min=${centsText(min)} max=${centsText(max)} value=${ui.raiseText ?? centsText(ui.raise ?? value)} data-testid="raise-amount" class="amount" data-cents=${ui.raise ?? ""}
               onInput=${(e) => { ui.raiseText = e.target.value; ui.raise = toCents(e.target.value); refresh(); }} /></label>
           <span class="muted small">${t("holdem.range", { min: money(min), max: money(max) })}</span>
@@ -505,7 +505,7 @@ function BuyIn({ tb, rules, mine, ui, rebuy, busy, onBuy, onLeave, refresh }) {
   return html`<div class=${`hm-dialog${rebuy ? " rebuy" : ""}`} role="group" aria-labelledby="buyin-title" data-testid=${rebuy ? "rebuy-dialog" : "buyin-dialog"}>
     <h2 id="buyin-title">${rebuy ? t("holdem.rebuy.title") : stack > 0 ? t("holdem.topup") : t("holdem.buyin")}</h2>
     <p class="muted">${rebuy ? html`<span data-testid="rebuy-text">${t("holdem.rebuy.text", { n: left })}</span> ` : null}${t("holdem.buyin.range", { min: money(min), max: money(max) })}</p>
-    <label>${t("holdem.amount")} <input type="text" inputmode="decimal" min=${centsText(min)} max=${centsText(max)} value=${ui.buyInText ?? centsText(ui.buyIn)} data-testid="buyin-amount" class="amount"
+    <label>${t("table.amount")} <input type="text" inputmode="decimal" min=${centsText(min)} max=${centsText(max)} value=${ui.buyInText ?? centsText(ui.buyIn)} data-testid="buyin-amount" class="amount"
       onInput=${(e) => { ui.buyInText = e.target.value; ui.buyIn = toCents(e.target.value); }} /></label>
     <div class="actions">
       <button type="button" class="btn primary" data-testid="buyin-submit" disabled=${busy} onClick=${onBuy}>${rebuy ? t("holdem.rebuy.button") : t("holdem.buyin")}</button>

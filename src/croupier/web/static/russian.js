@@ -208,7 +208,7 @@ export function RussianTable({ info }) {
   // The advisor's exact EV of each legal option (GET /api/games/russian/advice, issue 32).
   async function hint() {
     if (!open || !open.cards) return;
-    ui.hint = { text: t("uth.hint.asking") };
+    ui.hint = { text: t("table.hint.asking") };
     refresh();
     const buying = legal.includes("buy") || legal.includes("decline");
     const q = new URLSearchParams({ hand: open.cards.join(""), seen: (open.discarded || ui.seen[open.box] || []).join(""), dealer: buying ? dealerCards.join("") : "" });
@@ -216,9 +216,9 @@ export function RussianTable({ info }) {
       const advice = await api(`/api/games/russian/advice?${q}`);
       const name = (o) => t(`russian.hint.${o.action}`, { cards: o.discard.join(" "), amount: money(o.insurance * ante) }) + (o.action === "bet" && o.insurance ? ` ${t("russian.hint.insured", { amount: money(o.insurance * ante) })}` : "");
       const list = advice.options.slice(0, 6).map((o) => `${name(o)} ${o.ev >= 0 ? "+" : ""}${o.ev.toFixed(3)}${o.cost ? ` (${t("russian.hint.cost", { amount: money(Math.round(o.cost * ante)) })})` : ""}`).join(" · ");
-      ui.hint = { text: t("uth.hint.best", { action: name(advice.options[0]) }), best: advice.best, detail: t("uth.hint.ev", { list }) };
+      ui.hint = { text: t("table.hint.best", { action: name(advice.options[0]) }), best: advice.best, detail: t("table.hint.ev", { list }) };
     } catch (err) {
-      ui.hint = { text: err.status === 404 ? t("uth.hint.none") : err.message || String(err) };
+      ui.hint = { text: err.status === 404 ? t("table.hint.none") : err.message || String(err) };
     }
     refresh();
   }
@@ -234,11 +234,11 @@ export function RussianTable({ info }) {
     if (!tb) return t("conn.connecting");
     if (v && legal.length) return legal.includes("buy") ? t("russian.phase.buying") : decisionText(legal);
     if (v && haveBoxes && v.to_act_seat != null && v.phase !== "settled") return t("russian.waiting_for", { name: nameOf(m, v.to_act_seat) });
-    if (v && v.phase === "betting") return haveBoxes ? t("uth.waiting_deal") : t("russian.phase.betting");
+    if (v && v.phase === "betting") return haveBoxes ? t("table.waiting_deal") : t("russian.phase.betting");
     if (v && v.phase === "voided") return t("log.voided");
-    if (tb.status === "pause") return t("uth.next_round");
-    if (tb.status === "playing") return t("uth.round_in_play");
-    return me == null ? t("uth.take_seat") : t("russian.phase.betting");
+    if (tb.status === "pause") return t("table.next_round");
+    if (tb.status === "playing") return t("table.round_in_play");
+    return me == null ? t("table.take_seat") : t("russian.phase.betting");
   })();
 
   return html`<section class="table-page russian" data-testid="russian-table" data-phase=${phase} aria-label=${tableTitle(info)}>
@@ -249,8 +249,8 @@ export function RussianTable({ info }) {
         <div class="felt ru-felt" data-testid="felt">
           <${RussianPayTables} rules=${rules} />
           <div class="dealer-area" data-testid="dealer">
-            <div class="felt-label">${m.bought ? t("russian.dealer_bought") : t("uth.dealer")}</div>
-            <${CardRow} cards=${dealerCards} slots=${dealerCards.length ? 0 : 5} label=${t("uth.dealer_cards")} />
+            <div class="felt-label">${m.bought ? t("russian.dealer_bought") : t("table.dealer")}</div>
+            <${CardRow} cards=${dealerCards} slots=${dealerCards.length ? 0 : 5} label=${t("table.dealer_cards")} />
             ${m.bought ? html`<div class="hand-note" data-testid="bought">${t("russian.bought_note", { replaced: cardName(m.bought.replaced), drawn: (m.bought.drawn || []).map(cardName).join(", ") })}</div>` : null}
             <div class="hand-note" data-testid="dealer-hand">${dealerHand ? nameAgainst(dealerHand, myHands) : dealerCards.length && dealerCards[0] ? (bestHand(dealerCards) || {}).name : ""}</div>
           </div>
@@ -294,7 +294,7 @@ export function RussianTable({ info }) {
             <output data-testid="blind-count" aria-labelledby="blind-label">${d.blind}</output>
             <button type="button" class="btn small" data-testid="blind-plus" aria-label=${t("russian.blind_plus")} onClick=${() => blindCount(1)}>+</button>
           </span>
-          <div class="bet-total" aria-live="polite">${t("uth.total", { amount: money(total) })}</div>
+          <div class="bet-total" aria-live="polite">${t("table.total", { amount: money(total) })}</div>
           <button type="button" class="btn" data-testid="clear" disabled=${!total} onClick=${() => { ui.draft = { ante: 0, bonus: 0, blind: 0 }; refresh(); }}>${t("btn.clear")}</button>
           <button type="button" class="btn" data-testid="rebet" disabled=${!ui.lastBet} onClick=${() => { ui.draft = { ...ui.lastBet }; refresh(); }}>${t("btn.rebet")}</button>
           <button type="button" class="btn primary" data-testid="bet-button" disabled=${m.busy || offline || !d.ante} onClick=${deal}>${t("btn.confirm_bet")}</button>

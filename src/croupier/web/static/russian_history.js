@@ -29,7 +29,7 @@ export function russianHistory(round, seats) {
   const summaryBoxes = ((round.summary || {}).boxes || []).filter((b) => mine.has(b.box));
   const dealer = (round.summary || {}).dealer;
   return html`<div class="round-cards">
-      ${dealer ? html`<div><small>${t("uth.dealer")} · ${bestHand(dealer).name}</small><${CardRow} cards=${dealer} small=${true} label=${t("uth.dealer_cards")} /></div>` : null}
+      ${dealer ? html`<div><small>${t("table.dealer")} · ${bestHand(dealer).name}</small><${CardRow} cards=${dealer} small=${true} label=${t("table.dealer_cards")} /></div>` : null}
       ${summaryBoxes.map((b) => html`<div key=${b.box}><small>${t("box.n", { n: b.box + 1 })}${b.cards ? ` · ${bestHand(b.cards).name}` : ""}</small><${CardRow} cards=${b.cards || hands[b.box] || []} small=${true} label=${t("your_cards")} /></div>`)}
     </div>
     ${lines.length ? html`<p class="history-actions" data-testid="history-actions">${lines.join(" · ")}</p>` : null}

@@ -32,7 +32,7 @@ export function GenericTable({ info }) {
       <div class="controls"><${OfflineNote} model=${m} />
         ${tb && tb.your_seat == null
           ? html`<button type="button" class="btn primary" data-testid="sit" onClick=${() => send({ type: "join" })}>${t("sit")}</button>`
-          : html`<label>${t("holdem.amount")} <input ref=${amount} class="amount" data-testid="amount" inputmode="decimal" value="1.00" /></label>
+          : html`<label>${t("table.amount")} <input ref=${amount} class="amount" data-testid="amount" inputmode="decimal" value="1.00" /></label>
             <button type="button" class="btn primary" data-testid="bet-button" disabled=${m.busy} onClick=${() => send({ type: "bet", key: newKey(), bets: { ante: cents() } })}>${t("btn.deal")}</button>
             ${legal.map((a) => html`<button type="button" class="btn act" key=${a} data-testid=${`act-${a}`} disabled=${m.busy} onClick=${() => send({ type: "act", action: a })}>${t(`action.${a}`)}</button>`)}
             <button type="button" class="btn ghost" onClick=${() => send({ type: "leave" })}>${t("btn.leave")}</button>`}

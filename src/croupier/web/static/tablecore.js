@@ -388,7 +388,7 @@ export function addLog(model, text, cls = "") {
 
 /** A seat's display name: the player's name, "you", or "Box N" (never a raw seat number). */
 export function nameOf(model, seat) {
-  if (seat === -1) return t("uth.shared_hand");
+  if (seat === -1) return t("table.shared_hand");
   const occupant = ((model.table && model.table.seats) || []).find((o) => o.seat === seat);
   if (occupant) return occupant.username;
   if (model.names[seat]) return model.names[seat];

@@ -196,7 +196,7 @@ export function UthTable({ info }) {
           break;
         case "dealer_revealed": {
           const cat = categoryOfValue(e.value);
-          const text = t("uth.log.dealer", { hand: cat ? categoryName(cat) : "" }) + (e.qualifies ? "" : ` ${t("uth.not_qualify")}`);
+          const text = t("table.log.dealer", { hand: cat ? categoryName(cat) : "" }) + (e.qualifies ? "" : ` ${t("uth.not_qualify")}`);
           addLog(mm, text);
           announce(text);
           break;
@@ -342,22 +342,22 @@ export function UthTable({ info }) {
       ui.placed = [];
       m.last = null;
       const stakedText = money(result.staked != null ? result.staked : stakeOf(ante, trips));
-      announce(t(auto ? "bet.auto_done" : "uth.bet_placed", { amount: stakedText }));
+      announce(t(auto ? "bet.auto_done" : "table.bet_placed", { amount: stakedText }));
       if (auto) addLog(m, t("bet.auto_done", { amount: stakedText }));
       refresh();
     }
   }
   async function hint() {
     if (!v || !v.hole || v.hole.length !== 2) return;
-    ui.hint = { text: t("uth.hint.asking") };
+    ui.hint = { text: t("table.hint.asking") };
     refresh();
     const q = new URLSearchParams({ hole: v.hole.join(""), board: (v.board || []).join("") });
     try {
       const advice = await api(`/api/games/uth/advice?${q}`);
       const opts = (advice.options || []).map((o) => `${t(`action.${o.action}`)} ${number(o.ev, 3)}`).join(" · ");
-      ui.hint = { text: t("uth.hint.best", { action: t(`action.${advice.best}`) }), best: advice.best, detail: opts ? t("uth.hint.ev", { list: opts }) : "" };
+      ui.hint = { text: t("table.hint.best", { action: t(`action.${advice.best}`) }), best: advice.best, detail: opts ? t("table.hint.ev", { list: opts }) : "" };
     } catch (err) {
-      ui.hint = { text: err.status === 404 ? t("uth.hint.none") : wordError(err) };
+      ui.hint = { text: err.status === 404 ? t("table.hint.none") : wordError(err) };
     }
     refresh();
   }
@@ -388,14 +388,14 @@ export function UthTable({ info }) {
   const phaseText = (() => {
     if (!t0) return t("conn.connecting");
     if (v && v.phase) {
-      if (v.box && v.box.decided && v.phase !== "settled" && v.phase !== "showdown") return t("uth.waiting_others");
-      if (v.phase === "betting") return v.box ? t("uth.waiting_deal") : t("uth.phase.betting");
-      if (v.phase === "pre-flop" && !v.box) return t("uth.round_in_play");
+      if (v.box && v.box.decided && v.phase !== "settled" && v.phase !== "showdown") return t("table.waiting_others");
+      if (v.phase === "betting") return v.box ? t("table.waiting_deal") : t("uth.phase.betting");
+      if (v.phase === "pre-flop" && !v.box) return t("table.round_in_play");
       return t(`uth.phase.${v.phase}`);
     }
-    if (t0.status === "pause") return t("uth.next_round");
-    if (t0.status === "playing") return t("uth.round_in_play");
-    return mySeat == null ? t("uth.take_seat") : t("uth.phase.betting");
+    if (t0.status === "pause") return t("table.next_round");
+    if (t0.status === "playing") return t("table.round_in_play");
+    return mySeat == null ? t("table.take_seat") : t("uth.phase.betting");
   })();
 
   const limits = uthLimits(rules);
@@ -409,13 +409,13 @@ export function UthTable({ info }) {
         <div class=${`felt uth-felt${live ? " live" : ""}`} data-testid="felt">
           <${PayTables} rules=${rules} />
           <div class="dealer-area" data-testid="dealer">
-            <div class="felt-label">${t("uth.dealer")}</div>
-            <${CardRow} cards=${dealer} slots=${2} label=${t("uth.dealer_cards")} />
+            <div class="felt-label">${t("table.dealer")}</div>
+            <${CardRow} cards=${dealer} slots=${2} label=${t("table.dealer_cards")} />
             <div class="hand-note" data-testid="dealer-hand">${result ? html`${dealersHand ? dealersHand.name : categoryName(categoryOfValue(result.dealer_value) || "high_card")}${result.dealer_qualifies ? "" : html` <span class="nq">${t("uth.not_qualify")}</span>`}` : ""}</div>
           </div>
           <div class="board-area">
             <${CardRow} cards=${board} slots=${5} best=${best} label=${t("board")} testid="board" />
-            ${live ? html`<div class="shared-hand"><div class="felt-label">${t("uth.shared_hand")}</div><${CardRow} cards=${hole} slots=${2} best=${best} label=${t("uth.shared_hand")} /></div>` : null}
+            ${live ? html`<div class="shared-hand"><div class="felt-label">${t("table.shared_hand")}</div><${CardRow} cards=${hole} slots=${2} best=${best} label=${t("table.shared_hand")} /></div>` : null}
           </div>
           ${result ? html`<${UthResult} result=${result} hand=${mine} anteBack=${m.anteBack} />` : html`<div class="status-line">${pending || (canAddTrips && ui.addTrips > 0)
             ? html`<div class="phase sr-only" data-testid="phase">${phaseText}</div><${UnconfirmedWarning} deadline=${m.deadline} pending=${true} auto=${autoConfirm && pending} trips=${!pending} />`
@@ -457,7 +457,7 @@ export function UthTable({ info }) {
       const total = stakeOf(ui.draft.ante, ui.draft.trips);
       return html`<${ChipTray} selected=${ui.chip} max=${rules.ante_max || Infinity} onSelect=${(c) => { ui.chip = c; refresh(); }} />
         <div class="bet-row">
-          <div class="bet-total" aria-live="polite">${t("uth.total", { amount: money(total) })}</div>
+          <div class="bet-total" aria-live="polite">${t("table.total", { amount: money(total) })}</div>
           <button type="button" class="btn" data-testid="undo" disabled=${!ui.placed.length} onClick=${undo}>${t("btn.undo")}</button>
           <button type="button" class="btn" data-testid="clear" disabled=${!total} onClick=${clear}>${t("btn.clear")}</button>
           <button type="button" class="btn" data-testid="rebet" disabled=${!ui.lastBet} onClick=${rebet}>${t("btn.rebet")}</button>

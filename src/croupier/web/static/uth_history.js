@@ -23,7 +23,7 @@ export function uthHistory(round, seats) {
   const back = (rec.antes_returned || []).filter(([s]) => seats.includes(s) || shared);
   const antesBack = back.length ? html`<p class="history-actions" data-testid="history-antes-returned">${t("history.antes_returned", { list: back.map(([s, a]) => `${t("box.n", { n: s + 1 })} ${money(a)}`).join(", ") })}</p>` : null;
   return html`<div class="round-cards">
-      ${summary.dealer ? html`<div><small>${t("uth.dealer")}</small><${CardRow} cards=${summary.dealer} slots=${2} small=${true} label=${t("uth.dealer_cards")} /></div>` : null}
+      ${summary.dealer ? html`<div><small>${t("table.dealer")}</small><${CardRow} cards=${summary.dealer} slots=${2} small=${true} label=${t("table.dealer_cards")} /></div>` : null}
       ${board.length ? html`<div><small>${t("board")}</small><${CardRow} cards=${board} slots=${5} small=${true} label=${t("board")} /></div>` : null}
       ${cards.map(([s, c]) => html`<div key=${s}><small>${t("history.your_cards")}${board.length === 5 && c[0] ? ` · ${bestHand([...c, ...board]).name}` : ""}</small><${CardRow} cards=${c} slots=${2} small=${true} label=${t("your_cards")} /></div>`)}
     </div>
