@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -193,21 +194,29 @@ class _Constant:
         return MonitorRound(boxes=(box,))
 
 
-def test_one_open_alert_a_stream_and_side_until_it_is_investigated(tmp_path: object) -> None:
+def _toy_monitor(url: str, theory: object) -> tuple[Any, Any]:
+    """A migrated database and a monitor's setup whose only game, ``toy``, has ``theory``."""
     from croupier.server.db import Database
+    from croupier.server.monitor import service
+
+    db = Database(url)
+    db.migrate()
+    setup = service.Setup(
+        policy=Policy(bands=(), node=None),
+        threshold=1.5,
+        theories={"toy": theory},  # type: ignore[dict-item]
+        book=None,
+    )
+    return db, setup
+
+
+def test_one_open_alert_a_stream_and_side_until_it_is_investigated(tmp_path: object) -> None:
     from croupier.server.monitor import service
     from croupier.server.monitor.models import RtpAlert
     from croupier.server.tables import rounds
     from croupier.server.tables.models import RoundStatus
 
-    db = Database(f"sqlite:///{tmp_path}/a.db")
-    db.migrate()
-    setup = service.Setup(
-        policy=Policy(bands=(), node=None),
-        threshold=1.5,
-        theories={"toy": _Constant()},  # type: ignore[dict-item]
-        book=None,
-    )
+    db, setup = _toy_monitor(f"sqlite:///{tmp_path}/a.db", _Constant())
 
     def settle(count: int) -> None:
         with db.session() as session:
@@ -246,7 +255,6 @@ def test_the_monitor_prepares_each_games_valuation_before_it_takes_a_round(
     """Its thread loads each game's valuation once, as it starts, before the first round it
     values (issue 26's load benchmark: the first settlement at a live table loaded the UTH
     advisor's compiled kernels while the next round's thousand bets came in)."""
-    from croupier.server.db import Database
     from croupier.server.monitor import service
     from croupier.server.monitor.worker import Monitor
     from croupier.server.tables import rounds
@@ -262,14 +270,7 @@ def test_the_monitor_prepares_each_games_valuation_before_it_takes_a_round(
             calls.append("round")
             return super().monitor_round(record, book, rules=rules)
 
-    db = Database(f"sqlite:///{tmp_path}/p.db")
-    db.migrate()
-    setup = service.Setup(
-        policy=Policy(bands=(), node=None),
-        threshold=1.5,
-        theories={"toy": _Prepared()},  # type: ignore[dict-item]
-        book=None,
-    )
+    db, setup = _toy_monitor(f"sqlite:///{tmp_path}/p.db", _Prepared())
     monitor = Monitor(db, setup, owned=lambda: ["t"])
     with db.session() as session:
         service.ensure_tables(session, ["t"])

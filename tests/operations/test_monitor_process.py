@@ -98,6 +98,34 @@ def test_a_killed_monitor_process_is_started_again_says_so_and_misses_no_round(
         assert "croupier_rtp_monitor_crashes_total 1.0" in server.client.get("/metrics").text
 
 
+def test_a_hung_monitor_process_is_killed_started_again_and_misses_no_round(
+    tmp_path: Path,
+) -> None:
+    """A child that stops answering (here: stopped, SIGSTOP) is still alive, so no crash was
+    seen and the rounds were never taken: the table went unwatched. It is now taken for hung
+    once silent for ``rtp_monitor_hang_seconds``, killed, counted and replaced."""
+    url = f"sqlite:///{tmp_path / 'h.db'}"
+    with serving(url, seeded(13), rtp_monitor_hang_seconds=5) as server:
+        monitor = server.app.state.monitor
+        _, token = server.player("gus", credit=1_000_000)
+        play(server, token, 2, ["check", "check", "fold"], stop=lambda: False)
+        first = monitor.pid
+        assert first is not None and monitor.crashes == 0
+        os.kill(first, signal.SIGSTOP)
+        deadline = time.monotonic() + 60
+        while monitor.crashes == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        down = _get(server, "/api/operator/monitor")["process"]
+        assert down["crashes"] >= 1 and down["last_crash"].startswith("hung: no answer for")
+        with pytest.raises(ProcessLookupError):
+            os.kill(first, 0)  # killed and reaped, not left stopped
+        _, other = server.player("hal", credit=1_000_000)
+        play(server, other, 2, ["check", "check", "fold"], stop=lambda: False)
+        assert monitor.idle(240)
+        assert monitor.pid not in (None, first) and monitor.alive
+        assert _table_stream(server)["rounds"] == _settled(url) == 4
+
+
 def test_the_monitors_reads_take_no_write_lock(tmp_path: Path) -> None:
     """On SQLite (one writer) a session of :meth:`Database.reading` — the monitor's read of
     each table's new rounds — leaves the writer free: a settlement commits while it is open.

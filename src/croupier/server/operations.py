@@ -204,6 +204,7 @@ class Operations:
             threshold=self.design["threshold"],
             tables=tuple(self.manager.configs),
             webhook=s.alert_webhook_url,
+            hang_seconds=s.rtp_monitor_hang_seconds,
             nice=min(os.getpriority(os.PRIO_PROCESS, 0) + NICE, 19),
             approved=approved_rules,
             book=TheoryBook,

@@ -145,6 +145,9 @@ class Settings(BaseSettings):
     """Run the monitor in a process of its own beside the server's (niced, so that valuing a
     live round never holds the interpreter the tables' event loop needs); ``false``: a thread
     of the server's process (an in-memory SQLite database always uses the thread)."""
+    rtp_monitor_hang_seconds: float = Field(default=120.0, ge=5.0)
+    """A monitor's process silent this long (it answers every second, working or not) is
+    taken for hung: it is killed and another started, counted as a crash."""
     rtp_rounds_per_hour: float = Field(default=60.0, gt=0)
     """The round rate the monitor's alarm level is designed for: a table playing this many
     rounds an hour all year raises on average at most ``rtp_false_alarms_per_year`` false

@@ -11,7 +11,11 @@ approved ones it reads from the database itself), and learns when it has taken t
 The child is started when there is something to take (a settlement, or rounds left behind
 by a crash), and started again when it dies: the death is logged, counted
 (:meth:`MonitorProcess.status`: the operator's page and the metrics) and loses nothing,
-since the rounds are the outbox (the streams resume after the last round they took).
+since the rounds are the outbox (the streams resume after the last round they took). A child
+that stops answering is killed and counted the same way: it says it is there every
+:data:`BEAT_SECONDS`, working or not, and one silent for ``hang_seconds`` (stopped, stuck in
+a call that holds the interpreter, deadlocked) would otherwise leave the casino unwatched with
+an alarm that never rings.
 """
 
 from __future__ import annotations
@@ -48,6 +52,13 @@ NICE = 10
 _RESTART_SECONDS = (0.5, 2.0, 5.0, 15.0, 30.0)
 """The wait before each restart after a crash (the last repeats)."""
 
+BEAT_SECONDS = 1.0
+"""How often the child says it is there (with its figures), working or not."""
+
+START_SECONDS = 60.0
+"""Besides ``hang_seconds``, what a new child has to say its first word (a fresh interpreter
+importing the server's modules at a lower priority, on a loaded machine)."""
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ChildConfig:
@@ -60,6 +71,8 @@ class ChildConfig:
     """Every configured table (each gets its stream)."""
     webhook: str | None = None
     sweep_seconds: float = 30.0
+    hang_seconds: float = 120.0
+    """A child silent this long is killed and another started (counted as a crash)."""
     nice: int = NICE
     """The child's nice value (the server's plus :data:`NICE`)."""
     book: Callable[[], Any] | None = None
@@ -115,9 +128,10 @@ def _child(conn: Any, config: ChildConfig) -> None:
     )  # fmt: skip
     monitor.start(config.tables)
     asked = answered = 0
+    beat = time.monotonic()
     try:
         while True:
-            if conn.poll(0.02 if asked > answered else 1.0):
+            if conn.poll(0.02 if asked > answered else BEAT_SECONDS / 2):
                 message = conn.recv()
                 if message[0] == "stop":
                     return
@@ -129,6 +143,10 @@ def _child(conn: Any, config: ChildConfig) -> None:
             elif asked > answered and monitor.idle(0):
                 answered = asked
                 conn.send(("done", answered, _stats(monitor)))
+                beat = time.monotonic()
+            if time.monotonic() - beat >= BEAT_SECONDS:
+                conn.send(("beat", answered, _stats(monitor)))
+                beat = time.monotonic()
     except (EOFError, OSError):
         return  # the server is gone
     finally:
@@ -195,6 +213,8 @@ class MonitorProcess:
         """No child started before this (``time.monotonic``), after a crash."""
         self._pending: set[str] = set()
         """Tables with new rounds the child has not been told of."""
+        self._heard = 0.0
+        """When the child last said anything (``time.monotonic``)."""
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
 
@@ -291,6 +311,7 @@ class MonitorProcess:
         process.start()
         theirs.close()
         self._process, self._conn = process, ours
+        self._heard = time.monotonic() + START_SECONDS
         self._base, self._posted, self._failed = (
             self.rounds,
             self.alerts_posted,
@@ -331,6 +352,8 @@ class MonitorProcess:
                     self._answer(conn.recv())
             if process is not None and not process.is_alive():
                 self._crashed(process)
+            elif process is not None and time.monotonic() - self._heard > self.config.hang_seconds:
+                self._hung(process)
             elif time.monotonic() - swept >= self.config.sweep_seconds:
                 swept = time.monotonic()
                 self._sweep(alive=process is not None)
@@ -349,7 +372,9 @@ class MonitorProcess:
         self.notify(late)
 
     def _answer(self, message: tuple[Any, ...]) -> None:
+        """A child's ``done`` (every round it was told of taken) or ``beat``: its figures."""
         _, answered, stats = message
+        self._heard = time.monotonic()
         with self._cond:
             self._answered = max(self._answered, answered)
             self.rounds = self._base + int(stats["rounds"])
@@ -358,20 +383,34 @@ class MonitorProcess:
             self.webhook_failures = self._failed + int(stats["webhook_failures"])
             self._cond.notify_all()
 
-    def _crashed(self, process: Any) -> None:
-        """The child died without being told to stop: log it, count it; another starts
-        after a wait that grows with the crashes, and is told of every owned table (the
-        rounds it had not taken are taken then)."""
+    def _hung(self, process: Any) -> None:
+        """The child said nothing for ``hang_seconds``: killed (a stopped process too), and
+        counted as a crash whose cause says so."""
+        silent = time.monotonic() - self._heard
+        log.error(
+            "the return monitor's process %s said nothing for %.0f s; killing it",
+            process.pid, silent,
+        )  # fmt: skip
+        with contextlib.suppress(Exception):
+            process.kill()
+        process.join(timeout=5)
+        self._crashed(process, why=f"hung: no answer for {silent:.0f} s, killed")
+
+    def _crashed(self, process: Any, *, why: str | None = None) -> None:
+        """The child died without being told to stop (``why``: it was killed as hung): log
+        it, count it; another starts after a wait that grows with the crashes, and is told
+        of every owned table (the rounds it had not taken are taken then)."""
         process.join(timeout=1)
         with self._cond:
             if self._stopping:
                 return
             self.crashes += 1
             at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-            self.last_crash = f"exit code {process.exitcode} at {at}"
+            cause = why or f"exit code {process.exitcode}"
+            self.last_crash = f"{cause} at {at}"
             log.error(
-                "the return monitor's process %s ended (exit code %s); starting another",
-                process.pid, process.exitcode,
+                "the return monitor's process %s ended (%s); starting another",
+                process.pid, cause,
             )  # fmt: skip
             with contextlib.suppress(Exception):
                 self._conn.close()
