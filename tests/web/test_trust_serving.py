@@ -39,6 +39,11 @@ def test_the_client_files_are_compressed_and_revalidated(web_server: WebServer) 
         assert gzip.decompress(gzip.compress(body)) == body
 
 
+def _locales(requested: list[str]) -> list[str]:
+    """The texts a page asked for, by their path under /locales/ ("sl.js", "<game>/sl.js")."""
+    return sorted(u.split("/locales/", 1)[1] for u in requested if "/locales/" in u)
+
+
 def test_a_page_loads_its_own_language_only(screen_tab: Any, web_server: WebServer) -> None:
     tab: Tab = screen_tab("sl-SI", 390, 844)
     requested: list[str] = []
@@ -46,11 +51,17 @@ def test_a_page_loads_its_own_language_only(screen_tab: Any, web_server: WebServ
     tab.page.goto(f"{web_server.url}/#/lobby")
     tab.page.wait_for_selector("[data-testid=lobby]")
     assert tab.page.inner_text("h1") == "Mize"
-    locales = sorted(u.rsplit("/", 1)[-1] for u in requested if "/locales/" in u)
-    assert locales == ["sl.js"], locales
+    # The shared texts (locales/sl.js) and each game's own (locales/<game>/sl.js), no other language.
+    locales = _locales(requested)
+    assert {p.rsplit("/", 1)[-1] for p in locales} == {"sl.js"} and "sl.js" in locales, locales
     # Choosing another language loads its texts then, and only them.
     tab.page.click("[data-testid=settings] summary")
     tab.page.select_option("[data-testid=language]", "it")
     tab.page.wait_for_selector("h1:text-is('Tavoli')")
-    locales = sorted(u.rsplit("/", 1)[-1] for u in requested if "/locales/" in u)
-    assert locales == ["it.js", "sl.js"], locales
+    locales = _locales(requested)
+    assert {p.rsplit("/", 1)[-1] for p in locales} == {"it.js", "sl.js"} and "it.js" in locales, (
+        locales
+    )
+    assert sorted(p.replace("it.js", "sl.js") for p in locales if p.endswith("it.js")) == sorted(
+        p for p in locales if p.endswith("sl.js")
+    ), locales

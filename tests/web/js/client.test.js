@@ -9,6 +9,7 @@ const i18n = await load("i18n.js");
 const cards = await load("cards.js");
 const holdem = await load("holdem.js");
 const errors = await load("errors.js");
+const games = await load("games.js"); // the registry: it hands each game's texts to i18n
 
 test("every text the client asks for exists in Italian, English and Slovenian", async () => {
   const dir = fileURLToPath(STATIC);
@@ -17,15 +18,40 @@ test("every text the client asks for exists in Italian, English and Slovenian", 
     for (const m of readFileSync(dir + file, "utf8").matchAll(/\bt\("([a-z_.0-9-]+)"/g)) used.add(m[1]);
   }
   assert.ok(used.size > 200, `only ${used.size} keys found`);
+  // The shared texts (locales/<lang>.js) and each game's own (locales/<game>/<lang>.js, one
+  // directory per game of the registry): together every key, each in one file only.
+  const names = Object.keys(games.GAMES).sort();
+  const dirs = readdirSync(dir + "locales", { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  assert.deepEqual(dirs.sort(), names);
+  const files = ["", ...names.map((g) => `${g}/`)];
+  // the page's first language (English here) has every game's texts once the registry is loaded
+  for (const prefix of files) {
+    const unloaded = Object.keys((await load(`locales/${prefix}en.js`)).default).filter((k) => !i18n.has(k));
+    assert.deepEqual(unloaded, [], `locales/${prefix}en.js is not loaded: ${unloaded.join(", ")}`);
+  }
   for (const code of ["it", "en", "sl"]) {
-    const dict = (await load(`locales/${code}.js`)).default;
+    const dict = {};
+    for (const prefix of files) {
+      const own = (await load(`locales/${prefix}${code}.js`)).default;
+      assert.ok(Object.keys(own).length > 0, `locales/${prefix}${code}.js is empty`);
+      const twice = Object.keys(own).filter((k) => dict[k] !== undefined);
+      assert.deepEqual(twice, [], `locales/${prefix}${code}.js repeats ${twice.join(", ")}`);
+      Object.assign(dict, own);
+    }
     const missing = [...used].filter((k) => dict[k] === undefined);
     assert.deepEqual(missing, [], `${code} lacks ${missing.join(", ")}`);
+    // the page's language, once chosen, has them all: the shared texts and every game's
+    await i18n.setLanguage(code);
+    const unloaded = Object.keys(dict).filter((k) => !i18n.has(k));
+    assert.deepEqual(unloaded, [], `${code} did not load ${unloaded.join(", ")}`);
   }
-  const en = Object.keys((await load("locales/en.js")).default).sort();
-  for (const code of ["it", "sl"]) {
-    const keys = Object.keys((await load(`locales/${code}.js`)).default).sort();
-    assert.deepEqual(keys, en, `${code} and en have different keys`);
+  await i18n.setLanguage("en");
+  for (const prefix of files) {
+    const en = Object.keys((await load(`locales/${prefix}en.js`)).default).sort();
+    for (const code of ["it", "sl"]) {
+      const keys = Object.keys((await load(`locales/${prefix}${code}.js`)).default).sort();
+      assert.deepEqual(keys, en, `locales/${prefix}${code}.js and locales/${prefix}en.js have different keys`);
+    }
   }
 });
 

@@ -1,5 +1,6 @@
 // The client's registry of games (issue 31): a game's name -> its table page, the locale key
-// of its title, the suit on its lobby card and its detail in the round history. The lobby's
+// of its title, the suit on its lobby card, its detail in the round history and its own texts
+// (`./locales/<game>/<lang>.js`, handed to i18n.js, which loads the active language's). The lobby's
 // line of a table's limits comes from the game's descriptor (GET /api/games), not from here. The lobby, the table route and the history ask this module;
 // only here (and in each game's own modules, `./<game>.js` and `./<game>_history.js`) is a
 // game named. A game is its own modules and one line here.
@@ -9,21 +10,24 @@ import { CaribbeanTable } from "./caribbean.js";
 import { caribbeanHistory } from "./caribbean_history.js";
 import { HoldemTable } from "./holdem.js";
 import { holdemHistory } from "./holdem_history.js";
-import { has, money, number, t } from "./i18n.js";
+import { addTexts, has, money, number, t } from "./i18n.js";
 import { RussianTable } from "./russian.js";
 import { russianHistory } from "./russian_history.js";
 import { UthTable } from "./uth.js";
 import { uthHistory } from "./uth_history.js";
 
 /** name -> { page, title (locale key), suit, history(round, seats) ->
- * the round history's detail of the player's boxes, costs: whether the server values its
- * decisions (GET /api/rounds/{id}/costs) } */
+ * the round history's detail of the player's boxes, texts(lang) -> the module of its texts in
+ * a language, costs: whether the server values its decisions (GET /api/rounds/{id}/costs) } */
 export const GAMES = {
-  uth: { page: UthTable, title: "game.uth", suit: "♠", history: uthHistory, costs: true },
-  holdem: { page: HoldemTable, title: "game.holdem", suit: "♣", history: holdemHistory },
-  russian: { page: RussianTable, title: "game.russian", suit: "♦", history: russianHistory, costs: true },
-  caribbean: { page: CaribbeanTable, title: "game.caribbean", suit: "♥", history: caribbeanHistory },
+  uth: { page: UthTable, title: "game.uth", suit: "♠", history: uthHistory, texts: (lang) => import(`./locales/uth/${lang}.js`), costs: true },
+  holdem: { page: HoldemTable, title: "game.holdem", suit: "♣", history: holdemHistory, texts: (lang) => import(`./locales/holdem/${lang}.js`) },
+  russian: { page: RussianTable, title: "game.russian", suit: "♦", history: russianHistory, texts: (lang) => import(`./locales/russian/${lang}.js`), costs: true },
+  caribbean: { page: CaribbeanTable, title: "game.caribbean", suit: "♥", history: caribbeanHistory, texts: (lang) => import(`./locales/caribbean/${lang}.js`) },
 };
+
+// Every game's texts in the page's language before anything is drawn (and in another once chosen).
+await Promise.all(Object.values(GAMES).map((game) => addTexts(game.texts)));
 
 /** The registry's entry of a game, or null for one this client does not know. */
 export function gameOf(name) {

@@ -3,7 +3,9 @@
 // is active. Money is formatted by Intl.NumberFormat for the active locale ("1.000,00 €" in
 // Italian and Slovenian, "€1,000.00" in English); on the wire it is always integer cents.
 // Only the active language's texts are loaded (a module of its own, imported when chosen):
-// every language has every text (a unit test checks), so none falls back on another.
+// the texts every page shares (`./locales/<lang>.js`) and each game's own, which the game
+// registry (games.js) hands over with addTexts (`./locales/<game>/<lang>.js`: this module names
+// no game). Every language has every text (a unit test checks), so none falls back on another.
 
 import { changed, setSetting, store } from "./store.js";
 
@@ -13,19 +15,31 @@ export const LANGUAGES = {
   sl: { name: "Slovenščina", region: "sl-SI" },
 };
 
-const loaded = {};
-let dict = {};
-
-/** The texts of `code`, imported the first time they are asked for. */
-async function texts(code) {
-  if (!loaded[code]) loaded[code] = (await import(`./locales/${code}.js`)).default;
-  return loaded[code];
-}
-
 let lang = "en";
 let tag = "en-GB";
 let moneyFormat = null;
 let plurals = null;
+
+const loaded = {};
+const more = []; // loaders of more texts (each game's): code -> their module
+let dict = {};
+
+/** The texts of `code`, the shared ones and every loader's, imported the first time they are
+ * asked for (the browser keeps a module once imported). */
+async function texts(code) {
+  const [shared, ...own] = await Promise.all([loaded[code] || import(`./locales/${code}.js`), ...more.map((load) => load(code))]);
+  loaded[code] = shared;
+  return Object.assign({}, shared.default, ...own.map((m) => m.default));
+}
+
+/** Add the texts `load(code)` imports (a module whose default export maps keys to texts, as
+ * `./locales/<lang>.js`) to every language: to the active one now, to another when it is
+ * chosen. The game registry calls it with each game's own texts. */
+export async function addTexts(load) {
+  more.push(load);
+  const own = (await load(lang)).default;
+  dict = { ...dict, ...own }; // the dictionary as it is once they are here (other texts may have come meanwhile)
+}
 
 /** The language the browser asks for, among ours (English when none matches). */
 export function browserLanguage() {
