@@ -1,6 +1,7 @@
 // The client's registry of games (issue 31): a game's name -> its table page, the locale key
-// of its title, the suit on its lobby card, its detail in the round history and its own texts
-// (`./locales/<game>/<lang>.js`, handed to i18n.js, which loads the active language's). The lobby's
+// of its title, the suit on its lobby card, its detail in the round history, its own texts
+// (`./locales/<game>/<lang>.js`, handed to i18n.js, which loads the active language's) and its
+// own stylesheet (`./<game>.css`, linked after style.css). The lobby's
 // line of a table's limits comes from the game's descriptor (GET /api/games), not from here. The lobby, the table route and the history ask this module;
 // only here (and in each game's own modules, `./<game>.js` and `./<game>_history.js`) is a
 // game named. A game is its own modules and one line here.
@@ -18,16 +19,31 @@ import { uthHistory } from "./uth_history.js";
 
 /** name -> { page, title (locale key), suit, history(round, seats) ->
  * the round history's detail of the player's boxes, texts(lang) -> the module of its texts in
- * a language, costs: whether the server values its decisions (GET /api/rounds/{id}/costs) } */
+ * a language, style: its stylesheet, costs: whether the server values its decisions
+ * (GET /api/rounds/{id}/costs) } */
 export const GAMES = {
-  uth: { page: UthTable, title: "game.uth", suit: "♠", history: uthHistory, texts: (lang) => import(`./locales/uth/${lang}.js`), costs: true },
-  holdem: { page: HoldemTable, title: "game.holdem", suit: "♣", history: holdemHistory, texts: (lang) => import(`./locales/holdem/${lang}.js`) },
-  russian: { page: RussianTable, title: "game.russian", suit: "♦", history: russianHistory, texts: (lang) => import(`./locales/russian/${lang}.js`), costs: true },
-  caribbean: { page: CaribbeanTable, title: "game.caribbean", suit: "♥", history: caribbeanHistory, texts: (lang) => import(`./locales/caribbean/${lang}.js`) },
+  uth: { page: UthTable, title: "game.uth", suit: "♠", history: uthHistory, texts: (lang) => import(`./locales/uth/${lang}.js`), style: "./uth.css", costs: true },
+  holdem: { page: HoldemTable, title: "game.holdem", suit: "♣", history: holdemHistory, texts: (lang) => import(`./locales/holdem/${lang}.js`), style: "./holdem.css" },
+  russian: { page: RussianTable, title: "game.russian", suit: "♦", history: russianHistory, texts: (lang) => import(`./locales/russian/${lang}.js`), style: "./russian.css", costs: true },
+  caribbean: { page: CaribbeanTable, title: "game.caribbean", suit: "♥", history: caribbeanHistory, texts: (lang) => import(`./locales/caribbean/${lang}.js`), style: "./caribbean.css" },
 };
 
-// Every game's texts in the page's language before anything is drawn (and in another once chosen).
-await Promise.all(Object.values(GAMES).map((game) => addTexts(game.texts)));
+/** Link a game's stylesheet (`path`, from here) after style.css; it resolves once the rules
+ * are there, so nothing is drawn without them. A document without elements (the unit tests
+ * under Node) has nothing to style. */
+function linkStyle(path) {
+  if (typeof document.createElement !== "function") return null;
+  const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href: new URL(path, import.meta.url).href });
+  const loaded = new Promise((resolve) => {
+    link.onload = resolve;
+    link.onerror = resolve; // the page still works without a game's rules
+  });
+  document.head.append(link);
+  return loaded;
+}
+
+// Every game's texts in the page's language and its rules, before anything is drawn.
+await Promise.all(Object.values(GAMES).flatMap((game) => [addTexts(game.texts), linkStyle(game.style)]));
 
 /** The registry's entry of a game, or null for one this client does not know. */
 export function gameOf(name) {
