@@ -12,6 +12,13 @@ or (Python) defines or uses a name one of whose words
 is the game's (``RUSSIAN_ANALYSIS``, ``UthRound``, ``russian_ev``); docstrings and comments are
 prose, not names.
 
+The browser's texts and styles are read too: a key of ``web/static/locales/<lang>.js`` (the
+texts every page shares) that names a game (``"uth.dealer"``, ``"game.uth"``,
+``"op.theory.uth"``) is listed, as is a name in a stylesheet one of whose words is a game's
+(``.game-holdem``, ``.uth-felt``): a game's texts live in ``web/static/locales/<game>/`` and its
+rules in ``web/static/<game>.css``, its own files. Configuration that names the games a
+deployment runs (``server/default_tables.toml``, ``tables.toml``) is not code and is not read.
+
 ``python tests/test_game_names.py`` lists every such place. The places the design has not
 yet reached are :data:`REMAINING` (each ``path: what``): the check fails on any other place,
 and on a listed one that is gone (so the list only shrinks).
@@ -21,7 +28,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "croupier"
@@ -149,18 +156,56 @@ def _javascript(path: Path, names: list[str]) -> Iterator[tuple[str, str]]:
                     yield game, f"line {number}: the string {quoted}"
 
 
+_LOCALE_KEY = re.compile(r"""^\s*(?:"([^"\\]+)"|'([^'\\]+)'|([A-Za-z_$][\w$]*))\s*:""")
+"""An entry of a locale's dictionary: a key at the start of a line, quoted or not, then ``:``."""
+
+
+def _locale(path: Path, names: list[str]) -> Iterator[tuple[str, str]]:
+    """The keys of a locale file (``web/static/locales/**/<lang>.js``) that name a game."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        m = _LOCALE_KEY.match(line)
+        key = m and next(k for k in m.groups() if k is not None)
+        for game in names:
+            if key and _named(key, game):
+                yield game, f"line {number}: the key {key!r}"
+
+
+_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_CSS_NAME = re.compile(r"-{0,2}[A-Za-z_][\w-]*")
+
+
+def _css(path: Path, names: list[str]) -> Iterator[tuple[str, str]]:
+    """The names in a stylesheet (classes, ids, custom properties, animations) one of whose
+    words is a game's (``.game-holdem``, ``.uth-felt``); comments are prose."""
+    text = _CSS_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), path.read_text("utf-8"))
+    for number, line in enumerate(text.splitlines(), 1):
+        for name in dict.fromkeys(_CSS_NAME.findall(line)):
+            words = set(re.split(r"[-_]+", name.lower()))
+            for game in sorted(words & set(names)):
+                yield game, f"line {number}: the name {name}"
+
+
+def _scanner(path: Path) -> Callable[[Path, list[str]], Iterator[tuple[str, str]]]:
+    if path.suffix == ".py":
+        return _python
+    if path.suffix == ".css":
+        return _css
+    return _locale if "locales" in path.relative_to(SRC).parts else _javascript
+
+
 def places() -> list[str]:
     """Every place outside a game's own files and the registries that names a game."""
     names = games()
     found: list[str] = []
-    files = [*SRC.rglob("*.py"), *(SRC / "web" / "static").glob("*.js")]
+    static = SRC / "web" / "static"
+    files = [*SRC.rglob("*.py"), *static.glob("*.js"), *static.rglob("*.css")]
+    files += (static / "locales").rglob("*.js")
     for path in sorted(files):
         rel = path.relative_to(SRC).as_posix()
         if rel in REGISTRIES or "__pycache__" in rel:
             continue
         mine = owner(rel, names)
-        scan = _python if path.suffix == ".py" else _javascript
-        for game, what in scan(path, names):
+        for game, what in _scanner(path)(path, names):
             if game != mine:
                 found.append(f"{rel}: {game}: {what}")
     return found
@@ -220,6 +265,41 @@ def test_the_check_sees_a_game_named_by_a_string_and_by_an_import(tmp_path: Path
     assert owner("cli/russian_play.py", games()) == "russian"
     assert owner("analysis/caribbean/exact.py", games()) == "caribbean"
     assert owner("server/tables/games.py", games()) is None
+
+
+def test_the_check_reads_the_locales_keys_and_the_stylesheets(tmp_path: Path) -> None:
+    locale = tmp_path / "en.js"
+    locale.write_text(
+        '// uth.dealer: prose\nconst plural = (n) => n;\nexport default {\n  loading: "Loading…",\n'
+        '  "table.dealer": "Dealer",\n  "uth.dealer": "the uth dealer",\n'
+        '  "game.holdem": "Texas Hold\'em",\n  "op.field.min_bet.russian": "Minimum",\n'
+        '  "title.caribbean-high": "a table a deployment names",\n  "op.name_rule": "e.g. uth-high",\n'
+        '  "x": ({ n }) => {\n    switch (n) {\n      case "caribbean":\n        return "";\n'
+        '      default:\n        return "";\n    }\n  },\n};\n'
+    )
+    keys = [(g, what.split("the key ")[-1]) for g, what in _locale(locale, games())]
+    assert keys == [
+        ("uth", "'uth.dealer'"),
+        ("holdem", "'game.holdem'"),
+        ("russian", "'op.field.min_bet.russian'"),
+    ]
+    style = tmp_path / "style.css"
+    style.write_text(
+        "/* the uth felt */\n.game-holdem .mini-felt { color: #1b4f8a; }\n"
+        ".uth-felt > .paytables { right: 0; }\n@keyframes russian_deal { to { opacity: 1; } }\n"
+        ".truth, .cs-felt, #caribbean { --caribbean-x: 1px; }\n"
+    )
+    named = [(g, what) for g, what in _css(style, games())]
+    assert named == [
+        ("holdem", "line 2: the name game-holdem"),
+        ("uth", "line 3: the name uth-felt"),
+        ("russian", "line 4: the name russian_deal"),
+        ("caribbean", "line 5: the name caribbean"),
+        ("caribbean", "line 5: the name --caribbean-x"),
+    ]
+    assert owner("web/static/locales/uth/en.js", games()) == "uth"
+    assert owner("web/static/holdem.css", games()) == "holdem"
+    assert owner("web/static/locales/en.js", games()) is None
 
 
 if __name__ == "__main__":
