@@ -37,7 +37,7 @@ function describe({ cat, ranks, kickers = 1 }) {
   }
 }
 
-const plural = (n, one, other) => (n === 1 ? one : other).replace("{n}", n);
+export const plural = (n, one, other) => (n === 1 ? one : other).replace("{n}", n);
 
 // Responsible gaming and the operator's refusals (issue 16): periods and a time in this language.
 const PERIOD = { day: "daily", week: "weekly", month: "monthly" };

@@ -41,7 +41,7 @@ function describe({ cat, ranks, kickers = 1 }) {
 }
 
 // Slovenian has four plural forms: 1 (one), 2 (two), 3-4 (few), 5+ (other).
-const forms = (n, helpers, one, two, few, other) => {
+export const forms = (n, helpers, one, two, few, other) => {
   const k = helpers.plural(n);
   return (k === "one" ? one : k === "two" ? two : k === "few" ? few : other).replace("{n}", n);
 };

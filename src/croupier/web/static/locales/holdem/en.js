@@ -1,7 +1,7 @@
 // Texas Hold'em: its texts in English (the game's own; the texts every page shares
 // are in ../en.js). Keys, placeholders and functions as there.
 
-const plural = (n, one, other) => (n === 1 ? one : other).replace("{n}", n);
+import { plural } from "../en.js";
 
 export default {
   "game.holdem": "Texas Hold'em",

@@ -1,11 +1,7 @@
 // Russian Poker: its texts in Slovenian (the game's own; the texts every page shares
 // are in ../sl.js). Keys, placeholders and functions as there.
 
-// Slovenian has four plural forms: 1 (one), 2 (two), 3-4 (few), 5+ (other).
-const forms = (n, helpers, one, two, few, other) => {
-  const k = helpers.plural(n);
-  return (k === "one" ? one : k === "two" ? two : k === "few" ? few : other).replace("{n}", n);
-};
+import { forms } from "../sl.js";
 
 export default {
   "game.russian": "Ruski poker",
