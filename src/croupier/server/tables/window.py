@@ -124,15 +124,15 @@ def verified_holds(session: Session, claims: Sequence[Claim], *, table: str) -> 
             keyed.append(None)  # no such key was ever stored
             continue
         keyed.append(wallet.Keyed(f"user:{stake.user_id}", key, request))
-    asked = [(k.scope, k.key) for k in keyed if k is not None]
-    asked += [(f"release:{claim.round_id}", f"hold:{claim.hold}") for claim in claims]
+    releases = [(f"release:{claim.round_id}", f"hold:{claim.hold}") for claim in claims]
+    asked = [(k.scope, k.key) for k in keyed if k is not None] + releases
     stored = wallet.stored_keys(session, asked)
     verdicts = []
-    for claim, one in zip(claims, keyed, strict=True):
+    for claim, one, release in zip(claims, keyed, releases, strict=True):
         found = None if one is None else stored.get((one.scope, one.key))
         if one is None or found != (one.digest, claim.hold):
             verdicts.append(Verdict.UNKNOWN)
-        elif (f"release:{claim.round_id}", f"hold:{claim.hold}") in stored:
+        elif release in stored:
             verdicts.append(Verdict.RETURNED)
         else:
             verdicts.append(Verdict.HELD)
