@@ -5,6 +5,8 @@ progressive bet, recall with the deck commitment and a round voided by a shutdow
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +59,21 @@ def _ok(seat: Seat, message: dict[str, Any]) -> dict[str, Any]:
     assert frame["type"] == "ack", frame
     result: dict[str, Any] = frame["result"]
     return result
+
+
+@contextmanager
+def _seated(server: Server, ta: str, tb: str) -> Iterator[tuple[Seat, Seat]]:
+    """Alice (``ta``) at seat 0 and Bob (``tb``) at seat 1, welcomed and joined."""
+    with (
+        table_ws(server.client, "caribbean", ta) as wa,
+        table_ws(server.client, "caribbean", tb) as wb,
+    ):
+        a, b = Seat(wa), Seat(wb)
+        a.welcome()
+        b.welcome()
+        _ok(a, {"type": "join", "seat": 0})
+        _ok(b, {"type": "join", "seat": 1})
+        yield a, b
 
 
 def _before(frames: list[dict[str, Any]], kind: str) -> str:
@@ -141,6 +158,44 @@ def test_two_boxes_raise_and_fold_and_settle_through_the_wallet(
     assert caribbean_history.verify(data["record"]) == []
 
 
+def test_each_players_decision_cost_in_the_history(table_server: ServerFactory) -> None:
+    """``GET /api/rounds/{id}/costs`` (issue 32): alice folds her two pair, bob raises his
+    nine high; each sees what his own decision cost against the advisor's best, exactly,
+    in Antes and in money, and not the other's."""
+    from fractions import Fraction
+
+    from croupier.analysis.caribbean import advise
+
+    server = table_server([_table()])
+    _, ta = server.player("alice", credit=CREDIT)
+    _, tb = server.player("bob", credit=CREDIT)
+    server.shoes.push(DECK)
+    with _seated(server, ta, tb) as (a, b):
+        _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 300}})
+        _ok(b, {"type": "bet", "key": "b", "bets": {"ante": 100}})
+        a.event("upcard_shown")
+        _ok(a, {"type": "act", "action": "fold"})
+        _ok(b, {"type": "act", "action": "raise"})
+        closed = a.seen("round_closed")
+        b.seen("round_closed")
+    assert closed["status"] == "settled"
+    url = f"/api/rounds/{closed['round_id']}/costs"
+    mine = {}
+    for token, hand, ante in ((ta, ALICE, 300), (tb, BOB, 100)):
+        got = server.client.get(url, headers={"Authorization": f"Bearer {token}"})
+        assert got.status_code == 200, got.text
+        assert got.json()["game"] == "caribbean"
+        (cost,) = got.json()["costs"]
+        advice = advise(" ".join(hand), "4h")
+        evs = {o.action: o.ev for o in advice.options}
+        taken = "fold" if hand == ALICE else "raise"
+        assert cost["taken"] == taken and cost["best"] == advice.best != taken
+        assert Fraction(cost["cost_exact"]) == max(evs.values()) - evs[taken] > 0
+        assert cost["cost_money"] == round(Fraction(cost["cost_exact"]) * ante)
+        mine[cost["seat"]] = cost
+    assert set(mine) == {0, 1}
+
+
 @SQLITE_AND_CLUSTER_SLOW
 def test_a_box_that_does_not_decide_folds(table_server: ServerFactory) -> None:
     server = table_server([_table()])
@@ -173,15 +228,7 @@ def test_the_progressive_bet_added_after_the_ante_pays_its_prize(
     assert lobby["rules"]["jackpot"] == 1_000_000
     # alice a flush, bob junk; the dealer does not qualify (Q-J high): Ante 1:1, Raise pushes
     server.shoes.push("2h 5h 7h 9h Jh 2c 5d 7c 9s Kc 3c 4d 8s Jc Qd")
-    with (
-        table_ws(server.client, "caribbean", token) as wa,
-        table_ws(server.client, "caribbean", tb) as wb,
-    ):
-        a, b = Seat(wa), Seat(wb)
-        a.welcome()
-        b.welcome()
-        _ok(a, {"type": "join", "seat": 0})
-        _ok(b, {"type": "join", "seat": 1})
+    with _seated(server, token, tb) as (a, b):
         _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100}})
         assert _ok(a, {"type": "bet", "key": "p", "bets": {"progressive": 1}})["staked"] == 100
         twice = a.request({"type": "bet", "key": "q", "bets": {"progressive": 1}})

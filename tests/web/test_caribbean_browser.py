@@ -1,7 +1,8 @@
 """Caribbean Stud Poker in a real browser (issue 31), at a phone's and a laptop's size: the
 Ante and the progressive bet, five cards and the dealer's one up card, Raise 2x at the price the
 server sends with the decision's id, the Hint from the game's advisor, each bet's result, a
-balance that matches ``GET /api/wallet``, and axe-core finding nothing on the page."""
+balance that matches ``GET /api/wallet``, the Raise's cost in the history (issue 32), and
+axe-core finding nothing on the page."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Any
 
 import pytest
 from web_testkit import AXE, Tab, WebServer, axe_violations, euros, horizontal_overflow, plain
+
+from croupier.analysis.caribbean import advise
 
 CREDIT = 50_000
 ANTE = 500
@@ -147,3 +150,14 @@ def test_a_round_end_to_end(
     assert euros(abs(net), locale) in net_text, net_text
     _axe(tab)
     tab.shot(f"caribbean-{width}-history")
+    # What the Raise cost against the best decision (issue 32), asked from the history: the
+    # advisor's exact EVs of this hand against this up card, times the Ante.
+    card.query_selector("[data-testid=costs-ask]").click()
+    line = page.wait_for_selector("[data-testid=costs] li")
+    assert line is not None
+    evs = {o.action: o.ev for o in advise(" ".join(hand), dealer[0]).options}
+    cost = round((max(evs.values()) - evs["raise"]) * ANTE)
+    assert line.get_attribute("data-cost") == str(cost), line.inner_text()
+    assert "raise" in line.inner_text()
+    _axe(tab)
+    tab.shot(f"caribbean-{width}-history-costs")

@@ -12,57 +12,16 @@ Insurance is valued at the amount placed (the Bet's value is linear in it).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from croupier.analysis.costs import DecisionCost
 from croupier.analysis.russian.advisor import Advice, advise_bet, advise_buy, advise_first
 from croupier.cards import Card, parse_cards
 from croupier.errors import RecordError
 from croupier.games.russian import RussianConfig
 
 __all__ = ["DecisionCost", "decision_costs"]
-
-
-@dataclass(frozen=True, slots=True)
-class DecisionCost:
-    """One decision of one box, valued."""
-
-    box: int
-    seat: int
-    decision: str
-    """``first``, ``bet`` or ``buy``."""
-    taken: str
-    """The option taken (:attr:`.advisor.OptionValue.label`, insurance as placed)."""
-    taken_ev: Fraction
-    best: str
-    best_ev: Fraction
-    ante: int
-    """The box's Ante (minor units)."""
-
-    @property
-    def cost(self) -> Fraction:
-        """Antes lost against the best option (0 when the best was taken)."""
-        return self.best_ev - self.taken_ev
-
-    @property
-    def cost_money(self) -> int:
-        """The cost in the round's money (minor units)."""
-        return round(self.cost * self.ante)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "box": self.box,
-            "seat": self.seat,
-            "decision": self.decision,
-            "taken": self.taken,
-            "taken_ev": float(self.taken_ev),
-            "best": self.best,
-            "best_ev": float(self.best_ev),
-            "cost": float(self.cost),
-            "cost_exact": str(self.cost),
-            "cost_money": self.cost_money,
-        }
 
 
 def _cards(value: object) -> tuple[Card, ...]:

@@ -34,7 +34,8 @@ def games() -> list[dict[str, Any]]:
 def round_costs(round_id: RoundId, user: CurrentUser, session: SessionDep) -> dict[str, Any]:
     """What each of the caller's decisions in a recalled round cost against the best one
     (Antes and money), for the games whose registry entry values decisions (UTH on the
-    default pay tables, Russian Poker); ``costs`` is null for the others."""
+    default pay tables, Russian Poker, Caribbean Stud without a payout cap); ``costs`` is null
+    for the others."""
     from croupier.server.rounds import store
     from croupier.server.tables.registry import decision_costs, recall_views
 

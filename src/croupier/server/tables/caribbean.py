@@ -372,6 +372,16 @@ def advice(query: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
+def costs(record: Mapping[str, Any], seats: set[int]) -> list[dict[str, Any]] | None:
+    """What the decision of each of ``seats`` in a recorded round cost against the best one
+    (``GET /api/rounds/{id}/costs``; ``None`` at a table with a payout cap, which the
+    advisor does not model)."""
+    from croupier.analysis.caribbean.costs import decision_costs
+
+    valued = decision_costs(caribbean_history.replay(dict(record)), seats)
+    return None if valued is None else [c.to_json() for c in valued]
+
+
 # -- the return to player (the operator's figures) ---------------------------------------------
 
 ANALYSED_RULES = ("raise_multiple", "raise_paytable", "max_payout")

@@ -35,5 +35,6 @@ DESCRIPTOR = GameDescriptor(
     theory_text="op.theory.caribbean",
     recall_view=caribbean.recall_view,
     advisor=caribbean.advice,
+    costs=caribbean.costs,
     spots=CaribbeanSpots,
 )

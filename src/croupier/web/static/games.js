@@ -25,7 +25,7 @@ export const GAMES = {
   uth: { page: UthTable, title: "game.uth", suit: "♠", history: uthHistory, texts: (lang) => import(`./locales/uth/${lang}.js`), style: "./uth.css", costs: true },
   holdem: { page: HoldemTable, title: "game.holdem", suit: "♣", history: holdemHistory, texts: (lang) => import(`./locales/holdem/${lang}.js`), style: "./holdem.css" },
   russian: { page: RussianTable, title: "game.russian", suit: "♦", history: russianHistory, texts: (lang) => import(`./locales/russian/${lang}.js`), style: "./russian.css", costs: true },
-  caribbean: { page: CaribbeanTable, title: "game.caribbean", suit: "♥", history: caribbeanHistory, texts: (lang) => import(`./locales/caribbean/${lang}.js`), style: "./caribbean.css" },
+  caribbean: { page: CaribbeanTable, title: "game.caribbean", suit: "♥", history: caribbeanHistory, texts: (lang) => import(`./locales/caribbean/${lang}.js`), style: "./caribbean.css", costs: true },
 };
 
 /** Link a game's stylesheet (`path`, from here) after style.css; it resolves once the rules
