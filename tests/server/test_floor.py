@@ -377,9 +377,21 @@ def test_russian_limits_and_pay_tables(floor: Server) -> None:
     assert response.status_code == 200, response.text
     table = response.json()
     assert table["limits"]["bonus_max"] == 1_000 and table["paytables"]["bet"]["pair"] == 2
-    # The analysed figure is for the spec's Bet table only.
-    assert table["theoretical_return"]["status"] == "unavailable"
-    assert "bet_paytable" in table["theoretical_return"]["reason"]
+    # One pair 2:1 (Casino Aragon's page as printed) is an analysed option: its exact figure,
+    # the player's game (issue 32).
+    from fractions import Fraction
+
+    from croupier.analysis.russian.variants import load_exact_variants
+
+    (aragon,) = [v for v in load_exact_variants() if v.option == "bet_paytable"]
+    theory = table["theoretical_return"]
+    assert theory["status"] == "ready" and theory["options"] == ["bet_paytable"]
+    assert Fraction(theory["return_exact"]) == 1 - aragon.figures.house_edge > 1
+    # A Bet table no run has analysed has no figure, and says which rule it changes.
+    response = _patch(floor, "russian", {"paytables": {"bet": {"pair": 1, "two_pair": 3}}})
+    assert response.status_code == 200, response.text
+    theory = response.json()["theoretical_return"]
+    assert theory["status"] == "unavailable" and "bet_paytable" in theory["reason"]
 
 
 def test_a_new_blind_table_is_computing_then_exact(floor: Server) -> None:
