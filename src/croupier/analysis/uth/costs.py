@@ -10,9 +10,9 @@ advisor's pre-flop table).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from fractions import Fraction
 from typing import Any
 
+from croupier.analysis.costs import DecisionCost
 from croupier.analysis.uth.advisor import advise
 from croupier.cards import Card
 from croupier.errors import RecordError
@@ -47,20 +47,17 @@ def decision_costs(
         if action not in options:
             raise RecordError(f"{action!r} is not an option of seat {seat} at the {name}")
         best = max(advice.options, key=lambda o: o.ev)
-        cost = best.ev - options[action]
         out.append(
-            {
-                "box": seat,
-                "seat": seat,
-                "decision": name,
-                "taken": action,
-                "taken_ev": float(options[action]),
-                "best": best.action,
-                "best_ev": float(best.ev),
-                "cost": float(cost),
-                "cost_exact": str(cost),
-                "cost_money": round(cost * Fraction(antes.get(seat, 0))),
-            }
+            DecisionCost(
+                box=seat,
+                seat=seat,
+                decision=name,
+                taken=action,
+                taken_ev=options[action],
+                best=best.action,
+                best_ev=best.ev,
+                ante=antes.get(seat, 0),
+            ).to_json()
         )
         street[seat] = street[seat] + 1 if action == "check" else len(_STREETS)
     return out
