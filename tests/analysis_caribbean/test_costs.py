@@ -72,6 +72,9 @@ def test_each_decision_costs_the_better_options_value_minus_the_one_taken(seed: 
         assert c.cost == max(values.values()) - values[c.taken] >= 0
         assert c.cost_money == round(c.cost * rnd.box(c.seat).ante)
         assert c.to_json()["cost_exact"] == str(c.cost)
+        # each option as data too, for the client to word in the player's language
+        assert c.to_json()["taken_option"] == {"action": c.taken, "cards": [], "insurance": 0}
+        assert c.to_json()["best_option"] == {"action": c.best, "cards": [], "insurance": 0}
 
 
 def test_only_the_seats_asked_for_are_valued_and_a_cap_is_not() -> None:

@@ -66,3 +66,47 @@ def test_a_bet_with_insurance_and_a_buy_are_valued_as_taken() -> None:
     assert costs[1].taken == "buy" and costs[1].cost == buy.cost("buy")
     bought = next(o.ev for o in buy.options if o.action == "buy")
     assert costs[1].cost == max(Fraction(1), bought) - bought
+
+
+def test_an_exchange_names_exactly_the_cards_given_up_as_data() -> None:
+    """The cost record names each option as data as well as by its English label: the
+    exchange taken names exactly the cards the box gave up, the best option the advisor's own
+    action, cards and insurance (minor units), for a client to word in its language."""
+    game = _round(11)
+    hand = game.cards(0)
+    discard = (hand[3], hand[1])  # given up out of order
+    game.exchange(0, box=0, discard=discard)
+    game.fold(0, box=0)
+    first, _ = decision_costs(history.record(game, round_id=11))
+    named = sorted(discard, key=lambda c: c.id)
+    assert first.taken == "exchange " + " ".join(str(c) for c in named)
+    got = first.to_json()
+    assert got["taken_option"] == {
+        "action": "exchange",
+        "cards": [str(c) for c in named],
+        "insurance": 0,
+    }
+    best = advise_first(hand).options[0]
+    assert got["best"] == best.label
+    assert got["best_option"] == {
+        "action": best.action,
+        "cards": [str(c) for c in best.discard],
+        "insurance": best.insurance * ANTE,
+    }
+
+
+def test_an_insured_bet_names_its_insurance_in_minor_units() -> None:
+    for seed in range(1, 400):
+        game = _round(seed)
+        limits = game.insurance_limits(0)
+        if limits is not None and limits[1] >= 2 * ANTE:
+            break
+    else:  # pragma: no cover - three of a kind comes within a few hundred deals
+        raise AssertionError("no insurable hand")
+    game.bet(0, box=0, insurance=2 * ANTE)
+    first = decision_costs(history.record(game, round_id=seed))[0]
+    assert first.taken == "bet + insurance 2"
+    assert first.to_json()["taken_option"] == {"action": "bet", "cards": [], "insurance": 2 * ANTE}
+    best = advise_first(game.cards(0)).options[0]
+    assert first.best_option.insurance == best.insurance * ANTE
+    assert first.best_option.action == best.action

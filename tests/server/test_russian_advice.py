@@ -86,6 +86,12 @@ def test_a_rounds_decision_costs(server: Server) -> None:
     (fold,) = got.json()["costs"]
     best = advise_first(game.cards(0)).options[0]
     assert fold["taken"] == "fold" and fold["best"] == best.label
+    assert fold["taken_option"] == {"action": "fold", "cards": [], "insurance": 0}
+    assert fold["best_option"] == {
+        "action": best.action,
+        "cards": [str(c) for c in best.discard],
+        "insurance": best.insurance * 1_000,
+    }
     assert Fraction(fold["cost_exact"]) == max(best.ev, Fraction(-1)) + 1
     assert fold["cost_money"] == round(Fraction(fold["cost_exact"]) * 1_000)
     _, other = server.player("dave")
@@ -118,7 +124,10 @@ def test_a_uth_rounds_decision_costs(server: Server) -> None:
     pre, flop = got["costs"]
     preflop = {o.action: o.ev for o in advise("AsAh").options}
     assert pre["decision"] == "preflop" and pre["taken"] == "check" and pre["best"] == "4x"
+    assert pre["taken_option"] == {"action": "check", "cards": [], "insurance": 0}
+    assert pre["best_option"] == {"action": "4x", "cards": [], "insurance": 0}
     assert Fraction(pre["cost_exact"]) == preflop["4x"] - preflop["check"] > 0
     assert pre["cost_money"] == round((preflop["4x"] - preflop["check"]) * 1_000)
     assert flop["decision"] == "flop" and flop["taken"] == "2x"
+    assert flop["taken_option"] == {"action": "2x", "cards": [], "insurance": 0}
     del user

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 
 from croupier.analysis.caribbean.advisor import advise
-from croupier.analysis.costs import DecisionCost
+from croupier.analysis.costs import CostOption, DecisionCost
 from croupier.evaluator import category_of, evaluate_ids
 from croupier.games.caribbean import CaribbeanRound
 from croupier.games.caribbean.rules import progressive_results
@@ -88,6 +88,8 @@ def decision_costs(rnd: CaribbeanRound, seats: Iterable[int]) -> list[DecisionCo
                 best=best,
                 best_ev=values[best],
                 ante=int(box.ante),
+                taken_option=CostOption(taken),
+                best_option=CostOption(best),
             )
         )
     return out

@@ -6,7 +6,9 @@ card, the Bet or the fold), its Bet decision after a draw and its buying decisio
 valued exactly by :mod:`.advisor` with what the player knew then; the cost is the best
 option's value minus the value of the option taken, in Antes and in the round's money
 (the box's Ante times the cost, rounded to the minor unit). A blind box decides nothing.
-Insurance is valued at the amount placed (the Bet's value is linear in it).
+Insurance is valued at the amount placed (the Bet's value is linear in it). Each option is
+also named as data (:class:`~croupier.analysis.costs.CostOption`: the exchange's cards, the
+Bet's insurance in minor units) for a client to word in the player's language.
 """
 
 from __future__ import annotations
@@ -15,8 +17,14 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from croupier.analysis.costs import DecisionCost
-from croupier.analysis.russian.advisor import Advice, advise_bet, advise_buy, advise_first
+from croupier.analysis.costs import CostOption, DecisionCost
+from croupier.analysis.russian.advisor import (
+    Advice,
+    OptionValue,
+    advise_bet,
+    advise_buy,
+    advise_first,
+)
 from croupier.cards import Card, parse_cards
 from croupier.errors import RecordError
 from croupier.games.russian import RussianConfig
@@ -66,12 +74,20 @@ class _Box:
         self.drew = False
 
 
-def _cost(box: _Box, advice: Advice, taken: str, value: Fraction | None = None) -> DecisionCost:
+def _option(option: OptionValue, ante: int) -> CostOption:
+    """The advisor's option as data (its insurance, in Antes there, in minor units here)."""
+    cards = tuple(str(c) for c in option.discard)
+    return CostOption(option.action, cards, option.insurance * ante)
+
+
+def _cost(box: _Box, advice: Advice, taken: str, option: CostOption,
+          value: Fraction | None = None) -> DecisionCost:  # fmt: skip
     label, ev = _valued(advice, taken, value)
     best = advice.options[0]
     return DecisionCost(
         box=box.box, seat=box.seat, decision=advice.decision, taken=label, taken_ev=ev,
-        best=best.label, best_ev=best.ev, ante=box.ante,
+        best=best.label, best_ev=best.ev, ante=box.ante, taken_option=option,
+        best_option=_option(best, box.ante),
     )  # fmt: skip
 
 
@@ -86,24 +102,26 @@ def _step(box: _Box, kind: str, event: Mapping[str, Any], config: RussianConfig,
     if kind == "cards_exchanged":
         discarded, received = _cards(event["discarded"]), _cards(event["received"])
         advice = advise_first(box.cards, config)
-        label = "exchange " + " ".join(str(c) for c in sorted(discarded, key=lambda c: c.id))
+        named = tuple(str(c) for c in sorted(discarded, key=lambda c: c.id))
         box.cards = tuple(c for c in box.cards if c not in discarded) + received
         box.seen, box.drew = discarded, True
-        return _cost(box, advice, label)
+        return _cost(box, advice, "exchange " + " ".join(named), CostOption("exchange", named))
     if kind == "sixth_card_bought":
         advice = advise_first(box.cards, config)
         box.cards = (*box.cards, *parse_cards(str(event["card"])))
         box.drew = True
-        return _cost(box, advice, "sixth card")
+        return _cost(box, advice, "sixth card", CostOption("sixth_card"))
     if kind == "folded":
-        return _cost(box, _first_or_bet(box, config), "fold")
+        return _cost(box, _first_or_bet(box, config), "fold", CostOption("fold"))
     if kind == "bet_placed":
         advice = _first_or_bet(box, config)
-        label, ev = _bet_taken(advice, Fraction(int(event["insurance"]), box.ante))
-        return _cost(box, advice, label, ev)
+        insurance = int(event["insurance"])
+        label, ev = _bet_taken(advice, Fraction(insurance, box.ante))
+        return _cost(box, advice, label, CostOption("bet", insurance=insurance), ev)
     if kind in ("game_bought", "buy_declined"):
         advice = advise_buy(box.cards, dealer, box.seen, config)
-        return _cost(box, advice, "buy" if kind == "game_bought" else "decline")
+        taken = "buy" if kind == "game_bought" else "decline"
+        return _cost(box, advice, taken, CostOption(taken))
     return None
 
 

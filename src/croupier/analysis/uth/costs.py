@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from croupier.analysis.costs import DecisionCost
+from croupier.analysis.costs import CostOption, DecisionCost
 from croupier.analysis.uth.advisor import advise
 from croupier.cards import Card
 from croupier.errors import RecordError
@@ -57,6 +57,8 @@ def decision_costs(
                 best=best.action,
                 best_ev=best.ev,
                 ante=antes.get(seat, 0),
+                taken_option=CostOption(action),
+                best_option=CostOption(best.action),
             ).to_json()
         )
         street[seat] = street[seat] + 1 if action == "check" else len(_STREETS)
