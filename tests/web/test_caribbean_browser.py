@@ -17,6 +17,20 @@ CREDIT = 50_000
 ANTE = 500
 PROGRESSIVE = 100
 EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
+# The words of the options in each language (locales/<lang>.js `action.raise`/`action.fold`).
+WORDS = {
+    "en-GB": {"raise": "Raise", "fold": "Fold", "best": "best"},
+    "it-IT": {"raise": "Rilancia", "fold": "Passa", "best": "migliore"},
+    "sl-SI": {"raise": "Zvišaj", "fold": "Odstopi", "best": "najboljše"},
+}
+SIZES = ((390, 844), (1366, 768))
+
+
+def figure(x: float, locale: str, *, sign: bool = True) -> str:
+    """A value per Ante as the page writes it: three places, the language's decimal mark
+    (a comma in Italian and Slovenian), a minus sign (U+2212)."""
+    text = (f"{x:+.3f}" if sign else f"{x:.3f}").replace("-", "\u2212")
+    return text if locale.startswith("en") else text.replace(".", ",")
 
 
 def _wait_balance(tab: Tab, cents: int, locale: str) -> None:
@@ -158,6 +172,18 @@ def test_a_round_end_to_end(
     evs = {o.action: o.ev for o in advise(" ".join(hand), dealer[0]).options}
     cost = round((max(evs.values()) - evs["raise"]) * ANTE)
     assert line.get_attribute("data-cost") == str(cost), line.inner_text()
-    assert "raise" in line.inner_text()
-    _axe(tab)
-    tab.shot(f"caribbean-{width}-history-costs")
+    # in the page's language: the options' words and the values' decimal mark
+    words = WORDS[locale]
+    best = "raise" if evs["raise"] > evs["fold"] else "fold"
+    text = plain(line.inner_text())
+    assert f"{words['raise']} ({figure(float(evs['raise']), locale)} Ante)" in text, text
+    assert f"{words['best']} {words[best]} ({figure(float(evs[best]), locale)})" in text, text
+    spent = figure(float(max(evs.values()) - evs["raise"]), locale, sign=False)
+    assert f"{euros(cost, locale)} ({spent} Ante)" in text, text
+    if not locale.startswith("en"):
+        assert "raise" not in text.lower() and "fold" not in text.lower(), text
+    for w, h in sorted(SIZES, key=lambda s: s[0] != width):  # its own size first
+        page.set_viewport_size({"width": w, "height": h})
+        assert horizontal_overflow(page) == 0
+        _axe(tab)
+        tab.shot(f"caribbean-{locale}-history-costs-{w}")

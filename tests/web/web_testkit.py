@@ -144,6 +144,17 @@ jackpot = 1000000
 """
 CARIBBEAN_TABLES = ("cs-phone", "cs-laptop", "cs-hint")
 
+# Russian Poker's tables where a round's decision costs are read in each language (issue 32).
+_RUSSIAN_COSTS = """
+[[tables]]
+name = "{name}"
+game = "russian"
+title = "Russian Poker {name}"
+decision_seconds = 60
+pause_seconds = 0.3
+"""
+RUSSIAN_COSTS_TABLES = ("ru-costs-it", "ru-costs-sl")
+
 
 def tables_toml() -> str:
     """The tables of the test server (a TOML document)."""
@@ -155,6 +166,7 @@ def tables_toml() -> str:
         + _EXTRA
         + _TRUST
         + "".join(_CARIBBEAN.format(name=n) for n in CARIBBEAN_TABLES)
+        + "".join(_RUSSIAN_COSTS.format(name=n) for n in RUSSIAN_COSTS_TABLES)
     )
 
 

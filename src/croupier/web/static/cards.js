@@ -17,6 +17,14 @@ export const rankValue = (code) => RANKS.indexOf(code[0]) + 2;
 
 const Suit = ({ suit, cls }) => html`<svg viewBox="0 0 100 100" class=${cls} aria-hidden="true" focusable="false"><path d=${SUIT_PATHS[suit]} /></svg>`;
 
+const SUIT_SIGNS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+
+/** "Td" -> "10♦": a card as its face's corner shows it, rank and suit sign (a short list of
+ * cards inside a sentence, the same in every language). */
+export function cardShort(code) {
+  return `${code[0] === "T" ? "10" : code[0]}${SUIT_SIGNS[code[1]] || code[1]}`;
+}
+
 /** "As" -> "Ace of spades" (in the active language). */
 export function cardName(code) {
   if (!code) return t("card.hidden");

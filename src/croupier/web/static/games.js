@@ -13,18 +13,19 @@ import { HoldemTable } from "./holdem.js";
 import { holdemHistory } from "./holdem_history.js";
 import { addTexts, has, money, number, t } from "./i18n.js";
 import { RussianTable } from "./russian.js";
-import { russianHistory } from "./russian_history.js";
+import { russianHistory, russianOption } from "./russian_history.js";
 import { UthTable } from "./uth.js";
 import { uthHistory } from "./uth_history.js";
 
 /** name -> { page, title (locale key), suit, history(round, seats) ->
  * the round history's detail of the player's boxes, texts(lang) -> the module of its texts in
  * a language, style: its stylesheet, costs: whether the server values its decisions
- * (GET /api/rounds/{id}/costs) } */
+ * (GET /api/rounds/{id}/costs), option({action, cards, insurance}) -> an option of a decision
+ * in the player's words as the game's Hint says it (`action.<action>` when a game has none) } */
 export const GAMES = {
   uth: { page: UthTable, title: "game.uth", suit: "♠", history: uthHistory, texts: (lang) => import(`./locales/uth/${lang}.js`), style: "./uth.css", costs: true },
   holdem: { page: HoldemTable, title: "game.holdem", suit: "♣", history: holdemHistory, texts: (lang) => import(`./locales/holdem/${lang}.js`), style: "./holdem.css" },
-  russian: { page: RussianTable, title: "game.russian", suit: "♦", history: russianHistory, texts: (lang) => import(`./locales/russian/${lang}.js`), style: "./russian.css", costs: true },
+  russian: { page: RussianTable, title: "game.russian", suit: "♦", history: russianHistory, texts: (lang) => import(`./locales/russian/${lang}.js`), style: "./russian.css", costs: true, option: russianOption },
   caribbean: { page: CaribbeanTable, title: "game.caribbean", suit: "♥", history: caribbeanHistory, texts: (lang) => import(`./locales/caribbean/${lang}.js`), style: "./caribbean.css", costs: true },
 };
 

@@ -9,7 +9,7 @@ import { api } from "./api.js";
 import { gameOf, gameTitle } from "./games.js";
 import { tableTitle } from "./tablecore.js";
 import { wordError } from "./errors.js";
-import { dateTime, money, signedMoney, t } from "./i18n.js";
+import { dateTime, has, money, number, signedMoney, t } from "./i18n.js";
 import { html, useEffect, useState } from "./ui.js";
 
 const PAGE = 10;
@@ -128,9 +128,19 @@ function VerifyDetail({ round }) {
   return html`<div class="verify-detail"><div><b>${t("history.verify.commitment")} </b><code>${round.commitment}</code></div><div><b>${t("history.verify.salt")} </b><code>${round.salt || "—"}</code></div><div><b>${t("history.verify.deck")} </b><code class="deck">${round.deck || "—"}</code></div></div>`;
 }
 
+// An option of a decision in the player's words, as the game's Hint words it: the game's own
+// wording (games.js `option`), else `action.<action>`; the server's English label when the
+// record names no option as data (an older server) or the language has no word for it.
+function optionText(game, option, label) {
+  if (!option) return label;
+  if (game.option) return game.option(option);
+  return has(`action.${option.action}`) ? t(`action.${option.action}`) : label;
+}
+
 // What each decision cost against the best one (GET /api/rounds/{id}/costs, the exact
 // advisor of issue 32), asked on demand: valuing a first decision takes the server a moment.
-function Costs({ round }) {
+// The figures are per Ante, in the language's decimals.
+function Costs({ round, game }) {
   const [state, setState] = useState(null);
   async function ask() {
     setState({ asking: true });
@@ -143,9 +153,18 @@ function Costs({ round }) {
   if (!state) return html`<button type="button" class="btn ghost small" data-testid="costs-ask" onClick=${ask}>${t("history.costs.ask")}</button>`;
   if (state.asking) return html`<p class="muted" role="status">${t("history.costs.asking")}</p>`;
   if (state.error || !state.costs) return html`<p class="muted" role="status">${state.error || t("table.hint.none")}</p>`;
-  const ev = (x) => `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
+  const ev = (x) => `${x >= 0 ? "+" : ""}${number(x, 3)}`;
+  const line = (c) => t("history.costs.line", {
+    box: t("box.n", { n: c.box + 1 }),
+    taken: optionText(game, c.taken_option, c.taken),
+    taken_ev: ev(c.taken_ev),
+    best: optionText(game, c.best_option, c.best),
+    best_ev: ev(c.best_ev),
+    cost: money(c.cost_money),
+    antes: number(c.cost, 3),
+  });
   return html`<ul class="history-costs" data-testid="costs">
-    ${state.costs.map((c, i) => html`<li key=${i} data-cost=${c.cost_money}>${t("history.costs.line", { box: t("box.n", { n: c.box + 1 }), taken: c.taken, taken_ev: ev(c.taken_ev), best: c.best, best_ev: ev(c.best_ev), cost: money(c.cost_money), antes: c.cost.toFixed(3) })}</li>`)}
+    ${state.costs.map((c, i) => html`<li key=${i} data-cost=${c.cost_money}>${line(c)}</li>`)}
   </ul>`;
 }
 
@@ -161,7 +180,7 @@ function RoundCard({ round, titles }) {
       <span class=${`net ${mine.net > 0 ? "good" : mine.net < 0 ? "bad" : ""}`} data-testid="round-net">${signedMoney(mine.net)}</span>
     </header>
     ${detail}
-    ${game && game.costs && round.status === "settled" ? html`<${Costs} round=${round} />` : null}
+    ${game && game.costs && round.status === "settled" ? html`<${Costs} round=${round} game=${game} />` : null}
     <p>${t("history.staked", { staked: money(mine.staked), returned: money(mine.returned) })}${round.void_reason ? ` · ${t("log.voided")}` : ""}</p>
     <details><summary><${Verify} round=${round} /></summary><${VerifyDetail} round=${round} /></details>
   </article>`;

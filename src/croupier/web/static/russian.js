@@ -8,7 +8,8 @@
 import { api, newKey } from "./api.js";
 import { bestHand, Card, CardRow, cardName, CHIPS, categoryName, nameAgainst } from "./cards.js";
 import { BetLines, ChipTray, limitError, priceText, Spot } from "./common.js";
-import { centsText, money, signedMoney, t, toCents } from "./i18n.js";
+import { centsText, money, number, signedMoney, t, toCents } from "./i18n.js";
+import { russianOption } from "./russian_history.js";
 import { announce, toast } from "./notify.js";
 import { play } from "./sound.js";
 import { addLog, LogPanel, nameOf, Notices, OfflineNote, soundFor, TableHead, tableTitle, Timer, useFocusNext, useTable } from "./tablecore.js";
@@ -214,8 +215,8 @@ export function RussianTable({ info }) {
     const q = new URLSearchParams({ hand: open.cards.join(""), seen: (open.discarded || ui.seen[open.box] || []).join(""), dealer: buying ? dealerCards.join("") : "" });
     try {
       const advice = await api(`/api/games/russian/advice?${q}`);
-      const name = (o) => t(`russian.hint.${o.action}`, { cards: o.discard.join(" "), amount: money(o.insurance * ante) }) + (o.action === "bet" && o.insurance ? ` ${t("russian.hint.insured", { amount: money(o.insurance * ante) })}` : "");
-      const list = advice.options.slice(0, 6).map((o) => `${name(o)} ${o.ev >= 0 ? "+" : ""}${o.ev.toFixed(3)}${o.cost ? ` (${t("russian.hint.cost", { amount: money(Math.round(o.cost * ante)) })})` : ""}`).join(" · ");
+      const name = (o) => russianOption({ action: o.action, cards: o.discard, insurance: o.insurance * ante });
+      const list = advice.options.slice(0, 6).map((o) => `${name(o)} ${o.ev >= 0 ? "+" : ""}${number(o.ev, 3)}${o.cost ? ` (${t("russian.hint.cost", { amount: money(Math.round(o.cost * ante)) })})` : ""}`).join(" · ");
       ui.hint = { text: t("table.hint.best", { action: name(advice.options[0]) }), best: advice.best, detail: t("table.hint.ev", { list }) };
     } catch (err) {
       ui.hint = { text: err.status === 404 ? t("table.hint.none") : err.message || String(err) };

@@ -1,10 +1,20 @@
 // Russian Poker in the round history (history.js asks games.js for it): your boxes' cards,
 // what each did, each bet's result.
 
-import { bestHand, cardName, CardRow } from "./cards.js";
+import { bestHand, cardName, CardRow, cardShort } from "./cards.js";
 import { BetLines } from "./common.js";
 import { money, t } from "./i18n.js";
 import { html } from "./ui.js";
+
+/** An option of a decision in the player's words, as the table's Hint says it (russian.js)
+ * and the history's decision costs (history.js, from games.js): `{action, cards, insurance}`,
+ * the cards an exchange gives up (written as their faces show them, "10♦"), a Bet's insurance
+ * in minor units (0 for none). */
+export function russianOption(o) {
+  const amount = money(o.insurance || 0);
+  const word = t(`russian.hint.${o.action}`, { cards: (o.cards || []).map(cardShort).join(" "), amount });
+  return o.action === "bet" && o.insurance ? `${word} ${t("russian.hint.insured", { amount })}` : word;
+}
 
 /** Russian Poker: your boxes' cards, what each did, each bet's result. */
 export function russianHistory(round, seats) {
