@@ -8,7 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from web_testkit import AXE, OwnServer, axe_violations, euros, horizontal_overflow, plain, tables_toml
+from web_testkit import (
+    AXE,
+    OwnServer,
+    axe_violations,
+    euros,
+    horizontal_overflow,
+    plain,
+    tables_toml,
+)
 
 # The box holds A♠ A♥ (the box is dealt the first and third cards, the dealer the second and
 # fourth).
