@@ -101,7 +101,8 @@ def play(
                     seat.request({"type": "act", "action": move})
                 seat.event("round_closed")
                 # the first round starts the monitor's process (niced: slow on a loaded machine)
-                server.app.state.monitor.idle(240)
+                if server.app.state.monitor is not None:
+                    server.app.state.monitor.idle(240)
                 if stop():
                     return played
     return played

@@ -40,7 +40,7 @@ from croupier.server.logs import install_redaction
 from croupier.server.monitor import service
 from croupier.server.monitor.models import RtpStream
 from croupier.server.monitor.streams import Policy
-from croupier.server.rounds.models import Round
+from croupier.server.rounds.models import Round, RoundStatus
 
 __all__ = ["ChildConfig", "MonitorProcess"]
 
@@ -87,11 +87,11 @@ Approved = Callable[[Session, str], Mapping[str, Any] | None]
 
 
 def _rules_of(
-    approved: Approved | None, rules: Mapping[str, Mapping[str, Any] | None]
+    approved: Approved | None, rules: Callable[[], Mapping[str, Mapping[str, Any] | None]]
 ) -> Callable[[Session, str], Mapping[str, Any] | None]:
     def rules_of(session: Session, table: str) -> Mapping[str, Any] | None:
         found = None if approved is None else approved(session, table)
-        return rules.get(table) if found is None else found
+        return rules().get(table) if found is None else found
 
     return rules_of
 
@@ -117,10 +117,10 @@ def _child(conn: Any, config: ChildConfig) -> None:
     db = Database(config.database_url)
     book = config.book() if config.book is not None else None
     owned: list[str] = []
-    rules: dict[str, Mapping[str, Any] | None] = {}
+    rules_now: list[dict[str, Mapping[str, Any] | None]] = [{}]
     setup = service.Setup(
         policy=config.policy, threshold=config.threshold, theories=theories(), book=book,
-        rules_of=_rules_of(config.approved, rules),
+        rules_of=_rules_of(config.approved, lambda: rules_now[0]),
     )  # fmt: skip
     monitor = Monitor(
         db, setup, owned=lambda: list(owned), webhook=config.webhook,
@@ -128,6 +128,8 @@ def _child(conn: Any, config: ChildConfig) -> None:
     )  # fmt: skip
     monitor.start(config.tables)
     asked = answered = 0
+    told: set[str] = set()
+    checks = 0
     beat = time.monotonic()
     try:
         while True:
@@ -137,11 +139,19 @@ def _child(conn: Any, config: ChildConfig) -> None:
                     return
                 _, asked, tables, now_owned, now_rules = message
                 owned[:] = now_owned
-                rules.clear()
-                rules.update(now_rules)
+                # one assignment: the monitor's thread reads the rules meanwhile (a clear and
+                # an update let it find none between them)
+                rules_now[0] = dict(now_rules)
+                told.update(tables)
                 monitor.notify(tables)
             elif asked > answered and monitor.idle(0):
-                answered = asked
+                late = _late(db, told, monitor) if checks < _CHECKS else []
+                if late:  # a round settled that the streams have not passed: once more
+                    checks += 1
+                    monitor.notify(late)
+                    continue
+                answered, checks = asked, 0
+                told.clear()
                 conn.send(("done", answered, _stats(monitor)))
                 beat = time.monotonic()
             if time.monotonic() - beat >= BEAT_SECONDS:
@@ -156,6 +166,23 @@ def _child(conn: Any, config: ChildConfig) -> None:
         db.dispose()
 
 
+_CHECKS = 3
+"""How many times the child takes a table again before it answers, when the table's
+stream has not passed a round settled before the notice (a notice it answered too early)."""
+
+
+def _late(db: Database, tables: Iterable[str], monitor: Any) -> list[str]:
+    """Which of ``tables`` have a closed round after their stream's last, not waiting for
+    a theory: the child answers "done" only once every round it was told of is taken."""
+    waiting = set(monitor.waiting)
+    try:
+        with db.reading() as session:
+            return [t for t in behind(session, tables, closed=True) if t not in waiting]
+    except Exception:
+        log.exception("the return monitor could not read its streams")
+        return []
+
+
 def _stats(monitor: Any) -> dict[str, Any]:
     return {
         "rounds": monitor.rounds,
@@ -165,13 +192,17 @@ def _stats(monitor: Any) -> dict[str, Any]:
     }
 
 
-def behind(session: Session, tables: Iterable[str]) -> list[str]:
-    """Which of ``tables`` have rounds after their stream's last (or no stream yet)."""
+def behind(session: Session, tables: Iterable[str], *, closed: bool = False) -> list[str]:
+    """Which of ``tables`` have rounds (``closed``: settled or voided ones) after their
+    stream's last (or no stream yet)."""
     out = []
     for table in tables:
         stream = session.get(RtpStream, f"table:{table}")
         last = 0 if stream is None else stream.last_round
-        newest = session.scalar(select(func.max(Round.id)).where(Round.table_name == table))
+        query = select(func.max(Round.id)).where(Round.table_name == table)
+        if closed:
+            query = query.where(Round.status != RoundStatus.OPEN.value)
+        newest = session.scalar(query)
         if newest is not None and newest > last:
             out.append(table)
     return out
