@@ -517,6 +517,7 @@ def play(
         "processes": args.processes,
         "bot_processes": n,
         "warmup_s": args.warmup,
+        "same_deal": args.same_deal,
         **summary,
     }
 
@@ -930,11 +931,25 @@ def main() -> None:
         "(read them with `python -m pstats FILE`; the profiler slows the server down)",
     )
     parser.add_argument(
+        "--same-deal",
+        type=int,
+        default=None,
+        metavar="SEED",
+        help="every round deals the cards of this seed (benchmarks/same_deal): two checkouts, "
+        "or two runs, play the same hands (a live table's decisions depend on its one hand)",
+    )
+    parser.add_argument(
         "--settle-only",
         action="store_true",
         help="time only the settlement transaction for 10, 100 and --players seats",
     )
     args = parser.parse_args()
+    if args.same_deal is not None:  # the servers (and the bots' processes) start with it
+        os.environ["BENCH_SHOE_SEED"] = str(args.same_deal)
+        here = str(Path(__file__).resolve().parent / "same_deal")
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            p for p in (here, os.environ.get("PYTHONPATH", "")) if p
+        )
     if args.players > 5000 or args.seconds > 3600:
         parser.error("bounded: at most 5000 players and 3600 seconds")
     if args.kill_owner_at and args.processes < 2:
