@@ -16,6 +16,7 @@ import signal
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import event, text
@@ -30,13 +31,18 @@ from croupier.server.monitor.streams import Policy
 pytestmark = pytest.mark.timeout(300)
 
 
-def _settled(url: str) -> int:
+def _row(url: str, sql: str) -> tuple[Any, ...]:
+    """The first row ``sql`` reads from the database at ``url``."""
     db = Database(url)
     try:
         with db.session() as session:
-            return int(session.scalar(text("SELECT count(*) FROM rounds WHERE status='settled'")))
+            return tuple(session.execute(text(sql)).one())
     finally:
         db.dispose()
+
+
+def _settled(url: str) -> int:
+    return int(_row(url, "SELECT count(*) FROM rounds WHERE status='settled'")[0])
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -224,21 +230,9 @@ def test_a_table_the_child_failed_to_take_is_taken_again_before_it_answers(
 
 
 def _stream_row(url: str) -> tuple[int, int]:
-    db = Database(url)
-    try:
-        with db.session() as session:
-            row = session.execute(
-                text("SELECT last_round, rounds FROM rtp_streams WHERE key='table:casino'")
-            ).one()
-            return int(row[0]), int(row[1])
-    finally:
-        db.dispose()
+    last, rounds = _row(url, "SELECT last_round, rounds FROM rtp_streams WHERE key='table:casino'")
+    return int(last), int(rounds)
 
 
 def _newest(url: str) -> int:
-    db = Database(url)
-    try:
-        with db.session() as session:
-            return int(session.scalar(text("SELECT max(id) FROM rounds")))
-    finally:
-        db.dispose()
+    return int(_row(url, "SELECT max(id) FROM rounds")[0])
