@@ -91,6 +91,17 @@ def test_a_round_end_to_end(
     page.click("[data-testid=spot-ante]")
     page.check("[data-testid=progressive]")
     tab.shot(f"caribbean-{width}-bet")
+    # each spot's word within its own circle's width: at a phone's size PROGRESSIVE ran past
+    # its circle to the Ante's
+    spilled = page.evaluate(
+        """() => [...document.querySelectorAll('.cs-felt .spot')].flatMap((spot) => {
+            const box = spot.getBoundingClientRect();
+            const word = spot.querySelector('.spot-label').getBoundingClientRect();
+            return word.left < box.left - 0.5 || word.right > box.right + 0.5
+                ? [spot.className + ' ' + word.width.toFixed(1) + '>' + box.width.toFixed(1)] : [];
+        })"""
+    )
+    assert spilled == [], spilled
     page.click("[data-testid=bet-button]")
     _wait_balance(tab, CREDIT - ANTE - PROGRESSIVE, locale)
     # The decision: your five cards, the dealer's one up card and four down.
