@@ -28,7 +28,7 @@ name = "hm-stack"
 game = "holdem"
 title = "Hold'em stacked"
 decision_seconds = 60
-pause_seconds = 5
+pause_seconds = 15
 """
 # Three players in position order (small blind, big blind, button) for the first hand: the
 # button is the lowest seat (0, "ann"), then seat 1 ("bea"), then seat 3 (the page). Hole
