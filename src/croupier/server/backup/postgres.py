@@ -63,12 +63,19 @@ def find_bin(name: str, pg_bin: Path | None = None) -> Path:
 
 
 def archive_settings(archive: Path, *, timeout_seconds: int = 60) -> dict[str, str]:
-    """The ``postgresql.conf`` settings that archive every WAL segment into ``archive``
-    (Debian's documentation's command: copy a segment unless it is there already)."""
+    """The ``postgresql.conf`` settings that archive every WAL segment into ``archive``:
+    copy a segment unless it is there already, under a temporary name renamed when whole.
+
+    A segment is never seen in the archive half-copied: with a plain ``cp`` (Debian's
+    documentation's command), a crash in the middle of a copy leaves part of a segment under
+    its own name, which every retry then refuses to replace (``test ! -f``) -- archiving stops
+    for good and a restore replays a truncated segment, ending before its target."""
     return {
         "wal_level": "replica",
         "archive_mode": "on",
-        "archive_command": f"test ! -f {archive}/%f && cp %p {archive}/%f",
+        "archive_command": (
+            f"test ! -f {archive}/%f && cp %p {archive}/%f.part && mv {archive}/%f.part {archive}/%f"
+        ),
         "archive_timeout": f"{timeout_seconds}s",
     }
 
@@ -255,9 +262,24 @@ def start(
     deadline = time.monotonic() + timeout
     conninfo = f"host=127.0.0.1 port={port} user=postgres dbname=postgres"
     while True:
-        with psycopg.connect(conninfo, autocommit=True) as conn:
-            recovering = conn.execute("SELECT pg_is_in_recovery()").fetchone()
-            replayed = conn.execute("SELECT pg_last_xact_replay_timestamp()").fetchone()
+        try:
+            with psycopg.connect(conninfo, autocommit=True) as conn:
+                recovering = conn.execute("SELECT pg_is_in_recovery()").fetchone()
+                replayed = conn.execute("SELECT pg_last_xact_replay_timestamp()").fetchone()
+        except psycopg.OperationalError as exc:
+            # The server stopped (recovery ended before its target: a segment missing from the
+            # archive, or cut short) or is not yet accepting: say which, with its log.
+            running = subprocess.run(
+                [*prefix, str(pg_ctl), "-D", str(pgdata), "status"],
+                capture_output=True, check=False,
+            )  # fmt: skip
+            if running.returncode != 0 or time.monotonic() > deadline:
+                tail = log.read_text()[-2000:] if log.is_file() else ""
+                raise BackupError(
+                    f"the restored cluster stopped during recovery ({exc}): {tail}"
+                ) from exc
+            time.sleep(0.1)
+            continue
         if recovering is not None and not recovering[0]:
             break
         if time.monotonic() > deadline:
