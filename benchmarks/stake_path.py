@@ -5,9 +5,9 @@ What a table waits for when it takes a bet: the stake held in escrow and committ
 statements sent (an ``executemany`` counts once)
 
 - ``single``: ``--singles`` stakes, each its own transaction (a lone bet at a casino table:
-  ``stakes.stake``), as the median and p90 per stake;
+  ``stakes.hold_one``), as the median and p90 per stake;
 - ``batch``: ``--batch`` stakes in one transaction (a live table's inbox full of bets:
-  ``stakes.stake_many``), best and worst of ``--repeats`` rounds;
+  ``stakes.hold``), best and worst of ``--repeats`` rounds;
 - ``verify``: the owner's check of that batch's holds as a cluster's gateway claims them
   (``stakes.verify_holds``, issue 26: each hold found under its request's own key, user,
   round, amount and details, and not returned), best of ``--repeats``.
@@ -73,7 +73,7 @@ def measure(database_url: str, *, singles: int, batch: int, repeats: int) -> dic
     for i in range(singles):
         one = rounds.Stake(user_id=ids[i % players], seat=i, amount=300, idempotency_key=f"one{i}")
         t0 = time.perf_counter()
-        stakes.stake(db, round_id=round_id, one=one)
+        stakes.hold_one(db, round_id=round_id, one=one)
         per_stake.append(time.perf_counter() - t0)
     single_cpu = (time.process_time() - cpu) / singles
     single_statements = (sent[0] - statements) / singles
@@ -86,7 +86,7 @@ def measure(database_url: str, *, singles: int, batch: int, repeats: int) -> dic
             for seat, uid in enumerate(ids[:batch])
         ]
         t0, cpu, statements = time.perf_counter(), time.process_time(), sent[0]
-        answers = stakes.stake_many(db, round_id=round_id, stakes=many)
+        answers = stakes.hold(db, round_id=round_id, stakes=many)
         batches.append(time.perf_counter() - t0)
         batch_cpu.append(time.process_time() - cpu)
         batch_statements.append(sent[0] - statements)

@@ -706,7 +706,7 @@ def test_a_live_tables_thousand_play_bets_are_held_in_parts_at_once_on_postgres(
     async def held() -> list[Any]:  # as the owner holds them: every part in its own thread
         found = await asyncio.gather(
             *(
-                asyncio.to_thread(stakes.stake_many, db, round_id=round_id, stakes=part)
+                asyncio.to_thread(stakes.hold, db, round_id=round_id, stakes=part)
                 for part in stakes.parts(db, batch)
             )
         )

@@ -47,7 +47,7 @@ def held(db: Database, make_user: Callable[..., int]) -> tuple[list[window.Claim
             details={"decision": "d7", "seat": 2},
         ),
     ]
-    answers = stakes.stake_many(db, round_id=round_id, stakes=many)
+    answers = stakes.hold(db, round_id=round_id, stakes=many)
     assert all(isinstance(a, wallet.Movement) for a in answers), answers
     claims = [
         window.Claim(round_id, a.transaction_id, s)  # type: ignore[union-attr]

@@ -6,7 +6,7 @@ life (the next phase, the settlement, a void) stays the driver's (:class:`RoundL
 
 Decisions have one path, as bets do: those a table takes together -- a live table's inbox
 holds many -- have their extra stakes (a UTH Play bet) held in one database transaction
-(:func:`.stakes.stake_many`), then each is applied in order and answered; a lone decision is
+(:func:`.stakes.hold`), then each is applied in order and answered; a lone decision is
 a batch of one.
 
 At a cluster's live table the gateways hold those stakes themselves (issue 18, as they hold

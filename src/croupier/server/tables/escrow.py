@@ -96,7 +96,7 @@ class Escrow:
         held = await asyncio.gather(
             *(
                 core.db_call(
-                    stakes.stake_many,
+                    stakes.hold,
                     core.db,
                     round_id=core.round_id,
                     stakes=part,

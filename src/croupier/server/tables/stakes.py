@@ -4,9 +4,9 @@ The table holds the round in memory; these functions write what must outlive it:
 opened with its commitment and first stakes, stakes held in escrow, the settlement and the
 void. See :mod:`.rounds` and the wallet.
 
-Stakes have one path, whatever their number: :func:`stake_many` (and :func:`open_and_stake`
+Stakes have one path, whatever their number: :func:`hold` (and :func:`open_and_stake`
 for the stakes that open a round) hold every stake it is given in one transaction, each still
-its own ledger transaction, idempotency record and answer; :func:`stake` is the batch of one.
+its own ledger transaction, idempotency record and answer; :func:`hold_one` is the batch of one.
 A batch that fails as a whole (a key applied concurrently elsewhere, say) rolled back, and its
 stakes are then held one by one, each in its own transaction. A key already used for a stake
 of a round voided since is answered ``round_voided`` (:func:`rounds.voided_retry`).
@@ -30,15 +30,15 @@ __all__ = [
     "Opening",
     "close_window",
     "commit_deck",
+    "hold",
     "hold_in_window",
+    "hold_one",
     "open_and_stake",
     "open_for_bets",
     "parts",
     "release",
     "replayed_stakes",
     "settle",
-    "stake",
-    "stake_many",
     "verify_holds",
     "void",
 ]
@@ -94,7 +94,7 @@ def _held(
     return _explained(db, stakes, answers)
 
 
-def stake_many(
+def hold(
     db: Database,
     *,
     round_id: int,
@@ -130,7 +130,7 @@ PART_LEAST = 400
 
 
 def parts(db: Database, batch: Sequence[rounds.Stake]) -> list[Sequence[rounds.Stake]]:
-    """``batch`` in consecutive parts, each for a :func:`stake_many` of its own, all held at
+    """``batch`` in consecutive parts, each for a :func:`hold` of its own, all held at
     once: on PostgreSQL up to :data:`PARTS_AT_ONCE` of :data:`PART_LEAST` stakes or more (a
     live table's thousands of Play bets; the stakes are of different players, so the parts
     wait for each other only at the escrow's commit, :mod:`croupier.server.wallet.ledger`);
@@ -144,13 +144,13 @@ def parts(db: Database, batch: Sequence[rounds.Stake]) -> list[Sequence[rounds.S
     return [batch[at : at + size] for at in range(0, len(batch), size)]
 
 
-def stake(db: Database, *, round_id: int, one: rounds.Stake) -> Movement:
-    """Hold one stake: :func:`stake_many` of one.
+def hold_one(db: Database, *, round_id: int, one: rounds.Stake) -> Movement:
+    """Hold one stake: :func:`hold` of one.
 
     Raises:
         CroupierError: what refused it; nothing was held.
     """
-    (answer,) = stake_many(db, round_id=round_id, stakes=[one])
+    (answer,) = hold(db, round_id=round_id, stakes=[one])
     if isinstance(answer, CroupierError):
         raise answer
     return answer
@@ -170,7 +170,7 @@ def open_and_stake(
     deck's commitment is recorded with the stakes.
 
     If the batch fails as a whole, the stakes are tried one at a time as the opening stake
-    until one opens the round; the rest are then held by :func:`stake_many`.
+    until one opens the round; the rest are then held by :func:`hold`.
     """
     try:
         return _opened(db, opening, stakes, check, recorded)
@@ -185,7 +185,7 @@ def open_and_stake(
         round_id, first = _opened(db, opening, [one], check, recorded)
         answers.extend(first)
         if round_id is not None:
-            rest = stake_many(db, round_id=round_id, stakes=stakes[i + 1 :], check=check)
+            rest = hold(db, round_id=round_id, stakes=stakes[i + 1 :], check=check)
             return round_id, answers + rest
     return None, answers
 
@@ -295,7 +295,7 @@ def hold_in_window(
     that round's id and the answers of the first stakes, in order -- all of them, unless the
     window closed meanwhile: the stakes past the answers were not held -- or ``(None, [])``
     when the window is not open. A batch that fails as a whole is tried one stake at a
-    time, as :func:`stake_many` does."""
+    time, as :func:`hold` does."""
     if not stakes:
         return None, []
     try:
