@@ -14,7 +14,9 @@ examples; ``make test-all`` many more.
 
 from __future__ import annotations
 
+import contextlib
 import random
+import sqlite3
 import threading
 import time
 from collections import Counter
@@ -304,7 +306,22 @@ class WagerLimits(RuleBasedStateMachine):
         view = self._view()
         for period, limit in self.limits.items():
             assert view[period]["limit"] == limit
-            assert view[period]["used"] <= limit, (period, view[period])
+            assert view[period]["used"] <= limit, (period, view[period], self._wagers())
+
+    def _wagers(self) -> list[tuple[Any, ...]]:
+        """Alice's rounds as the database has them (to say which table passed the limit):
+        table, round, status, staked, returned, when opened and closed, newest last."""
+        url = self.server.db_url
+        if not url.startswith("sqlite:///"):
+            return []
+        path = url[len("sqlite:///") :]
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            return db.execute(
+                "SELECT r.table_name, r.id, r.status, p.staked, p.returned, r.created_at, "
+                "r.closed_at FROM rounds r JOIN round_players p ON p.round_id = r.id "
+                "WHERE p.user_id = ? ORDER BY r.id",
+                (self.alice.id,),
+            ).fetchall()
 
     def teardown(self) -> None:
         if hasattr(self, "stop"):
