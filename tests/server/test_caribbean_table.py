@@ -319,3 +319,51 @@ def _default_rules() -> dict[str, Any]:
     from croupier.games.caribbean import CaribbeanConfig
 
     return CaribbeanConfig().to_dict()
+
+
+def _deciding(seat: Seat) -> dict[str, Any]:
+    """The seat's latest ``state`` once it is asked to decide (its id in ``table.decision``)."""
+    while True:
+        state = seat.state()
+        view = state["view"]
+        if view is not None and view.get("phase") == "deciding" and state["table"].get("decision"):
+            return state
+
+
+@SQLITE_AND_CLUSTER
+def test_a_resent_raise_is_held_once_and_a_passed_turn_is_stale(
+    table_server: ServerFactory,
+) -> None:
+    """Issue 26's defect-2 attacks on the fourth game: a Raise resent is held once and
+    answered with its first answer, also after the round closed; another action under the
+    decision made is refused; a Raise after the timer folded the seat is ``stale_decision``;
+    no money moves."""
+    server = table_server([_table()])
+    _, ta = server.player("ana", credit=CREDIT)
+    _, tb = server.player("ben", credit=CREDIT)
+    server.shoes.push(DECK)
+    with _seated(server, ta, tb) as (a, b):
+        _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100}})
+        _ok(b, {"type": "bet", "key": "b", "bets": {"ante": 100}})
+        mine = _deciding(a)["table"]["decision"]
+        raise_ = {"type": "act", "action": "raise", "decision": mine}
+        first = _ok(a, raise_)
+        assert first["staked"] == 200 and first["balance"] == CREDIT - 300
+        again = _ok(a, raise_)  # a client's retry: the first answer, nothing held twice
+        assert again == {**first, "replayed": True}
+        assert server.balance(ta) == CREDIT - 300
+        other = a.request({"type": "act", "action": "fold", "decision": mine})
+        assert other["type"] == "error", other
+        assert server.balance(ta) == CREDIT - 300
+        his = _deciding(b)["table"]["decision"]
+        server.clock.advance(21)
+        closed = a.seen("round_closed")
+        late = b.request({"type": "act", "action": "raise", "decision": his})
+        assert late["type"] == "error" and late["reason"] == "stale_decision", late
+        after = _ok(a, raise_)
+        assert after == {**first, "replayed": True}
+    assert closed["status"] == "settled"
+    assert closed["returns"] == {"0": 100 + 100 + 200 + 400, "1": 0}
+    assert server.balance(ta) == CREDIT + 500 and server.balance(tb) == CREDIT - 100
+    ledger = server.ledger()
+    assert ledger["escrow"] == 0 and sum(ledger.values()) == 0
