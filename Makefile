@@ -17,7 +17,7 @@ DOCTESTS := src/croupier/cards.py src/croupier/chips.py src/croupier/deck.py \
 .PHONY: run test test-all lint doctest bench clean
 
 # The install steps live in scripts/install.sh, which the Dockerfile runs too.
-$(STAMP): pyproject.toml scripts/install.sh
+$(STAMP): pyproject.toml constraints.txt scripts/install.sh
 	PYTHON=$(PYTHON) VENV=$(VENV) sh scripts/install.sh
 	touch $(STAMP)
 

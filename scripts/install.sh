@@ -11,7 +11,8 @@ if [ ! -x "$VENV/bin/python" ]; then
     "$PYTHON" -m venv "$VENV"
     "$VENV/bin/pip" install --upgrade pip
 fi
-"$VENV/bin/pip" install -e '.[server,cli,plot,dask]' --group dev
+# constraints.txt pins every distribution to the versions the suite last passed with.
+"$VENV/bin/pip" install -c constraints.txt -e '.[server,cli,plot,dask]' --group dev
 # The Hold'em engine's hot modules compiled with mypyc when this machine has a C compiler and
 # Python's headers; otherwise it says so and the pure-Python engine (the same code) runs.
 "$VENV/bin/python" scripts/build_native.py

@@ -8,6 +8,7 @@ The tables in ``docs/protocol.md`` sit between ``<!-- wire:NAME -->`` and
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -86,6 +87,7 @@ def schema() -> dict[str, Any]:
     }
     for frame in ("EventFrame", "SeatEventFrame"):
         defs[frame]["properties"]["event"] = payload
+    _clean_descriptions(defs)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://croupier.invalid/protocol/v1",
@@ -94,6 +96,20 @@ def schema() -> dict[str, Any]:
         "anyOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerFrame"}],
         "$defs": dict(sorted(defs.items())),
     }
+
+
+def _clean_descriptions(node: object) -> None:
+    """Every ``description`` as :func:`inspect.cleandoc` reads its docstring: msgspec 0.22
+    kept a docstring's margin when its first line sat on the quotes, 0.23 removes it; the
+    checked-in schema must not depend on which one is installed."""
+    if isinstance(node, dict):
+        if isinstance(node.get("description"), str):
+            node["description"] = inspect.cleandoc(node["description"])
+        for value in node.values():
+            _clean_descriptions(value)
+    elif isinstance(node, list):
+        for value in node:
+            _clean_descriptions(value)
 
 
 def _spots() -> list[type[wire.Spots]]:
