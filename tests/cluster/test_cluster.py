@@ -481,15 +481,20 @@ def test_a_fenced_old_owner_writes_nothing_once_it_runs_again(cluster: ClusterFa
             finally:
                 os.kill(c.pids[owner], signal.SIGCONT)
             try:
+                # 15 s: the resumed process first catches up on what it missed while stopped
+                # (CI failed once at 5 s on a loaded machine, 003cd2b; its log is now shown).
                 _eventually(
                     lambda: _query(
                         c,
                         "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
                         "AND query LIKE '%%croupier_fence%%'",
                     ),
-                    5,
+                    15,
                     "the old owner's write waiting at the fence",
                 )
+            except AssertionError as exc:
+                tail = "\n".join(c.log(owner).splitlines()[-40:])
+                raise AssertionError(f"{exc}; the old owner's log ends:\n{tail}") from None
             finally:
                 lock.rollback()
                 lock.close()

@@ -49,7 +49,8 @@ def test_make_and_the_dockerfile_install_through_one_script() -> None:
     for text in (makefile, dockerfile):
         assert "pip install" not in text  # every install step is the script's
     install = (REPO / "scripts" / "install.sh").read_text()
-    assert "\"$VENV/bin/pip\" install -e '.[server,cli,plot,dask]' --group dev" in install
+    pinned = "\"$VENV/bin/pip\" install -c constraints.txt -e '.[server,cli,plot,dask]' --group dev"
+    assert pinned in install  # every install takes the versions constraints.txt pins
     assert 'CMD ["croupier", "serve"]' in dockerfile and "/healthz" in dockerfile
     deploy = (REPO / "scripts" / "deploy-local.sh").read_text()
     assert "scripts/install.sh" in deploy
