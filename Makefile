@@ -7,8 +7,9 @@ STAMP := $(VENV)/.installed
 PYTEST_FLAGS ?= --durations=25
 # The suite runs on three workers (pytest-xdist), a test module per worker at a time so that its
 # fixtures are built once; XDIST= runs it in one process. Three on two cores: the tests wait on
-# servers, browsers and timers much of the time (the whole suite here: 24 min 40 s of pytest on
-# two workers in a fresh clone, 19 min 4 s and 22 min 31 s on three, 23 min 14 s on four).
+# servers, browsers and timers much of the time (`bash .ci/run` in a fresh clone here: 24 min
+# 40 s of pytest on two workers, 23 min 37 s on three; in the checkout 19 min 4 s on three and
+# 23 min 14 s on four).
 XDIST ?= -n 3 --dist loadfile
 # The module doctests of the pure layers (L0-L3: core values, evaluator, engines, analysis,
 # history), run by `make test` before the suite.
