@@ -512,7 +512,11 @@ def test_a_fenced_old_owner_writes_nothing_once_it_runs_again(cluster: ClusterFa
             time.sleep(LEASE)  # room for anything else it might still try
             assert _rounds(c) == {round_id: "voided"}
             assert (cashier.balance(ta), cashier.ledger(), _transactions(c, round_id)) == before
-            assert _lease(c) == (c.node_ids[other], token + 1)
+            # The new owner's renewals waited behind the test's lock too: its 2 s lease may
+            # have run out meanwhile and been taken again under a newer token (CI at 15e5fc5:
+            # node1, token 3). Either way the old token is over.
+            lease = _lease(c)
+            assert lease is not None and lease[1] >= token + 1, lease
             assert not process_gone(c.pids[owner])
 
             # The cluster plays on (the new owner greeted the socket again). Its seat may have
