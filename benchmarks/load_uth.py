@@ -20,7 +20,9 @@ connect); ``--kill-owner-at S`` then SIGKILLs the process owning the table S sec
 and reports how long play took to resume, the rounds voided and whether balances equal
 deposits. Besides latencies and rounds a minute, every run reports the requests sent and those
 never answered, the rounds voided (from the database) and the server processes' CPU seconds per
-1,000 player-rounds (their utime + stime from /proc, before and after play).
+1,000 player-rounds (their utime + stime from /proc, before and after play; with ``--warmup``
+also split at the moment play begins: ``server_cpu_s_connecting``, the sockets connecting and
+sitting, and ``server_cpu_s_playing``, the rounds).
 
 The bots' accounts are made in the database before play, with one password hash made once by
 the production hasher, their sessions issued under the server's secret key and their deposits
@@ -50,6 +52,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -373,6 +376,22 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / tick
 
 
+def _cpu_at(when: float, pids: list[int]) -> list[Any]:
+    """Filled at the time ``when`` (``time.time()``; 0: never) by a timer thread: the CPU
+    seconds of processes ``pids`` together, then of each (:func:`cpu_seconds`)."""
+    found: list[Any] = []
+    if when <= 0:
+        return found
+
+    def take() -> None:
+        found.extend([cpu_seconds(pids), [cpu_seconds([pid]) for pid in pids]])
+
+    timer = threading.Timer(max(0.0, when - time.time()), take)
+    timer.daemon = True
+    timer.start()
+    return found
+
+
 def descendants_cpu(pids: list[int]) -> dict[int, float]:
     """Each live descendant of processes ``pids`` (the return monitor's process, issue 26) and
     its user + system CPU seconds, from /proc."""
@@ -459,6 +478,7 @@ def play(
             )
         )
     kill = kill_owner(servers, args, t0, procs) if args.kill_owner_at else None
+    at_play = _cpu_at(plan["start_at"], servers.pids)
     for proc in procs:
         proc.wait()
     bots_cpu = children_cpu() - bots_before
@@ -483,6 +503,17 @@ def play(
     summary = stats.summary()
     summary["rounds_per_minute"] = round(parts[0].rounds_per_minute(), 2)
     summary["server_cpu_s"] = round(cpu, 2)
+    if at_play:
+        # The same, split at the moment play began (--warmup): the bots' connecting and
+        # sitting (a storm of thousands of handshakes at once, and the reconnections of any
+        # the bots' 10 s handshake timeout gave up on), then the rounds.
+        seated = at_play[0] - before
+        summary["server_cpu_s_connecting"] = round(seated, 2)
+        summary["server_cpu_s_playing"] = round(cpu - seated, 2)
+        summary["server_cpu_s_playing_each"] = [
+            round(cpu_seconds([pid]) - b, 2)
+            for pid, b in zip(servers.pids, at_play[1], strict=True)
+        ]
     if len(servers.pids) > 1:
         # Which process did what: the table's owner against the gateways.
         owner = _owner_of_live(servers.database_url)
