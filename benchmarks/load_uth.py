@@ -488,9 +488,8 @@ def play(
         seconds - helpers_before.get(pid, 0.0)
         for pid, seconds in descendants_cpu(servers.pids).items()
     )
-    each = [
-        round(cpu_seconds([pid]) - b, 2) for pid, b in zip(servers.pids, each_before, strict=True)
-    ]
+    ends = [cpu_seconds([pid]) for pid in servers.pids]
+    each = [round(end - b, 2) for end, b in zip(ends, each_before, strict=True)]
     parts = [
         LoadStats(**json.loads((work / f"out{k}").read_text()))
         for k in range(n)
@@ -511,8 +510,7 @@ def play(
         summary["server_cpu_s_connecting"] = round(seated, 2)
         summary["server_cpu_s_playing"] = round(cpu - seated, 2)
         summary["server_cpu_s_playing_each"] = [
-            round(cpu_seconds([pid]) - b, 2)
-            for pid, b in zip(servers.pids, at_play[1], strict=True)
+            round(end - b, 2) for end, b in zip(ends, at_play[1], strict=True)
         ]
     if len(servers.pids) > 1:
         # Which process did what: the table's owner against the gateways.
