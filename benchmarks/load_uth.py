@@ -384,7 +384,8 @@ def _cpu_at(when: float, pids: list[int]) -> list[Any]:
         return found
 
     def take() -> None:
-        found.extend([cpu_seconds(pids), [cpu_seconds([pid]) for pid in pids]])
+        each = [cpu_seconds([pid]) for pid in pids]
+        found.extend([sum(each), each])
 
     timer = threading.Timer(max(0.0, when - time.time()), take)
     timer.daemon = True
