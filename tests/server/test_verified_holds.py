@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Callable
 
 import pytest
+from sqlalchemy import text
 
 from croupier.server.db import Database
 from croupier.server.rounds import store as rounds
@@ -96,3 +97,24 @@ def test_a_returned_hold_is_returned_and_only_that_one(
     # Returned, then claimed by another player: still nobody's but its own.
     thief = dataclasses.replace(claims[0], hold=claims[1].hold)
     assert stakes.verify_holds(db, [thief], table="t") == [UNKNOWN]
+
+
+def test_the_check_reads_outside_a_transaction_and_leaves_the_pool_transactional(
+    db: Database, make_user: Callable[..., int]
+) -> None:
+    """The check is one statement, read on PostgreSQL without ``BEGIN``/``COMMIT`` (each
+    statement its own transaction: two round trips fewer while the owner's table waits);
+    the connection goes back to the pool as it came, so a later session's writes are still
+    one transaction that an error rolls back whole."""
+    same = text("SELECT transaction_timestamp() = statement_timestamp()")
+    if db.engine.dialect.name == "postgresql":
+        with db.statement() as session:
+            assert [session.execute(same).scalar() for _ in range(2)] == [True, True]
+        with db.session() as session:  # the control: a transaction began before them
+            assert [session.execute(same).scalar() for _ in range(2)] == [False, False]
+    uid = make_user("dan")
+    with pytest.raises(RuntimeError), db.session() as session:
+        wallet.credit(session, user_id=uid, amount=100, idempotency_key="credit-dan")
+        raise RuntimeError("after the credit")
+    with db.statement() as session:
+        assert wallet.player_balance(session, user_id=uid) == 0

@@ -143,6 +143,10 @@ class FencedDatabase(Database):
         # Shares the engine and the pool of ``db``: only the transactions differ.
         self.engine = db.engine
         self.sessions = db.sessions
+        # Reads of one statement pass no fence: they write nothing, and what a stale owner
+        # does with what it read is fenced at its next write (and its frames are dropped by
+        # the gateways by token).
+        self.statements = db.statements
         self.table = table
         self.token = token
         self._on_fenced = on_fenced

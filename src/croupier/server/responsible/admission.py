@@ -24,7 +24,8 @@ class ResponsibleAdmission:
     below what they have at risk, sits out."""
 
     def refused_seats(self, db: Database, user_ids: Sequence[int]) -> dict[int, CroupierError]:
-        with db.session() as session:
+        # Reads only, each statement (a thousand players) whole on its own: no transaction.
+        with db.statement() as session:
             found = limits.active_exclusion(session, user_ids, now=utcnow())
         return {user: limits.exclusion_error(exclusion) for user, exclusion in found.items()}
 

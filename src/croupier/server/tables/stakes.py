@@ -340,7 +340,7 @@ def verify_holds(
     (:func:`.window.verified_holds`)."""
     if not claims:
         return []
-    with db.session() as session:
+    with db.statement() as session:  # one statement
         return window.verified_holds(session, claims, table=table)
 
 
