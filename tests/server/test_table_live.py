@@ -292,6 +292,60 @@ def test_own_bet_and_decision_are_told_by_events_not_state(
 
 
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_the_tally_counts_the_seats_the_boxes_and_the_decisions_left(
+    db: Database, make_user: UserFactory
+) -> None:
+    """A live table's ``tally`` (at most every ``TALLY_SECONDS``, from the round's counts, not
+    its lists of seats): 12 seated, 9 boxes, and after 4 of them play 4x pre-flop, 5 still to
+    decide; once the phase times out the flop opens for those 5 (a 4x has decided the round),
+    and after 2 of them bet 2x, 3 are left."""
+    users = [make_user(f"count{i}") for i in range(12)]
+    config, clock = _live(db, dict.fromkeys(users, 10_000), seconds=20)
+
+    def tallies(conn: Connection) -> list[dict[str, Any]]:
+        return [
+            f["event"]
+            for f in _drain(conn)
+            if f["type"] == "event" and f["event"]["kind"] == "tally"
+        ]
+
+    async def until(check: Callable[[], bool]) -> None:
+        for _ in range(400):
+            if check():
+                return
+            await asyncio.sleep(0.005)
+        raise AssertionError("the table did not get there")
+
+    async def scenario() -> list[list[dict[str, Any]]]:
+        table, conns = await _seated(db, config, clock, users)
+        watcher = conns[-1]  # seated, never bets
+        seen = []
+        await asyncio.gather(
+            *(table.submit(c, BetMessage(key="b", bets={"ante": 100})) for c in conns[:9])
+        )
+        clock.advance(20)  # three seated players do not bet: betting closes on its timer
+        await until(lambda: table.status == "playing")
+        await asyncio.gather(*(table.submit(c, ActMessage(action="4x")) for c in conns[:4]))
+        clock.advance(1)  # the next tally's wait
+        await asyncio.sleep(0.05)
+        seen.append(tallies(watcher))
+        clock.advance(20)  # pre-flop times out for the other five: they check; the flop
+        await until(lambda: table.core.round is not None and table.core.round.phase == "flop")
+        await asyncio.gather(*(table.submit(c, ActMessage(action="2x")) for c in conns[4:6]))
+        clock.advance(1)
+        await asyncio.sleep(0.05)
+        seen.append(tallies(watcher))
+        await table.stop()
+        return seen
+
+    preflop, flop = asyncio.run(scenario())
+    assert preflop, "no tally during the pre-flop"
+    assert (preflop[-1]["seats_taken"], preflop[-1]["boxes_in_play"]) == (12, 9), preflop[-1]
+    assert preflop[-1]["pending"] == 5, preflop
+    assert flop and (flop[-1]["boxes_in_play"], flop[-1]["pending"]) == (9, 3), flop
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_a_live_round_sends_no_state_to_its_end(db: Database, make_user: UserFactory) -> None:
     """Issue 18: from the first bet to ``table_idle`` a live table sends no ``state`` (a view
     and a table built and encoded per connection): a seated player without a box and a

@@ -99,6 +99,9 @@ class Seal:
             raise ValueError(f"a bus key needs at least {MIN_KEY_LENGTH} characters")
         # A key of its own for the bus, derived from the shared secret.
         self._key = hmac.new(key.encode(), _CONTEXT, hashlib.sha256).digest()
+        # Keyed once: each message's MAC starts from a copy (the key's pads already hashed),
+        # not from a new HMAC (half the cost of a small message's MAC).
+        self._keyed = hmac.new(self._key, digestmod=hashlib.sha256)
         self.max_age = max_age
         self.clock = clock
         self.boot = secrets.token_hex(8)
@@ -108,9 +111,9 @@ class Seal:
         return f"Seal(boot={self.boot!r})"  # never the key
 
     def _mac(self, purpose: str, place: str, header: bytes, payload: bytes) -> bytes:
-        mac = hmac.new(self._key, digestmod=hashlib.sha256)
-        for part in (_VERSION, purpose.encode(), place.encode(), header):
-            mac.update(_part(part))
+        mac = self._keyed.copy()
+        mac.update(b"".join([_part(_VERSION), _part(purpose.encode()), _part(place.encode())]))
+        mac.update(_part(header))
         mac.update(payload)
         return mac.hexdigest().encode()
 

@@ -248,8 +248,8 @@ class Broadcaster:
         game_round = core.round
         counts = (
             len(core.seats),
-            len(game_round.seats) if game_round is not None else 0,
-            len(game_round.pending_seats) if game_round is not None else 0,
+            game_round.seat_count if game_round is not None else 0,
+            game_round.pending_count if game_round is not None else 0,
         )
         if counts == self._tally_sent:
             return

@@ -182,6 +182,14 @@ class CaribbeanTableRound:
         return self.engine.pending_seats
 
     @property
+    def seat_count(self) -> int:
+        return len(self.seats)
+
+    @property
+    def pending_count(self) -> int:
+        return len(self.pending_seats)
+
+    @property
     def pending_turns(self) -> tuple[int, ...]:
         # Every box decides at once (docs/rules.md): the phase is the turn.
         return ()

@@ -76,6 +76,17 @@ class GameRound(Protocol):
         ...
 
     @property
+    def seat_count(self) -> int:
+        """``len(seats)``, without listing them: a live table's ``tally`` asks after every
+        batch of requests, and its thousands of boxes are not sorted for a count."""
+        ...
+
+    @property
+    def pending_count(self) -> int:
+        """``len(pending_seats)``, without listing them (as :attr:`seat_count`)."""
+        ...
+
+    @property
     def finished(self) -> bool:
         """Settled (results known) or voided."""
         ...

@@ -193,6 +193,14 @@ class HoldemHand:
         return () if actor is None else (actor,)
 
     @property
+    def seat_count(self) -> int:
+        return len(self.seats)
+
+    @property
+    def pending_count(self) -> int:
+        return len(self.pending_seats)
+
+    @property
     def finished(self) -> bool:
         return self._void is not None or self.engine.is_over
 

@@ -189,6 +189,14 @@ class RussianTableRound:
         return () if box is None else (self.engine.seat_of(box),)
 
     @property
+    def seat_count(self) -> int:
+        return len(self.seats)
+
+    @property
+    def pending_count(self) -> int:
+        return len(self.pending_seats)
+
+    @property
     def pending_turns(self) -> tuple[int, ...]:
         # The box deciding: a seat's second open box is a turn of its own (own timer).
         box = self.engine.to_act

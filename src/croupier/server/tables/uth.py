@@ -233,6 +233,14 @@ class UthTableRound:
         return self.engine.pending_seats
 
     @property
+    def seat_count(self) -> int:
+        return self.engine.box_count
+
+    @property
+    def pending_count(self) -> int:
+        return self.engine.pending_count
+
+    @property
     def pending_turns(self) -> tuple[int, ...]:
         # Every seat decides at once in a phase (spec/uth.md "Dealing and decisions"): the phase is the turn,
         # and no seat's turn opens within one (nor is a thousand seats sorted each request).
