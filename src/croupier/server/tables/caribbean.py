@@ -53,6 +53,7 @@ from croupier.server.tables.caribbean_wire import CaribbeanSpots
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import (
     BoxStake,
+    CountedFromLists,
     MonitorBox,
     MonitorRound,
     OperatorSettings,
@@ -159,7 +160,7 @@ def _decision(action: Action) -> Raise | Fold:
     return action
 
 
-class CaribbeanTableRound:
+class CaribbeanTableRound(CountedFromLists):
     """One :class:`CaribbeanRound` driven by a table."""
 
     game = "caribbean"
@@ -180,14 +181,6 @@ class CaribbeanTableRound:
     @property
     def pending_seats(self) -> tuple[int, ...]:
         return self.engine.pending_seats
-
-    @property
-    def seat_count(self) -> int:
-        return len(self.seats)
-
-    @property
-    def pending_count(self) -> int:
-        return len(self.pending_seats)
 
     @property
     def pending_turns(self) -> tuple[int, ...]:

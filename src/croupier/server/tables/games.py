@@ -34,6 +34,7 @@ __all__ = [
     "BoxStake",
     "CashFactory",
     "CashRound",
+    "CountedFromLists",
     "FactoryBuilder",
     "GameFactory",
     "GameRound",
@@ -131,6 +132,28 @@ class GameRound(Protocol):
     def summary(self) -> dict[str, Any]:
         """The public result of a finished round."""
         ...
+
+
+class CountedFromLists:
+    """:attr:`GameRound.seat_count` and :attr:`GameRound.pending_count` as the lengths of
+    ``seats`` and ``pending_seats``, for a game whose rounds list a table's few seats (the UTH
+    engine counts a live table's thousands instead)."""
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    @property
+    def pending_seats(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.seats)
+
+    @property
+    def pending_count(self) -> int:
+        return len(self.pending_seats)
 
 
 class BankedRound(GameRound, Protocol):

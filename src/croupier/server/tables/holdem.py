@@ -52,7 +52,7 @@ from croupier.history import holdem as holdem_history
 from croupier.server.errors import InvalidRequestError
 from croupier.server.tables import fairness
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import OperatorSettings, to_json
+from croupier.server.tables.games import CountedFromLists, OperatorSettings, to_json
 from croupier.server.tables.protocol import ActMessage
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ class HoldemFactory:
         return self.rules.max_seats
 
 
-class HoldemHand:
+class HoldemHand(CountedFromLists):
     """One :class:`CashHand` as a table drives it; seats are physical seat numbers."""
 
     game = "holdem"
@@ -191,14 +191,6 @@ class HoldemHand:
     def pending_seats(self) -> tuple[int, ...]:
         actor = self.actor
         return () if actor is None else (actor,)
-
-    @property
-    def seat_count(self) -> int:
-        return len(self.seats)
-
-    @property
-    def pending_count(self) -> int:
-        return len(self.pending_seats)
 
     @property
     def finished(self) -> bool:

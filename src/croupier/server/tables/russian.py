@@ -66,6 +66,7 @@ from croupier.server.errors import InvalidRequestError
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import (
     BoxStake,
+    CountedFromLists,
     MonitorBox,
     MonitorRound,
     OperatorSettings,
@@ -163,7 +164,7 @@ class RussianFactory:
         return act.action
 
 
-class RussianTableRound:
+class RussianTableRound(CountedFromLists):
     """One :class:`RussianRound` driven by a table."""
 
     game = "russian"
@@ -187,14 +188,6 @@ class RussianTableRound:
     def pending_seats(self) -> tuple[int, ...]:
         box = self.engine.to_act
         return () if box is None else (self.engine.seat_of(box),)
-
-    @property
-    def seat_count(self) -> int:
-        return len(self.seats)
-
-    @property
-    def pending_count(self) -> int:
-        return len(self.pending_seats)
 
     @property
     def pending_turns(self) -> tuple[int, ...]:
