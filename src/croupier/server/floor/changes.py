@@ -1,9 +1,10 @@
 """An operator's change to a table (``PATCH /api/operator/tables/{name}``), checked whole.
 
-The request speaks the same words for every game (``min_bet``, ``max_bet``, ``trips_min``,
-``trips_max``, ``max_payout``, ``paytables``, ``status``; Russian Poker adds ``bonus_min`` and
-``bonus_max``); each game's :class:`~croupier.server.tables.games.OperatorSettings` (from the
-registry) maps them to its own rules. A change is checked by
+The request speaks the same words for every game (``min_bet``, ``max_bet``, ``max_payout``,
+``paytables``, ``status``) and each game's own limits by the names its
+:class:`~croupier.server.tables.games.OperatorSettings` (from the registry) gives them (a side
+bet's ``<spot>_min`` and ``<spot>_max``); those settings map them to the game's own rules, so a
+new game's side bet needs nothing here. A change is checked by
 building the game's configuration from the new rules, as the table will, so a change the
 table would refuse is refused here and nothing is stored. A UTH Blind table must also be one
 the exact analysis can count (:func:`croupier.analysis.uth.paytables.check_exact_blind`).
@@ -25,9 +26,16 @@ from croupier.server.tables.games import OperatorSettings
 from croupier.server.tables.registry import available_games, descriptor, operator_settings
 from croupier.server.wallet.service import MAX_AMOUNT
 
-__all__ = ["Patched", "TablePatch", "build", "check_rules", "limits", "patched", "paytables"]
-
-_PAIRS = (("min_bet", "max_bet"), ("trips_min", "trips_max"), ("bonus_min", "bonus_max"))
+__all__ = [
+    "Patched",
+    "TablePatch",
+    "build",
+    "check_rules",
+    "limit_pairs",
+    "limits",
+    "patched",
+    "paytables",
+]
 
 Limit = Annotated[int, Field(strict=True, ge=1, le=MAX_AMOUNT)]
 Payout = Annotated[int, Field(strict=True, ge=0, le=MAX_AMOUNT)]
@@ -35,16 +43,20 @@ Line = StrictStr | StrictInt | None
 
 
 class TablePatch(BaseModel):
-    """What an operator may change at run time (minor units; any subset)."""
+    """What an operator may change at run time (minor units; any subset).
 
-    model_config = ConfigDict(extra="forbid")
+    Besides the fields every game has, a game's own limits come by the names its
+    :class:`~croupier.server.tables.games.OperatorSettings` gives them (``trips_min``...):
+    any other field is taken here as an amount (a whole number of minor units from 1 to
+    :data:`MAX_AMOUNT`, else refused naming it) and refused by :func:`patched` unless the
+    table's game has it (``field_not_for_game``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    __pydantic_extra__: dict[str, Limit] = Field(init=False)
 
     min_bet: Limit | None = None
     max_bet: Limit | None = None
-    trips_min: Limit | None = None
-    trips_max: Limit | None = None
-    bonus_min: Limit | None = None
-    bonus_max: Limit | None = None
     max_payout: Payout | None = None
     """``0`` or ``null``: no cap."""
     paytables: dict[str, dict[str, Line]] | None = None
@@ -52,6 +64,12 @@ class TablePatch(BaseModel):
     or a whole number to 1; ``null`` removes a UTH line); Russian Poker ``bet`` / ``bonus``
     lines take whole numbers to 1."""
     status: Literal["open", "closed"] | None = None
+
+    def limit(self, field: str) -> int | None:
+        """The amount given for ``field`` (a common limit or a game's own)."""
+        extra = self.model_extra or {}
+        value = extra[field] if field in extra else getattr(self, field, None)
+        return value if isinstance(value, int) else None
 
 
 def build(config: TableConfig) -> Any:
@@ -145,8 +163,25 @@ def _merge_paytable(
     return table
 
 
+def limit_pairs(game: str) -> list[tuple[str, str]]:
+    """Each (minimum, maximum) pair of the request's limit fields of ``game``: its
+    descriptor's settings that must be at most another (``at_most``), under the names the
+    game's :class:`OperatorSettings` gives them (``trips_min``/``trips_max``; Hold'em's
+    ``min_buy_in``/``max_buy_in`` as ``min_bet``/``max_bet``). The game says it once; a new
+    side bet needs nothing here."""
+    described = descriptor(game)
+    if described is None:
+        return []
+    field_of = {rule: field for field, rule in operator_settings(game).limits.items()}
+    return [
+        (field_of[s.name], field_of[s.at_most])
+        for s in described.settings
+        if s.at_most is not None and s.name in field_of and s.at_most in field_of
+    ]
+
+
 def _check_order(game: str, merged: Mapping[str, Any]) -> None:
-    for low, high in _PAIRS:
+    for low, high in limit_pairs(game):
         a, b = merged.get(low), merged.get(high)
         if isinstance(a, int) and isinstance(b, int) and a > b:
             raise InvalidRequestError(
@@ -193,7 +228,7 @@ def patched(
                 reason="field_not_for_game",
                 params={"field": field, "game": game},
             )
-        value = getattr(patch, field)
+        value = patch.limit(field)
         if field == "max_payout" and value == 0:
             value = None
         merged[field] = rules[fields[field]] = value
