@@ -336,3 +336,20 @@ class Seat:
         frame = self.until(lambda f: f["type"] == "welcome")
         self.state()
         return frame
+
+    def ok(self, message: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`request`, which must be acknowledged: the ``ack``'s ``result``."""
+        frame = self.request(message)
+        assert frame["type"] == "ack", frame
+        result: dict[str, Any] = frame["result"]
+        return result
+
+    def text_before(self, kind: str) -> str:
+        """Every frame received before the first event of ``kind``, as JSON text (what the
+        seat could read before it: a privacy check looks for cards in it)."""
+        out = []
+        for frame in self.frames:
+            if frame.get("type") == "event" and frame["event"]["kind"] == kind:
+                break
+            out.append(json.dumps(frame))
+        return "\n".join(out)

@@ -4,7 +4,6 @@ progressive bet, recall with the deck commitment and a round voided by a shutdow
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -54,13 +53,6 @@ DECK = " ".join((*ALICE, *BOB, *DEALER))
 CREDIT = 10_000
 
 
-def _ok(seat: Seat, message: dict[str, Any]) -> dict[str, Any]:
-    frame = seat.request(message)
-    assert frame["type"] == "ack", frame
-    result: dict[str, Any] = frame["result"]
-    return result
-
-
 @contextmanager
 def _seated(server: Server, ta: str, tb: str) -> Iterator[tuple[Seat, Seat]]:
     """Alice (``ta``) at seat 0 and Bob (``tb``) at seat 1, welcomed and joined."""
@@ -71,18 +63,9 @@ def _seated(server: Server, ta: str, tb: str) -> Iterator[tuple[Seat, Seat]]:
         a, b = Seat(wa), Seat(wb)
         a.welcome()
         b.welcome()
-        _ok(a, {"type": "join", "seat": 0})
-        _ok(b, {"type": "join", "seat": 1})
+        a.ok({"type": "join", "seat": 0})
+        b.ok({"type": "join", "seat": 1})
         yield a, b
-
-
-def _before(frames: list[dict[str, Any]], kind: str) -> str:
-    out = []
-    for frame in frames:
-        if frame.get("type") == "event" and frame["event"]["kind"] == kind:
-            break
-        out.append(json.dumps(frame))
-    return "\n".join(out)
 
 
 @SQLITE_AND_CLUSTER
@@ -102,9 +85,9 @@ def test_two_boxes_raise_and_fold_and_settle_through_the_wallet(
         a, b = Seat(wa), Seat(wb)
         a.welcome()
         b.welcome()
-        assert _ok(a, {"type": "join", "seat": 0}) == {"seat": 0}
-        assert _ok(b, {"type": "join", "seat": 1}) == {"seat": 1}
-        staked = _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100}})
+        assert a.ok({"type": "join", "seat": 0}) == {"seat": 0}
+        assert b.ok({"type": "join", "seat": 1}) == {"seat": 1}
+        staked = a.ok({"type": "bet", "key": "a", "bets": {"ante": 100}})
         assert staked["staked"] == 100 and staked["balance"] == CREDIT - 100
         # bad bets are refused and change nothing
         unknown = b.request({"type": "bet", "key": "x", "bets": {"ante": 100, "blind": 100}})
@@ -114,7 +97,7 @@ def test_two_boxes_raise_and_fold_and_settle_through_the_wallet(
         low = b.request({"type": "bet", "key": "z", "bets": {"ante": 50}})
         assert low["type"] == "error" and "limits" in low["message"]
         assert server.balance(tb) == CREDIT
-        assert _ok(b, {"type": "bet", "key": "b", "bets": {"ante": 100}})["staked"] == 100
+        assert b.ok({"type": "bet", "key": "b", "bets": {"ante": 100}})["staked"] == 100
         upcard = a.event("upcard_shown")
         assert upcard["card"] == "4h"
         view = a.state()["view"]
@@ -125,10 +108,10 @@ def test_two_boxes_raise_and_fold_and_settle_through_the_wallet(
         assert view["dealer"] is None
         nonsense = a.request({"type": "act", "action": "call"})
         assert nonsense["type"] == "error" and nonsense["code"] == "invalid_request"
-        assert _ok(a, {"type": "act", "action": "raise"})["balance"] == CREDIT - 300
+        assert a.ok({"type": "act", "action": "raise"})["balance"] == CREDIT - 300
         again = a.request({"type": "act", "action": "fold"})
         assert again["type"] == "error" and again["code"] == "illegal_action"
-        _ok(b, {"type": "act", "action": "fold"})
+        b.ok({"type": "act", "action": "fold"})
         closed = a.seen("round_closed")
         b.seen("round_closed")
     # Two pair beats a qualifying Ace-King: the Ante 1:1, the Raise 2:1 (docs/rules.md);
@@ -142,8 +125,8 @@ def test_two_boxes_raise_and_fold_and_settle_through_the_wallet(
     assert reveal["deck"].startswith(DECK)
     assert verify(salt=reveal["salt"], deck=reveal["deck"], commitment=reveal["commitment"])
     # Privacy: before the showdown neither sees the other's cards nor the dealer's down cards.
-    for mine, theirs, frames in ((ALICE, BOB, a.frames), (BOB, ALICE, b.frames)):
-        before = _before(frames, "dealer_revealed")
+    for mine, theirs, seat in ((ALICE, BOB, a), (BOB, ALICE, b)):
+        before = seat.text_before("dealer_revealed")
         for card in (*theirs, *DEALER[:4]):
             assert f'"{card}"' not in before, card
         assert all(f'"{card}"' in before for card in mine)
@@ -171,11 +154,11 @@ def test_each_players_decision_cost_in_the_history(table_server: ServerFactory) 
     _, tb = server.player("bob", credit=CREDIT)
     server.shoes.push(DECK)
     with _seated(server, ta, tb) as (a, b):
-        _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 300}})
-        _ok(b, {"type": "bet", "key": "b", "bets": {"ante": 100}})
+        a.ok({"type": "bet", "key": "a", "bets": {"ante": 300}})
+        b.ok({"type": "bet", "key": "b", "bets": {"ante": 100}})
         a.event("upcard_shown")
-        _ok(a, {"type": "act", "action": "fold"})
-        _ok(b, {"type": "act", "action": "raise"})
+        a.ok({"type": "act", "action": "fold"})
+        b.ok({"type": "act", "action": "raise"})
         closed = a.seen("round_closed")
         b.seen("round_closed")
     assert closed["status"] == "settled"
@@ -204,8 +187,8 @@ def test_a_box_that_does_not_decide_folds(table_server: ServerFactory) -> None:
     with table_ws(server.client, "caribbean", token) as ws:
         a = Seat(ws)
         a.welcome()
-        _ok(a, {"type": "join"})
-        _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 200}})
+        a.ok({"type": "join"})
+        a.ok({"type": "bet", "key": "a", "bets": {"ante": 200}})
         a.event("decisions_open")
         server.clock.advance(20)
         folded = a.event("folded")
@@ -229,14 +212,14 @@ def test_the_progressive_bet_added_after_the_ante_pays_its_prize(
     # alice a flush, bob junk; the dealer does not qualify (Q-J high): Ante 1:1, Raise pushes
     server.shoes.push("2h 5h 7h 9h Jh 2c 5d 7c 9s Kc 3c 4d 8s Jc Qd")
     with _seated(server, token, tb) as (a, b):
-        _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100}})
-        assert _ok(a, {"type": "bet", "key": "p", "bets": {"progressive": 1}})["staked"] == 100
+        a.ok({"type": "bet", "key": "a", "bets": {"ante": 100}})
+        assert a.ok({"type": "bet", "key": "p", "bets": {"progressive": 1}})["staked"] == 100
         twice = a.request({"type": "bet", "key": "q", "bets": {"progressive": 1}})
         assert twice["type"] == "error"
-        _ok(b, {"type": "bet", "key": "b", "bets": {"ante": 100}})
+        b.ok({"type": "bet", "key": "b", "bets": {"ante": 100}})
         a.event("decisions_open")
-        _ok(a, {"type": "act", "action": "raise"})
-        _ok(b, {"type": "act", "action": "fold"})
+        a.ok({"type": "act", "action": "raise"})
+        b.ok({"type": "act", "action": "fold"})
         closed = a.seen("round_closed")
     # the progressive bet is collected and the flush paid its 5,000 instead (docs/rules.md)
     assert closed["returns"] == {"0": 100 + 100 + 200 + 5_000, "1": 0}
@@ -260,12 +243,12 @@ def test_shutdown_voids_the_round_in_play(tmp_path: Path) -> None:
             a, b = Seat(wa), Seat(wb)
             a.welcome()
             b.welcome()
-            _ok(a, {"type": "join", "seat": 0})
-            _ok(b, {"type": "join", "seat": 1})
-            _ok(a, {"type": "bet", "key": "k", "bets": {"ante": 1_000}})
-            _ok(b, {"type": "bet", "key": "l", "bets": {"ante": 500}})
+            a.ok({"type": "join", "seat": 0})
+            b.ok({"type": "join", "seat": 1})
+            a.ok({"type": "bet", "key": "k", "bets": {"ante": 1_000}})
+            b.ok({"type": "bet", "key": "l", "bets": {"ante": 500}})
             a.event("decisions_open")
-            _ok(a, {"type": "act", "action": "raise"})
+            a.ok({"type": "act", "action": "raise"})
         # alice's Ante and Raise, bob's Ante are on the table when the server stops
         assert server.balance(token) == 2_000 and server.balance(other) == 4_500
     db = Database(settings.database_url)
@@ -343,13 +326,13 @@ def test_a_resent_raise_is_held_once_and_a_passed_turn_is_stale(
     _, tb = server.player("ben", credit=CREDIT)
     server.shoes.push(DECK)
     with _seated(server, ta, tb) as (a, b):
-        _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100}})
-        _ok(b, {"type": "bet", "key": "b", "bets": {"ante": 100}})
+        a.ok({"type": "bet", "key": "a", "bets": {"ante": 100}})
+        b.ok({"type": "bet", "key": "b", "bets": {"ante": 100}})
         mine = _deciding(a)["table"]["decision"]
         raise_ = {"type": "act", "action": "raise", "decision": mine}
-        first = _ok(a, raise_)
+        first = a.ok(raise_)
         assert first["staked"] == 200 and first["balance"] == CREDIT - 300
-        again = _ok(a, raise_)  # a client's retry: the first answer, nothing held twice
+        again = a.ok(raise_)  # a client's retry: the first answer, nothing held twice
         assert again == {**first, "replayed": True}
         assert server.balance(ta) == CREDIT - 300
         other = a.request({"type": "act", "action": "fold", "decision": mine})
@@ -360,7 +343,7 @@ def test_a_resent_raise_is_held_once_and_a_passed_turn_is_stale(
         closed = a.seen("round_closed")
         late = b.request({"type": "act", "action": "raise", "decision": his})
         assert late["type"] == "error" and late["reason"] == "stale_decision", late
-        after = _ok(a, raise_)
+        after = a.ok(raise_)
         assert after == {**first, "replayed": True}
     assert closed["status"] == "settled"
     assert closed["returns"] == {"0": 100 + 100 + 200 + 400, "1": 0}

@@ -55,13 +55,6 @@ def make_server(table_server: ServerFactory) -> Any:
     return build
 
 
-def _ok(seat: Seat, message: dict[str, Any]) -> dict[str, Any]:
-    frame = seat.request(message)
-    assert frame["type"] == "ack", frame
-    result: dict[str, Any] = frame["result"]
-    return result
-
-
 def _turn(seat: Seat, number: int) -> dict[str, Any]:
     """Wait until it is ``number``'s seat's turn; return the view."""
     while True:
@@ -84,23 +77,23 @@ def test_full_table_exchanges_five_and_buys_to_the_end(make_server: Any) -> None
             seat.welcome()
             seats.append(seat)
         for number, seat in enumerate(seats):
-            assert _ok(seat, {"type": "join", "seat": number}) == {"seat": number}
+            assert seat.ok({"type": "join", "seat": number}) == {"seat": number}
         # alice and bob add a blind box each: 4 open + 2 blind = the 6 boxes
         for number, seat in enumerate(seats):
             bets = {"ante": 100, "blind_boxes": 1} if number < 2 else {"ante": 100}
-            _ok(seat, {"type": "bet", "key": f"k{number}", "bets": bets})
+            seat.ok({"type": "bet", "key": f"k{number}", "bets": bets})
         for number, seat in enumerate(seats):
             view = _turn(seat, number)
             mine = next(b for b in view["boxes"] if b["seat"] == number and not b["blind"])
-            _ok(seat, {"type": "act", "action": "exchange", "cards": mine["cards"]})
-            _ok(seat, {"type": "act", "action": "bet"})
+            seat.ok({"type": "act", "action": "exchange", "cards": mine["cards"]})
+            seat.ok({"type": "act", "action": "bet"})
         # the fourth exchange needed the discards: everyone saw a reshuffle, not its cards
         reshuffled = seats[0].seen("discards_reshuffled")
         assert reshuffled["cards"] is None and reshuffled["discards"] is None
         assert reshuffled["count"] == 15
         for number, seat in enumerate(seats):
             _turn(seat, number)
-            _ok(seat, {"type": "act", "action": "buy"})
+            seat.ok({"type": "act", "action": "buy"})
         closed = seats[0].seen("round_closed")
     assert closed["status"] == "settled"
     reveal = closed["reveal"]
@@ -194,11 +187,11 @@ def _play_one(server: Server, deck: str, bets: dict[str, int], acts: list[dict[s
     with table_ws(server.client, "russian", token) as ws:
         seat = Seat(ws)
         seat.welcome()
-        _ok(seat, {"type": "join"})
-        _ok(seat, {"type": "bet", "key": "k", "bets": bets})
+        seat.ok({"type": "join"})
+        seat.ok({"type": "bet", "key": "k", "bets": bets})
         for act in acts:
             _turn(seat, 0)
-            _ok(seat, {"type": "act", **act})
+            seat.ok({"type": "act", **act})
         return seat.seen("round_closed")
 
 
@@ -227,15 +220,15 @@ def test_exchange_range_and_blind_choices_at_the_table(make_server: Any) -> None
     with table_ws(server.client, "russian", token) as ws:
         seat = Seat(ws)
         seat.welcome()
-        _ok(seat, {"type": "join"})
+        seat.ok({"type": "join"})
         bets = {"ante": 100, "blind_boxes": 1, "blind_insurance": 300, "blind_sixth": 1}
         # open 100; blind 100 Ante + 200 Bet + 300 insurance + 100 sixth-card fee
-        assert _ok(seat, {"type": "bet", "key": "k", "bets": bets})["staked"] == 800
+        assert seat.ok({"type": "bet", "key": "k", "bets": bets})["staked"] == 800
         _turn(seat, 0)
         one = seat.request({"type": "act", "action": "exchange", "cards": ["9c"]})
         assert one["type"] == "error" and "2 to 5" in one["message"]
-        _ok(seat, {"type": "act", "action": "exchange", "cards": ["2h", "3s"]})
-        _ok(seat, {"type": "act", "action": "fold"})
+        seat.ok({"type": "act", "action": "exchange", "cards": ["2h", "3s"]})
+        seat.ok({"type": "act", "action": "fold"})
         closed = seat.seen("round_closed")
     # open box: Ante and fee lost; blind box: four aces (Ac) beat the queens: Bet 20:1 (4000),
     # Ante returned, insurance lost (the dealer qualifies), fee lost
@@ -251,16 +244,16 @@ def test_two_open_boxes_at_a_server_table(make_server: Any) -> None:
         assert one["type"] == "error" and "open_boxes 3 is outside 1..2" in one["message"]
         # box 0 Ah As Ad 7c 2h, box 1 Kh Ks 8d 8h 2c; dealer Qs Qd 9c 5s 3h qualifies
         server.shoes.push("Ah As Ad 7c 2h Kh Ks 8d 8h 2c Qs Qd 9c 5s 3h")
-        staked = _ok(seat, {"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
+        staked = seat.ok({"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
         assert staked["staked"] == 200
         view = _turn(seat, 0)
         cards = {b["box"]: b["cards"] for b in view["boxes"]}
         assert cards == {0: ["Ah", "As", "Ad", "7c", "2h"], 1: None}
-        _ok(seat, {"type": "act", "action": "bet"})
+        seat.ok({"type": "act", "action": "bet"})
         view = _turn(seat, 0)
         assert view["to_act"] == 1
         assert {b["box"]: b["cards"] for b in view["boxes"]}[1] == ["Kh", "Ks", "8d", "8h", "2c"]
-        _ok(seat, {"type": "act", "action": "bet"})
+        seat.ok({"type": "act", "action": "bet"})
         closed = seat.seen("round_closed")
     # trips of aces: Bet 3:1 (600); two pair: Bet 2:1 (400); Antes returned
     assert closed["returns"] == {"0": 100 + 200 + 600 + 100 + 200 + 400}
@@ -269,7 +262,7 @@ def test_two_open_boxes_at_a_server_table(make_server: Any) -> None:
     with table_ws(one_box.client, "russian", other) as ws:
         seat = Seat(ws)
         seat.welcome()
-        _ok(seat, {"type": "join"})
+        seat.ok({"type": "join"})
         refused = seat.request({"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
         assert refused["type"] == "error" and "outside 1..1" in refused["message"]
 
@@ -282,7 +275,7 @@ def _seated_at_two_boxes(make_server: Any) -> Iterator[tuple[Server, str, Seat]]
     with table_ws(server.client, "russian", token) as ws:
         seat = Seat(ws)
         seat.welcome()
-        _ok(seat, {"type": "join"})
+        seat.ok({"type": "join"})
         yield server, token, seat
 
 
@@ -292,7 +285,7 @@ def _two_boxes_open(make_server: Any) -> Iterator[tuple[Server, str, Seat]]:
     ``decisions_open`` read)."""
     with _seated_at_two_boxes(make_server) as (server, token, seat):
         server.shoes.push("Ah As Ad 7c 2h Kh Ks 8d 8h 2c Qs Qd 9c 5s 3h")
-        _ok(seat, {"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
+        seat.ok({"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
         assert seat.event("decisions_open")["pending_seats"] == [0]
         yield server, token, seat
 
@@ -328,12 +321,12 @@ def test_the_second_open_box_gets_its_own_timer_after_the_first_decides(
     who took 15 of the 20 seconds on the first box had 5 for the second."""
     with _two_boxes_open(make_server) as (server, _, seat):
         server.clock.advance(15)
-        _ok(seat, {"type": "act", "action": "fold"})
+        seat.ok({"type": "act", "action": "fold"})
         opened = seat.event("decisions_open")
         assert opened["pending_seats"] == [0] and opened["decision_seconds"] == 20
         assert seat.state()["table"]["deadline_in"] == 20
         server.clock.advance(10)  # the first box's timer would have run out by now
-        assert _ok(seat, {"type": "act", "action": "fold"})["action"] == "fold"
+        assert seat.ok({"type": "act", "action": "fold"})["action"] == "fold"
         closed = seat.event("round_closed")
     assert closed["returns"] == {"0": 0}
 

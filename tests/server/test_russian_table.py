@@ -3,9 +3,6 @@ privacy of hidden cards, refused decisions and the decision timer."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 from server_cluster import SQLITE_AND_CLUSTER, SQLITE_AND_CLUSTER_SLOW
 from server_testkit import Seat, Server, ServerFactory, table_ws, test_tables
@@ -36,22 +33,6 @@ def russian(table_server: ServerFactory) -> Server:
     return table_server([*test_tables(), RUSSIAN])
 
 
-def _ok(seat: Seat, message: dict[str, Any]) -> dict[str, Any]:
-    frame = seat.request(message)
-    assert frame["type"] == "ack", frame
-    result: dict[str, Any] = frame["result"]
-    return result
-
-
-def _before(frames: list[dict[str, Any]], kind: str) -> str:
-    out = []
-    for frame in frames:
-        if frame.get("type") == "event" and frame["event"]["kind"] == kind:
-            break
-        out.append(json.dumps(frame))
-    return "\n".join(out)
-
-
 @SQLITE_AND_CLUSTER
 def test_open_and_blind_boxes_play_a_round(russian: Server) -> None:
     server = russian
@@ -65,12 +46,12 @@ def test_open_and_blind_boxes_play_a_round(russian: Server) -> None:
         a, b = Seat(wa), Seat(wb)
         a.welcome()
         b.welcome()
-        assert _ok(a, {"type": "join", "seat": 0}) == {"seat": 0}
-        assert _ok(b, {"type": "join", "seat": 1}) == {"seat": 1}
+        assert a.ok({"type": "join", "seat": 0}) == {"seat": 0}
+        assert b.ok({"type": "join", "seat": 1}) == {"seat": 1}
         # One open box and one blind box: 100 + (100 Ante + 200 Bet) = 400.
-        staked = _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100, "blind_boxes": 1}})
+        staked = a.ok({"type": "bet", "key": "a", "bets": {"ante": 100, "blind_boxes": 1}})
         assert staked["staked"] == 400 and staked["balance"] == CREDIT - 400
-        assert _ok(b, {"type": "bet", "key": "b", "bets": {"ante": 100}})["staked"] == 100
+        assert b.ok({"type": "bet", "key": "b", "bets": {"ante": 100}})["staked"] == 100
         dealt = b.event("cards_dealt")
         assert dealt["hands"] == [[0, None], [1, None], [2, list(BOB[:5])]]
         assert dealt["dealer"] is None
@@ -83,12 +64,12 @@ def test_open_and_blind_boxes_play_a_round(russian: Server) -> None:
         while view is None or view["to_act_seat"] != 0:
             view = a.state()["view"]
         assert view["legal"] == ["exchange", "sixth_card", "bet", "fold"]
-        assert _ok(a, {"type": "act", "action": "bet"})["balance"] == CREDIT - 600
+        assert a.ok({"type": "act", "action": "bet"})["balance"] == CREDIT - 600
         # Bob exchanges 5c 3d (fee 1x Ante) for 4c 4d, then bets; insurance needs trips.
-        _ok(b, {"type": "act", "action": "exchange", "cards": ["5c", "3d"]})
+        b.ok({"type": "act", "action": "exchange", "cards": ["5c", "3d"]})
         insured = b.request({"type": "act", "action": "bet", "amount": 100})
         assert insured["type"] == "error" and "three of a kind" in insured["message"]
-        assert _ok(b, {"type": "act", "action": "bet"})["balance"] == CREDIT - 400
+        assert b.ok({"type": "act", "action": "bet"})["balance"] == CREDIT - 400
         closed = a.seen("round_closed")
         b.seen("round_closed")
     # Dealer pair of fives qualifies. Trips of aces: Bet 3:1 (600), Ante returned; the blind
@@ -103,8 +84,8 @@ def test_open_and_blind_boxes_play_a_round(russian: Server) -> None:
     assert verify(salt=reveal["salt"], deck=reveal["deck"], commitment=reveal["commitment"])
     # Privacy: until the showdown bob sees none of alice's cards nor the dealer's; alice
     # never sees her blind box or bob's cards before it, nor the dealer's before they show.
-    bob_before = _before(b.frames, "dealer_revealed")
-    alice_before = _before(a.frames, "dealer_revealed")
+    bob_before = b.text_before("dealer_revealed")
+    alice_before = a.text_before("dealer_revealed")
     for card in (*ALICE_OPEN, *ALICE_BLIND, *DEALER):
         assert f'"{card}"' not in bob_before, card
     for card in (*ALICE_BLIND, *BOB, *DEALER):
@@ -120,8 +101,8 @@ def test_a_box_that_does_not_decide_folds(russian: Server) -> None:
     with table_ws(server.client, "russian", token) as ws:
         a = Seat(ws)
         a.welcome()
-        _ok(a, {"type": "join"})
-        _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100, "bonus": 100}})
+        a.ok({"type": "join"})
+        a.ok({"type": "bet", "key": "a", "bets": {"ante": 100, "bonus": 100}})
         a.event("decisions_open")
         server.clock.advance(20)
         folded = a.event("folded")
@@ -165,17 +146,17 @@ def test_a_failed_buy_and_a_folded_bonus_at_a_server_table(
         a, b = Seat(wa), Seat(wb)
         a.welcome()
         b.welcome()
-        _ok(a, {"type": "join", "seat": 0})
-        _ok(b, {"type": "join", "seat": 1})
-        _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100}})
-        _ok(b, {"type": "bet", "key": "b", "bets": {"ante": 100, "bonus": 100}})
+        a.ok({"type": "join", "seat": 0})
+        b.ok({"type": "join", "seat": 1})
+        a.ok({"type": "bet", "key": "a", "bets": {"ante": 100}})
+        b.ok({"type": "bet", "key": "b", "bets": {"ante": 100, "bonus": 100}})
         b.event("cards_dealt")
         view = a.state()["view"]
         while view is None or view["to_act_seat"] != 0:
             view = a.state()["view"]
-        _ok(a, {"type": "act", "action": "bet"})
-        _ok(b, {"type": "act", "action": "fold"})
-        _ok(a, {"type": "act", "action": "buy"})
+        a.ok({"type": "act", "action": "bet"})
+        b.ok({"type": "act", "action": "fold"})
+        a.ok({"type": "act", "action": "buy"})
         closed = a.seen("round_closed")
     assert closed["status"] == "settled"
     # alice: Ante (paid or not), Bet pushed, the buy fee lost; bob: Ante lost, Bonus
@@ -203,8 +184,8 @@ def test_limits_changed_in_the_betting_window_apply_to_the_boxes_after(
         a, b, c = Seat(wa), Seat(wb), Seat(wc)
         for number, seat in enumerate((a, b, c)):
             seat.welcome()
-            _ok(seat, {"type": "join", "seat": number})  # carol sits: betting stays open
-        _ok(a, {"type": "bet", "key": "a", "bets": {"ante": 100}})
+            seat.ok({"type": "join", "seat": number})  # carol sits: betting stays open
+        a.ok({"type": "bet", "key": "a", "bets": {"ante": 100}})
         changed = server.client.patch(
             "/api/operator/tables/russian", json={"min_bet": 500}, headers=operator
         )
@@ -212,7 +193,7 @@ def test_limits_changed_in_the_betting_window_apply_to_the_boxes_after(
         assert a.event("limits_changed")["ante_min"] == 500
         low = b.request({"type": "bet", "key": "b", "bets": {"ante": 100}})
         assert low["type"] == "error" and low["params"]["min"] == 500, low
-        _ok(b, {"type": "bet", "key": "b2", "bets": {"ante": 500}})
+        b.ok({"type": "bet", "key": "b2", "bets": {"ante": 500}})
         server.clock.advance(10)
         a.event("cards_dealt")
     ledger = server.ledger()
