@@ -155,10 +155,13 @@ def _submits(entries: list[tuple[str, bytes]], kind: str) -> list[bytes]:
     the payload is in clear, after the seal)."""
     found = []
     for _, raw in entries:
-        # A sealed message's payload follows its seal; an unsealed one is all payload.
-        payload = json.loads(raw if raw.startswith(b"{") else raw.partition(b":")[2])
-        if payload.get("type") == "submit" and json.loads(payload["message"])["type"] == kind:
-            found.append(raw)
+        # A sealed message's payload follows its seal; an unsealed one is all payload. An
+        # entry holds the commands a gateway sent together.
+        payload = json.loads(raw if raw[:1] in (b"{", b"[") else raw.partition(b":")[2])
+        for command in payload if isinstance(payload, list) else [payload]:
+            if command.get("type") == "submit" and json.loads(command["message"])["type"] == kind:
+                found.append(raw)
+                break
     return found
 
 

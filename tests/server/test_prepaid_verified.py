@@ -50,9 +50,9 @@ def _socket_of(server: Server, table: str, user_id: int) -> tuple[str, int]:
         while True:
             for _, fields in client.xrange(stream):
                 opened = seal.open(Purpose.COMMAND, stream, fields[b"m"], fresh=False)
-                command = m.decode_command(opened.payload, "test")
-                if isinstance(command, m.Connect) and command.user_id == user_id:
-                    return command.gateway, command.conn
+                for command in m.decode_commands(opened.payload, "test"):
+                    if isinstance(command, m.Connect) and command.user_id == user_id:
+                        return command.gateway, command.conn
             assert time.monotonic() < deadline, "the user's socket never connected"
             time.sleep(0.05)
     finally:

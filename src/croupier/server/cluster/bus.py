@@ -42,7 +42,9 @@ __all__ = ["Bus", "BusRefused", "BusUnavailable"]
 log = logging.getLogger(__name__)
 
 _STREAM_LENGTH = 100_000
-"""About how many commands a table's stream keeps (older ones are trimmed)."""
+"""About how many entries a table's stream keeps (older ones are trimmed)."""
+_ENTRY_COMMANDS = 256
+"""The most commands one entry of a table's stream holds (a batch of more takes several)."""
 _READ_BLOCK_MS = 1000
 _CONNECTIONS = 32
 """The most connections to Redis a process opens for its commands, frames and beats."""
@@ -174,13 +176,19 @@ class Bus:
     async def _send_waiting(self) -> None:
         while self._outgoing:
             batch, self._outgoing = self._outgoing, []
+            # Each table's commands of the batch, in order, go in entries of up to
+            # _ENTRY_COMMANDS: one seal, one entry and one decoding at the owner for many.
+            by_stream: dict[str, list[m.Command]] = {}
+            for commands, _ in batch:
+                for table, command in commands:
+                    by_stream.setdefault(m.command_stream(table), []).append(command)
             try:
                 async with self._redis.pipeline(transaction=False) as pipe:
-                    for commands, _ in batch:
-                        for table, command in commands:
-                            stream = m.command_stream(table)
+                    for stream, listed in by_stream.items():
+                        for start in range(0, len(listed), _ENTRY_COMMANDS):
+                            part = m.encode_commands(listed[start : start + _ENTRY_COMMANDS])
                             # Sealed here, in the order they go out (see .seal.StreamGuard).
-                            sealed = self.seal.seal(Purpose.COMMAND, stream, m.encode(command))
+                            sealed = self.seal.seal(Purpose.COMMAND, stream, part)
                             pipe.xadd(
                                 stream,
                                 {"m": sealed},

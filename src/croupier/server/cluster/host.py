@@ -222,8 +222,7 @@ class TableHost:
                 continue
             for entry_id, raw in batch:
                 last = entry_id
-                command = m.decode_command(raw, stream)
-                if command is not None:
+                for command in m.decode_commands(raw, stream):
                     self.command(command)
 
     def command(self, command: m.Command) -> None:

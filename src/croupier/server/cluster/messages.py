@@ -3,7 +3,9 @@
 Gateway to owner, on the table's stream (:func:`command_stream`): a socket connected
 (:class:`Connect`) or gone (:class:`Disconnect`), a client's request (:class:`Submit`, the
 client's own JSON, validated again by the owner), an operator's change
-(:class:`Reconfigure`).
+(:class:`Reconfigure`). One entry of the stream holds the commands a gateway sent together,
+in order (:func:`encode_commands`): one seal, one entry and one decoding for a batch of a
+thousand bets, not one each.
 
 Owner to gateway, on the gateway's channel (:func:`gateway_channel`): :class:`Frames`, what
 the table sent to that gateway's sockets since the last batch, each frame encoded once with
@@ -42,9 +44,10 @@ __all__ = [
     "UserNotice",
     "command_stream",
     "decode_cluster",
-    "decode_command",
+    "decode_commands",
     "decode_frames",
     "encode",
+    "encode_commands",
     "gateway_channel",
     "node_key",
 ]
@@ -165,7 +168,7 @@ class UserNotice(msgspec.Struct, tag="user", frozen=True):
 ClusterMessage = TakenOver | UserNotice
 
 _encoder = msgspec.json.Encoder()
-_commands = msgspec.json.Decoder(Command)
+_commands = msgspec.json.Decoder(list[Command] | Command)
 _frames = msgspec.json.Decoder(Frames)
 _cluster = msgspec.json.Decoder(ClusterMessage)
 
@@ -182,10 +185,19 @@ def _decode(decoder: msgspec.json.Decoder[Any], raw: bytes | str, where: str) ->
         return None
 
 
-def decode_command(raw: bytes | str, where: str) -> Command | None:
-    """A command, or ``None`` (logged) when it does not validate."""
-    found: Command | None = _decode(_commands, raw, where)
-    return found
+def encode_commands(commands: list[Command]) -> bytes:
+    """Commands for one stream entry, in the order they are to be applied."""
+    return _encoder.encode(commands)
+
+
+def decode_commands(raw: bytes | str, where: str) -> list[Command]:
+    """The commands of one stream entry, in order (an entry of one command alone, as
+    processes before batching wrote, is read too); none (logged) when any does not
+    validate: an entry is taken whole or not at all."""
+    found: list[Command] | Command | None = _decode(_commands, raw, where)
+    if found is None:
+        return []
+    return found if isinstance(found, list) else [found]
 
 
 def decode_frames(raw: bytes | str, where: str) -> Frames | None:
