@@ -1,6 +1,6 @@
 """A gateway's commands sent together go on a table's stream as few entries, each sealed once
-and holding its commands in order; the owner takes an entry whole or not at all, and still
-reads an entry of one command alone."""
+and holding its commands in order; the owner drops a command that does not validate alone,
+and still reads an entry of one command alone."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 import msgspec
+import pytest
 
 from croupier.server.cluster import messages as m
 from croupier.server.cluster.bus import Bus
@@ -79,11 +80,16 @@ def test_commands_sent_together_are_few_entries_each_in_order() -> None:
     assert fake.executed == 2  # two round trips for 604 commands
 
 
-def test_an_entry_is_taken_whole_or_not_at_all() -> None:
+def test_a_command_that_does_not_validate_is_dropped_alone(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     one = msgspec.json.encode(_submit(7))
     assert m.decode_commands(one, "s") == [_submit(7)]  # an entry of one command alone
-    good = m.encode_commands([_submit(1), _submit(2)])
-    assert m.decode_commands(good, "s") == [_submit(1), _submit(2)]
+    good = m.encode_commands([_submit(1), _submit(2), _submit(3)])
+    assert m.decode_commands(good, "s") == [_submit(1), _submit(2), _submit(3)]
     bad = good.replace(b'"conn":2', b'"conn":"two"')
-    assert bad != good and m.decode_commands(bad, "s") == []
+    assert bad != good and m.decode_commands(bad, "s") == [_submit(1), _submit(3)]
+    assert "dropped a message on s that does not validate" in caplog.text
     assert m.decode_commands(b"[]", "s") == []
+    assert m.decode_commands(b'{"type":"submit"}', "s") == []
+    assert m.decode_commands(b"not json", "s") == []

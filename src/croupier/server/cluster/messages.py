@@ -169,6 +169,8 @@ ClusterMessage = TakenOver | UserNotice
 
 _encoder = msgspec.json.Encoder()
 _commands = msgspec.json.Decoder(list[Command] | Command)
+_command = msgspec.json.Decoder(Command)
+_raw_list = msgspec.json.Decoder(list[msgspec.Raw])
 _frames = msgspec.json.Decoder(Frames)
 _cluster = msgspec.json.Decoder(ClusterMessage)
 
@@ -192,11 +194,14 @@ def encode_commands(commands: list[Command]) -> bytes:
 
 def decode_commands(raw: bytes | str, where: str) -> list[Command]:
     """The commands of one stream entry, in order (an entry of one command alone, as
-    processes before batching wrote, is read too); none (logged) when any does not
-    validate: an entry is taken whole or not at all."""
-    found: list[Command] | Command | None = _decode(_commands, raw, where)
-    if found is None:
-        return []
+    processes before batching wrote, is read too). A command that does not validate is
+    logged and dropped, the others of its entry taken, as when each had its own entry."""
+    try:
+        found: list[Command] | Command = _commands.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        items: list[msgspec.Raw] | None = _decode(_raw_list, raw, where)
+        listed = (_decode(_command, item, where) for item in items or ())
+        return [command for command in listed if command is not None]
     return found if isinstance(found, list) else [found]
 
 
