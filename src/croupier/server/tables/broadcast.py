@@ -51,8 +51,9 @@ __all__ = ["TALLY_SECONDS", "Broadcaster", "Event", "Logged"]
 Event = TableEvent | Mapping[str, Any]
 """An event in a frame: a table event, or a game adapter's projection of a game event."""
 
-TALLY_SECONDS = 0.5
-"""A live table's ``tally`` event is sent at most this often."""
+TALLY_SECONDS = 1.0
+"""A live table's ``tally`` event is sent at most this often: counts a person reads, to every
+socket at the table (3,000 frames a tally at 3,000 players), so once a second and not more."""
 
 
 @dataclass(frozen=True, slots=True)

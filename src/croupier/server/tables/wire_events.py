@@ -149,7 +149,7 @@ class TableIdle(_Event, tag="table_idle"):
 
 
 class Tally(_Event, tag="tally"):
-    """A live table's counts, when they change (at most every 0.5 s)."""
+    """A live table's counts, when they change (at most once a second)."""
 
     seats_taken: int
     boxes_in_play: int
