@@ -65,12 +65,6 @@ class TablePatch(BaseModel):
     lines take whole numbers to 1."""
     status: Literal["open", "closed"] | None = None
 
-    def limit(self, field: str) -> int | None:
-        """The amount given for ``field`` (a common limit or a game's own)."""
-        extra = self.model_extra or {}
-        value = extra[field] if field in extra else getattr(self, field, None)
-        return value if isinstance(value, int) else None
-
 
 def build(config: TableConfig) -> Any:
     """The game's factory for ``config`` (what the table manager builds), with the exact
@@ -228,7 +222,7 @@ def patched(
                 reason="field_not_for_game",
                 params={"field": field, "game": game},
             )
-        value = patch.limit(field)
+        value = getattr(patch, field)  # a game's own limit too (pydantic's extras)
         if field == "max_payout" and value == 0:
             value = None
         merged[field] = rules[fields[field]] = value
