@@ -82,9 +82,16 @@ def test_the_page_offers_only_what_the_wager_limit_allows(
     tab.page.click("[data-testid=preset-limit]")
     raise_word = "raise" if "raise" in options["actions"] else "bet"
     tab.page.click(f"[data-testid=act-{raise_word}]:not([disabled])")
-    answer = tab.wait_frame(lambda f: f.get("type") in ("ack", "error") and "ref" in f)
+    tab.wait_until(lambda: any(f.get("type") == "act" for f in tab.sent))
+    act = next(f for f in tab.sent if f.get("type") == "act")
+    assert act["action"] == raise_word, act
+    # The answer to this act (not the buy-in's ack), before the bot folds to the raise.
+    answer = tab.wait_frame(
+        lambda f: f.get("type") in ("ack", "error") and f.get("ref") == act["id"]
+    )
     assert answer["type"] == "ack", answer
-    assert bot.request({"type": "act", "action": "fold"})["type"] == "ack"
+    folded = bot.request({"type": "act", "action": "fold"})
+    assert folded["type"] == "ack", folded
     bot.wait_for(
         lambda f: f.get("type") == "event" and f["event"]["kind"] == "round_closed", timeout=30
     )
