@@ -192,10 +192,11 @@ class Node:
             with self.db.session() as session:
                 return [(t.config, t.status.value == "closed") for t in load_or_seed(session, [])]
 
+        mark = self.manager.mark()
         for config, closed in await asyncio.to_thread(read):
             if config.name not in self.hosts:
                 with contextlib.suppress(Exception):
-                    self.manager.learn(config, closed=closed)
+                    self.manager.learn(config, closed=closed, read_after=mark)
 
     async def _renew(self) -> None:
         for name, lease in list(self.leases.items()):

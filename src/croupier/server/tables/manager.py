@@ -69,6 +69,10 @@ class TableManager:
         self._factories: dict[str, GameFactory] = {}
         """Per table of a game this process has, its factory as last configured: what prices
         a bet a cluster's gateway holds (:meth:`bet_stake`)."""
+        self._changes = 0
+        """How many changes this process has made to its tables' configurations."""
+        self._changed_at: dict[str, int] = {}
+        """Per table, :attr:`_changes` at its last change made here (:meth:`learn`)."""
         self.lobby_watchers: set[asyncio.Queue[dict[str, Any]]] = set()
         """The lobby sockets (``/ws/lobby``): each gets a changed table's entry at once."""
         for config in configs:
@@ -134,6 +138,8 @@ class TableManager:
     ) -> None:
         """An operator's change: the table applies it between two of its commands, from the
         next round on (a table not running only keeps the new configuration)."""
+        self._changes += 1
+        self._changed_at[name] = self._changes
         self.configs[name] = config
         self._factories.pop(name, None)
         self.closed_names.discard(name)
@@ -173,13 +179,26 @@ class TableManager:
         for table in self.tables.values():
             await table.stop()
 
-    def learn(self, config: TableConfig, *, closed: bool) -> None:
+    def mark(self) -> int:
+        """Where this process's changes stand: pass it to :meth:`learn` with what is read from
+        the database after it."""
+        return self._changes
+
+    def learn(self, config: TableConfig, *, closed: bool, read_after: int | None = None) -> None:
         """A table as the database now says (a cluster's process: opened or changed by an
         operator through another process); applied here to a table not open here.
+
+        ``read_after``: the :meth:`mark` taken before the database was read. A table changed
+        here since then keeps its change: what was read may be older (an operator's change
+        made through this process while a periodic read was under way; applied, it would put
+        back the old limits until the next read, and this process's gateway would price and
+        check bets by them).
 
         Raises:
             ConfigError: a new table whose rules its game refuses.
         """
+        if read_after is not None and self._changed_at.get(config.name, 0) > read_after:
+            return
         if config.name not in self.configs:
             self.add(config, closed=closed)
             return
