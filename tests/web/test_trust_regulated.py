@@ -112,6 +112,8 @@ def test_help_at_hold_em_and_russian_poker_and_turbo_where_allowed(
     tab.shot("trust-regulated-help-russian-390")
     page.click("[data-testid=help-close]")
     page.goto(f"{web.url}/#/table/holdem-nl")
+    # The Hold'em table's own page (the Russian one's connection indicator was "open" too).
+    page.wait_for_selector("[data-testid=holdem-table]")
     page.wait_for_selector("[data-testid=connection][data-state=open]")
     page.click("[data-testid=help]")
     rake = page.wait_for_selector("[data-testid=help-rake]")
