@@ -28,8 +28,8 @@ from croupier.analysis.uth.paytables import DEFAULT_BLIND, DEFAULT_TRIPS
 from croupier.evaluator import HandCategory
 from croupier.server.monitor.streams import Policy, band_label, round_streams
 from croupier.server.operations import design
+from croupier.server.rounds.theory import MonitorBox
 from croupier.server.settings import Settings
-from croupier.server.tables.games import MonitorBox
 from croupier.server.tables.uth_monitor import simulated_rounds
 
 PRODUCTION = design(Settings())["threshold"]
@@ -186,7 +186,7 @@ class _Constant:
     """A toy game's theory: every round one box that loses everything, expected to win."""
 
     def monitor_round(self, record: object, book: object, *, rules: object = None) -> object:
-        from croupier.server.tables.games import MonitorRound
+        from croupier.server.rounds.theory import MonitorRound
 
         box = MonitorBox(
             seat=0, base=100, net=-100, mean=50.0, loss=100, variance=100.0, decisions_valued=True

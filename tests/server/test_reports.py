@@ -25,6 +25,7 @@ from croupier.server.db import Database
 from croupier.server.reports.daily import daily_report, to_json
 from croupier.server.reports.theory import TheoryBook
 from croupier.server.tables.models import Round, RoundPlayer, RoundStatus
+from croupier.server.tables.registry import theories
 from croupier.server.tables.uth_theory import blind_lookup
 
 ONE_SEAT = "As 2c Ah 7d 3s Ad Kc 9h 4s Jc"  # test_tables_ws: the seat wins 5,500 net
@@ -177,7 +178,9 @@ def test_russian_and_holdem_rows(db: Database, make_user: Any) -> None:
     _store(db, table="holdem-nl", game="holdem", record={"rake": 150}, money=[(user, 2_000, 1_850)])
     rules = {"holdem-nl": {"rake_percent": 5, "rake_cap": 300, "no_flop_no_drop": True}}
     with db.session() as session:
-        rows = daily_report(session, day=utcnow().date(), book=TheoryBook(), rules=rules)
+        rows = daily_report(
+            session, day=utcnow().date(), book=TheoryBook(), games=theories(), rules=rules
+        )
     data = {r["table"]: r for r in to_json(rows, day=utcnow().date())["tables"]}
     russian = data["russian"]
     assert russian["rounds"] == 3 and russian["theory"]["uncovered_boxes"] == 3  # blind boxes

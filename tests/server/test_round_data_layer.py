@@ -6,6 +6,7 @@ registry of games)."""
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import tomllib
 import uuid
@@ -29,6 +30,38 @@ def test_the_contract_names_no_exception() -> None:
     below = next(c for c in contracts if c["name"] == "round data below the tables")
     assert below.get("ignore_imports", []) == []
     assert "croupier.server.tables" in below["forbidden_modules"]
+    assert {
+        "croupier.server.responsible",
+        "croupier.server.reports",
+        "croupier.server.wallet",
+    } <= set(below["source_modules"])
+
+
+def _imported(path: Path) -> set[str]:
+    """Every module ``path`` imports, at its top or inside a function."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_responsible_gaming_the_reports_and_the_wallet_import_nothing_of_the_tables() -> None:
+    """Read from their sources (not from the contract): what issue 26 names -- responsible
+    gaming, the reports and the wallet with its router -- reaches round data and each game's
+    theory below the tables, and the table layer not at all."""
+    server = PYPROJECT.parent / "src" / "croupier" / "server"
+    files = [f for d in ("responsible", "reports", "wallet") for f in (server / d).rglob("*.py")]
+    assert server / "wallet" / "router.py" in files and len(files) > 10
+    found = {
+        f"{f.relative_to(server)} imports {name}"
+        for f in files
+        for name in _imported(f)
+        if name == "croupier.server.tables" or name.startswith("croupier.server.tables.")
+    }
+    assert not found, sorted(found)
 
 
 def test_the_balance_frame_is_the_wallets_and_on_the_wire_unchanged() -> None:

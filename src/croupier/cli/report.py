@@ -46,6 +46,7 @@ def daily(
     from croupier.server.db import Database
     from croupier.server.reports import daily as report
     from croupier.server.reports.theory import TheoryBook
+    from croupier.server.tables.registry import theories
 
     console = Console(highlight=False)
     try:
@@ -58,7 +59,9 @@ def daily(
             console.status("reading the day's rounds (and any exact analysis needed)"),
             db.sessions() as session,
         ):
-            rows = report.daily_report(session, day=day, book=TheoryBook(inline=True))
+            rows = report.daily_report(
+                session, day=day, book=TheoryBook(inline=True), games=theories()
+            )
     finally:
         db.dispose()
     if format == "json":

@@ -127,6 +127,7 @@ def _lifespan(
     from croupier.server.responsible.admission import ResponsibleAdmission
     from croupier.server.rng import live_shoe
     from croupier.server.tables.manager import TableManager
+    from croupier.server.tables.registry import theories
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -151,7 +152,9 @@ def _lifespan(
             admission=ResponsibleAdmission(),
             open_now=not cluster,
         )
-        app.state.theory, app.state.table_configs = start_theory(stored), stored
+        app.state.game_theories = theories()
+        app.state.theory = start_theory(stored, app.state.game_theories)
+        app.state.table_configs = stored
         for table in manager.tables.values():
             table.metrics = app.state.metrics
         app.state.db = db

@@ -1,6 +1,6 @@
 """The theoretical return of a table as its rules stand (``GET /api/operator/tables``).
 
-Each game gives its own (:meth:`croupier.server.tables.games.GameTheory.table_return`, from
+Each game gives its own (:meth:`croupier.server.rounds.theory.GameTheory.table_return`, from
 the registry): UTH exact for the table's pay tables (the theory cache of
 :mod:`croupier.server.reports.theory`), Russian Poker the analysed figure with its 95 %
 interval, Hold'em the rake; a game without a theory has no figure.

@@ -26,9 +26,9 @@ from croupier.server.errors import InvalidRequestError, NotFoundError
 from croupier.server.monitor.models import AlertStatus, Outcome, RtpAlert, RtpStream, UserChannel
 from croupier.server.monitor.streams import Aggregate, Policy, Stream, round_streams
 from croupier.server.rounds.models import Round, RoundPlayer, RoundStatus
+from croupier.server.rounds.theory import GameTheory, MonitorRound
 from croupier.server.significant import service as significant
 from croupier.server.significant.kinds import Kind
-from croupier.server.tables.games import GameTheory, MonitorRound
 
 __all__ = [
     "Batch",

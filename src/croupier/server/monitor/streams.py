@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from croupier.analysis.monitoring import Observation
-from croupier.server.tables.games import MonitorBox
+from croupier.server.rounds.theory import MonitorBox
 
 __all__ = ["Aggregate", "Policy", "Stream", "band_label", "round_streams"]
 

@@ -25,8 +25,7 @@ from croupier.analysis.returns import ReturnFigures, ReturnTally
 from croupier.server.errors import InvalidRequestError
 from croupier.server.reports.theory import TheoryBook
 from croupier.server.rounds.models import Round, RoundPlayer, RoundStatus, dealt
-from croupier.server.tables.games import GameTheory, RoundTheory
-from croupier.server.tables.registry import theories
+from croupier.server.rounds.theory import GameTheory, RoundTheory
 
 __all__ = ["CSV_COLUMNS", "TableDay", "daily_report", "parse_day", "to_csv", "to_json"]
 
@@ -144,11 +143,13 @@ def daily_report(
     *,
     day: dt.date,
     book: TheoryBook,
+    games: Mapping[str, GameTheory],
     rules: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> list[TableDay]:
-    """Every table that closed a round on ``day``, by name; ``rules`` (table name -> rules,
-    for the Hold'em rake policy) is what the running server knows of its tables."""
-    games = theories()
+    """Every table that closed a round on ``day``, by name; ``games`` is each game's theory
+    by the game's name (the tables' registry, handed over by the app or the CLI: the reports
+    import nothing of the table layer); ``rules`` (table name -> rules, for the Hold'em rake
+    policy) is what the running server knows of its tables."""
     rows: dict[str, TableDay] = {}
     counts = (
         select(Round.table_name, Round.game, Round.status, func.count(Round.id))

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal, Protocol
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import PlainTextResponse
@@ -14,19 +14,28 @@ from croupier.server.base import utcnow
 from croupier.server.deps import OperatorUser, SessionDep
 from croupier.server.reports import daily, rng
 from croupier.server.reports.theory import TheoryBook
-from croupier.server.tables.config import TableConfig
-from croupier.server.tables.registry import theories
+from croupier.server.rounds.theory import GameTheory
 
 __all__ = ["router", "start_theory"]
 
 router = APIRouter(prefix="/api/operator/reports", tags=["reports"])
 
 
-def start_theory(configs: Sequence[TableConfig]) -> TheoryBook:
+class _Table(Protocol):
+    """What the theory cache needs of a table's configuration."""
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def rules(self) -> Mapping[str, Any]: ...
+
+
+def start_theory(configs: Sequence[_Table], games: Mapping[str, GameTheory]) -> TheoryBook:
     """A theory cache already computing what every table's game needs (UTH: the figures of
-    each table's Blind pay table)."""
+    each table's Blind pay table); ``games``: each game's theory by name (the app hands over
+    the tables' registry)."""
     book = TheoryBook()
-    games = theories()
     for config in configs:
         theory = games.get(config.game)
         if theory is not None:
@@ -46,7 +55,10 @@ def daily_report(
     (``theory.status`` is ``computing`` while the exact analysis of a pay table runs)."""
     day = daily.parse_day(date, today=utcnow().date())
     rules = {c.name: c.rules for c in getattr(request.app.state, "table_configs", ())}
-    rows = daily.daily_report(session, day=day, book=request.app.state.theory, rules=rules)
+    state = request.app.state
+    rows = daily.daily_report(
+        session, day=day, book=state.theory, games=state.game_theories, rules=rules
+    )
     if format == "csv":
         return PlainTextResponse(
             daily.to_csv(rows),

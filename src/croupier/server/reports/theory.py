@@ -1,6 +1,6 @@
 """Theoretical figures computed for the operator's reports, cached, never on the event loop.
 
-A game's theory (:class:`croupier.server.tables.games.GameTheory`, from its descriptor) asks
+A game's theory (:class:`croupier.server.rounds.theory.GameTheory`, from its descriptor) asks
 the book for what it needs by a key and the function that computes it (UTH: the exact
 analysis of a table's Blind pay table, :mod:`croupier.server.tables.uth_theory`). A
 computation runs once, in one worker process, so that neither the event loop nor the GIL
@@ -18,7 +18,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from croupier.errors import CroupierError
-from croupier.server.tables.games import TheoryLookup
+from croupier.server.rounds.theory import TheoryLookup
 
 __all__ = ["Lookup", "TheoryBook"]
 

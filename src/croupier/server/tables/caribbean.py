@@ -48,18 +48,11 @@ from croupier.games.caribbean.events import BoxSettled, CaribbeanEvent
 from croupier.games.protocol import PUBLIC, Action
 from croupier.history import caribbean as caribbean_history
 from croupier.server.errors import InvalidRequestError
+from croupier.server.rounds.theory import BoxStake, MonitorBox, MonitorRound, RoundTheory
 from croupier.server.tables.card_query import card_fields
 from croupier.server.tables.caribbean_wire import CaribbeanSpots
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import (
-    BoxStake,
-    CountedFromLists,
-    MonitorBox,
-    MonitorRound,
-    OperatorSettings,
-    RoundTheory,
-    to_json,
-)
+from croupier.server.tables.games import CountedFromLists, OperatorSettings, to_json
 from croupier.server.tables.protocol import ActMessage
 from croupier.server.tables.wire import UNSET, Spots, read_spots
 

@@ -20,7 +20,8 @@ from typing import Any, NoReturn
 
 from croupier.server.errors import InvalidRequestError
 from croupier.server.rounds.store import RecallView
-from croupier.server.tables.games import FactoryBuilder, GameTheory, OperatorSettings
+from croupier.server.rounds.theory import GameTheory
+from croupier.server.tables.games import FactoryBuilder, OperatorSettings
 from croupier.server.tables.wire import Spots
 from croupier.server.wallet.service import MAX_AMOUNT
 

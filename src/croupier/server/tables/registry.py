@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from croupier.server.rounds.store import RecallView, RecallViews
+from croupier.server.rounds.theory import GameTheory
 from croupier.server.tables import (
     caribbean_descriptor,
     holdem_descriptor,
@@ -22,7 +23,7 @@ from croupier.server.tables import (
     uth_descriptor,
 )
 from croupier.server.tables.descriptor import Advisor, Costs, GameDescriptor
-from croupier.server.tables.games import FactoryBuilder, GameTheory, OperatorSettings
+from croupier.server.tables.games import FactoryBuilder, OperatorSettings
 from croupier.server.tables.wire import Spots
 
 __all__ = [

@@ -63,16 +63,9 @@ from croupier.games.russian.events import DiscardsReshuffled, RussianEvent
 from croupier.games.russian.rules import BetKind
 from croupier.history import russian as russian_history
 from croupier.server.errors import InvalidRequestError
+from croupier.server.rounds.theory import BoxStake, MonitorBox, MonitorRound, RoundTheory
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import (
-    BoxStake,
-    CountedFromLists,
-    MonitorBox,
-    MonitorRound,
-    OperatorSettings,
-    RoundTheory,
-    to_json,
-)
+from croupier.server.tables.games import CountedFromLists, OperatorSettings, to_json
 from croupier.server.tables.protocol import ActMessage
 from croupier.server.tables.russian_wire import RussianSpots
 from croupier.server.tables.wire import UNSET, Spots, read_spots

@@ -1,6 +1,6 @@
 """Operator figures per table and per game: rounds, voids, wagered, GGR, actual vs theoretical.
 
-The theoretical return is each game's own (:meth:`.games.GameTheory.published_return`, from
+The theoretical return is each game's own (:meth:`croupier.server.rounds.theory.GameTheory.published_return`, from
 the registry): UTH weights the published returns under optimal strategy (spec/uth.md,
 "Published return to player", seed 001) by what was staked on each kind of bet, the main bets
 (Ante, Blind, Play) returning 99.47 % of what they risk, Trips 96.50 %. A group holding a

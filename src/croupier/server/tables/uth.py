@@ -55,16 +55,10 @@ from croupier.games.uth.events import (
 from croupier.history import uth as uth_history
 from croupier.history.uth import result_to_dict
 from croupier.server.errors import InvalidRequestError
+from croupier.server.rounds.theory import BoxStake, MonitorRound, RoundTheory, TheoryLookup
 from croupier.server.tables import uth_monitor
 from croupier.server.tables.config import TableConfig
-from croupier.server.tables.games import (
-    BoxStake,
-    MonitorRound,
-    OperatorSettings,
-    RoundTheory,
-    TheoryLookup,
-    to_json,
-)
+from croupier.server.tables.games import OperatorSettings, to_json
 from croupier.server.tables.protocol import ActMessage
 from croupier.server.tables.uth_theory import blind_lookup
 from croupier.server.tables.uth_wire import UthSpots

@@ -1,4 +1,4 @@
-"""A settled UTH round as the live return monitor sees it (:class:`.games.MonitorRound`).
+"""A settled UTH round as the live return monitor sees it (:class:`croupier.server.rounds.theory.MonitorRound`).
 
 Each box's result is compared with the compensator of its own decisions
 (:mod:`croupier.analysis.uth.decisions`: optimal play's value less each decision's regret,
@@ -24,7 +24,7 @@ from croupier.errors import CroupierError
 from croupier.games.uth import UthConfig, UthRound
 from croupier.games.uth.config import PlayMultiples
 from croupier.history import uth as uth_history
-from croupier.server.tables.games import MonitorBox, MonitorRound
+from croupier.server.rounds.theory import MonitorBox, MonitorRound
 from croupier.server.tables.uth_theory import blind_lookup
 
 __all__ = ["monitor_round", "prepare", "simulated_rounds"]
@@ -77,7 +77,7 @@ class _Valuer:
 def prepare() -> None:
     """Value one box's decisions (checked to the river, then folded) under the spec's Blind
     table: the advisor's compiled kernels and the strategy table are loaded now, not at the
-    first settlement (:meth:`.games.GameTheory.prepare_monitor`)."""
+    first settlement (:meth:`croupier.server.rounds.theory.GameTheory.prepare_monitor`)."""
     checked = ["check", "check", "fold"]
     decisions_value("As Kd", "2c 7h 9s Jd 4c", checked, preflop=load_preflop())
 

@@ -16,7 +16,7 @@ from croupier.analysis.uth.moments import (
 )
 from croupier.analysis.uth.paytables import PayTable
 from croupier.errors import CroupierError
-from croupier.server.tables.games import TheoryLookup
+from croupier.server.rounds.theory import TheoryLookup
 
 __all__ = ["blind_lookup"]
 
