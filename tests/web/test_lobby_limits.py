@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from web_testkit import AXE, LOCALES, WebServer, axe_violations, euros, horizontal_overflow, plain
+from web_testkit import (
+    AXE,
+    LOCALES,
+    WebServer,
+    axe_violations,
+    euros,
+    horizontal_overflow,
+    plain,
+    screen_params,
+)
 
 SIZES = ((390, 844), (1366, 768))
 LOBBY_SCREENS = tuple((loc, w, h) for loc in LOCALES for w, h in SIZES)
@@ -50,9 +59,7 @@ def test_the_descriptors_name_the_lobby_settings(web_server: WebServer) -> None:
 
 
 @needs_axe
-@pytest.mark.parametrize(
-    "screen", LOBBY_SCREENS, ids=[f"{s[0]}-{s[1]}x{s[2]}" for s in LOBBY_SCREENS]
-)
+@pytest.mark.parametrize("screen", screen_params(LOBBY_SCREENS, turn=0))
 def test_the_lobby_line_of_limits_on_every_screen(
     screen: tuple[str, int, int], screen_tab: Any, web_server: WebServer
 ) -> None:

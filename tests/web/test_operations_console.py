@@ -34,6 +34,7 @@ from web_testkit import (
     axe_violations,
     horizontal_overflow,
     plain,
+    screen_params,
 )
 
 TABLES = """
@@ -240,7 +241,7 @@ def _ids(screen: tuple[str, int, int]) -> str:
 
 
 @needs_axe
-@pytest.mark.parametrize("screen", SCREENS, ids=[_ids(s) for s in SCREENS])
+@pytest.mark.parametrize("screen", screen_params(SCREENS, turn=2))
 def test_monitor_and_events_on_every_screen(
     screen: tuple[str, int, int], chromium: Any, ops_server: WebServer
 ) -> None:

@@ -20,6 +20,7 @@ from web_testkit import (
     euros,
     horizontal_overflow,
     plain,
+    screen_params,
 )
 
 LANG = {"it-IT": "it", "en-GB": "en", "sl-SI": "sl"}
@@ -228,7 +229,7 @@ def _ids(screen: tuple[str, int, int]) -> str:
 
 
 @needs_axe
-@pytest.mark.parametrize("screen", SCREENS, ids=[_ids(s) for s in SCREENS])
+@pytest.mark.parametrize("screen", screen_params(SCREENS, turn=0))
 def test_every_section_on_every_screen(screen: tuple[str, int, int], screen_tab: Any) -> None:
     locale, width, height = screen
     lang = LANG[locale]

@@ -20,6 +20,7 @@ from web_testkit import (
     euros,
     horizontal_overflow,
     plain,
+    screen_params,
 )
 
 needs_axe = pytest.mark.skipif(
@@ -94,7 +95,7 @@ def test_self_exclusion_is_confirmed_and_told_at_login(tab: Tab, web_server: Web
 
 
 @needs_axe
-@pytest.mark.parametrize("screen", SCREENS, ids=[f"{s[0]}-{s[1]}x{s[2]}" for s in SCREENS])
+@pytest.mark.parametrize("screen", screen_params(SCREENS, turn=1))
 def test_limits_and_the_reality_check_on_every_screen(
     screen: tuple[str, int, int], screen_tab: Any, web_server: WebServer
 ) -> None:

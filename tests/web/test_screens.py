@@ -3,7 +3,10 @@
 sideways, the decision buttons and the timer are in view while a decision is open, and axe-core
 finds no serious or critical WCAG 2.1 AA violation (lobby, each table, history, cashier).
 
-Screenshots of each table on each screen go to ``artifacts/web/``.
+Screenshots of each table on each screen go to ``artifacts/web/``. `make test-all` runs each
+table on all six screens; `make test` each table on both sizes, in locales that differ from
+one table to the next, so that the three tables cover the six screens between them
+(``web_testkit.screen_params``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from web_testkit import (
     horizontal_overflow,
     out_of_view,
     plain,
+    screen_params,
 )
 
 LANG = {"it-IT": "it", "en-GB": "en", "sl-SI": "sl"}
@@ -63,7 +67,7 @@ def _decision_in_view(tab: Tab, what: str) -> None:
 
 
 @needs_axe
-@pytest.mark.parametrize("screen", SCREENS, ids=[_ids(s) for s in SCREENS])
+@pytest.mark.parametrize("screen", screen_params(SCREENS, turn=0))
 def test_uth_on_every_screen(
     screen: tuple[str, int, int], screen_tab: Any, web_server: WebServer
 ) -> None:
@@ -122,7 +126,7 @@ def test_uth_on_every_screen(
 
 
 @needs_axe
-@pytest.mark.parametrize("screen", SCREENS, ids=[_ids(s) for s in SCREENS])
+@pytest.mark.parametrize("screen", screen_params(SCREENS, turn=1))
 def test_russian_on_every_screen(
     screen: tuple[str, int, int], screen_tab: Any, web_server: WebServer
 ) -> None:
@@ -159,7 +163,7 @@ def test_russian_on_every_screen(
 
 
 @needs_axe
-@pytest.mark.parametrize("screen", SCREENS, ids=[_ids(s) for s in SCREENS])
+@pytest.mark.parametrize("screen", screen_params(SCREENS, turn=2))
 def test_holdem_on_every_screen(
     screen: tuple[str, int, int], screen_tab: Any, web_server: WebServer, make_bot: Any
 ) -> None:

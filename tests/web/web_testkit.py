@@ -13,7 +13,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,6 +110,22 @@ TRUST_CASINO = (
 LOCALES = ("it-IT", "en-GB", "sl-SI")
 VIEWPORTS = ((390, 844), (1366, 650))
 SCREENS = tuple((loc, vw, vh) for loc in LOCALES for vw, vh in VIEWPORTS)
+
+
+def screen_params(screens: Sequence[tuple[str, int, int]], *, turn: int) -> list[Any]:
+    """``screens`` (every locale at every size) as parameters, the full matrix for `make
+    test-all` and a sample for `make test`: each size once, in a locale that moves with
+    ``turn``, so that the tests of a module given turns 0, 1 and 2 run every locale at every
+    size between them; the others carry the ``slow`` marker."""
+    locales = list(dict.fromkeys(s[0] for s in screens))
+    sizes = list(dict.fromkeys(s[1:] for s in screens))
+    sampled = {(locales[(turn + k) % len(locales)], *size) for k, size in enumerate(sizes)}
+    return [
+        pytest.param(s, id=f"{s[0]}-{s[1]}x{s[2]}", marks=() if s in sampled else pytest.mark.slow)
+        for s in screens
+    ]
+
+
 _EACH_SCREEN = """
 [[tables]]
 name = "lay-ru-{i}"
