@@ -236,10 +236,6 @@ def test_an_alert_is_investigated_and_the_events_filtered_and_downloaded(
     assert not tab.errors, tab.errors
 
 
-def _ids(screen: tuple[str, int, int]) -> str:
-    return f"{screen[0]}-{screen[1]}x{screen[2]}"
-
-
 @needs_axe
 @pytest.mark.parametrize("screen", screen_params(SCREENS, turn=2))
 def test_monitor_and_events_on_every_screen(

@@ -224,10 +224,6 @@ def test_reports_audit_and_rng(tab: Tab, web_server: WebServer, make_bot: Any) -
     assert len(page.query_selector_all("[data-testid=rng-tests] tbody tr")) == 5
 
 
-def _ids(screen: tuple[str, int, int]) -> str:
-    return f"{screen[0]}-{screen[1]}x{screen[2]}"
-
-
 @needs_axe
 @pytest.mark.parametrize("screen", screen_params(SCREENS, turn=0))
 def test_every_section_on_every_screen(screen: tuple[str, int, int], screen_tab: Any) -> None:

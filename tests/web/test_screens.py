@@ -38,10 +38,6 @@ needs_axe = pytest.mark.skipif(
 )
 
 
-def _ids(screen: tuple[str, int, int]) -> str:
-    return f"{screen[0]}-{screen[1]}x{screen[2]}"
-
-
 def _login(tab: Tab, name: str) -> None:
     tab.login(name)
 

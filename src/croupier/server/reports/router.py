@@ -54,8 +54,8 @@ def daily_report(
     """Per table: rounds, players, wagered, paid, GGR, hold, and the return against theory
     (``theory.status`` is ``computing`` while the exact analysis of a pay table runs)."""
     day = daily.parse_day(date, today=utcnow().date())
-    rules = {c.name: c.rules for c in getattr(request.app.state, "table_configs", ())}
     state = request.app.state
+    rules = {c.name: c.rules for c in getattr(state, "table_configs", ())}
     rows = daily.daily_report(
         session, day=day, book=state.theory, games=state.game_theories, rules=rules
     )
