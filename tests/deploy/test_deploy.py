@@ -71,6 +71,22 @@ def _haproxy() -> str | None:
     return found or ("/usr/sbin/haproxy" if os.access("/usr/sbin/haproxy", os.X_OK) else None)
 
 
+@pytest.fixture(scope="module")
+def haproxy() -> str:
+    """The haproxy binary, installed with ``scripts/install-haproxy.sh`` where it is missing
+    (as ``scripts/cluster-local.sh`` does): on a fresh machine these checks run, not skip."""
+    if _haproxy() is None:
+        # One apt-get at a time: the other test workers may be installing too.
+        subprocess.run(
+            ["flock", "/tmp/croupier-apt.lock", "sh", str(REPO / "scripts" / "install-haproxy.sh")],
+            check=True,
+        )
+    found = _haproxy()
+    if found is None:
+        pytest.fail("haproxy could not be installed (scripts/install-haproxy.sh)")
+    return found
+
+
 def test_compose_and_cluster_local_share_one_topology_and_one_haproxy_config() -> None:
     """compose.yaml: PostgreSQL, Redis, croupier-1..3 and HAProxy in front on 8000, the
     HAProxy configuration being deploy/haproxy.cfg, the file scripts/cluster-local.sh gives
@@ -125,12 +141,11 @@ def test_compose_and_cluster_local_share_one_topology_and_one_haproxy_config() -
     assert "option httpchk GET /healthz" in shared
 
 
-@pytest.mark.skipif(_haproxy() is None, reason="haproxy is not installed")
-def test_the_compose_haproxy_configuration_is_valid() -> None:
+def test_the_compose_haproxy_configuration_is_valid(haproxy: str) -> None:
     deploy = REPO / "deploy"
     result = subprocess.run(
         [
-            str(_haproxy()),
+            haproxy,
             "-c",
             "-f",
             str(deploy / "haproxy.cfg"),
@@ -232,8 +247,7 @@ class _Quiet(http.server.ThreadingHTTPServer):
         pass  # HAProxy closing a check it gave up on
 
 
-@pytest.mark.skipif(_haproxy() is None, reason="haproxy is not installed")
-def test_haproxy_keeps_a_slow_process_and_drops_a_dead_one(tmp_path: Path) -> None:
+def test_haproxy_keeps_a_slow_process_and_drops_a_dead_one(haproxy: str, tmp_path: Path) -> None:
     """deploy/haproxy.cfg's health checks: a process whose ``/healthz`` takes 1.6 s (loaded,
     alive) stays in service; one that refuses connections (dead) is marked down. With the
     old 1 s check limit, the load benchmark saw every process of a 3,000-player table marked
@@ -250,7 +264,7 @@ def test_haproxy_keeps_a_slow_process_and_drops_a_dead_one(tmp_path: Path) -> No
     log = tmp_path / "haproxy.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [str(_haproxy()), "-f", str(REPO / "deploy" / "haproxy.cfg"), "-f", str(backend)],
+            [haproxy, "-f", str(REPO / "deploy" / "haproxy.cfg"), "-f", str(backend)],
             env={**os.environ, "LB_BIND": f"127.0.0.1:{_free_port()}"},
             stdout=out,
             stderr=subprocess.STDOUT,
