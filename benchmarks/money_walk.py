@@ -6,7 +6,8 @@ The whole application runs in this process (``create_app`` under Starlette's Tes
 SQLite in a temporary directory, a manual clock) and a profiler hook on every thread records
 each call of a function of ``src/croupier`` while the one request is in flight; it reports:
 
-- ``files`` and ``functions``: the distinct modules and functions called;
+- ``files`` and ``functions``: the distinct modules and functions called (a comprehension
+  counted as the function it is in, as Python 3.12 inlines it);
 - ``validation_points``: those functions whose source raises an error (a place that can
   refuse the request);
 - ``record_shapes``: the distinct croupier types handed from function to function (the
@@ -86,6 +87,10 @@ def _holds(value: Any, depth: int = 3) -> list[str] | None:
     return None
 
 
+_INLINE = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"})
+"""Code objects that are not functions of their own: counted as the function around them."""
+
+
 class Walk:
     """The croupier calls made while :attr:`active`."""
 
@@ -104,8 +109,8 @@ class Walk:
             found = _holds(value)
         except Exception:  # a property that raises: not the stake
             return
-        if found is not None:
-            self.stake_functions.setdefault(key, code)
+        if found is not None and key in self.functions:
+            self.stake_functions.setdefault(key, self.functions[key])
             self.stake_shapes.update(found)
 
     def hook(self, frame: FrameType, event: str, arg: Any) -> None:
@@ -116,9 +121,14 @@ class Walk:
         if "/src/croupier/" not in path:
             return
         module = path.split("/src/", 1)[1]
-        key = (module, code.co_qualname)
+        name = code.co_qualname
+        inner = code.co_name in _INLINE
+        if inner:  # a comprehension is its function's (Python 3.12 inlines it, PEP 709)
+            name = name.removesuffix(f".<locals>.{code.co_name}")
+        key = (module, name)
         if event == "call":
-            self.functions.setdefault(key, code)
+            if not inner:
+                self.functions.setdefault(key, code)
             names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
             for name in names:
                 if name not in ("self", "cls"):
