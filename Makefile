@@ -59,7 +59,7 @@ doctest: $(STAMP)
 
 test-all: lint doctest
 	sh scripts/js-check.sh
-	$(BIN)/pytest -m '' $(XDIST) $(PYTEST_FLAGS)
+	$(BIN)/pytest -m 'not hours' $(XDIST) $(PYTEST_FLAGS)
 
 bench: $(STAMP) $(NATIVE)
 	$(BIN)/croupier bench eval
