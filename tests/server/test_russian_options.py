@@ -240,10 +240,15 @@ def test_two_open_boxes_at_a_server_table(make_server: Any) -> None:
     """open_boxes_per_player 2 (Aragon, Senator, Corona, Sochi): one bet places two open boxes;
     the player sees the second box's cards only once the first has decided."""
     with _seated_at_two_boxes(make_server) as (server, _, seat):
+        # box 0 Ah As Ad 7c 2h, box 1 Kh Ks 8d 8h 2c; dealer Qs Qd 9c 5s 3h qualifies
+        deal = "Ah As Ad 7c 2h Kh Ks 8d 8h 2c Qs Qd 9c 5s 3h"
+        # The refused bet below may shuffle already: one process shuffles a round for it and
+        # drops it; a cluster's owner shuffles the next round it recorded and keeps it for
+        # the next bet (nextround.NextRound.shuffled). The deal is pushed for either.
+        server.shoes.push(deal)
         one = seat.request({"type": "bet", "key": "x", "bets": {"ante": 100, "open_boxes": 3}})
         assert one["type"] == "error" and "open_boxes 3 is outside 1..2" in one["message"]
-        # box 0 Ah As Ad 7c 2h, box 1 Kh Ks 8d 8h 2c; dealer Qs Qd 9c 5s 3h qualifies
-        server.shoes.push("Ah As Ad 7c 2h Kh Ks 8d 8h 2c Qs Qd 9c 5s 3h")
+        server.shoes.push(deal)
         staked = seat.ok({"type": "bet", "key": "k", "bets": {"ante": 100, "open_boxes": 2}})
         assert staked["staked"] == 200
         view = _turn(seat, 0)
