@@ -36,6 +36,15 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 OPERATOR = ("boss", "operator-password-1")
+
+
+class FrameTimeout(AssertionError, queue.Empty):
+    """A bot waited for a frame and none it wanted came in time. A ``queue.Empty`` too: a
+    loop that polls with a short timeout (``except queue.Empty``) goes on whether no frame
+    came or only other frames did (the first raised ``queue.Empty``, the second an
+    ``AssertionError`` that failed ``test_holdem_on_every_screen`` once)."""
+
+
 PASSWORD = "felt-river-lantern-42"
 
 # One casino table per test that plays, so seats never carry over between tests. Betting closes
@@ -452,11 +461,13 @@ class SeatBot:
     def wait_for(
         self, pred: Callable[[dict[str, Any]], bool], timeout: float = 20
     ) -> dict[str, Any]:
+        """The first frame ``pred`` accepts within ``timeout`` seconds; :class:`FrameTimeout`
+        (a ``queue.Empty``, as when no frame came at all) when none did."""
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AssertionError("the bot did not see the expected frame")
+                raise FrameTimeout("the bot did not see the expected frame")
             frame = self.frames.get(timeout=left)
             if pred(frame):
                 return frame
