@@ -397,3 +397,37 @@ def test_a_big_blinds_resent_check_does_not_check_the_flop(table_server: ServerF
         assert last["table"]["decision"] == flop["decision"]
         assert last["view"]["options"] is not None  # still the big blind's to act
         assert len(last["view"]["board"]) == 3
+
+
+@SQLITE_AND_CLUSTER
+def test_a_decision_resent_by_the_seats_next_player_is_stale(server: Server) -> None:
+    """A decision's first answer is its player's: resent under its id by whoever sits at that
+    seat next (ids are public, in ``decisions_open``), it is refused ``stale_decision`` and
+    tells them nothing of the first player's wallet (the first player's own resend is
+    answered while they sit there). Before, the seat's next player was answered the first one's ack, their
+    ``balance`` in it."""
+    _, first_token = server.player("ada", credit=CREDIT)
+    _, next_token = server.player("ben", credit=2 * CREDIT)
+    with table_ws(server.client, "casino", first_token) as ws:
+        ada = Seat(ws)
+        ada.welcome()
+        ada.request({"type": "join", "seat": 0})
+        ada.request({"type": "bet", "key": "a", "bets": {"ante": 100}})
+        preflop = _decisions_open(ada, "pre-flop")
+        play = ada.request({"type": "act", "action": "4x", "decision": preflop})
+        assert play["type"] == "ack" and play["result"]["balance"] == CREDIT - 600, play
+        ada.seen("round_closed")
+        again = ada.request({"type": "act", "action": "4x", "decision": preflop})
+        assert again["type"] == "ack", again
+        assert again["result"] == {**play["result"], "replayed": True}
+        left = ada.request({"type": "leave"})
+        assert left["type"] == "ack", left
+    with table_ws(server.client, "casino", next_token) as ws:
+        ben = Seat(ws)
+        ben.welcome()
+        joined = ben.request({"type": "join", "seat": 0})
+        assert joined["type"] == "ack", joined
+        resent = ben.request({"type": "act", "action": "4x", "decision": preflop})
+        assert resent["type"] == "error" and resent["reason"] == "stale_decision", resent
+        assert str(CREDIT - 600) not in str(resent)
+    assert server.balance(next_token) == 2 * CREDIT

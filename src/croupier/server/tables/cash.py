@@ -487,7 +487,7 @@ class CashDriver:
     async def _act(self, conn: Connection, message: ActMessage) -> ActResult:
         core = self.core
         seat = self.seats.deciding(conn, message.seat)
-        asked = self.turns.ask(seat, message)
+        asked = self.turns.ask(seat, conn.user_id, message)
         if isinstance(asked, Resent):
             return msgspec.structs.replace(asked.result, replayed=True)
         hand = self._hand
@@ -512,7 +512,7 @@ class CashDriver:
             await self._void(f"engine malfunction: {exc}")
             return ActResult(seat=seat, action=message.action, voided=True)
         result = ActResult(seat=seat, action=message.action, decision=str(decision))
-        self.turns.answered(seat, decision, message, result)
+        self.turns.answered(seat, conn.user_id, decision, message, result)
         self.out.drain_engine()
         await self._next_turn()
         return result

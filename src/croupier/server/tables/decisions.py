@@ -156,7 +156,7 @@ class Decisions:
             paid = request.prepaid
             try:
                 seat = self.seats.deciding(request.conn, message.seat)
-                asked = self.turns.ask(seat, message)
+                asked = self.turns.ask(seat, request.conn.user_id, message)
                 if isinstance(asked, Resent):
                     resent.append((request, msgspec.structs.replace(asked.result, replayed=True)))
                     continue
@@ -301,7 +301,7 @@ class Decisions:
                     continue
                 await self._malfunction(exc, valid)
                 return
-            self.turns.answered(seat, decision, message, result)
+            self.turns.answered(seat, request.conn.user_id, decision, message, result)
             decided.add(seat)
             done.append((request, result))
         if decided and (game_round.pending_turns or game_round.phase != before):

@@ -7,7 +7,8 @@ opens (:class:`DecisionId`, ``"<round>-<number>"`` on the wire), sent with the t
 ``act`` may carry it (docs/protocol.md "Decisions"):
 
 - a decision resent with its id gets its first answer again and changes nothing, however the
-  round has moved on (the answers of the round in play and of the one before are kept);
+  round has moved on (the answers of the table's last :data:`KEPT_ROUNDS` rounds are kept);
+  only its player gets it: resent by whoever sits at that seat since, it is stale;
 - a decision naming a turn that is not open any more (decided, timed out, another round) is
   refused, ``stale_decision``, whatever it carries;
 - without an id, it is the decision its seat is asked for now.
@@ -99,9 +100,9 @@ class Turns:
         self._number = 0
         self._open: dict[int, int] = {}
         """seat -> the number of the decision it is asked for now."""
-        self._answers: dict[int, dict[tuple[int, int], tuple[Fingerprint, ActResult]]] = {}
-        """round id -> (seat, number) -> the decision's fingerprint and first answer: the
-        round in play's and the last one's."""
+        self._answers: dict[int, dict[tuple[int, int], tuple[int, Fingerprint, ActResult]]] = {}
+        """round id -> (seat, number) -> the player who decided, the decision's fingerprint
+        and its first answer: the round in play's and those of the rounds before it."""
 
     def begin(self, round_id: int) -> None:
         """Round ``round_id`` is in play: no turn open yet; the answers of the
@@ -143,12 +144,14 @@ class Turns:
             return None
         return DecisionId(self.round_id, number)
 
-    def ask(self, seat: int, act: ActMessage) -> Fresh | Resent:
-        """What ``act`` from ``seat`` is: the decision open for it, or one answered before.
+    def ask(self, seat: int, user_id: int, act: ActMessage) -> Fresh | Resent:
+        """What ``act`` from player ``user_id`` at ``seat`` is: the decision open for it, or
+        one they answered before.
 
         Raises:
-            IllegalActionError: ``stale_decision``, a turn not open (or another decision
-                than the one answered under its id).
+            IllegalActionError: ``stale_decision``, a turn not open, another decision than
+                the one answered under its id, or one another player at that seat answered
+                (its answer is theirs: their wallet's balance is in it).
         """
         if act.decision is None:
             return Fresh(self.current(seat))
@@ -158,16 +161,22 @@ class Turns:
             raise stale(act.decision, "is not a turn of this table's rounds in play")
         first = answers.get((seat, named.number))
         if first is not None:
-            if first[0] != _fingerprint(act):
+            decider, fingerprint, result = first
+            if decider != user_id:
+                raise stale(act.decision, "is not your turn now (it has passed)")
+            if fingerprint != _fingerprint(act):
                 raise stale(act.decision, "was answered already, with another decision")
-            return Resent(first[1])
+            return Resent(result)
         if named.round_id == self.round_id and self._open.get(seat) == named.number:
             return Fresh(named)
         raise stale(act.decision, "is not your turn now (it has passed)")
 
-    def answered(self, seat: int, decision: DecisionId, act: ActMessage, result: ActResult) -> None:
-        """``seat``'s decision ``decision`` was taken, answered ``result`` (kept for a resend)."""
+    def answered(
+        self, seat: int, user_id: int, decision: DecisionId, act: ActMessage, result: ActResult
+    ) -> None:
+        """Player ``user_id``'s decision ``decision`` at ``seat`` was taken, answered
+        ``result`` (kept for their resend)."""
         answers = self._answers.setdefault(decision.round_id, {})
-        answers[(seat, decision.number)] = (_fingerprint(act), result)
+        answers[(seat, decision.number)] = (user_id, _fingerprint(act), result)
         if self._open.get(seat) == decision.number:
             del self._open[seat]
