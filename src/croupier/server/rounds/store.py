@@ -31,7 +31,7 @@ from croupier.server.errors import (
 )
 from croupier.server.rounds.models import Round, RoundPlayer, RoundStatus, RoundVoid
 from croupier.server.wallet import service as wallet
-from croupier.server.wallet.models import IdempotencyKey, LedgerTransaction
+from croupier.server.wallet.models import IdempotencyKey, LedgerTransaction, TransactionKind
 
 __all__ = [
     "CRASH_REASON",
@@ -41,6 +41,7 @@ __all__ = [
     "RecalledRound",
     "Stake",
     "commit_deck",
+    "earlier_stake",
     "open_round",
     "open_row",
     "recall",
@@ -412,6 +413,40 @@ def voided_retry(session: Session, *, user_id: int, key: str) -> RoundVoided | N
         reason="round_voided",
         params={"balance": balance},
     )
+
+
+def earlier_stake(
+    session: Session, *, table: str, stake: Stake
+) -> tuple[int, wallet.Movement] | None:
+    """The stake ``stake`` resent after the round it was taken in (at ``table``) closed, or
+    while that round plays on past its betting: that round's id and the stake's first
+    answer, replayed; ``None`` when its key was never applied, was applied to another
+    request (another table, other spots, another seat: a conflict), or its round was voided
+    (:func:`voided_retry` says so). Its amount is the one held then: only the table, the
+    round and the details (its spots and seat) make it the same stake."""
+    row = session.scalars(
+        select(IdempotencyKey).where(
+            IdempotencyKey.scope == f"user:{stake.user_id}",
+            IdempotencyKey.key == stake.idempotency_key,
+        )
+    ).first()
+    if row is None or row.transaction_id is None or not row.response:
+        return None
+    txn = session.get(LedgerTransaction, row.transaction_id)
+    if txn is None or txn.round_id is None or txn.kind != TransactionKind.HOLD.value:
+        return None
+    round_row = session.get(Round, txn.round_id)
+    if round_row is None or round_row.status == RoundStatus.VOIDED.value:
+        return None
+    then = wallet.hold_request(
+        table=table,
+        round_id=round_row.id,
+        amount=int(row.response["amount"]),
+        details=stake.details,
+    )
+    if round_row.table_name != table or wallet.request_hash(then) != row.request_hash:
+        return None
+    return round_row.id, wallet.Movement.from_json(row.response, replayed=True)
 
 
 def recover_open_rounds(

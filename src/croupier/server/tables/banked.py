@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from croupier.errors import CroupierError, IllegalActionError
+from croupier.server.errors import IdempotencyConflict
 from croupier.server.rounds import store as rounds
 from croupier.server.tables import nextround, stakes
 from croupier.server.tables.connection import Connection, Request
@@ -69,6 +70,8 @@ Bet = tuple[Request, int, Spots]
 """A bet from a seat: its request, the seat, its spots (decoded once, at the frame)."""
 Held = tuple[Request, int, Spots, rounds.Stake]
 """A bet the game took, with its stake."""
+Refused = tuple[Request, int, CroupierError]
+"""A bet from a seat that this round cannot take, and why (unless it is a resend)."""
 
 
 def _stake(request: Request, seat: int, amount: int) -> rounds.Stake:
@@ -177,20 +180,25 @@ class BankedDriver:
             requests = [r for r in requests if r.prepaid is None]
         later: list[Request] = []
         seats: list[Bet] = []
+        closed: list[Refused] = []
         betting: set[int] = set()  # the seats in ``seats`` (a thousand at a live table)
         for request in requests:
             message = request.message
             assert isinstance(message, BetMessage)
             try:
                 seat = self.seats.seat(request.conn)
+                spots = read_spots(message.bets, self.factory.spots)
+            except CroupierError as exc:
+                self.out.refuse(request, exc)
+                continue
+            try:
                 self.seats.check_open()
                 if core.status not in ("idle", "betting"):
                     raise IllegalActionError(
                         f"bets are closed: the table is {core.status}", reason="bets_closed"
                     )
-                spots = read_spots(message.bets, self.factory.spots)
             except CroupierError as exc:
-                self.out.refuse(request, exc)
+                closed.append((request, seat, exc))  # unless it is a bet taken, resent
                 continue
             if seat in betting:
                 later.append(request)
@@ -210,8 +218,23 @@ class BankedDriver:
             if held:
                 lone = len(requests) == 1
                 await self._hold_bets(game_round, held, salt=salt if opening else None, lone=lone)
+        if closed:
+            await self._earlier(closed)
         if later:
             await self.bets(later)
+
+    async def _earlier(self, refused: list[Refused]) -> None:
+        """Bets this round cannot take -- its betting closed, the table closed, or the key
+        taken before -- each answered its first answer again (``replayed``, with the round it
+        was taken in) where it is a bet taken before and resent (its ack lost in the deal's
+        burst, a client retrying late: docs/protocol.md "Idempotency"), else refused."""
+        found = await self.escrow.earlier([_stake(r, seat, 0) for r, seat, _ in refused])
+        for (request, seat, exc), answer in zip(refused, found, strict=True):
+            if answer is None:
+                self.out.refuse(request, exc)
+            else:
+                round_id, move = answer
+                self.out.answer(request, bet_ack(move, round_id=round_id, seat=seat))
 
     async def _not_resent(self, game_round: BankedRound, seats: list[Bet]) -> list[Bet]:
         """The bets that are not resends: a resend (same key, same bet, from a seat that has
@@ -236,13 +259,18 @@ class BankedDriver:
             asked.append((request, seat, spots))
             looked.append(_stake(request, seat, amount))
         found = await self.escrow.replayed(looked)
+        conflicts: list[Refused] = []
         for (request, seat, spots), answer in zip(asked, found, strict=True):
             if answer is None:
                 fresh.append((request, seat, spots))
+            elif isinstance(answer, IdempotencyConflict):
+                conflicts.append((request, seat, answer))
             elif isinstance(answer, CroupierError):
                 self.out.refuse(request, answer)
             else:
                 self.out.answer(request, bet_ack(answer, round_id=core.round_id, seat=seat))
+        if conflicts:
+            await self._earlier(conflicts)
         return fresh
 
     def _checked_bets(self, game_round: BankedRound, fresh: list[Bet]) -> list[Held]:
@@ -281,7 +309,11 @@ class BankedDriver:
         voided, and every request answered so)."""
         core, escrow = self.core, self.escrow
         acks: list[tuple[Request, Result]] = []
+        conflicts: list[Refused] = []
         for (request, seat, spots, _), answer in zip(held, answers, strict=True):
+            if isinstance(answer, IdempotencyConflict):
+                conflicts.append((request, seat, answer))  # a bet of a round before, resent?
+                continue
             if isinstance(answer, CroupierError):
                 self.out.refuse(request, answer)
                 continue
@@ -302,6 +334,8 @@ class BankedDriver:
                 return None
             core.round_users[seat] = request.conn.user_id
             acks.append((request, bet_ack(answer, round_id=core.round_id, seat=seat)))
+        if conflicts:
+            await self._earlier(conflicts)
         return acks
 
     async def _open_round(

@@ -6,7 +6,8 @@ round in play, and nothing else in the table touches the wallet:
 
 - ``open``: the round opened with its opening stakes, in one transaction (:mod:`.stakes`);
 - ``hold``: stakes (bets, or decisions' fees and bets) held, each under its idempotency key,
-  in one transaction per part; ``replayed``: the answers of stakes resent;
+  in one transaction per part; ``replayed``: the answers of stakes resent; ``earlier``:
+  those of bets resent after their round moved on (betting closed, or the round over);
 - ``verify``: a gateway's prepaid holds checked in the database (the hold exists, is that
   user's, for that round, that bet or decision and that amount: :func:`.window.verified_holds`);
 - ``keep`` / ``kept`` / ``returned``: the holds of the round the table took, and those it
@@ -30,6 +31,7 @@ from croupier.server.rounds import store as rounds
 from croupier.server.tables import stakes, window
 from croupier.server.tables.connection import Prepaid
 from croupier.server.tables.core import TableCore
+from croupier.server.wallet.service import Movement
 
 __all__ = ["Escrow", "WindowedEscrow"]
 
@@ -115,6 +117,15 @@ class Escrow:
                 stakes.replayed_stakes, core.db, round_id=core.round_id, stakes=batch
             )
         )
+
+    async def earlier(self, batch: list[rounds.Stake]) -> list[tuple[int, Movement] | None]:
+        """Each bet resent whose round has moved on: the round it was taken in and its first
+        answer (:func:`.stakes.earlier_stakes`)."""
+        core = self._core
+        found: list[tuple[int, Movement] | None] = await core.db_call(
+            stakes.earlier_stakes, core.db, table=core.name, stakes=batch
+        )
+        return found
 
     async def verify(self, claims: Sequence[tuple[Prepaid, rounds.Stake]]) -> list[window.Verdict]:
         """Whether each prepaid hold is, in the database, the hold of that stake (its user,

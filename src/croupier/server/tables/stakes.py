@@ -30,6 +30,7 @@ __all__ = [
     "Opening",
     "close_window",
     "commit_deck",
+    "earlier_stakes",
     "hold",
     "hold_in_window",
     "hold_one",
@@ -251,6 +252,18 @@ def replayed_stakes(
     for (i, _), answer in zip(conflicts, explained, strict=True):
         answers[i] = answer
     return answers
+
+
+def earlier_stakes(
+    db: Database, *, table: str, stakes: Sequence[rounds.Stake]
+) -> list[tuple[int, Movement] | None]:
+    """For each bet resent that this round cannot take (its betting closed, or its key taken
+    in a round before), the round it was taken in and its first answer, replayed; ``None``
+    where it is not a resend (:func:`rounds.earlier_stake`)."""
+    if not stakes:
+        return []
+    with db.session() as session:
+        return [rounds.earlier_stake(session, table=table, stake=one) for one in stakes]
 
 
 def settle(
