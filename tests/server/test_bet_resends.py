@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from server_cluster import SQLITE_AND_CLUSTER
+from server_cluster import SQLITE_AND_CLUSTER, THROUGH_CLUSTER
 from server_testkit import Seat, Server, table_ws
 
 pytestmark = pytest.mark.timeout(120)
@@ -50,7 +50,7 @@ def test_a_bet_resent_after_it_closed_betting_is_answered_replayed(server: Serve
         assert server.balance(token) == CREDIT - 200
 
 
-@SQLITE_AND_CLUSTER
+@THROUGH_CLUSTER
 def test_a_bet_resent_after_its_round_settled_is_answered_replayed(server: Server) -> None:
     """Resent once its round is over -- the table idle, then in the next round's betting
     with the seat's new bet placed -- it gets its first answer with its own round's id; the

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import BigInteger, Integer, Table, bindparam, select, true, update
+from sqlalchemy import BigInteger, Integer, Table, bindparam, select, true, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -41,7 +41,7 @@ __all__ = [
     "RecalledRound",
     "Stake",
     "commit_deck",
-    "earlier_stake",
+    "earlier_stakes",
     "open_round",
     "open_row",
     "recall",
@@ -415,38 +415,64 @@ def voided_retry(session: Session, *, user_id: int, key: str) -> RoundVoided | N
     )
 
 
-def earlier_stake(
-    session: Session, *, table: str, stake: Stake
-) -> tuple[int, wallet.Movement] | None:
-    """The stake ``stake`` resent after the round it was taken in (at ``table``) closed, or
-    while that round plays on past its betting: that round's id and the stake's first
-    answer, replayed; ``None`` when its key was never applied, was applied to another
-    request (another table, other spots, another seat: a conflict), or its round was voided
-    (:func:`voided_retry` says so). Its amount is the one held then: only the table, the
-    round and the details (its spots and seat) make it the same stake."""
-    row = session.scalars(
-        select(IdempotencyKey).where(
-            IdempotencyKey.scope == f"user:{stake.user_id}",
-            IdempotencyKey.key == stake.idempotency_key,
+def earlier_stakes(
+    session: Session, *, table: str, stakes: Sequence[Stake]
+) -> list[tuple[int, wallet.Movement] | None]:
+    """For each stake, in order: the stake resent after the round it was taken in (at
+    ``table``) closed, or while that round plays on past its betting -- that round's id and
+    the stake's first answer, replayed -- or ``None`` when its key was never applied, was
+    applied to another request (another table, other spots, another seat: a conflict), or
+    its round was voided (:func:`voided_retry` says so). Its amount is the one held then:
+    the table, the round and the details (its spots and seat) make it the same stake. Three
+    statements, whatever the number of stakes."""
+    pairs = {(f"user:{s.user_id}", s.idempotency_key) for s in stakes}
+    if not pairs:
+        return []
+    keys = {
+        (row.scope, row.key): row
+        for row in session.scalars(
+            select(IdempotencyKey).where(
+                tuple_(IdempotencyKey.scope, IdempotencyKey.key).in_(sorted(pairs))
+            )
         )
-    ).first()
-    if row is None or row.transaction_id is None or not row.response:
-        return None
-    txn = session.get(LedgerTransaction, row.transaction_id)
-    if txn is None or txn.round_id is None or txn.kind != TransactionKind.HOLD.value:
-        return None
-    round_row = session.get(Round, txn.round_id)
-    if round_row is None or round_row.status == RoundStatus.VOIDED.value:
-        return None
-    then = wallet.hold_request(
-        table=table,
-        round_id=round_row.id,
-        amount=int(row.response["amount"]),
-        details=stake.details,
-    )
-    if round_row.table_name != table or wallet.request_hash(then) != row.request_hash:
-        return None
-    return round_row.id, wallet.Movement.from_json(row.response, replayed=True)
+        if row.transaction_id is not None and row.response
+    }
+    txns = {
+        txn.id: txn
+        for txn in session.scalars(
+            select(LedgerTransaction).where(
+                LedgerTransaction.id.in_({row.transaction_id for row in keys.values()}),
+                LedgerTransaction.kind == TransactionKind.HOLD.value,
+            )
+        )
+    }
+    round_ids = {txn.round_id for txn in txns.values() if txn.round_id is not None}
+    played = {
+        row.id: row
+        for row in session.scalars(
+            select(Round).where(
+                Round.id.in_(round_ids),
+                Round.table_name == table,
+                Round.status != RoundStatus.VOIDED.value,
+            )
+        )
+    }
+    found: list[tuple[int, wallet.Movement] | None] = []
+    for stake in stakes:
+        key = keys.get((f"user:{stake.user_id}", stake.idempotency_key))
+        txn = txns.get(key.transaction_id or 0) if key is not None else None
+        row = played.get(txn.round_id or 0) if txn is not None else None
+        if key is None or row is None:
+            found.append(None)
+            continue
+        then = wallet.hold_request(
+            table=table, round_id=row.id, amount=int(key.response["amount"]), details=stake.details
+        )
+        same = wallet.request_hash(then) == key.request_hash
+        found.append(
+            (row.id, wallet.Movement.from_json(key.response, replayed=True)) if same else None
+        )
+    return found
 
 
 def recover_open_rounds(

@@ -259,11 +259,11 @@ def earlier_stakes(
 ) -> list[tuple[int, Movement] | None]:
     """For each bet resent that this round cannot take (its betting closed, or its key taken
     in a round before), the round it was taken in and its first answer, replayed; ``None``
-    where it is not a resend (:func:`rounds.earlier_stake`)."""
+    where it is not a resend (:func:`rounds.earlier_stakes`)."""
     if not stakes:
         return []
     with db.session() as session:
-        return [rounds.earlier_stake(session, table=table, stake=one) for one in stakes]
+        return rounds.earlier_stakes(session, table=table, stakes=stakes)
 
 
 def settle(
