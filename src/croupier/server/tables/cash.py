@@ -188,6 +188,12 @@ class CashDriver:
             self.out.broadcast_state()
             self.seats.arm_idle()
             return SitResult(seat=seat, sitting_out=True)
+        excluded = await self.core.db_call(
+            self.core.admission.refused_seats, self.core.db, [conn.user_id]
+        )
+        if conn.user_id in excluded:
+            # Excluded since sitting down: never back in (cashed out before the next hand).
+            raise excluded[conn.user_id]
         self._out.discard(seat)
         self.out.emit(SatIn(seat=seat))
         self.out.broadcast_state()
@@ -426,9 +432,18 @@ class CashDriver:
         stay seated) and cash out those who excluded themselves (issue 16: self-exclusion
         stops a seated player at the next hand). Whether two players are still ready."""
         core = self.core
-        users = {core.seats[s].user_id: s for s in ready}
+        dealt = {core.seats[s].user_id for s in ready}
+        # Every player seated is asked about, not only those ready: one who sits out (or
+        # has no chips yet) when excluding themselves is cashed out too (docs/protocol.md
+        # "Responsible gaming"); a limit used up concerns only those to be dealt in.
+        users = [o.user_id for o in core.seats.values()]
         need = self.cash.forced_bets
-        refused = await core.db_call(core.admission.blocked, core.db, list(users), need=need)
+        blocked = await core.db_call(core.admission.blocked, core.db, users, need=need)
+        refused = {
+            user: why
+            for user, why in blocked.items()
+            if user in dealt or why.reason == "self_excluded"
+        }
         await self._sit_out(refused)
         return len(self._ready()) >= 2
 
