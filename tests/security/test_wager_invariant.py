@@ -375,5 +375,6 @@ def test_a_wager_limit_holds_after_any_actions_at_any_table(server: SecServer) -
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(2400)  # 40 sequences on the real clock: 16 min on a loaded 2-core machine
 def test_a_wager_limit_holds_after_many_random_sequences(server: SecServer) -> None:
     _run(examples=40, steps=40)
