@@ -23,6 +23,7 @@ from croupier.server.cluster import messages as m
 from croupier.server.cluster import tasks
 from croupier.server.cluster.bus import Bus
 from croupier.server.cluster.tasks import Background
+from croupier.server.errors import ServiceUnavailable
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.connection import (
     Connect,
@@ -38,6 +39,7 @@ from croupier.server.tables.wire import (
     SeatEventFrame,
     Shared,
     encode,
+    error_frame,
     parse_client_message,
 )
 from croupier.server.tables.wire_events import YourTurn
@@ -166,6 +168,18 @@ def _turn(frame: object) -> m.TurnOffer | None:
     return m.TurnOffer(event.round_id, event.phase, list(event.legal), stakes, event.decision)
 
 
+def _moved(prepaid: Prepaid | None) -> ServiceUnavailable:
+    """Why a request from a socket the table's new owner never saw is not applied."""
+    held = ""
+    if prepaid is not None:
+        closes = "betting" if prepaid.phase is None else "the decision phase"
+        held = f"; its stake is returned when {closes} closes at the latest"
+    return ServiceUnavailable(
+        "the table moved to another server: nothing of this request was done" + held,
+        reason="table_moved",
+    )
+
+
 class TableHost:
     """A table this process owns: its commands read from the bus, its frames published."""
 
@@ -267,16 +281,19 @@ class TableHost:
         self, gateway: str, cid: int, request: int, text: str, prepaid: Prepaid | None
     ) -> None:
         conn = self.remote.get((gateway, cid))
-        if conn is None:
-            # A socket this owner never saw connect (it connected to the table's previous
-            # owner): answered, not applied; its gateway connects it again.
-            log.info("request from unknown socket %s/%s at %s dropped", gateway, cid, self.name)
-            self.outlet.answered(gateway, request)
-            return
         try:
             message = parse_client_message(text)
         except CroupierError as exc:
             log.error("dropped a request on the bus that does not validate: %s", exc)
+            self.outlet.answered(gateway, request)
+            return
+        if conn is None:
+            # A socket this owner never saw connect: it sent the request to the table's
+            # previous owner just before this one took over. Not applied, and said so (its
+            # gateway connects it again); a stake its gateway held comes back with the void
+            # of the old owner's round, or at the close of its window.
+            log.info("request from unknown socket %s/%s at %s refused", gateway, cid, self.name)
+            self.outlet.add(gateway, cid, error_frame(_moved(prepaid), ref=message.id))
             self.outlet.answered(gateway, request)
             return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
