@@ -139,7 +139,18 @@ class ClusterAccess:
         self._pending[request] = (conn.cid, done, message.id)
         text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
         try:
-            await self.bus.send(conn.table, m.Submit(self.node, conn.cid, request, text, prepaid))
+            await self.bus.send(
+                conn.table,
+                m.Submit(
+                    self.node,
+                    conn.cid,
+                    request,
+                    text,
+                    prepaid,
+                    user_id=conn.user_id,
+                    username=conn.username,
+                ),
+            )
         except BusUnavailable:
             self._pending.pop(request, None)
             held_note = "nothing was done"
@@ -306,7 +317,11 @@ class ClusterAccess:
         for cid, seat in seated.values():
             request = next(self._ids)
             join = json.dumps({"type": "join", "seat": seat})
-            commands.append((message.table, m.Submit(self.node, cid, request, join)))
+            conn = self.conns[cid]
+            submit = m.Submit(
+                self.node, cid, request, join, user_id=conn.user_id, username=conn.username
+            )
+            commands.append((message.table, submit))
         if commands:
             try:
                 await self.bus.send_many(commands)

@@ -120,6 +120,10 @@ class GatewayHolds:
         waiting there; ``None`` (the owner decides) for a decision that adds no stake."""
         if act.decision is not None and act.decision != turn.decision:
             return None  # not this turn's: the owner answers it (a resend, or stale)
+        if act.seat is not None and act.seat != seat:
+            # Another seat's: the owner refuses it. Held, its refusal would return the stake
+            # under this turn's key and so refuse the seat's own decision after it.
+            return None
         word = self.word(table, act)
         amount = turn.stakes.get(word) if word in turn.legal else None
         if word is None or amount is None or amount <= 0:

@@ -241,22 +241,14 @@ class TableHost:
 
     def command(self, command: m.Command) -> None:
         """Apply one validated command to the table (through its inbox)."""
-        table, outlet = self.table, self.outlet
+        table = self.table
         match command:
             case m.Connect(gateway, cid, user_id, username):
-                conn = RemoteConnection(
-                    user_id=user_id, username=username, gateway=gateway, cid=cid, outlet=outlet
-                )
-                old = self.remote.pop((gateway, cid), None)
-                if old is not None:
-                    table.disconnect(old)
-                self.remote[(gateway, cid)] = conn
-                outlet.members.setdefault(gateway, {})[cid] = conn
-                table.core.inbox.put_nowait(Connect(conn))
+                self._connect(gateway, cid, user_id, username)
             case m.Disconnect(gateway, cid):
                 self._drop(gateway, cid)
-            case m.Submit(gateway, cid, request, text, prepaid):
-                self._submit(gateway, cid, request, text, prepaid)
+            case m.Submit():
+                self._submit(command)
             case m.Reconfigure(config, closed, changed):
                 try:
                     new = TableConfig.model_validate(config)
@@ -266,6 +258,18 @@ class TableHost:
                     )
                     return
                 self._changes.start(table.reconfigure(new, closed=closed, changed=changed))
+
+    def _connect(self, gateway: str, cid: int, user_id: int, username: str) -> RemoteConnection:
+        conn = RemoteConnection(
+            user_id=user_id, username=username, gateway=gateway, cid=cid, outlet=self.outlet
+        )
+        old = self.remote.pop((gateway, cid), None)
+        if old is not None:
+            self.table.disconnect(old)
+        self.remote[(gateway, cid)] = conn
+        self.outlet.members.setdefault(gateway, {})[cid] = conn
+        self.table.core.inbox.put_nowait(Connect(conn))
+        return conn
 
     def _drop(self, gateway: str, cid: int) -> None:
         conn = self.remote.pop((gateway, cid), None)
@@ -277,29 +281,32 @@ class TableHost:
         if conn is not None:
             self.table.disconnect(conn)
 
-    def _submit(
-        self, gateway: str, cid: int, request: int, text: str, prepaid: Prepaid | None
-    ) -> None:
-        conn = self.remote.get((gateway, cid))
+    def _submit(self, command: m.Submit) -> None:
+        gateway, cid, request = command.gateway, command.conn, command.request
         try:
-            message = parse_client_message(text)
+            message = parse_client_message(command.message)
         except CroupierError as exc:
             log.error("dropped a request on the bus that does not validate: %s", exc)
             self.outlet.answered(gateway, request)
             return
+        conn = self.remote.get((gateway, cid))
+        if conn is None and command.user_id:
+            # A socket this owner does not know, on a gateway that is alive (it sent this):
+            # it connected to the table's previous owner just before this one took over, or
+            # this owner took its gateway for dead when a heartbeat came late. It is
+            # connected first (its welcome says where it sits now), then the request is
+            # taken as any other: applied, or refused and a stake held for it returned.
+            log.info("request from unknown socket %s/%s at %s: connected", gateway, cid, self.name)
+            conn = self._connect(gateway, cid, command.user_id, command.username)
         if conn is None:
-            # A socket this owner never saw connect: it sent the request to the table's
-            # previous owner just before this one took over. Not applied, and said so (its
-            # gateway connects it again); a stake its gateway held comes back with the void
-            # of the old owner's round, or at the close of its window.
-            log.info("request from unknown socket %s/%s at %s refused", gateway, cid, self.name)
-            self.outlet.add(gateway, cid, error_frame(_moved(prepaid), ref=message.id))
+            # A gateway that does not say whose socket it is: not applied, and said so.
+            self.outlet.add(gateway, cid, error_frame(_moved(command.prepaid), ref=message.id))
             self.outlet.answered(gateway, request)
             return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         outlet = self.outlet
         done.add_done_callback(lambda _: outlet.answered(gateway, request))
-        self.table.core.inbox.put_nowait(Request(conn, message, done, prepaid))
+        self.table.core.inbox.put_nowait(Request(conn, message, done, command.prepaid))
 
     async def _reap(self) -> None:
         """Disconnect the sockets of gateways that stopped beating (a dead process)."""

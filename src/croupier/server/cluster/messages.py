@@ -95,6 +95,10 @@ class Submit(msgspec.Struct, tag="submit", frozen=True):
     """The client's frame as it sent it (the owner parses it again)."""
     prepaid: Prepaid | None = None
     """A bet whose stake this gateway held for the round in betting (issue 18)."""
+    user_id: int = 0
+    username: str = ""
+    """The socket's player: an owner that does not know the socket (it connected to the
+    table's previous owner, or its gateway was taken for dead) connects it first."""
 
 
 class Reconfigure(msgspec.Struct, tag="reconfigure", frozen=True):
