@@ -198,3 +198,49 @@ def test_limits_changed_in_the_betting_window_apply_to_the_boxes_after(
         a.event("cards_dealt")
     ledger = server.ledger()
     assert sum(ledger.values()) == 0
+
+
+# Olga's open box Ah As Ad 7c 2h; the dealer Qs Qd 9c 5s 3h; then 4d for her exchange.
+OLGA = "Ah As Ad 7c 2h Qs Qd 9c 5s 3h 4d 6c 7d"
+
+
+@SQLITE_AND_CLUSTER
+def test_the_bet_after_an_exchange_has_its_own_time(russian: Server) -> None:
+    """A box that exchanged at the last second of its turn decides its Bet in a turn of its
+    own, with the table's full decision time announced (``decisions_open``): it used to have
+    what was left of the first (the box folded a second later, its Ante and fee lost).
+    Found by red-teaming."""
+    server = russian
+    _, token = server.player("olga", credit=CREDIT)
+    server.shoes.push(OLGA)
+    with table_ws(server.client, "russian", token) as ws:
+        seat = Seat(ws)
+        seat.welcome()
+        seat.ok({"type": "join"})
+        seat.ok({"type": "bet", "key": "k", "bets": {"ante": 100}})
+        first = seat.event("decisions_open")
+        server.clock.advance(RUSSIAN.decision_seconds - 1)
+        mark = len(seat.frames)
+        exchanged = seat.ok(
+            {"type": "act", "action": "exchange", "cards": ["2h"], "decision": first["decision"]}
+        )
+        assert exchanged["staked"] == 100  # the exchange fee: the Ante
+        opened = seat.after(
+            mark, lambda f: f["type"] == "event" and f["event"]["kind"] == "decisions_open"
+        )["event"]
+        assert opened["decision"] != first["decision"]
+        assert opened["decision_seconds"] == RUSSIAN.decision_seconds
+        seat.request({"type": "ping"})
+        state = next(f for f in reversed(seat.frames) if f["type"] == "state")["table"]
+        assert state["decision"] == opened["decision"]
+        assert state["deadline_in"] > RUSSIAN.decision_seconds - 2
+        server.clock.advance(2)  # past the first turn's deadline: the box still decides
+        bet = seat.ok({"type": "act", "action": "bet", "decision": opened["decision"]})
+        assert bet["staked"] == 200
+        closed = seat.event("round_closed")
+        assert closed["returns"]["0"] > 0  # trips against a qualifying dealer
+        # The first turn's id is spent: resent, it gets its first answer.
+        again = seat.request(
+            {"type": "act", "action": "exchange", "cards": ["2h"], "decision": first["decision"]}
+        )
+        assert again["type"] == "ack" and again["result"] == {**exchanged, "replayed": True}

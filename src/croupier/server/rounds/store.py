@@ -34,6 +34,7 @@ from croupier.server.wallet import service as wallet
 from croupier.server.wallet.models import IdempotencyKey, LedgerTransaction, TransactionKind
 
 __all__ = [
+    "ANY_SEAT",
     "CRASH_REASON",
     "SETTLED_ROUNDS",
     "RecallView",
@@ -415,16 +416,22 @@ def voided_retry(session: Session, *, user_id: int, key: str) -> RoundVoided | N
     )
 
 
+ANY_SEAT = -1
+"""The seat of a stake looked up by :func:`earlier_stakes` whose player sits nowhere now:
+the seat they had in the round it was taken in."""
+
+
 def earlier_stakes(
     session: Session, *, table: str, stakes: Sequence[Stake]
-) -> list[tuple[int, wallet.Movement] | None]:
+) -> list[tuple[int, int, wallet.Movement] | IdempotencyConflict | None]:
     """For each stake, in order: the stake resent after the round it was taken in (at
-    ``table``) closed, or while that round plays on past its betting -- that round's id and
-    the stake's first answer, replayed -- or ``None`` when its key was never applied, was
-    applied to another request (another table, other spots, another seat: a conflict), or
-    its round was voided (:func:`voided_retry` says so). Its amount is the one held then:
-    the table, the round and the details (its spots and seat) make it the same stake. Three
-    statements, whatever the number of stakes."""
+    ``table``) closed, or while that round plays on past its betting -- that round's id, the
+    seat and the stake's first answer, replayed; the conflict when its key was applied to
+    another request (another table, other spots, another seat); ``None`` when its key was
+    never applied, or its round was voided (:func:`voided_retry` says so). Its amount is the
+    one held then: the table, the round and the details (its spots and seat) make it the
+    same stake; a stake from :data:`ANY_SEAT` is from the seat its player had in that round.
+    Three statements, whatever the number of stakes (four with a stake from no seat)."""
     pairs = {(f"user:{s.user_id}", s.idempotency_key) for s in stakes}
     if not pairs:
         return []
@@ -435,44 +442,83 @@ def earlier_stakes(
                 tuple_(IdempotencyKey.scope, IdempotencyKey.key).in_(sorted(pairs))
             )
         )
-        if row.transaction_id is not None and row.response
     }
+    if not keys:
+        return [None] * len(stakes)
     txns = {
         txn.id: txn
         for txn in session.scalars(
             select(LedgerTransaction).where(
-                LedgerTransaction.id.in_({row.transaction_id for row in keys.values()}),
+                LedgerTransaction.id.in_(
+                    {row.transaction_id for row in keys.values() if row.transaction_id}
+                ),
                 LedgerTransaction.kind == TransactionKind.HOLD.value,
             )
         )
     }
-    round_ids = {txn.round_id for txn in txns.values() if txn.round_id is not None}
-    played = {
+    rounds = {
         row.id: row
         for row in session.scalars(
-            select(Round).where(
-                Round.id.in_(round_ids),
-                Round.table_name == table,
-                Round.status != RoundStatus.VOIDED.value,
-            )
+            select(Round).where(Round.id.in_({t.round_id for t in txns.values() if t.round_id}))
         )
     }
-    found: list[tuple[int, wallet.Movement] | None] = []
+    played = {
+        row.id: row
+        for row in rounds.values()
+        if row.table_name == table and row.status != RoundStatus.VOIDED.value
+    }
+    had = _seats_had(session, set(played), stakes)
+    found: list[tuple[int, int, wallet.Movement] | IdempotencyConflict | None] = []
     for stake in stakes:
         key = keys.get((f"user:{stake.user_id}", stake.idempotency_key))
         txn = txns.get(key.transaction_id or 0) if key is not None else None
-        row = played.get(txn.round_id or 0) if txn is not None else None
-        if key is None or row is None:
+        then_round = rounds.get(txn.round_id or 0) if txn is not None else None
+        if key is None or (
+            then_round is not None and then_round.status == RoundStatus.VOIDED.value
+        ):
             found.append(None)
             continue
-        then = wallet.hold_request(
-            table=table, round_id=row.id, amount=int(key.response["amount"]), details=stake.details
-        )
-        same = wallet.request_hash(then) == key.request_hash
-        found.append(
-            (row.id, wallet.Movement.from_json(key.response, replayed=True)) if same else None
-        )
+        row = played.get(then_round.id) if then_round is not None else None
+        seat = stake.seat
+        if row is not None and seat == ANY_SEAT:
+            seat = had.get((row.id, stake.user_id), ANY_SEAT)
+        same = False
+        if row is not None and seat != ANY_SEAT and key.response:
+            details = stake.details
+            if details is not None and "seat" in details:
+                details = dict(details, seat=seat)
+            then = wallet.hold_request(
+                table=table, round_id=row.id, amount=int(key.response["amount"]), details=details
+            )
+            same = wallet.request_hash(then) == key.request_hash
+        if same and row is not None and key.response:
+            found.append((row.id, seat, wallet.Movement.from_json(key.response, replayed=True)))
+        elif stake.seat == ANY_SEAT:
+            found.append(None)  # not seated now: that is the answer
+        else:
+            found.append(_conflict(stake.idempotency_key))
     return found
+
+
+def _seats_had(
+    session: Session, played: set[int], stakes: Sequence[Stake]
+) -> dict[tuple[int, int], int]:
+    """(round, user) -> the seat the user played from in the rounds ``played``, for the
+    stakes from :data:`ANY_SEAT` (one statement; none without such a stake)."""
+    users = {s.user_id for s in stakes if s.seat == ANY_SEAT}
+    if not played or not users:
+        return {}
+    rows = session.scalars(
+        select(RoundPlayer).where(RoundPlayer.round_id.in_(played), RoundPlayer.user_id.in_(users))
+    )
+    return {(row.round_id, row.user_id): row.seat for row in rows}
+
+
+def _conflict(key: str) -> IdempotencyConflict:
+    return IdempotencyConflict(
+        f"idempotency key {key!r} was already used for a different request",
+        reason="idempotency_conflict",
+    )
 
 
 def recover_open_rounds(

@@ -93,7 +93,7 @@ class BankedDriver:
         """The round in play (the core's, typed as a round against the house)."""
         self.next = nextround.NextRounds(parts.core, self.factory, parts.escrow.windowed)
         """A cluster's next round, recorded for the gateways' holds (:mod:`.nextround`)."""
-        self.turns = Turns()
+        self.turns = Turns(self.factory.decision_word)
         self.decisions = Decisions(parts, self.turns, self)
         self.gateway_bets = GatewayBets(self)
         """Bets whose stakes a cluster's gateway held (:mod:`.gateway_bets`)."""
@@ -187,6 +187,12 @@ class BankedDriver:
             assert isinstance(message, BetMessage)
             try:
                 seat = self.seats.seat(request.conn)
+            except CroupierError as exc:
+                # Not seated: unless a bet taken before, resent after a lost ack from a seat
+                # freed since its connection dropped (the seat it had, found with it).
+                closed.append((request, rounds.ANY_SEAT, exc))
+                continue
+            try:
                 spots = read_spots(message.bets, self.factory.spots)
             except CroupierError as exc:
                 self.out.refuse(request, exc)
@@ -214,7 +220,7 @@ class BankedDriver:
             else:
                 salt, game_round = nextround.shuffle(core, self.factory)
             fresh = await self._not_resent(game_round, seats)
-            held = self._checked_bets(game_round, fresh)
+            held = self._checked_bets(game_round, fresh, closed)
             if held:
                 lone = len(requests) == 1
                 await self._hold_bets(game_round, held, salt=salt if opening else None, lone=lone)
@@ -224,16 +230,20 @@ class BankedDriver:
             await self.bets(later)
 
     async def _earlier(self, refused: list[Refused]) -> None:
-        """Bets this round cannot take -- its betting closed, the table closed, or the key
-        taken before -- each answered its first answer again (``replayed``, with the round it
-        was taken in) where it is a bet taken before and resent (its ack lost in the deal's
-        burst, a client retrying late: docs/protocol.md "Idempotency"), else refused."""
+        """Bets this round cannot take -- its betting closed, the table closed, the key taken
+        before, or the player seated nowhere now -- each answered its first answer again
+        (``replayed``, with the round it was taken in) where it is a bet taken before and
+        resent (its ack lost in the deal's burst, a client retrying late from a seat freed
+        since: docs/protocol.md "Idempotency"); refused ``idempotency_conflict`` where its key
+        is another bet's; else refused why the round cannot take it."""
         found = await self.escrow.earlier([_stake(r, seat, 0) for r, seat, _ in refused])
-        for (request, seat, exc), answer in zip(refused, found, strict=True):
+        for (request, _, exc), answer in zip(refused, found, strict=True):
             if answer is None:
                 self.out.refuse(request, exc)
+            elif isinstance(answer, IdempotencyConflict):
+                self.out.refuse(request, answer)  # the key is another bet's, wherever it is
             else:
-                round_id, move = answer
+                round_id, seat, move = answer
                 self.out.answer(request, bet_ack(move, round_id=round_id, seat=seat))
 
     async def _not_resent(self, game_round: BankedRound, seats: list[Bet]) -> list[Bet]:
@@ -273,14 +283,18 @@ class BankedDriver:
             await self._earlier(conflicts)
         return fresh
 
-    def _checked_bets(self, game_round: BankedRound, fresh: list[Bet]) -> list[Held]:
-        """The bets the game takes, each with its stake; the others refused."""
+    def _checked_bets(
+        self, game_round: BankedRound, fresh: list[Bet], refused: list[Refused]
+    ) -> list[Held]:
+        """The bets the game takes, each with its stake; the others added to ``refused``
+        (unless taken before: an add-on such as UTH's Trips resent after its round closed,
+        which the round now refuses for want of an Ante)."""
         held = []
         for request, seat, spots in fresh:
             try:
                 total = game_round.check_bets(seat, spots)
             except CroupierError as exc:
-                self.out.refuse(request, exc)
+                refused.append((request, seat, exc))
                 continue
             held.append((request, seat, spots, _stake(request, seat, total)))
         return held

@@ -174,7 +174,12 @@ class CashDriver:
     async def seat_request(
         self, conn: Connection, message: BuyInMessage | SitOutMessage | SitInMessage
     ) -> Result | None:
-        seat = self.seats.seat(conn)
+        try:
+            seat = self.seats.seat(conn)
+        except CroupierError as exc:
+            if isinstance(message, BuyInMessage) and exc.reason == "not_seated":
+                await self._buy_in_left(conn, message)  # a retry of one taken before: says so
+            raise
         if isinstance(message, BuyInMessage):
             return await self._buy_in(conn, seat, message)
         out = isinstance(message, SitOutMessage)
@@ -250,15 +255,7 @@ class CashDriver:
             # A retry: answered with what is true now, not what was true then (issue 13).
             balance = await core.db_call(self.seats.wallet_balance, conn.user_id)
             if message.key not in self._sitting_keys.get(conn.user_id, ()):
-                raise RoundVoided(
-                    f"buy-in {message.key!r} was taken before, and its chips have gone back "
-                    f"to your wallet since (a restart voided the hand in play, or the seat "
-                    f"was left): the wallet holds {balance}; buy in again with a new key",
-                    balance=balance,
-                    stack=self.stacks.get(seat, 0),
-                    reason="round_voided",
-                    params={"balance": balance},
-                )
+                raise _gone_back(message.key, balance, self.stacks.get(seat, 0))
         return BuyInResult(
             seat=seat,
             amount=int(move.amount),
@@ -266,6 +263,20 @@ class CashDriver:
             balance=balance,
             replayed=bool(move.replayed),
         )
+
+    async def _buy_in_left(self, conn: Connection, message: BuyInMessage) -> None:
+        """A buy-in from a player seated nowhere: if it is one taken before (a retry after
+        a lost ack, the seat left since), its chips went back to the wallet -- said so.
+
+        Raises:
+            RoundVoided: it was taken before (``balance``, and ``stack`` 0).
+        """
+        core = self.core
+        args = {"table": core.name, "user_id": conn.user_id, "amount": message.amount}
+        replay = await core.in_session(replayed_buy_in, idempotency_key=message.key, **args)
+        if replay is not None:
+            balance = await core.db_call(self.seats.wallet_balance, conn.user_id)
+            raise _gone_back(message.key, balance, 0)
 
     async def leave(self, conn: Connection, message: LeaveMessage) -> Result:
         seat = self.seats.seat(conn)
@@ -501,7 +512,19 @@ class CashDriver:
 
     async def _act(self, conn: Connection, message: ActMessage) -> ActResult:
         core = self.core
-        seat = self.seats.deciding(conn, message.seat)
+        try:
+            seat = self.seats.deciding(conn, message.seat)
+        except CroupierError as exc:
+            # Not seated: a decision resent after a lost ack, the seat left since, is
+            # answered its first answer again.
+            before = (
+                self.turns.answered_before(conn.user_id, message)
+                if exc.reason == "not_seated"
+                else None
+            )
+            if before is None:
+                raise
+            return msgspec.structs.replace(before.result, replayed=True)
         asked = self.turns.ask(seat, conn.user_id, message)
         if isinstance(asked, Resent):
             return msgspec.structs.replace(asked.result, replayed=True)
@@ -761,3 +784,16 @@ class CashDriver:
         decision = self.turns.current(table.your_seat)
         if decision is not None:
             table.decision = str(decision)
+
+
+def _gone_back(key: str, balance: int, stack: int) -> RoundVoided:
+    """A buy-in resent whose chips went back to the wallet since it was taken."""
+    return RoundVoided(
+        f"buy-in {key!r} was taken before, and its chips have gone back to your wallet "
+        f"since (a restart voided the hand in play, or the seat was left): the wallet holds "
+        f"{balance}; buy in again with a new key",
+        balance=balance,
+        stack=stack,
+        reason="round_voided",
+        params={"balance": balance},
+    )

@@ -155,7 +155,18 @@ class Decisions:
             assert isinstance(message, ActMessage)
             paid = request.prepaid
             try:
-                seat = self.seats.deciding(request.conn, message.seat)
+                try:
+                    seat = self.seats.deciding(request.conn, message.seat)
+                except CroupierError as exc:
+                    # Not seated: a decision resent after a lost ack, the seat freed since
+                    # its connection dropped, is answered its first answer again.
+                    if exc.reason != "not_seated" or paid is not None:
+                        raise
+                    before = self.turns.answered_before(request.conn.user_id, message)
+                    if before is None:
+                        raise
+                    resent.append((request, msgspec.structs.replace(before.result, replayed=True)))
+                    continue
                 asked = self.turns.ask(seat, request.conn.user_id, message)
                 if isinstance(asked, Resent):
                     resent.append((request, msgspec.structs.replace(asked.result, replayed=True)))
@@ -304,11 +315,17 @@ class Decisions:
             self.turns.answered(seat, request.conn.user_id, decision, message, result)
             decided.add(seat)
             done.append((request, result))
-        if decided and (game_round.pending_turns or game_round.phase != before):
-            # Where the phase is the turn (no finer turns: UTH, Caribbean) a seat that
-            # decided is not asked again in it: no pending seats to list (a live table's
-            # thousands, sorted at each decision: 2 % of a loaded cluster owner's loop).
-            self.turns.reopen(decided, set(game_round.pending_seats))
+        # A box that decided and decides again (its Bet after an exchange): a turn of its
+        # own, with its own time, as a box newly to decide has. Where the phase is the turn
+        # (no finer turns: UTH, Caribbean) a seat that decided is not asked again in it: no
+        # pending seats to list (a live table's thousands, sorted at each decision: 2 % of a
+        # loaded cluster owner's loop).
+        if (
+            decided
+            and (game_round.pending_turns or game_round.phase != before)
+            and self.turns.again(decided, set(game_round.pending_seats))
+        ):
+            pending = ()
         self.out.drain_engine()
         if lone:
             actors = tuple(request.conn.user_id for request, _ in done)

@@ -256,9 +256,10 @@ def replayed_stakes(
 
 def earlier_stakes(
     db: Database, *, table: str, stakes: Sequence[rounds.Stake]
-) -> list[tuple[int, Movement] | None]:
-    """For each bet resent that this round cannot take (its betting closed, or its key taken
-    in a round before), the round it was taken in and its first answer, replayed; ``None``
+) -> list[tuple[int, int, Movement] | IdempotencyConflict | None]:
+    """For each bet resent that this round cannot take (its betting closed, its key taken in
+    a round before, or its player seated nowhere now), the round it was taken in, the seat
+    and its first answer, replayed; ``None``
     where it is not a resend (:func:`rounds.earlier_stakes`)."""
     if not stakes:
         return []

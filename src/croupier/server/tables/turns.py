@@ -21,6 +21,7 @@ turns never share a stake and a resend always does. Nothing here touches the dat
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from croupier.errors import IllegalActionError
@@ -78,8 +79,17 @@ and the seven before it (a Hold'em hand closes in seconds, a retry may come hand
 bounded, so a table's memory does not grow; a resend older than that is ``stale_decision``)."""
 
 
-def _fingerprint(act: ActMessage) -> Fingerprint:
-    """What makes two ``act`` frames the same decision (not their request ids)."""
+Word = Callable[[ActMessage], str | None]
+"""The wire name of the decision an ``act`` asks for (a game's ``decision_word``): one name
+for its spellings (UTH's ``play`` with ``multiple`` 4 and ``"4x"``)."""
+
+
+def _fingerprint(act: ActMessage, word: Word | None = None) -> Fingerprint:
+    """What makes two ``act`` frames the same decision (not their request ids): its name,
+    however it is spelt, with its amount and cards."""
+    named = word(act) if word is not None else None
+    if named is not None:
+        return (named, None, act.amount, tuple(act.cards or ()))
     return (act.action, act.multiple, act.amount, tuple(act.cards or ()))
 
 
@@ -95,7 +105,9 @@ def stale(decision: str, why: str) -> IllegalActionError:
 class Turns:
     """One table's decisions: the ids of the turns open, and the answers given."""
 
-    def __init__(self) -> None:
+    def __init__(self, word: Word | None = None) -> None:
+        self._word = word
+        """The game's name of a decision (its spellings one decision); ``None``: as sent."""
         self.round_id: int | None = None
         self._number = 0
         self._open: dict[int, int] = {}
@@ -125,12 +137,11 @@ class Turns:
             self._open[seat] = self._number
         return DecisionId(self.round_id, self._number)
 
-    def reopen(self, seats: set[int], pending: set[int]) -> None:
+    def again(self, seats: set[int], pending: set[int]) -> list[int]:
         """The ``seats`` that just decided and still have to (a Russian Poker box's Bet
-        after its exchange): a turn of their own, a new id."""
-        again = [seat for seat in seats if seat in pending and seat not in self._open]
-        if again:
-            self.open(again)
+        after its exchange): each is owed a turn of its own -- a new id, and its own time
+        to decide (the driver opens it)."""
+        return [seat for seat in seats if seat in pending and seat not in self._open]
 
     def close(self, seats: tuple[int, ...] | list[int] | set[int]) -> None:
         """``seats`` decided (or had the default): their turns are over."""
@@ -164,12 +175,26 @@ class Turns:
             decider, fingerprint, result = first
             if decider != user_id:
                 raise stale(act.decision, "is not your turn now (it has passed)")
-            if fingerprint != _fingerprint(act):
+            if fingerprint != _fingerprint(act, self._word):
                 raise stale(act.decision, "was answered already, with another decision")
             return Resent(result)
         if named.round_id == self.round_id and self._open.get(seat) == named.number:
             return Fresh(named)
         raise stale(act.decision, "is not your turn now (it has passed)")
+
+    def answered_before(self, user_id: int, act: ActMessage) -> Resent | None:
+        """The first answer of player ``user_id``'s decision ``act`` names by its id, from
+        whatever seat they had (a retry after a lost ack, from a seat freed since the
+        connection dropped); ``None``: none such, the same decision."""
+        named = DecisionId.parse(act.decision) if act.decision is not None else None
+        answers = self._answers.get(named.round_id) if named is not None else None
+        if named is None or answers is None:
+            return None
+        fingerprint = _fingerprint(act, self._word)
+        for (_, number), (decider, first, result) in answers.items():
+            if number == named.number and decider == user_id and first == fingerprint:
+                return Resent(result)
+        return None
 
     def answered(
         self, seat: int, user_id: int, decision: DecisionId, act: ActMessage, result: ActResult
@@ -177,6 +202,6 @@ class Turns:
         """Player ``user_id``'s decision ``decision`` at ``seat`` was taken, answered
         ``result`` (kept for their resend)."""
         answers = self._answers.setdefault(decision.round_id, {})
-        answers[(seat, decision.number)] = (user_id, _fingerprint(act), result)
+        answers[(seat, decision.number)] = (user_id, _fingerprint(act, self._word), result)
         if self._open.get(seat) == decision.number:
             del self._open[seat]

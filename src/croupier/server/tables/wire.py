@@ -202,9 +202,10 @@ class BetMessage(_Client, tag="bet", frozen=True, kw_only=True):
     it; a `"blind"` spot may be sent but must equal the Ante). The first bet at an idle table
     opens a round. UTH, once your Ante is accepted: a second `bet` `{"trips": T}` (new key)
     adds Trips in the same betting window (seed 001), within the limits the round opened with;
-    `staked` is `T`."""
+    `staked` is `T`. `key` may not begin with `decision:` (the server's keys for decisions'
+    stakes)."""
 
-    key: Annotated[str, Meta(min_length=1, max_length=128)]
+    key: Annotated[str, Meta(min_length=1, max_length=128, pattern=r"^(?!decision:)")]
     bets: Annotated[
         dict[Annotated[str, Meta(pattern=r"^[a-z_]{1,16}$")], Stake], Meta(max_length=8)
     ]
@@ -383,6 +384,7 @@ _WORDING: Final = (
         re.compile(r"^Expected `str( \| null)?`, got `(\w+)`$"),
         r"input should be a valid string, not \2",
     ),
+    (re.compile(r".*'\^\(\?!decision:\)'$"), "a key may not begin with 'decision:' (the server's)"),
     (re.compile(r"^Expected `str` matching regex (.+)$"), r"string should match pattern \1"),
     (
         re.compile(r"^Object contains unknown field `(.+)`$"),
