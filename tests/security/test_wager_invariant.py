@@ -371,7 +371,7 @@ def _run(examples: int, steps: int) -> None:
 
 
 def test_a_wager_limit_holds_after_any_actions_at_any_table(server: SecServer) -> None:
-    _run(examples=4, steps=25)
+    _run(examples=3, steps=25)
 
 
 @pytest.mark.slow

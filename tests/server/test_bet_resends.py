@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from server_cluster import SQLITE_AND_CLUSTER, THROUGH_CLUSTER
+from server_cluster import SQLITE_AND_CLUSTER, SQLITE_AND_CLUSTER_SLOW, THROUGH_CLUSTER
 from server_testkit import Seat, Server, table_ws
 
 pytestmark = pytest.mark.timeout(120)
@@ -110,7 +110,7 @@ def test_a_bet_resent_at_another_table_is_a_conflict(server: Server) -> None:
     assert server.balance(token) == CREDIT - 200
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_a_bet_and_a_decision_resent_after_the_seat_was_freed_are_answered_replayed(
     server: Server,
 ) -> None:
@@ -155,7 +155,7 @@ def test_a_bet_and_a_decision_resent_after_the_seat_was_freed_are_answered_repla
         assert server.balance(token) == wallet
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_trips_added_after_the_ante_and_resent_after_the_round_is_answered_replayed(
     server: Server,
 ) -> None:

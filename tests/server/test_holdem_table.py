@@ -486,3 +486,44 @@ def test_a_losing_hand_is_mucked_and_stays_private(holdem: Server) -> None:
         "/api/rounds", headers={"Authorization": f"Bearer {bob_token}"}
     ).json()[0]
     assert "Ks" in _visible(theirs) and "Kh" in _visible(theirs)
+
+
+def test_a_buy_in_resent_after_the_seat_was_left_is_round_voided(holdem: Server) -> None:
+    """A retry after a lost ack from a player seated nowhere now (they left the seat since):
+    a ``buy_in`` whose chips went back to the wallet is ``round_voided`` with the wallet's
+    ``balance`` and ``stack`` 0, as docs/protocol.md says (it was ``not_seated``: found by
+    red-teaming); one never taken is still ``not_seated``. Nothing moves."""
+    with ExitStack() as stack:
+        [(ada, token)] = _seat_down(holdem, stack, ["ada"])
+        left = ada.request({"type": "leave"})
+        assert left["type"] == "ack" and left["result"]["cashed_out"] == BUY_IN, left
+        assert holdem.balance(token) == CREDIT
+        resent = ada.request({"type": "buy_in", "key": "in-ada", "amount": BUY_IN})
+        assert resent["type"] == "error" and resent["code"] == "round_voided", resent
+        assert resent["details"] == {"balance": CREDIT, "stack": 0}, resent
+        new = ada.request({"type": "buy_in", "key": "new", "amount": BUY_IN})
+        assert new["type"] == "error" and new["reason"] == "not_seated", new
+        assert holdem.balance(token) == CREDIT
+
+
+def test_a_decision_resent_after_the_seat_was_left_is_answered_again(holdem: Server) -> None:
+    """The same from a player who left after the hand: a decision resent with its id gets
+    its first answer again; another decision under it is still ``not_seated``."""
+    with ExitStack() as stack:
+        (button, token), _ = _seat_down(holdem, stack, ["button", "blind"])
+        holdem.clock.advance(5)
+        turn = button.event("turn")
+        assert turn["seat"] == 0 and turn["decision"]
+        fold = {"type": "act", "action": "fold", "decision": turn["decision"]}
+        first = button.request(fold)
+        assert first["type"] == "ack", first
+        button.event("round_closed")
+        assert button.request({"type": "leave"})["type"] == "ack"
+        wallet_now = holdem.balance(token)
+        assert wallet_now == CREDIT - 50  # the small blind, folded
+        again = button.request(fold)
+        assert again["type"] == "ack", again
+        assert again["result"] == {**first["result"], "replayed": True}
+        other = button.request({"type": "act", "action": "call", "decision": turn["decision"]})
+        assert other["type"] == "error" and other["reason"] == "not_seated", other
+        assert holdem.balance(token) == wallet_now

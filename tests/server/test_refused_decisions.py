@@ -17,13 +17,15 @@ spelt; a bet's key cannot take a decision's. Found by red-teaming (issue 26).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from server_cluster import SQLITE_AND_CLUSTER
+from server_cluster import SQLITE_AND_CLUSTER, SQLITE_AND_CLUSTER_SLOW
 from server_testkit import Seat, Server, table_ws
 
-pytestmark = [pytest.mark.timeout(180), SQLITE_AND_CLUSTER]
+pytestmark = pytest.mark.timeout(180)
 
 CREDIT = 5_000
 
@@ -41,23 +43,32 @@ def _turn(seat: Seat, phase: str) -> dict[str, Any]:
     return event
 
 
-def _two_at_a_live_table(server: Server) -> tuple[Any, Any]:
-    return tuple(server.player(n, credit=CREDIT) for n in ("ann", "bob"))  # type: ignore[return-value]
-
-
-@pytest.mark.parametrize("with_id", [False, True], ids=["no id", "with id"])
-def test_a_decision_refused_for_another_seat_can_be_made_by_the_seat(
-    server: Server, with_id: bool
-) -> None:
-    (_, ann), (_, bob) = _two_at_a_live_table(server)
+@contextmanager
+def _two_seated(server: Server, *, bet: bool = True) -> Iterator[tuple[Seat, Seat, str]]:
+    """Ann and Bob seated at the live table (each with an Ante bet: the round dealt unless
+    ``bet`` is false); Ann's socket, Bob's and Ann's token."""
+    (_, ann), (_, bob) = (server.player(n, credit=CREDIT) for n in ("ann", "bob"))
     with table_ws(server.client, "live", ann) as wa, table_ws(server.client, "live", bob) as wb:
         a, b = Seat(wa), Seat(wb)
         for seat in (a, b):
             seat.welcome()
             assert seat.request({"type": "join"})["type"] == "ack"
         time.sleep(1)  # a cluster's owner prepares the round its gateways hold bets for
-        assert a.request({"type": "bet", "key": "k", "bets": {"ante": 100}})["type"] == "ack"
-        assert b.request({"type": "bet", "key": "k", "bets": {"ante": 100}})["type"] == "ack"
+        if bet:
+            for seat in (a, b):
+                assert (
+                    seat.request({"type": "bet", "key": "k", "bets": {"ante": 100}})["type"]
+                    == "ack"
+                )
+        yield a, b, ann
+
+
+@SQLITE_AND_CLUSTER
+@pytest.mark.parametrize("with_id", [False, True], ids=["no id", "with id"])
+def test_a_decision_refused_for_another_seat_can_be_made_by_the_seat(
+    server: Server, with_id: bool
+) -> None:
+    with _two_seated(server) as (a, _, ann):
         turn = _turn(a, "pre-flop")
         extra = {"decision": turn["decision"]} if with_id else {}
         mine = a.request({"type": "join"})["result"]["seat"]
@@ -70,16 +81,9 @@ def test_a_decision_refused_for_another_seat_can_be_made_by_the_seat(
         assert right["result"]["balance"] == server.balance(ann) == CREDIT - 500
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_a_decision_resent_in_its_other_spelling_is_answered_again(server: Server) -> None:
-    (_, ann), (_, bob) = _two_at_a_live_table(server)
-    with table_ws(server.client, "live", ann) as wa, table_ws(server.client, "live", bob) as wb:
-        a, b = Seat(wa), Seat(wb)
-        for seat in (a, b):
-            seat.welcome()
-            assert seat.request({"type": "join"})["type"] == "ack"
-        time.sleep(1)
-        assert a.request({"type": "bet", "key": "k", "bets": {"ante": 100}})["type"] == "ack"
-        assert b.request({"type": "bet", "key": "k", "bets": {"ante": 100}})["type"] == "ack"
+    with _two_seated(server) as (a, _, ann):
         decision = _turn(a, "pre-flop")["decision"]
         first = a.request({"type": "act", "action": "play", "multiple": 4, "decision": decision})
         assert first["type"] == "ack" and first["result"]["staked"] == 400, first
@@ -97,14 +101,9 @@ def test_a_decision_resent_in_its_other_spelling_is_answered_again(server: Serve
         assert server.balance(ann) == CREDIT - 600
 
 
+@SQLITE_AND_CLUSTER_SLOW
 def test_a_bet_may_not_take_a_decisions_key(server: Server) -> None:
-    (_, ann), (_, bob) = _two_at_a_live_table(server)
-    with table_ws(server.client, "live", ann) as wa, table_ws(server.client, "live", bob) as wb:
-        a, b = Seat(wa), Seat(wb)
-        for seat in (a, b):
-            seat.welcome()
-            assert seat.request({"type": "join"})["type"] == "ack"
-        time.sleep(1)
+    with _two_seated(server, bet=False) as (a, b, ann):
         mine = a.request({"type": "join"})["result"]["seat"]
         taken = a.request(
             {"type": "bet", "key": f"decision:1-1:seat:{mine}", "bets": {"ante": 100}}

@@ -204,7 +204,7 @@ def test_limits_changed_in_the_betting_window_apply_to_the_boxes_after(
 OLGA = "Ah As Ad 7c 2h Qs Qd 9c 5s 3h 4d 6c 7d"
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_the_bet_after_an_exchange_has_its_own_time(russian: Server) -> None:
     """A box that exchanged at the last second of its turn decides its Bet in a turn of its
     own, with the table's full decision time announced (``decisions_open``): it used to have

@@ -235,12 +235,20 @@ def account_balance(session: Session, *, account_id: int) -> Chips:
         NotFoundError: no such account.
         LedgerInvariantError: the cached balance disagrees with the postings.
     """
-    cached = session.scalar(select(LedgerAccount.balance).where(LedgerAccount.id == account_id))
-    if cached is None:
-        raise NotFoundError(f"ledger account {account_id} does not exist")
-    derived = session.scalar(
-        select(func.coalesce(func.sum(Posting.amount), 0)).where(Posting.account_id == account_id)
+    # One statement, so one snapshot: on PostgreSQL each statement of a transaction sees
+    # what had committed when it began, and a transfer committed between two reads made the
+    # cache and the postings disagree where they never did (a false invariant error).
+    postings = (
+        select(func.coalesce(func.sum(Posting.amount), 0))
+        .where(Posting.account_id == account_id)
+        .scalar_subquery()
     )
+    row = session.execute(
+        select(LedgerAccount.balance, postings).where(LedgerAccount.id == account_id)
+    ).one_or_none()
+    if row is None:
+        raise NotFoundError(f"ledger account {account_id} does not exist")
+    cached, derived = row
     if int(derived or 0) != int(cached):
         raise LedgerInvariantError(
             f"account {account_id} caches {cached} but its postings sum to {derived}"

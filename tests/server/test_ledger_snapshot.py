@@ -1,0 +1,52 @@
+"""A balance read sees one snapshot of the ledger (found by a flaky cluster test): on
+PostgreSQL each statement of a transaction sees what had committed when it began, and
+``account_balance`` read the cached balance and the postings in two statements, so a transfer
+committed between them made a consistent ledger look broken -- a player's balance read was
+answered ``ledger_invariant``. The read now takes both in one statement."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from croupier.server.db import Database
+from croupier.server.wallet import service as wallet
+
+# SQLite has one writer, whose transaction a read holds: no commit can come between.
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.parametrize("db_url", ["postgres"], indirect=True),
+]
+
+
+def test_a_balance_read_while_a_credit_commits_sees_one_snapshot(
+    db: Database, make_user: Any
+) -> None:
+    user = make_user("ann")
+    with db.session() as session:
+        wallet.credit(session, user_id=user, amount=1_000, idempotency_key="first")
+        account = wallet.player_account(session, user_id=user).id
+    with db.session() as reader:
+        statements = 0
+
+        def commit_a_credit_meanwhile(method: Any) -> Any:
+            def run(*args: Any, **kwargs: Any) -> Any:
+                nonlocal statements
+                answer = method(*args, **kwargs)
+                statements += 1
+                if statements == 1:  # between the read's statements, another commits
+                    with db.session() as other:
+                        wallet.credit(other, user_id=user, amount=500, idempotency_key="more")
+                return answer
+
+            return run
+
+        reader.scalar = commit_a_credit_meanwhile(reader.scalar)  # type: ignore[method-assign]
+        reader.execute = commit_a_credit_meanwhile(reader.execute)  # type: ignore[method-assign]
+        balance = wallet.account_balance(reader, account_id=account)
+    assert statements >= 1
+    assert balance in (1_000, 1_500)
+    with db.session() as session:
+        assert wallet.account_balance(session, account_id=account) == 1_500
+        wallet.check_ledger(session)
