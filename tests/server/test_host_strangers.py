@@ -1,16 +1,18 @@
-"""A request that reaches a table's owner from a socket it does not know -- sent to the old
-owner's stream just before a takeover, or from a gateway the owner took for dead when its
-heartbeat came late -- is not swallowed (found by red-teaming, issue 26): the owner connects
-the socket (the gateway says whose it is) and takes the request as any other, applied or
-refused with any stake held for it returned; a gateway that does not say is answered
-``table_moved``. Before, the owner answered nothing: the client's request went unanswered and
-a stake its gateway held waited for a close of betting that might never come."""
+"""A request that reaches a table's owner from a socket it does not know is not swallowed
+(found by red-teaming, issue 26). Before, the owner answered nothing: the client's request
+went unanswered and a stake its gateway held waited for a close of betting that might never
+come. Now a socket of a gateway the owner took for dead when its heartbeat came late (alive
+after all: it sent this) is connected again and its request taken as any other, applied or
+refused with any stake held for it returned; one the owner never saw connect (sent to the
+old owner's stream just before a takeover) is answered ``table_moved``, as its gateway
+answers the requests waiting at the takeover: nothing of it is done."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import time
+from functools import partial
 from typing import Any
 
 import pytest
@@ -42,7 +44,7 @@ class _Table:
         return None
 
     def disconnect(self, conn: Any) -> None:
-        raise AssertionError("nothing to disconnect")
+        self.core.inbox.put_nowait(("disconnect", conn))
 
 
 class _Bus:
@@ -55,7 +57,7 @@ def _sent(host: TableHost) -> list[m.Item]:
 
 
 @pytest.mark.parametrize("paid", [False, True], ids=["bet", "prepaid bet"])
-def test_a_request_whose_gateway_names_no_player_is_answered_table_moved(paid: bool) -> None:
+def test_a_request_from_a_socket_never_seen_is_answered_table_moved(paid: bool) -> None:
     async def run() -> tuple[list[m.Item], int]:
         table = _Table()
         host = TableHost(table, token=2, bus=_Bus(), start_id="0")  # type: ignore[arg-type]
@@ -64,7 +66,7 @@ def test_a_request_whose_gateway_names_no_player_is_answered_table_moved(paid: b
             if paid
             else None
         )
-        host.command(m.Submit("gw", 7, 3, BET, prepaid))
+        host.command(m.Submit("gw", 7, 3, BET, prepaid, user_id=42, username="ann"))
         return _sent(host), table.core.inbox.qsize()
 
     items, queued = asyncio.run(run())
@@ -82,10 +84,17 @@ def test_a_request_whose_gateway_names_no_player_is_answered_table_moved(paid: b
     assert [item.answered for item in items] == [0, 3]
 
 
-def test_a_request_from_a_socket_the_owner_does_not_know_connects_it_first() -> None:
+def test_a_request_from_a_socket_reaped_by_mistake_connects_it_first() -> None:
     async def run() -> tuple[TableHost, list[Any]]:
         table = _Table()
         host = TableHost(table, token=2, bus=_Bus(), start_id="0")  # type: ignore[arg-type]
+        host.command(m.Connect("gw", 7, 42, "ann"))
+        host._drop("gw", 7, reaped=True)  # its gateway's heartbeat came late
+        while not table.core.inbox.empty():
+            table.core.inbox.get_nowait()
+        # Another player's frame from that socket is not taken for it.
+        host.command(m.Submit("gw", 7, 2, BET, None, user_id=43, username="eve"))
+        assert table.core.inbox.empty() and ("gw", 7) not in host.remote
         host.command(m.Submit("gw", 7, 3, BET, None, user_id=42, username="ann"))
         queued = []
         while not table.core.inbox.empty():
@@ -120,13 +129,12 @@ cluster = pytest.mark.parametrize(
 
 
 def _forget(server: Server, user_id: int) -> None:
-    """The owner forgets the user's sockets, as a reaper that took their gateway for dead
-    (or a new owner that never saw them connect)."""
+    """The owner forgets the user's sockets, as a reaper that took their gateway for dead."""
     host = server.app.state.node.hosts["live"]
     keys = [k for k, c in host.remote.items() if c.user_id == user_id]
     assert keys
     for gateway, cid in keys:
-        server.app.state.test_client.portal.call(host._drop, gateway, cid)
+        server.app.state.test_client.portal.call(partial(host._drop, gateway, cid, reaped=True))
 
 
 def _answer(seat: Seat, ref: str, seconds: float) -> dict[str, Any] | None:

@@ -190,6 +190,9 @@ class TableHost:
         self._start_id = start_id
         self.outlet = Outlet(table.config.name, token, bus.publish, table.seat_of)
         self.remote: dict[tuple[str, int], RemoteConnection] = {}
+        self._reaped: dict[tuple[str, int], tuple[int, str]] = {}
+        """The sockets of gateways taken for dead, with their players: one whose gateway
+        was alive after all is connected again at its next request."""
         self._tasks: list[asyncio.Task[None]] = []
         self._changes = Background()
 
@@ -266,13 +269,17 @@ class TableHost:
         old = self.remote.pop((gateway, cid), None)
         if old is not None:
             self.table.disconnect(old)
+        self._reaped.pop((gateway, cid), None)
         self.remote[(gateway, cid)] = conn
         self.outlet.members.setdefault(gateway, {})[cid] = conn
         self.table.core.inbox.put_nowait(Connect(conn))
         return conn
 
-    def _drop(self, gateway: str, cid: int) -> None:
+    def _drop(self, gateway: str, cid: int, *, reaped: bool = False) -> None:
+        self._reaped.pop((gateway, cid), None)
         conn = self.remote.pop((gateway, cid), None)
+        if reaped and conn is not None:
+            self._reaped[(gateway, cid)] = (conn.user_id, conn.username)
         members = self.outlet.members.get(gateway)
         if members is not None:
             members.pop(cid, None)
@@ -290,16 +297,21 @@ class TableHost:
             self.outlet.answered(gateway, request)
             return
         conn = self.remote.get((gateway, cid))
-        if conn is None and command.user_id:
-            # A socket this owner does not know, on a gateway that is alive (it sent this):
-            # it connected to the table's previous owner just before this one took over, or
-            # this owner took its gateway for dead when a heartbeat came late. It is
-            # connected first (its welcome says where it sits now), then the request is
-            # taken as any other: applied, or refused and a stake held for it returned.
-            log.info("request from unknown socket %s/%s at %s: connected", gateway, cid, self.name)
-            conn = self._connect(gateway, cid, command.user_id, command.username)
+        reaped = self._reaped.get((gateway, cid))
+        if conn is None and reaped is not None and reaped[0] == command.user_id:
+            # A socket of a gateway this owner took for dead when its heartbeat came late:
+            # alive after all (it sent this). Connected again first (its welcome says where
+            # it sits now), then the request is taken as any other: applied, or refused and
+            # a stake held for it returned.
+            log.info("request from reaped socket %s/%s at %s: connected", gateway, cid, self.name)
+            conn = self._connect(gateway, cid, *reaped)
         if conn is None:
-            # A gateway that does not say whose socket it is: not applied, and said so.
+            # A socket this owner never saw connect: it sent the request to the table's
+            # previous owner just before this one took over. Not applied, and said so, as
+            # its gateway says to the requests waiting at the takeover (it connects the
+            # socket again); a stake held for it comes back with the void of the old
+            # owner's round, or at the close of its window.
+            log.info("request from unknown socket %s/%s at %s refused", gateway, cid, self.name)
             self.outlet.add(gateway, cid, error_frame(_moved(command.prepaid), ref=message.id))
             self.outlet.answered(gateway, request)
             return
@@ -320,6 +332,6 @@ class TableHost:
                 if not alive:
                     log.warning("gateway %s is gone: its sockets leave %s", gateway, self.name)
                     for cid in list(self.outlet.members.get(gateway, {})):
-                        self._drop(gateway, cid)
+                        self._drop(gateway, cid, reaped=True)
                     # Stakes it held for bets it never sent are returned.
                     self.table.core.inbox.put_nowait(GatewayLost(gateway))
