@@ -50,3 +50,35 @@ def test_a_balance_read_while_a_credit_commits_sees_one_snapshot(
     with db.session() as session:
         assert wallet.account_balance(session, account_id=account) == 1_500
         wallet.check_ledger(session)
+
+
+def test_the_whole_ledgers_check_while_a_credit_commits_sees_one_snapshot(
+    db: Database, make_user: Any
+) -> None:
+    """The operator's check of the whole ledger, the same way: it read the postings' sums and
+    the accounts' cached balances in two statements."""
+    user = make_user("bea")
+    with db.session() as session:
+        wallet.credit(session, user_id=user, amount=1_000, idempotency_key="first")
+    with db.session() as reader:
+        statements = 0
+
+        def commit_a_credit_meanwhile(method: Any) -> Any:
+            def run(*args: Any, **kwargs: Any) -> Any:
+                nonlocal statements
+                answer = method(*args, **kwargs)
+                statements += 1
+                if statements == 2:  # after the check of the transactions' sums
+                    with db.session() as other:
+                        wallet.credit(other, user_id=user, amount=500, idempotency_key="more")
+                return answer
+
+            return run
+
+        reader.scalars = commit_a_credit_meanwhile(reader.scalars)  # type: ignore[method-assign]
+        reader.execute = commit_a_credit_meanwhile(reader.execute)  # type: ignore[method-assign]
+        totals = wallet.check_ledger(reader)
+    assert statements >= 2
+    assert totals["player"] in (1_000, 1_500)
+    with db.session() as session:
+        assert wallet.check_ledger(session)["player"] == 1_500

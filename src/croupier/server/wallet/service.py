@@ -779,14 +779,21 @@ def check_ledger(session: Session) -> dict[str, int]:
     ).first()
     if unbalanced is not None:
         raise LedgerInvariantError(f"transaction {unbalanced[0]} sums to {unbalanced[1]}")
-    derived = dict(
-        session.execute(
-            select(Posting.account_id, func.sum(Posting.amount)).group_by(Posting.account_id)
-        ).all()
+    # Each account with the sum of its postings in one statement, so one snapshot (on
+    # PostgreSQL a transfer committed between two reads made a consistent ledger look broken).
+    sums = (
+        select(Posting.account_id, func.sum(Posting.amount).label("total"))
+        .group_by(Posting.account_id)
+        .subquery()
     )
+    rows = session.execute(
+        select(LedgerAccount, func.coalesce(sums.c.total, 0)).outerjoin(
+            sums, sums.c.account_id == LedgerAccount.id
+        )
+    ).all()
     totals: dict[str, int] = defaultdict(int)
-    for account in session.scalars(select(LedgerAccount)):
-        from_postings = int(derived.get(account.id, 0))
+    for account, derived in rows:
+        from_postings = int(derived)
         if from_postings != account.balance:
             raise LedgerInvariantError(
                 f"{account.code} caches {account.balance} but its postings sum to {from_postings}"
