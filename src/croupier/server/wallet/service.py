@@ -235,14 +235,10 @@ def account_balance(session: Session, *, account_id: int) -> Chips:
         NotFoundError: no such account.
         LedgerInvariantError: the cached balance disagrees with the postings.
     """
-    # One statement, so one snapshot: on PostgreSQL each statement of a transaction sees
-    # what had committed when it began, and a transfer committed between two reads made the
-    # cache and the postings disagree where they never did (a false invariant error).
-    postings = (
-        select(func.coalesce(func.sum(Posting.amount), 0))
-        .where(Posting.account_id == account_id)
-        .scalar_subquery()
-    )
+    # One statement, one snapshot: on PostgreSQL a transfer committed between two reads
+    # made the cache and the postings disagree where they never did.
+    of = Posting.account_id == account_id
+    postings = select(func.coalesce(func.sum(Posting.amount), 0)).where(of).scalar_subquery()
     row = session.execute(
         select(LedgerAccount.balance, postings).where(LedgerAccount.id == account_id)
     ).one_or_none()
@@ -779,18 +775,14 @@ def check_ledger(session: Session) -> dict[str, int]:
     ).first()
     if unbalanced is not None:
         raise LedgerInvariantError(f"transaction {unbalanced[0]} sums to {unbalanced[1]}")
-    # Each account with the sum of its postings in one statement, so one snapshot (on
-    # PostgreSQL a transfer committed between two reads made a consistent ledger look broken).
+    # One statement, one snapshot (as in :func:`account_balance`).
     sums = (
         select(Posting.account_id, func.sum(Posting.amount).label("total"))
         .group_by(Posting.account_id)
         .subquery()
     )
-    rows = session.execute(
-        select(LedgerAccount, func.coalesce(sums.c.total, 0)).outerjoin(
-            sums, sums.c.account_id == LedgerAccount.id
-        )
-    ).all()
+    both = select(LedgerAccount, func.coalesce(sums.c.total, 0))
+    rows = session.execute(both.outerjoin(sums, sums.c.account_id == LedgerAccount.id)).all()
     totals: dict[str, int] = defaultdict(int)
     for account, derived in rows:
         from_postings = int(derived)
