@@ -20,6 +20,27 @@ pytestmark = [
 ]
 
 
+def _credit_after(db: Database, reader: Any, user: int, statements: int) -> list[int]:
+    """Make ``reader`` commit a credit of 500 to ``user`` in another transaction right after
+    its ``statements``-th statement; the list counts the statements it ran."""
+    ran = [0]
+
+    def wrap(method: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            answer = method(*args, **kwargs)
+            ran[0] += 1
+            if ran[0] == statements:
+                with db.session() as other:
+                    wallet.credit(other, user_id=user, amount=500, idempotency_key="more")
+            return answer
+
+        return run
+
+    for name in ("scalar", "scalars", "execute"):
+        setattr(reader, name, wrap(getattr(reader, name)))
+    return ran
+
+
 def test_a_balance_read_while_a_credit_commits_sees_one_snapshot(
     db: Database, make_user: Any
 ) -> None:
@@ -28,24 +49,9 @@ def test_a_balance_read_while_a_credit_commits_sees_one_snapshot(
         wallet.credit(session, user_id=user, amount=1_000, idempotency_key="first")
         account = wallet.player_account(session, user_id=user).id
     with db.session() as reader:
-        statements = 0
-
-        def commit_a_credit_meanwhile(method: Any) -> Any:
-            def run(*args: Any, **kwargs: Any) -> Any:
-                nonlocal statements
-                answer = method(*args, **kwargs)
-                statements += 1
-                if statements == 1:  # between the read's statements, another commits
-                    with db.session() as other:
-                        wallet.credit(other, user_id=user, amount=500, idempotency_key="more")
-                return answer
-
-            return run
-
-        reader.scalar = commit_a_credit_meanwhile(reader.scalar)  # type: ignore[method-assign]
-        reader.execute = commit_a_credit_meanwhile(reader.execute)  # type: ignore[method-assign]
+        ran = _credit_after(db, reader, user, 1)  # between the read's statements
         balance = wallet.account_balance(reader, account_id=account)
-    assert statements >= 1
+    assert ran[0] >= 1
     assert balance in (1_000, 1_500)
     with db.session() as session:
         assert wallet.account_balance(session, account_id=account) == 1_500
@@ -61,24 +67,9 @@ def test_the_whole_ledgers_check_while_a_credit_commits_sees_one_snapshot(
     with db.session() as session:
         wallet.credit(session, user_id=user, amount=1_000, idempotency_key="first")
     with db.session() as reader:
-        statements = 0
-
-        def commit_a_credit_meanwhile(method: Any) -> Any:
-            def run(*args: Any, **kwargs: Any) -> Any:
-                nonlocal statements
-                answer = method(*args, **kwargs)
-                statements += 1
-                if statements == 2:  # after the check of the transactions' sums
-                    with db.session() as other:
-                        wallet.credit(other, user_id=user, amount=500, idempotency_key="more")
-                return answer
-
-            return run
-
-        reader.scalars = commit_a_credit_meanwhile(reader.scalars)  # type: ignore[method-assign]
-        reader.execute = commit_a_credit_meanwhile(reader.execute)  # type: ignore[method-assign]
+        ran = _credit_after(db, reader, user, 2)  # after the transactions' sums
         totals = wallet.check_ledger(reader)
-    assert statements >= 2
+    assert ran[0] >= 2
     assert totals["player"] in (1_000, 1_500)
     with db.session() as session:
         assert wallet.check_ledger(session)["player"] == 1_500
