@@ -110,6 +110,31 @@ def test_a_request_from_a_socket_reaped_by_mistake_connects_it_first() -> None:
     assert queued[1].message.key == "k1"
 
 
+def test_a_reaped_socket_silent_for_minutes_is_forgotten() -> None:
+    """Its gateway truly gone, the owner does not keep its sockets' players for ever: a
+    request from one after that is answered as from a socket never seen."""
+
+    async def run() -> tuple[int, int, list[m.Item], int]:
+        table = _Table()
+        host = TableHost(table, token=2, bus=_Bus(), start_id="0")  # type: ignore[arg-type]
+        host.command(m.Connect("gw", 7, 42, "ann"))
+        host._drop("gw", 7, reaped=True)
+        now = asyncio.get_running_loop().time()
+        host.forget_reaped(now + 290)
+        kept = len(host._reaped)
+        host.forget_reaped(now + 301)  # silent five minutes
+        left = len(host._reaped)
+        while not table.core.inbox.empty():
+            table.core.inbox.get_nowait()
+        host.command(m.Submit("gw", 7, 3, BET, None, user_id=42, username="ann"))
+        return kept, left, _sent(host), table.core.inbox.qsize()
+
+    kept, left, items, queued = asyncio.run(run())
+    assert (kept, left, queued) == (1, 0, 0)
+    frames = [json.loads(item.text) for item in items if item.text is not None]
+    assert [(f["type"], f["reason"]) for f in frames] == [("error", "table_moved")]
+
+
 def test_a_stranger_frame_that_does_not_validate_is_still_answered() -> None:
     async def run() -> list[Any]:
         host = TableHost(_Table(), token=2, bus=_Bus(), start_id="0")  # type: ignore[arg-type]

@@ -49,6 +49,10 @@ __all__ = ["Outlet", "RemoteConnection", "TableHost"]
 log = logging.getLogger(__name__)
 
 _REAP_SECONDS = 1.0
+_FORGET_REAPED_SECONDS = 300.0
+"""How long an owner remembers a reaped socket's player: a socket of a gateway alive after
+all sends its next request within seconds (the browser pings every few); past this its
+gateway is taken to be truly gone, and a request from it is answered ``table_moved``."""
 """How often the owner looks for gateways that died (their sockets are then disconnected)."""
 
 
@@ -190,9 +194,9 @@ class TableHost:
         self._start_id = start_id
         self.outlet = Outlet(table.config.name, token, bus.publish, table.seat_of)
         self.remote: dict[tuple[str, int], RemoteConnection] = {}
-        self._reaped: dict[tuple[str, int], tuple[int, str]] = {}
-        """The sockets of gateways taken for dead, with their players: one whose gateway
-        was alive after all is connected again at its next request."""
+        self._reaped: dict[tuple[str, int], tuple[int, str, float]] = {}
+        """The sockets of gateways taken for dead, with their players and when: one whose
+        gateway was alive after all is connected again at its next request."""
         self._tasks: list[asyncio.Task[None]] = []
         self._changes = Background()
 
@@ -279,7 +283,8 @@ class TableHost:
         self._reaped.pop((gateway, cid), None)
         conn = self.remote.pop((gateway, cid), None)
         if reaped and conn is not None:
-            self._reaped[(gateway, cid)] = (conn.user_id, conn.username)
+            now = asyncio.get_running_loop().time()
+            self._reaped[(gateway, cid)] = (conn.user_id, conn.username, now)
         members = self.outlet.members.get(gateway)
         if members is not None:
             members.pop(cid, None)
@@ -304,7 +309,7 @@ class TableHost:
             # it sits now), then the request is taken as any other: applied, or refused and
             # a stake held for it returned.
             log.info("request from reaped socket %s/%s at %s: connected", gateway, cid, self.name)
-            conn = self._connect(gateway, cid, *reaped)
+            conn = self._connect(gateway, cid, reaped[0], reaped[1])
         if conn is None:
             # A socket this owner never saw connect: it sent the request to the table's
             # previous owner just before this one took over. Not applied, and said so, as
@@ -320,10 +325,18 @@ class TableHost:
         done.add_done_callback(lambda _: outlet.answered(gateway, request))
         self.table.core.inbox.put_nowait(Request(conn, message, done, command.prepaid))
 
+    def forget_reaped(self, now: float) -> None:
+        """Forget the reaped sockets silent for :data:`_FORGET_REAPED_SECONDS`: their
+        gateway is truly gone (else the memory of every dead gateway's sockets would grow)."""
+        for key, (_, _, at) in list(self._reaped.items()):
+            if now - at >= _FORGET_REAPED_SECONDS:
+                del self._reaped[key]
+
     async def _reap(self) -> None:
         """Disconnect the sockets of gateways that stopped beating (a dead process)."""
         while True:
             await asyncio.sleep(_REAP_SECONDS)
+            self.forget_reaped(asyncio.get_running_loop().time())
             for gateway in list(self.outlet.members):
                 try:
                     alive = await self.bus.alive(gateway)
