@@ -148,9 +148,16 @@ class BankedDriver:
         self.seats.free_ghost_seats([user_id])
 
     async def reconfigured(self) -> None:
-        """New rules, or the table closed or opened: a next round recorded under the old
-        settings is not played; an idle open table records one under the new."""
-        await self.next.drop("the table's settings changed")
+        """New rules, or the table closed or opened. The next round a cluster's idle table
+        recorded is the round the new rules apply from (docs/protocol.md "Operator"): it
+        takes them, and the bets the gateways hold for it are checked against them as they
+        come (found by red-teaming: voiding it refused, as "bets closed", a bet on its way
+        that fit both). Closed, the table plays it not: voided, every stake back. An idle
+        open table without one records one."""
+        if self.core.closed:
+            await self.next.drop("the table was closed")
+        else:
+            self.next.renew()
         await self.next.prepare(
             in_play=self.round is not None or self.core.status is not TableStatus.IDLE
         )

@@ -135,6 +135,7 @@ class GatewayBets:
             returned, game_round = self.life.escrow.returned, self.life.round
         if returned(paid.transaction_id):
             raise returned_hold(paid.transaction_id)
+        self.life.seats.check_open()
         if game_round is None or (
             ready is None
             and (paid.round_id != core.round_id or core.status is not TableStatus.BETTING)
@@ -144,7 +145,6 @@ class GatewayBets:
                 reason="bets_closed",
             )
         seat = self.life.seats.seat(request.conn)
-        self.life.seats.check_open()
         if seat != paid.seat:
             raise IllegalActionError(
                 f"the bet was made for seat {paid.seat}, but you sit at seat {seat}: its "

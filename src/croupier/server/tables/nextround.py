@@ -14,8 +14,8 @@ owner records the deck's commitment (with that bet's stake, when the owner held 
 the round is :class:`NextRound`, the driver's, not the core's: the table's state says idle,
 with no round in play.
 
-A round recorded and never played -- the table stops, its rules change, an operator closes it
--- is voided (:func:`drop`): every stake a gateway held for it is returned, as any void returns
+A round recorded and never played -- the table stops or an operator closes it -- is voided
+(:func:`drop`); new rules apply to it, the next round (:meth:`NextRounds.renew`): every stake a gateway held for it is returned, as any void returns
 them (:func:`.rounds.void_round`). It has no deck to reveal: none was shuffled for it.
 """
 
@@ -148,6 +148,13 @@ class NextRounds:
         core = self.core
         if self.windowed and not (core.closed or self.stopping or self.ready or in_play):
             self.ready = await prepare(core, self.factory)
+
+    def renew(self) -> None:
+        """The table's rules changed: the round recorded takes them. Its shoe, if a bet
+        shuffled it under the old ones (a bet refused, nothing committed), is shuffled again
+        when a bet next needs it."""
+        if self.ready is not None:
+            self.ready.salt, self.ready.game_round = "", None
 
     async def drop(self, reason: str) -> None:
         """The round recorded is not played: voided, every stake held for it back."""
