@@ -53,7 +53,7 @@ from croupier.server.tables.card_query import card_fields
 from croupier.server.tables.caribbean_wire import CaribbeanSpots
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import CountedFromLists, OperatorSettings, to_json
-from croupier.server.tables.protocol import ActMessage
+from croupier.server.tables.protocol import ActMessage, refuse_details
 from croupier.server.tables.wire import UNSET, Spots, read_spots
 
 __all__ = [
@@ -233,7 +233,9 @@ class CaribbeanTableRound(CountedFromLists):
     # -- decisions -----------------------------------------------------------------------
 
     def action(self, seat: int, act: ActMessage) -> Raise | Fold:
-        """The decision ``act`` as the engine's typed action."""
+        """The decision ``act`` as the engine's typed action (its Raise is fixed: no detail
+        is taken)."""
+        refuse_details(act, "Caribbean Stud")
         match act.action:
             case "raise":
                 return Raise(seat=seat)

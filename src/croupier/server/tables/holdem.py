@@ -53,7 +53,7 @@ from croupier.server.errors import InvalidRequestError
 from croupier.server.tables import fairness
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import CountedFromLists, OperatorSettings, to_json
-from croupier.server.tables.protocol import ActMessage
+from croupier.server.tables.protocol import ActMessage, refuse_details
 
 if TYPE_CHECKING:
     from croupier.deck import Shoe
@@ -347,6 +347,7 @@ class HoldemHand(CountedFromLists):
         """The decision ``act`` of the seat to act, as the engine's typed action (players
         counted by position), translated once: ``bet`` and ``raise`` are a :class:`Raise` to
         ``amount``, ``all_in`` the raise, call or check that puts the whole stack in."""
+        refuse_details(act, "Hold'em", *(("amount",) if act.action in ("bet", "raise") else ()))
         pos = self._turn(seat)
         match act.action:
             case "fold":

@@ -3,6 +3,7 @@ import; the schemas live in :mod:`croupier.server.tables.wire` with every server
 
 from __future__ import annotations
 
+from croupier.server.errors import InvalidRequestError
 from croupier.server.tables.wire import (
     MAX_FRAME_BYTES,
     PROTOCOL_VERSION,
@@ -39,4 +40,27 @@ __all__ = [
     "parse_auth_message",
     "parse_client_message",
     "ref_of",
+    "refuse_details",
 ]
+
+
+_DETAILS = ("multiple", "amount", "cards")
+"""The fields of an ``act`` that only some actions take."""
+
+
+def refuse_details(act: ActMessage, game: str, *taken: str) -> None:
+    """Refuse an ``act`` carrying a detail its action does not take: a ``raise`` with an
+    ``amount`` at a Caribbean Stud table (its Raise is fixed), a ``fold`` with ``cards``, a
+    ``"4x"`` with another ``multiple``. A client that believes it asked for something else
+    is told so, and nothing is done (found by red-teaming: such details were ignored).
+
+    Raises:
+        InvalidRequestError: ``detail_not_for_action``, naming the field and the action.
+    """
+    for name in _DETAILS:
+        if name not in taken and getattr(act, name) is not None:
+            raise InvalidRequestError(
+                f"{game}'s {act.action!r} takes no {name!r}: nothing was done",
+                reason="detail_not_for_action",
+                params={"field": name, "action": act.action},
+            )

@@ -66,7 +66,7 @@ from croupier.server.errors import InvalidRequestError
 from croupier.server.rounds.theory import BoxStake, MonitorBox, MonitorRound, RoundTheory
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import CountedFromLists, OperatorSettings, to_json
-from croupier.server.tables.protocol import ActMessage
+from croupier.server.tables.protocol import ActMessage, refuse_details
 from croupier.server.tables.russian_wire import RussianSpots
 from croupier.server.tables.wire import UNSET, Spots, read_spots
 
@@ -303,6 +303,8 @@ class RussianTableRound(CountedFromLists):
     def action(self, seat: int, act: ActMessage) -> RussianAction:
         """The decision ``act`` for the seat's open box deciding now, as the engine's typed
         action, translated once (``amount`` of a ``bet``: the insurance)."""
+        taken = {"exchange": ("cards",), "bet": ("amount",)}.get(act.action, ())
+        refuse_details(act, "Russian Poker", *taken)
         box = self._open_box(seat)
         match act.action:
             case "exchange":

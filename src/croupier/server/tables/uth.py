@@ -59,7 +59,7 @@ from croupier.server.rounds.theory import BoxStake, MonitorRound, RoundTheory, T
 from croupier.server.tables import uth_monitor
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import OperatorSettings, to_json
-from croupier.server.tables.protocol import ActMessage
+from croupier.server.tables.protocol import ActMessage, refuse_details
 from croupier.server.tables.uth_theory import blind_lookup
 from croupier.server.tables.uth_wire import UthSpots
 from croupier.server.tables.wire import UNSET, Spots, read_spots
@@ -305,6 +305,7 @@ class UthTableRound:
         """The decision ``act`` as the engine's typed action, translated once: ``check``,
         ``fold``, ``play`` with a ``multiple`` or ``"4x"``... (the table's ``play_multiples``
         are the engine's to check)."""
+        refuse_details(act, "UTH", *(("multiple",) if act.action == "play" else ()))
         multiple = _multiple(act)
         if multiple is not None:
             return Play(seat=seat, multiple=multiple)

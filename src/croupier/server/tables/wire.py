@@ -263,7 +263,10 @@ class ActMessage(_Client, tag="act", frozen=True, kw_only=True):
     id of the decision you answer (issued with your turn: `decisions_open`, `your_turn`, a
     cash table's `turn`, `state`'s `table.decision`); resent with it, a decision gets its first
     answer again (`replayed`) and changes nothing; one for a turn that has passed is refused
-    (`stale_decision`). Without it, it is the decision your seat is asked for now."""
+    (`stale_decision`). Without it, it is the decision your seat is asked for now. A detail
+    the action does not take (`multiple` but for `play`, `amount` but for a Hold'em bet or
+    raise or a Russian `bet`'s insurance, `cards` but for an exchange) is refused
+    (`detail_not_for_action`), nothing done."""
 
     action: Annotated[str, Meta(pattern=r"^[a-z0-9_]{1,16}$")]
     multiple: Annotated[int, Meta(ge=1, le=10)] | None = None

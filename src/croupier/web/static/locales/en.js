@@ -350,6 +350,7 @@ export default {
   "reason.no_hand_in_play": "No hand is in play.",
   "reason.not_dealt_in": "You are not dealt in this hand.",
   "reason.not_your_turn": "It is not your turn.",
+  "reason.detail_not_for_action": "{action} takes no {field}: nothing was done.",
   "reason.amount_required": "Say how much.",
   "reason.unknown_action": "That is not a move of this game.",
   "reason.unknown_spots": "That is not a betting spot of this table.",

@@ -353,6 +353,7 @@ export default {
   "reason.no_hand_in_play": "Nessuna mano in corso.",
   "reason.not_dealt_in": "Non sei in questa mano.",
   "reason.not_your_turn": "Non è il tuo turno.",
+  "reason.detail_not_for_action": "{action} non prevede {field}: non è stato fatto nulla.",
   "reason.amount_required": "Indica quanto.",
   "reason.unknown_action": "Questa non è una mossa di questo gioco.",
   "reason.unknown_spots": "Questa non è una casella di puntata di questo tavolo.",

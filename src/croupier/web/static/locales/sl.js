@@ -357,6 +357,7 @@ export default {
   "reason.no_hand_in_play": "Nobena roka ne poteka.",
   "reason.not_dealt_in": "V tej roki ne sodelujete.",
   "reason.not_your_turn": "Niste na vrsti.",
+  "reason.detail_not_for_action": "{action} ne sprejme {field}: nič ni bilo storjeno.",
   "reason.amount_required": "Povejte, koliko.",
   "reason.unknown_action": "To ni poteza te igre.",
   "reason.unknown_spots": "To ni polje za stave te mize.",
