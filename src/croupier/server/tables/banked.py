@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, Literal
 
 from croupier.errors import CroupierError, IllegalActionError
@@ -45,6 +46,7 @@ from croupier.server.tables.gateway_bets import GatewayBets
 from croupier.server.tables.nextround import NextRound
 from croupier.server.tables.staking import bet_ack, returned_hold, stake_order
 from croupier.server.tables.turns import Turns
+from croupier.server.tables.voiding import SETTLEMENT_FAILED, void_or_retry
 from croupier.server.tables.wire import (
     BetMessage,
     BuyInMessage,
@@ -543,8 +545,8 @@ class BankedDriver:
         try:
             await self.escrow.settle(returns=returns, record=record, summary=summary)
         except Exception as exc:
-            log.exception("settlement of round %s failed", round_id)
-            await self.void(f"settlement failed: {exc}")
+            log.exception("settlement of round %s failed: %s", round_id, exc)
+            await self.void(SETTLEMENT_FAILED)
             return
         await self._close_round("settled", summary=summary, returns=returns_by_seat)
 
@@ -556,11 +558,11 @@ class BankedDriver:
             game_round.void(reason)
         self.out.drain_engine()
         record = game_round.record(round_id)
-        try:
-            await self.escrow.void(reason=reason, record=record)
-        except Exception:
-            # The round stays open in the database: the next start voids it.
-            log.exception("void of round %s failed; it will be voided at restart", round_id)
+        await void_or_retry(
+            core,
+            f"round {round_id}",
+            partial(self.escrow.void, round_id=round_id, reason=reason, record=record),
+        )
         await self._close_round("voided", summary={"void": reason}, returns={})
 
     async def _close_round(

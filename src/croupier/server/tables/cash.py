@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, Literal
 
 import msgspec
@@ -63,6 +64,7 @@ from croupier.server.tables.fairness import (
 )
 from croupier.server.tables.games import CashFactory, CashRound
 from croupier.server.tables.turns import Resent, Turns
+from croupier.server.tables.voiding import SETTLEMENT_FAILED, void_or_retry
 from croupier.server.tables.wire import (
     ActMessage,
     ActResult,
@@ -680,8 +682,8 @@ class CashDriver:
                 summary=summary,
             )
         except Exception as exc:
-            log.exception("settlement of hand %s failed", round_id)
-            await self._void(f"settlement failed: {exc}")
+            log.exception("settlement of hand %s failed: %s", round_id, exc)
+            await self._void(SETTLEMENT_FAILED)
             return
         self.stacks.update(final)
         await self._close_hand("settled", summary)
@@ -694,12 +696,8 @@ class CashDriver:
         hand.void(reason)
         self.out.drain_engine()
         record = hand.record(round_id)
-        try:
-            await core.in_session(
-                rounds.void_round, round_id=round_id, reason=reason, record=record
-            )
-        except Exception:
-            log.exception("void of hand %s failed; it will be voided at restart", round_id)
+        void = partial(core.in_session, rounds.void_round, round_id=round_id, reason=reason)
+        await void_or_retry(core, f"hand {round_id}", partial(void, record=record))
         await self._close_hand("voided", {"void": reason, "stacks": hand.starting_stacks()})
 
     async def _close_hand(

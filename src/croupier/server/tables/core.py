@@ -92,6 +92,8 @@ class TableCore:
         self.deadline: float | None = None
         self.timer_generation = 0
         self.timer_task: asyncio.Task[None] | None = None
+        self.retries: set[asyncio.Task[None]] = set()
+        """Voids the database did not take, tried again (:mod:`.voiding`)."""
 
     @property
     def name(self) -> str:

@@ -178,12 +178,11 @@ class Escrow:
     def _settled_window(self) -> set[int] | None:
         return None
 
-    async def void(self, *, reason: str, record: Mapping[str, Any]) -> None:
-        """Void the round: every stake back."""
+    async def void(self, *, round_id: int, reason: str, record: Mapping[str, Any]) -> None:
+        """Void round ``round_id`` (the one in play, or one whose void the database refused
+        before: :mod:`.voiding`): every stake back."""
         core = self._core
-        await core.db_call(
-            stakes.void, core.db, round_id=core.round_id, reason=reason, record=record
-        )
+        await core.db_call(stakes.void, core.db, round_id=round_id, reason=reason, record=record)
 
 
 class WindowedEscrow(Escrow):

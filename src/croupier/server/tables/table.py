@@ -410,7 +410,7 @@ class Table:
 
     async def _shutdown(self, reason: str) -> None:
         await self.driver.shutdown(reason)
-        for task in (self.core.timer_task, self.out.tally_task):
+        for task in (self.core.timer_task, self.out.tally_task, *self.core.retries):
             if task is not None:
                 task.cancel()
         for conn in list(self.out.conns):
