@@ -131,3 +131,41 @@ def test_a_hands_void_refused_is_done_once_the_database_answers(
 
         _until(voided)
         assert len(calls) == 3
+
+
+def test_a_bet_resent_after_its_round_was_voided_is_told_so_seated_or_not(
+    table_server: ServerFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key's round voided (here a settlement the database refused; after a crash, the
+    restart), the bet resent is answered ``round_voided`` with the balance now -- from a new
+    socket whose player has not sat down again (before: "take a seat first"), and from the
+    seat while another round plays past its betting (before: "bets are closed")."""
+    server: Server = table_server([UTH])
+    _, token = server.player("ann", credit=CREDIT)
+    monkeypatch.setattr(stakes, "settle", _never)
+    bet = {"type": "bet", "key": "first", "bets": {"ante": 100}}
+    with table_ws(server.client, "casino", token) as ws:
+        seat = Seat(ws)
+        seat.welcome()
+        seat.ok({"type": "join"})
+        seat.ok(bet)
+        for action in ("check", "check", "fold"):
+            seat.ok({"type": "act", "action": action})
+        voided = _closed(seat)["event"]
+        assert voided["status"] == "voided"
+    monkeypatch.undo()
+    _until(lambda: server.ledger()["escrow"] == 0)
+
+    def told_voided(frame: dict[str, Any], balance: int) -> None:
+        assert (frame["type"], frame["code"]) == ("error", "round_voided"), frame
+        assert frame["details"] == {"round_id": voided["round_id"], "balance": balance}, frame
+
+    with table_ws(server.client, "casino", token) as ws:
+        fresh = Seat(ws)
+        fresh.welcome()
+        told_voided(fresh.request(bet), CREDIT)  # not seated again
+        fresh.ok({"type": "join"})
+        second = fresh.ok({"type": "bet", "key": "second", "bets": {"ante": 100}})
+        fresh.state()  # the only seat has bet: the deal, betting closed
+        told_voided(fresh.request(bet), CREDIT - 200)  # the balance now, round 2's stake held
+        assert server.balance(token) == CREDIT - 200 == second["balance"]

@@ -423,12 +423,14 @@ the seat they had in the round it was taken in."""
 
 def earlier_stakes(
     session: Session, *, table: str, stakes: Sequence[Stake]
-) -> list[tuple[int, int, wallet.Movement] | IdempotencyConflict | None]:
+) -> list[tuple[int, int, wallet.Movement] | IdempotencyConflict | RoundVoided | None]:
     """For each stake, in order: the stake resent after the round it was taken in (at
     ``table``) closed, or while that round plays on past its betting -- that round's id, the
     seat and the stake's first answer, replayed; the conflict when its key was applied to
-    another request (another table, other spots, another seat); ``None`` when its key was
-    never applied, or its round was voided (:func:`voided_retry` says so). Its amount is the
+    another request (another table, other spots, another seat); its round's void, when that
+    round was voided (:func:`voided_retry`: a restart or a malfunction; found by
+    red-teaming: such a resend was told to take a seat, or that bets were closed); ``None``
+    when its key was never applied. Its amount is the
     one held then: the table, the round and the details (its spots and seat) make it the
     same stake; a stake from :data:`ANY_SEAT` is from the seat its player had in that round.
     Three statements, whatever the number of stakes (four with a stake from no seat)."""
@@ -468,15 +470,16 @@ def earlier_stakes(
         if row.table_name == table and row.status != RoundStatus.VOIDED.value
     }
     had = _seats_had(session, set(played), stakes)
-    found: list[tuple[int, int, wallet.Movement] | IdempotencyConflict | None] = []
+    found: list[tuple[int, int, wallet.Movement] | IdempotencyConflict | RoundVoided | None] = []
     for stake in stakes:
         key = keys.get((f"user:{stake.user_id}", stake.idempotency_key))
         txn = txns.get(key.transaction_id or 0) if key is not None else None
         then_round = rounds.get(txn.round_id or 0) if txn is not None else None
-        if key is None or (
-            then_round is not None and then_round.status == RoundStatus.VOIDED.value
-        ):
+        if key is None:
             found.append(None)
+            continue
+        if then_round is not None and then_round.status == RoundStatus.VOIDED.value:
+            found.append(voided_retry(session, user_id=stake.user_id, key=stake.idempotency_key))
             continue
         row = played.get(then_round.id) if then_round is not None else None
         seat = stake.seat

@@ -244,13 +244,15 @@ class BankedDriver:
         (``replayed``, with the round it was taken in) where it is a bet taken before and
         resent (its ack lost in the deal's burst, a client retrying late from a seat freed
         since: docs/protocol.md "Idempotency"); refused ``idempotency_conflict`` where its key
-        is another bet's; else refused why the round cannot take it."""
+        is another bet's, ``round_voided`` where its round was voided since; else refused why
+        the round cannot take it."""
         found = await self.escrow.earlier([_stake(r, seat, 0) for r, seat, _ in refused])
         for (request, _, exc), answer in zip(refused, found, strict=True):
             if answer is None:
                 self.out.refuse(request, exc)
-            elif isinstance(answer, IdempotencyConflict):
-                self.out.refuse(request, answer)  # the key is another bet's, wherever it is
+            elif isinstance(answer, CroupierError):
+                # the key is another bet's, wherever it is; or its round was voided since
+                self.out.refuse(request, answer)
             else:
                 round_id, seat, move = answer
                 self.out.answer(request, bet_ack(move, round_id=round_id, seat=seat))

@@ -27,7 +27,7 @@ import logging
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from croupier.server.errors import IdempotencyConflict
+from croupier.errors import CroupierError
 from croupier.server.rounds import store as rounds
 from croupier.server.tables import stakes, window
 from croupier.server.tables.connection import Prepaid
@@ -121,11 +121,11 @@ class Escrow:
 
     async def earlier(
         self, batch: list[rounds.Stake]
-    ) -> list[tuple[int, int, Movement] | IdempotencyConflict | None]:
+    ) -> list[tuple[int, int, Movement] | CroupierError | None]:
         """Each bet resent whose round has moved on: the round it was taken in, the seat and
-        its first answer (:func:`.stakes.earlier_stakes`)."""
+        its first answer, or why not (:func:`.stakes.earlier_stakes`)."""
         core = self._core
-        found: list[tuple[int, int, Movement] | IdempotencyConflict | None] = await core.db_call(
+        found: list[tuple[int, int, Movement] | CroupierError | None] = await core.db_call(
             stakes.earlier_stakes, core.db, table=core.name, stakes=batch
         )
         return found

@@ -21,7 +21,7 @@ from typing import Any
 
 from croupier.errors import CroupierError
 from croupier.server.db import Database
-from croupier.server.errors import IdempotencyConflict
+from croupier.server.errors import IdempotencyConflict, RoundVoided
 from croupier.server.rounds import store as rounds
 from croupier.server.tables import window
 from croupier.server.wallet.service import Movement, Released, StakeCheck
@@ -256,10 +256,10 @@ def replayed_stakes(
 
 def earlier_stakes(
     db: Database, *, table: str, stakes: Sequence[rounds.Stake]
-) -> list[tuple[int, int, Movement] | IdempotencyConflict | None]:
+) -> list[tuple[int, int, Movement] | IdempotencyConflict | RoundVoided | None]:
     """For each bet resent that this round cannot take (its betting closed, its key taken in
     a round before, or its player seated nowhere now), the round it was taken in, the seat
-    and its first answer, replayed; ``None``
+    and its first answer, replayed; its round's void where that round was voided; ``None``
     where it is not a resend (:func:`rounds.earlier_stakes`)."""
     if not stakes:
         return []
