@@ -146,7 +146,7 @@ def test_a_bet_and_a_decision_resent_after_the_seat_was_freed_are_answered_repla
             assert act["type"] == "ack", act
             assert act["result"] == {**play, "replayed": True}
             other = again.request({"type": "act", "action": "3x", "decision": turn["decision"]})
-            assert other["type"] == "error" and other["reason"] == "not_seated", other
+            assert other["type"] == "error" and other["reason"] == "stale_decision", other
             new = again.request({"type": "bet", "key": "fresh", "bets": {"ante": 100}})
             assert new["type"] == "error" and new["reason"] == "not_seated", new
             conflict = again.request({"type": "bet", "key": "gone", "bets": {"ante": 300}})

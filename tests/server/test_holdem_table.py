@@ -508,7 +508,8 @@ def test_a_buy_in_resent_after_the_seat_was_left_is_round_voided(holdem: Server)
 
 def test_a_decision_resent_after_the_seat_was_left_is_answered_again(holdem: Server) -> None:
     """The same from a player who left after the hand: a decision resent with its id gets
-    its first answer again; another decision under it is still ``not_seated``."""
+    its first answer again; another decision under its id is ``stale_decision`` (its turn has
+    passed), one without an id ``not_seated``."""
     with ExitStack() as stack:
         (button, token), _ = _seat_down(holdem, stack, ["button", "blind"])
         holdem.clock.advance(5)
@@ -525,5 +526,7 @@ def test_a_decision_resent_after_the_seat_was_left_is_answered_again(holdem: Ser
         assert again["type"] == "ack", again
         assert again["result"] == {**first["result"], "replayed": True}
         other = button.request({"type": "act", "action": "call", "decision": turn["decision"]})
-        assert other["type"] == "error" and other["reason"] == "not_seated", other
+        assert other["type"] == "error" and other["reason"] == "stale_decision", other
+        bare = button.request({"type": "act", "action": "call"})
+        assert bare["type"] == "error" and bare["reason"] == "not_seated", bare
         assert holdem.balance(token) == wallet_now

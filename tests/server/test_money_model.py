@@ -467,7 +467,7 @@ class MoneyMachine(RuleBasedStateMachine):
         self.log.append(f"{player.name[-2:]} {sent.kind} resent {frame} -> {answer}")
         self._unmoved(player, before)
         if frame["type"] == "act":  # its first answer again, whatever happened since
-            assert answer["type"] == "ack" or _refusal(answer) == "not_seated", (frame, answer)
+            assert answer["type"] == "ack" or _refusal(answer) == "stale_decision", (frame, answer)
             self._decision_answered(player, frame, answer)
         elif answer["type"] == "ack":  # the same stake again, the wallet as it is now
             first, again = sent.answer["result"], answer["result"]

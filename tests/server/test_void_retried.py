@@ -139,7 +139,8 @@ def test_a_bet_resent_after_its_round_was_voided_is_told_so_seated_or_not(
     """The key's round voided (here a settlement the database refused; after a crash, the
     restart), the bet resent is answered ``round_voided`` with the balance now -- from a new
     socket whose player has not sat down again (before: "take a seat first"), and from the
-    seat while another round plays past its betting (before: "bets are closed")."""
+    seat while another round plays past its betting (before: "bets are closed"); a decision
+    of that round named by its id is ``stale_decision``, seated or not."""
     server: Server = table_server([UTH])
     _, token = server.player("ann", credit=CREDIT)
     monkeypatch.setattr(stakes, "settle", _never)
@@ -149,7 +150,8 @@ def test_a_bet_resent_after_its_round_was_voided_is_told_so_seated_or_not(
         seat.welcome()
         seat.ok({"type": "join"})
         seat.ok(bet)
-        for action in ("check", "check", "fold"):
+        checked = seat.ok({"type": "act", "action": "check"})
+        for action in ("check", "fold"):
             seat.ok({"type": "act", "action": action})
         voided = _closed(seat)["event"]
         assert voided["status"] == "voided"
@@ -164,6 +166,9 @@ def test_a_bet_resent_after_its_round_was_voided_is_told_so_seated_or_not(
         fresh = Seat(ws)
         fresh.welcome()
         told_voided(fresh.request(bet), CREDIT)  # not seated again
+        # A decision of that round, named by its id, is stale (before: "take a seat first").
+        late = fresh.request({"type": "act", "action": "4x", "decision": checked["decision"]})
+        assert (late["type"], late["reason"]) == ("error", "stale_decision"), late
         fresh.ok({"type": "join"})
         second = fresh.ok({"type": "bet", "key": "second", "bets": {"ante": 100}})
         fresh.state()  # the only seat has bet: the deal, betting closed

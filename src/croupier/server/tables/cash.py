@@ -519,13 +519,9 @@ class CashDriver:
         except CroupierError as exc:
             # Not seated: a decision resent after a lost ack, the seat left since, is
             # answered its first answer again.
-            before = (
-                self.turns.answered_before(conn.user_id, message)
-                if exc.reason == "not_seated"
-                else None
-            )
-            if before is None:
+            if exc.reason != "not_seated":
                 raise
+            before = self.turns.unseated(conn.user_id, message, exc)
             return msgspec.structs.replace(before.result, replayed=True)
         asked = self.turns.ask(seat, conn.user_id, message)
         if isinstance(asked, Resent):

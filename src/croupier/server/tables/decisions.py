@@ -162,9 +162,7 @@ class Decisions:
                     # its connection dropped, is answered its first answer again.
                     if exc.reason != "not_seated" or paid is not None:
                         raise
-                    before = self.turns.answered_before(request.conn.user_id, message)
-                    if before is None:
-                        raise
+                    before = self.turns.unseated(request.conn.user_id, message, exc)
                     resent.append((request, msgspec.structs.replace(before.result, replayed=True)))
                     continue
                 asked = self.turns.ask(seat, request.conn.user_id, message)

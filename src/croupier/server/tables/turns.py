@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from croupier.errors import IllegalActionError
+from croupier.errors import CroupierError, IllegalActionError
 from croupier.server.tables.wire import ActMessage, ActResult
 
 __all__ = ["KEPT_ROUNDS", "DecisionId", "Fresh", "Resent", "Turns", "stale"]
@@ -195,6 +195,23 @@ class Turns:
             if number == named.number and decider == user_id and first == fingerprint:
                 return Resent(result)
         return None
+
+    def unseated(self, user_id: int, act: ActMessage, exc: CroupierError) -> Resent:
+        """A decision from player ``user_id``, seated nowhere: its first answer if they
+        answered it before (:meth:`answered_before`).
+
+        Raises:
+            IllegalActionError: ``stale_decision`` where it names a turn, which cannot be
+                theirs now (found by red-teaming: a decision resent after a restart voided
+                its round was told to take a seat).
+            CroupierError: ``exc`` (not seated) where it names none.
+        """
+        before = self.answered_before(user_id, act)
+        if before is not None:
+            return before
+        if act.decision is not None:
+            raise stale(act.decision, "is not your turn: you sit at no seat of this table")
+        raise exc
 
     def answered(
         self, seat: int, user_id: int, decision: DecisionId, act: ActMessage, result: ActResult
