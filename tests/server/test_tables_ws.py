@@ -316,6 +316,23 @@ def test_reconnect_and_resync(server: Server) -> None:
     assert server.balance(token) == 10_000 - 500 + 800  # 3x: play 1:1, ante and blind push
 
 
+def test_a_resync_from_a_count_above_the_tables_is_not_complete(server: Server) -> None:
+    """A ``last_seq`` above the table's count -- a client's from before the server restarted,
+    which counts from 0 again -- cannot be replayed: ``complete: false``, nothing replayed
+    (found by red-teaming: it was answered complete, as if nothing had been missed)."""
+    _, token = server.player("alice", credit=10_000)
+    with table_ws(server.client, "casino", token) as ws:
+        seat = Seat(ws)
+        now = seat.welcome()["seq"]
+        seat.send({"type": "resync", "last_seq": now + 11})
+        state = seat.until(lambda f: f["type"] == "state" and f.get("resynced"))
+        assert state["complete"] is False and state["seq"] == now
+        assert not [f for f in seat.frames if f["type"] == "event"]
+        seat.send({"type": "resync", "last_seq": now})  # up to date: complete
+        state = seat.until(lambda f: f["type"] == "state" and f.get("resynced") and f is not state)
+        assert state["complete"] is True
+
+
 @THROUGH_CLUSTER_SLOW
 def test_leave_and_seats(server: Server) -> None:
     _, broke = server.player("bob")

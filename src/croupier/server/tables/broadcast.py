@@ -333,7 +333,10 @@ class Broadcaster:
     def resync(self, conn: Connection, last_seq: int) -> None:
         core = self.core
         missed = [entry for entry in self._log if entry.seq > last_seq]
-        complete = not missed or missed[0].seq == last_seq + 1 or last_seq >= self.seq
+        # A ``last_seq`` above the table's count is one from before the server restarted (it
+        # counts from 0 again): nothing of it can be replayed (found by red-teaming: it was
+        # answered complete).
+        complete = last_seq <= self.seq and (not missed or missed[0].seq == last_seq + 1)
         seat = core.seat_of.get(conn.user_id)
         game_round = core.round
         mine = core.in_round(seat, conn.user_id)
