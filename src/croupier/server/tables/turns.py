@@ -86,11 +86,14 @@ for its spellings (UTH's ``play`` with ``multiple`` 4 and ``"4x"``)."""
 
 def _fingerprint(act: ActMessage, word: Word | None = None) -> Fingerprint:
     """What makes two ``act`` frames the same decision (not their request ids): its name,
-    however it is spelt, with its amount and cards."""
+    however it is spelt, with its amount and cards -- an amount of 0 as none (a Russian
+    ``bet`` without insurance), the cards in any order (an exchange's discards are a set;
+    found by red-teaming: such a resend was refused as another decision)."""
     named = word(act) if word is not None else None
+    cards = tuple(sorted(act.cards or ()))
     if named is not None:
-        return (named, None, act.amount, tuple(act.cards or ()))
-    return (act.action, act.multiple, act.amount, tuple(act.cards or ()))
+        return (named, None, act.amount or None, cards)
+    return (act.action, act.multiple, act.amount or None, cards)
 
 
 def stale(decision: str, why: str) -> IllegalActionError:

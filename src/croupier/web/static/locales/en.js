@@ -337,6 +337,7 @@ export default {
   "reason.bets_closed": "Bets are closed for this round: wait for the next one.",
   "reason.all_in_not_allowed": "You cannot go all-in now: choose another action.",
   "reason.already_bet": "You have already bet in this round.",
+  "reason.not_this_phase": "That choice is not open now: make the one your turn offers.",
   "reason.no_decisions_now": "There is nothing to decide now.",
   "reason.no_bets_this_round": "You have no bets in this round.",
   "reason.not_your_seat": "That is not your seat.",

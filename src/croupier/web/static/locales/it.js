@@ -340,6 +340,7 @@ export default {
   "reason.bets_closed": "Le puntate di questa mano sono chiuse: aspetta la prossima.",
   "reason.all_in_not_allowed": "Ora non puoi andare all-in: scegli un'altra azione.",
   "reason.already_bet": "Hai già puntato in questa mano.",
+  "reason.not_this_phase": "Questa scelta non è disponibile ora: fai quella che il tuo turno offre.",
   "reason.no_decisions_now": "Non c'è niente da decidere ora.",
   "reason.no_bets_this_round": "Non hai puntate in questa mano.",
   "reason.not_your_seat": "Questo non è il tuo posto.",

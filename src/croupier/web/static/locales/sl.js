@@ -344,6 +344,7 @@ export default {
   "reason.bets_closed": "Stave za to igro so zaprte: počakajte na naslednjo.",
   "reason.all_in_not_allowed": "Zdaj ne morete staviti vseh žetonov: izberite drugo dejanje.",
   "reason.already_bet": "V tej igri ste že stavili.",
+  "reason.not_this_phase": "Ta izbira zdaj ni na voljo: izberite tisto, ki jo ponuja vaša poteza.",
   "reason.no_decisions_now": "Zdaj se ni treba o ničemer odločati.",
   "reason.no_bets_this_round": "V tej igri nimate stav.",
   "reason.not_your_seat": "To ni vaše mesto.",
