@@ -421,13 +421,18 @@ class RussianRound:
         self, seat: int, box: int, action: str, *, phase: Phase = Phase.DECIDING
     ) -> Box:
         """The open box ``box`` of ``seat``, if it is its turn in ``phase``."""
-        if self._phase is not phase:
-            # In the other decision phase the box has a decision open, just not this one
+        if self._phase in (Phase.DECIDING, Phase.BUYING) and self._phase is not phase:
+            # The other decision phase: the box has a decision open, just not this one
             # (found by red-teaming: a buy while the boxes decide said "nothing to decide").
-            deciding = self._phase in (Phase.DECIDING, Phase.BUYING)
             raise refused(
                 f"cannot {action} in phase {self._phase}",
-                "not_this_phase" if deciding else "no_decisions_now",
+                "not_this_phase",
+                phase=self._phase.value,
+            )
+        if self._phase is not phase:
+            raise refused(
+                f"cannot {action} in phase {self._phase}",
+                "no_decisions_now",
                 phase=self._phase.value,
             )
         verify_seat(self._config, seat)
