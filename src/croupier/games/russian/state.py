@@ -421,20 +421,13 @@ class RussianRound:
         self, seat: int, box: int, action: str, *, phase: Phase = Phase.DECIDING
     ) -> Box:
         """The open box ``box`` of ``seat``, if it is its turn in ``phase``."""
+        why = f"cannot {action} in phase {self._phase}"
         if self._phase in (Phase.DECIDING, Phase.BUYING) and self._phase is not phase:
             # The other decision phase: the box has a decision open, just not this one
             # (found by red-teaming: a buy while the boxes decide said "nothing to decide").
-            raise refused(
-                f"cannot {action} in phase {self._phase}",
-                "not_this_phase",
-                phase=self._phase.value,
-            )
+            raise refused(why, "not_this_phase", phase=self._phase.value)
         if self._phase is not phase:
-            raise refused(
-                f"cannot {action} in phase {self._phase}",
-                "no_decisions_now",
-                phase=self._phase.value,
-            )
+            raise refused(why, "no_decisions_now", phase=self._phase.value)
         verify_seat(self._config, seat)
         target = self._box(box)
         if target.seat != seat:
