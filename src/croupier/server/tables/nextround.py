@@ -15,8 +15,9 @@ the round is :class:`NextRound`, the driver's, not the core's: the table's state
 with no round in play.
 
 A round recorded and never played -- the table stops or an operator closes it -- is voided
-(:func:`drop`); new rules apply to it, the next round (:meth:`NextRounds.renew`): every stake a gateway held for it is returned, as any void returns
-them (:func:`.rounds.void_round`). It has no deck to reveal: none was shuffled for it.
+(:func:`drop`): every stake a gateway held for it is returned, as any void returns them
+(:func:`.rounds.void_round`). It has no deck to reveal: none was shuffled for it. New rules
+do not void it: it is the next round they apply from (:meth:`NextRounds.renew`).
 """
 
 from __future__ import annotations
