@@ -30,10 +30,13 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import httpx
 import pytest
 from pydantic import SecretStr
+
+from croupier.server.cluster import node as node_module
 
 REPO = Path(__file__).resolve().parents[2]
 APT_LOCK = "/tmp/croupier-apt.lock"
@@ -232,8 +235,10 @@ def cluster_server(
         "lease_seconds": 10.0,
         "bus_key": SecretStr(BUS_KEY),
     }
+    # The owner is alone until the gateway starts: it takes its tables at once rather than
+    # after the joining wait that lets processes starting together share them.
     app, owner = make_owner(cluster)
-    with owner:
+    with mock.patch.object(node_module, "JOIN_SECONDS", 0.0), owner:
         app.state.test_client = owner  # the owner's own HTTP, for tests that need both sides
         node = app.state.node
         deadline = time.monotonic() + wait

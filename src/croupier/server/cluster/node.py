@@ -48,6 +48,9 @@ __all__ = ["TAKEOVER_REASON", "Node"]
 
 log = logging.getLogger(__name__)
 
+# A joining process waits this long (at most a third of its lease) before taking tables, so
+# that processes starting together share them.
+JOIN_SECONDS = 1.0
 TAKEOVER_REASON = "the table's server stopped: the round was voided, every stake returned"
 _SEQ_BASE = 1_000_000_000
 """A table's event numbers under lease token T start at T x this (they only grow)."""
@@ -174,7 +177,7 @@ class Node:
     # -- leases ------------------------------------------------------------------------
 
     async def _leases(self) -> None:
-        await asyncio.sleep(min(1.0, self.lease_seconds / 3))
+        await asyncio.sleep(min(JOIN_SECONDS, self.lease_seconds / 3))
         while True:
             try:
                 await self._refresh_tables()
