@@ -155,8 +155,12 @@ class ClusterAccess:
             self._pending.pop(request, None)
             held_note = "nothing was done"
             if prepaid is not None:
-                closes = "betting" if prepaid.phase is None else "the decision phase"
-                held_note = f"its stake is returned when {closes} closes"
+                closes = (
+                    "betting closes (within a minute if no round starts)"
+                    if prepaid.phase is None
+                    else "the decision phase closes"
+                )
+                held_note = f"its stake is returned when {closes}"
             refusal = ServiceUnavailable(
                 f"{message.type} refused: the table cannot be reached now (the cluster's bus "
                 f"is down); {held_note}, send it again shortly",

@@ -30,6 +30,7 @@ from croupier.server.tables.connection import (
     Connection,
     Frame,
     GatewayLost,
+    LookForHolds,
     Prepaid,
     Request,
 )
@@ -49,11 +50,14 @@ __all__ = ["Outlet", "RemoteConnection", "TableHost"]
 log = logging.getLogger(__name__)
 
 _REAP_SECONDS = 1.0
+"""How often the owner looks for gateways that died (their sockets are then disconnected)."""
+_LOOK_SECONDS = 10.0
+"""How often the owner has its table look for stakes held for bets that never came
+(:meth:`croupier.server.tables.nextround.NextRounds.unclaimed`)."""
 _FORGET_REAPED_SECONDS = 300.0
 """How long an owner remembers a reaped socket's player: a socket of a gateway alive after
 all sends its next request within seconds (the browser pings every few); past this its
 gateway is taken to be truly gone, and a request from it is answered ``table_moved``."""
-"""How often the owner looks for gateways that died (their sockets are then disconnected)."""
 
 
 @dataclass(eq=False, slots=True)
@@ -176,8 +180,12 @@ def _moved(prepaid: Prepaid | None) -> ServiceUnavailable:
     """Why a request from a socket the table's new owner never saw is not applied."""
     held = ""
     if prepaid is not None:
-        closes = "betting" if prepaid.phase is None else "the decision phase"
-        held = f"; its stake is returned when {closes} closes at the latest"
+        closes, idle = (
+            ("betting", " (within a minute if no round starts)")
+            if prepaid.phase is None
+            else ("the decision phase", "")
+        )
+        held = f"; its stake is returned when {closes} closes at the latest{idle}"
     return ServiceUnavailable(
         "the table moved to another server: nothing of this request was done" + held,
         reason="table_moved",
@@ -333,10 +341,17 @@ class TableHost:
                 del self._reaped[key]
 
     async def _reap(self) -> None:
-        """Disconnect the sockets of gateways that stopped beating (a dead process)."""
+        """Disconnect the sockets of gateways that stopped beating (a dead process); now
+        and then have the table look for stakes held for bets that never came."""
+        loop = asyncio.get_running_loop()
+        looked = loop.time()
         while True:
             await asyncio.sleep(_REAP_SECONDS)
-            self.forget_reaped(asyncio.get_running_loop().time())
+            now = loop.time()
+            self.forget_reaped(now)
+            if now - looked >= _LOOK_SECONDS:
+                looked = now
+                self.table.core.inbox.put_nowait(LookForHolds())
             for gateway in list(self.outlet.members):
                 try:
                     alive = await self.bus.alive(gateway)

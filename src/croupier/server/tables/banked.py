@@ -167,6 +167,9 @@ class BankedDriver:
     async def gateway_lost(self) -> None:
         await self.next.gateway_lost(in_play=self.round is not None)
 
+    async def unclaimed_holds(self) -> None:
+        await self.next.unclaimed(in_play=self.round is not None)
+
     # -- decisions (:mod:`.decisions`) ---------------------------------------------------
 
     async def acts(self, requests: list[Request]) -> None:

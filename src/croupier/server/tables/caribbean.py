@@ -140,6 +140,9 @@ class CaribbeanFactory:
     def decision_word(self, act: ActMessage) -> str | None:
         return _word(act)
 
+    def details_taken(self, action: str) -> tuple[str, ...]:
+        return ()  # its Raise is fixed
+
 
 def _word(act: ActMessage) -> str | None:
     return act.action if act.action in _ACTIONS else None

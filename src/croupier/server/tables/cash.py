@@ -348,6 +348,9 @@ class CashDriver:
     async def gateway_lost(self) -> None:
         return None  # a cash table's buy-ins are its own (no gateway holds them)
 
+    async def unclaimed_holds(self) -> None:
+        return None
+
     # -- hands -------------------------------------------------------------------------
 
     def _ready(self) -> list[int]:

@@ -172,4 +172,12 @@ class GatewayLost:
     gateway: str
 
 
-Command = Request | Connect | Disconnect | Timer | Tick | Stop | Reconfigure | GatewayLost
+@dataclass(frozen=True, slots=True)
+class LookForHolds:
+    """A cluster's owner looks again for stakes its gateways held for the table's round
+    recorded whose bets never came (:meth:`.nextround.NextRounds.unclaimed`)."""
+
+
+Command = (
+    Request | Connect | Disconnect | Timer | Tick | Stop | Reconfigure | GatewayLost | LookForHolds
+)

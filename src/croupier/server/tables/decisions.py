@@ -130,10 +130,11 @@ class Decisions:
                 "its stake is returned",
                 reason="not_your_seat",
             )
-        if paid.amount != extra:  # pragma: no cover - the gateway prices from your_turn
+        if paid.amount != extra:  # the gateway priced it from a your_turn of other rules
             raise IllegalActionError(
                 f"the decision stakes {extra}, not the {paid.amount} held: its stake is "
-                "returned; decide again"
+                "returned; decide again",
+                reason="price_changed",
             )
 
     async def acts(self, requests: list[Request]) -> None:

@@ -88,6 +88,10 @@ class Driver(SeatPolicy, Protocol):
         """A cluster's gateway died: what it held for bets never received is returned."""
         ...
 
+    async def unclaimed_holds(self) -> None:
+        """A cluster's owner looks for stakes held for bets that never came (returned)."""
+        ...
+
     async def shutdown(self, reason: str) -> None:
         """The server stops: the round in play is voided (every stake back)."""
         ...

@@ -302,6 +302,11 @@ class BankedFactory(GameFactory, Protocol):
         ``None`` when there is none (an unknown or incomplete action)."""
         ...
 
+    def details_taken(self, action: str) -> tuple[str, ...]:
+        """The details of an ``act`` (``multiple``, ``amount``, ``cards``) that ``action``
+        takes; another is refused (:func:`.protocol.refuse_details`)."""
+        ...
+
 
 class CashFactory(GameFactory, Protocol):
     """Builds the hands of a cash table."""

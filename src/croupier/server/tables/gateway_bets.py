@@ -16,14 +16,16 @@ from collections.abc import Callable
 from typing import Protocol
 
 from croupier.errors import CroupierError, IllegalActionError
+from croupier.server.rounds import store as rounds
 from croupier.server.tables import nextround, window
 from croupier.server.tables.broadcast import Broadcaster
-from croupier.server.tables.connection import Request
+from croupier.server.tables.connection import Prepaid, Request
 from croupier.server.tables.core import TableCore, TableStatus
 from croupier.server.tables.escrow import Escrow
 from croupier.server.tables.games import BankedFactory, BankedRound
 from croupier.server.tables.seats import Seats
 from croupier.server.tables.staking import (
+    bet_ack,
     prepaid_ack,
     returned_hold,
     stake_order,
@@ -65,6 +67,7 @@ class GatewayBets:
         core = self.life.core
         placed: list[tuple[Request, Result]] = []
         refused: list[tuple[Request, CroupierError]] = []
+        earlier: list[tuple[Request, rounds.Stake]] = []
         claims = []
         for request in requests:
             paid, bet = request.prepaid, request.message
@@ -75,9 +78,7 @@ class GatewayBets:
             )
             claims.append((paid, stake))
         verdicts = await self.life.escrow.verify(claims)
-        for request, verdict in zip(list(requests), verdicts, strict=True):
-            paid = request.prepaid
-            assert paid is not None
+        for request, (paid, stake), verdict in zip(list(requests), claims, verdicts, strict=True):
             if verdict is window.Verdict.UNKNOWN:  # issue 26: nothing placed or returned
                 self.life.out.refuse(request, unverified_hold())
                 continue
@@ -86,6 +87,9 @@ class GatewayBets:
                 continue
             if self.life.escrow.kept(paid.transaction_id):  # a resend of a bet placed
                 self.life.out.answer(request, prepaid_ack(paid, paid.seat, replayed=True))
+                continue
+            if self._of_a_round_before(paid) and not core.closed:  # its round moved on
+                earlier.append((request, stake))
                 continue
             try:
                 seat, spots = self._check(request)
@@ -108,10 +112,34 @@ class GatewayBets:
             core.round_users[seat] = request.conn.user_id
             self.life.escrow.keep(paid.transaction_id)
             placed.append((request, prepaid_ack(paid, seat, replayed=paid.replayed)))
+        if earlier:
+            await self._earlier(earlier)
         if refused:
             await self._release(refused)
         if placed:
             await self.life.answer_bets(placed, lone=len(requests) == 1)
+
+    def _of_a_round_before(self, paid: Prepaid) -> bool:
+        """Whether ``paid`` was held for a round before the one in play or recorded."""
+        life = self.life
+        if life.round is not None:
+            return paid.round_id != life.core.round_id
+        return life.next.ready is None or paid.round_id != life.next.ready.round_id
+
+    async def _earlier(self, earlier: list[tuple[Request, rounds.Stake]]) -> None:
+        """Bets delivered again after the round their stakes were held for moved on (found by
+        red-teaming: told their stakes were returned, when the round had taken them): each
+        answered as a client's resend is -- its first answer again, with that round's id, or
+        that round's void."""
+        found = await self.life.escrow.earlier([stake for _, stake in earlier])
+        for (request, _), answer in zip(earlier, found, strict=True):
+            if answer is None:
+                self.life.out.refuse(request, _closed(returned=False))
+            elif isinstance(answer, CroupierError):
+                self.life.out.refuse(request, answer)
+            else:
+                round_id, seat, move = answer
+                self.life.out.answer(request, bet_ack(move, round_id=round_id, seat=seat))
 
     def _check(self, request: Request) -> tuple[int, Spots]:
         """The seat and spots of a bet a gateway held the stake of, if the table takes it
@@ -140,10 +168,7 @@ class GatewayBets:
             ready is None
             and (paid.round_id != core.round_id or core.status is not TableStatus.BETTING)
         ):
-            raise IllegalActionError(
-                "bets are closed for the round this bet was held for: its stake is returned",
-                reason="bets_closed",
-            )
+            raise _closed(returned=True)
         seat = self.life.seats.seat(request.conn)
         if seat != paid.seat:
             raise IllegalActionError(
@@ -155,10 +180,11 @@ class GatewayBets:
         assert isinstance(bet, BetMessage)
         spots = read_spots(bet.bets, self.life.factory.spots)
         total = game_round.check_bets(seat, spots)
-        if total != paid.amount:  # pragma: no cover - the gateway asks the same game
+        if total != paid.amount:  # the table's rules changed after the gateway priced it
             raise IllegalActionError(
                 f"the bet stakes {total}, not the {paid.amount} held (the table's rules "
-                "changed): its stake is returned; bet again"
+                "changed): its stake is returned; bet again",
+                reason="price_changed",
             )
         return seat, spots
 
@@ -186,3 +212,11 @@ class GatewayBets:
             await self.life.escrow.release(holds, round_id=betting, returned=returned)
         for request, exc in refused:
             self.life.out.refuse(request, exc)
+
+
+def _closed(*, returned: bool) -> IllegalActionError:
+    """The refusal of a bet whose round's betting closed (its stake ``returned`` with it)."""
+    then = "its stake is returned" if returned else "nothing was done"
+    return IllegalActionError(
+        f"bets are closed for the round this bet was held for: {then}", reason="bets_closed"
+    )

@@ -16,6 +16,7 @@ from croupier.server.tables.admission import NO_CHECKS, Admission
 from croupier.server.tables.clock import Clock, MonotonicClock
 from croupier.server.tables.config import TableConfig
 from croupier.server.tables.games import BankedFactory, FactoryBuilder, GameFactory
+from croupier.server.tables.protocol import stray_detail
 from croupier.server.tables.registry import available_games
 from croupier.server.tables.table import Table
 from croupier.server.tables.wire import ActMessage
@@ -210,9 +211,13 @@ class TableManager:
 
     def decision_word(self, name: str, act: ActMessage) -> str | None:
         """The wire name of decision ``act`` at banked table ``name`` (as its ``your_turn``
-        names the stakes); ``None`` for a table that is not banked, or no such decision."""
+        names the stakes); ``None`` for a table that is not banked, no such decision, or one
+        carrying a detail its action does not take (the table refuses it: a gateway that held
+        its stake first would spend the turn's key; found by red-teaming)."""
         factory = self._banked(name)
-        return None if factory is None else factory.decision_word(act)
+        if factory is None or stray_detail(act, *factory.details_taken(act.action)):
+            return None
+        return factory.decision_word(act)
 
     def bet_stake(self, name: str, bets: Mapping[str, int]) -> int | None:
         """The engine's price of a bet at banked table ``name``, checked as the bet of a seat

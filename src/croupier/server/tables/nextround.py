@@ -16,7 +16,9 @@ with no round in play.
 
 A round recorded and never played -- the table stops or an operator closes it -- is voided
 (:func:`drop`): every stake a gateway held for it is returned, as any void returns them
-(:func:`.rounds.void_round`). It has no deck to reveal: none was shuffled for it. New rules
+(:func:`.rounds.void_round`). So is one holding stakes whose bets never came for
+:data:`UNCLAIMED_SECONDS` (lost on the bus, or refused ``table_moved`` by a new owner):
+nothing else would return them while nobody bets (:meth:`NextRounds.unclaimed`). It has no deck to reveal: none was shuffled for it. New rules
 do not void it: it is the next round they apply from (:meth:`NextRounds.renew`).
 """
 
@@ -37,6 +39,10 @@ __all__ = ["NextRound", "NextRounds", "commit", "drop", "opening", "prepare", "s
 
 log = logging.getLogger(__name__)
 
+UNCLAIMED_SECONDS = 30.0
+"""How long stakes held for the round recorded wait for their bets (which follow their holds
+within the gateways' request timeout) before the round is voided and recorded anew."""
+
 
 @dataclass(slots=True)
 class NextRound:
@@ -47,6 +53,8 @@ class NextRound:
     """Holds of bets the table refused before the round was in play (returned at once):
     a resend under their key must not be taken as a bet made."""
     salt: str = ""
+    unclaimed_since: float | None = None
+    """When the table first found stakes held for it (the table's clock), while it waits."""
     game_round: BankedRound | None = None
     """Its shoe, shuffled when a bet first needs it (:meth:`shuffled`); committed to in the
     database when the first bet is placed."""
@@ -173,6 +181,26 @@ class NextRounds:
         assert ready is not None
         game_round, recorded = await commit(self.core, self.factory, ready)
         return ready, game_round, recorded
+
+    async def unclaimed(self, *, in_play: bool) -> None:
+        """Stakes held for the round recorded whose bets never came (found by red-teaming:
+        the gateway's message lost on the bus after its hold, or refused ``table_moved``) wait
+        for that round to be played; at a table nobody bets at, for ever. Found again
+        :data:`UNCLAIMED_SECONDS` after they were first, the round is voided (every stake
+        held for it back; a bet still on its way is told its round was voided) and recorded
+        anew. A round in play returns them when its betting closes."""
+        ready = self.ready
+        if ready is None or in_play:
+            return
+        held = await self.core.in_session(wallet.held_in_round, round_id=ready.round_id)
+        now = self.core.clock.now()
+        if not held:
+            ready.unclaimed_since = None
+        elif ready.unclaimed_since is None:
+            ready.unclaimed_since = now
+        elif now - ready.unclaimed_since >= UNCLAIMED_SECONDS and self.ready is ready:
+            await self.drop("stakes held for bets that never came are returned")
+            await self.prepare(in_play=False)
 
     async def gateway_lost(self, *, in_play: bool) -> None:
         """A gateway died. A stake it held for the round recorded, whose bet it never sent,

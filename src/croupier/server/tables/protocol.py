@@ -41,6 +41,7 @@ __all__ = [
     "parse_client_message",
     "ref_of",
     "refuse_details",
+    "stray_detail",
 ]
 
 
@@ -57,10 +58,18 @@ def refuse_details(act: ActMessage, game: str, *taken: str) -> None:
     Raises:
         InvalidRequestError: ``detail_not_for_action``, naming the field and the action.
     """
+    name = stray_detail(act, *taken)
+    if name is not None:
+        raise InvalidRequestError(
+            f"{game}'s {act.action!r} takes no {name!r}: nothing was done",
+            reason="detail_not_for_action",
+            params={"field": name, "action": act.action},
+        )
+
+
+def stray_detail(act: ActMessage, *taken: str) -> str | None:
+    """The first detail ``act`` carries that is not in ``taken`` (``None``: none)."""
     for name in _DETAILS:
         if name not in taken and getattr(act, name) is not None:
-            raise InvalidRequestError(
-                f"{game}'s {act.action!r} takes no {name!r}: nothing was done",
-                reason="detail_not_for_action",
-                params={"field": name, "action": act.action},
-            )
+            return name
+    return None

@@ -82,6 +82,8 @@ __all__ = [
 ]
 
 _ACTIONS = ("exchange", "sixth_card", "bet", "fold", "buy", "decline")
+_TAKEN = {"exchange": ("cards",), "bet": ("amount",)}
+"""The details an action takes (:func:`.protocol.refuse_details`; ``amount``: insurance)."""
 
 
 class RussianFactory:
@@ -155,6 +157,9 @@ class RussianFactory:
     def decision_word(self, act: ActMessage) -> str | None:
         """The wire name of the decision ``act`` asks for: its action."""
         return act.action
+
+    def details_taken(self, action: str) -> tuple[str, ...]:
+        return _TAKEN.get(action, ())
 
 
 class RussianTableRound(CountedFromLists):
@@ -303,8 +308,7 @@ class RussianTableRound(CountedFromLists):
     def action(self, seat: int, act: ActMessage) -> RussianAction:
         """The decision ``act`` for the seat's open box deciding now, as the engine's typed
         action, translated once (``amount`` of a ``bet``: the insurance)."""
-        taken = {"exchange": ("cards",), "bet": ("amount",)}.get(act.action, ())
-        refuse_details(act, "Russian Poker", *taken)
+        refuse_details(act, "Russian Poker", *_TAKEN.get(act.action, ()))
         box = self._open_box(seat)
         match act.action:
             case "exchange":

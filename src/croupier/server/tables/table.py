@@ -42,6 +42,7 @@ from croupier.server.tables.connection import (
     Connection,
     Disconnect,
     GatewayLost,
+    LookForHolds,
     Reconfigure,
     Request,
     Stop,
@@ -318,6 +319,8 @@ class Table:
                 self.out.tally_task = None
             case GatewayLost():
                 await self.driver.gateway_lost()
+            case LookForHolds():
+                await self.driver.unclaimed_holds()
             case Reconfigure():
                 try:
                     await self._apply_settings(

@@ -134,6 +134,9 @@ class UthFactory:
         """The wire name of the decision ``act`` asks for (:meth:`UthTableRound.decision_word`)."""
         return _word(act)
 
+    def details_taken(self, action: str) -> tuple[str, ...]:
+        return _TAKEN.get(action, ())
+
     def max_seats(self) -> int | None:
         return self.config.max_seats
 
@@ -162,6 +165,10 @@ def _multiple(act: ActMessage) -> int | None:
         return act.multiple
     match = _MULTIPLE.match(act.action)
     return int(match.group(1)) if match else None
+
+
+_TAKEN = {"play": ("multiple",)}
+"""The details an action takes (:func:`.protocol.refuse_details`)."""
 
 
 def _word(act: ActMessage) -> str | None:
@@ -305,7 +312,7 @@ class UthTableRound:
         """The decision ``act`` as the engine's typed action, translated once: ``check``,
         ``fold``, ``play`` with a ``multiple`` or ``"4x"``... (the table's ``play_multiples``
         are the engine's to check)."""
-        refuse_details(act, "UTH", *(("multiple",) if act.action == "play" else ()))
+        refuse_details(act, "UTH", *_TAKEN.get(act.action, ()))
         multiple = _multiple(act)
         if multiple is not None:
             return Play(seat=seat, multiple=multiple)

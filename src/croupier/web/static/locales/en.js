@@ -358,6 +358,7 @@ export default {
   "reason.ante_required": "Put chips on the Ante.",
   "reason.blind_must_equal_ante": "The Blind must equal the Ante.",
   "reason.play_multiple_required": "Choose how much to bet: 4×, 3×, 2× or 1×.",
+  "reason.price_changed": "The table's rules changed as you played: your stake is returned, nothing was done. Try again.",
   "reason.blind_boxes_do_not_fit": "That many blind boxes do not fit on the layout.",
   "reason.blind_options_without_blind_boxes": "Insurance or a sixth card for blind boxes needs blind boxes.",
   "reason.open_boxes_out_of_range": "This table allows at most {max} open boxes per player.",

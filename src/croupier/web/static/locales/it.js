@@ -361,6 +361,7 @@ export default {
   "reason.ante_required": "Metti delle fiches sull'Ante.",
   "reason.blind_must_equal_ante": "Il Blind deve essere uguale all'Ante.",
   "reason.play_multiple_required": "Scegli quanto puntare: 4×, 3×, 2× o 1×.",
+  "reason.price_changed": "Le regole del tavolo sono cambiate mentre giocavi: la tua puntata ti è restituita, non è stato fatto nulla. Riprova.",
   "reason.blind_boxes_do_not_fit": "Tanti box ciechi non entrano nel tavolo.",
   "reason.blind_options_without_blind_boxes": "L'assicurazione o la sesta carta per i box ciechi richiede dei box ciechi.",
   "reason.open_boxes_out_of_range": "Questo tavolo consente al massimo {max} box aperti per giocatore.",

@@ -365,6 +365,7 @@ export default {
   "reason.ante_required": "Postavite žetone na Ante.",
   "reason.blind_must_equal_ante": "Blind mora biti enak Ante.",
   "reason.play_multiple_required": "Izberite stavo: 4×, 3×, 2× ali 1×.",
+  "reason.price_changed": "Pravila mize so se med igro spremenila: vaš vložek je vrnjen, nič ni bilo narejeno. Poskusite znova.",
   "reason.blind_boxes_do_not_fit": "Toliko slepih polj na mizo ne gre.",
   "reason.blind_options_without_blind_boxes": "Zavarovanje ali šesta karta za slepa polja zahteva slepa polja.",
   "reason.open_boxes_out_of_range": "Ta miza dovoli največ {max} odprtih polj na igralca.",
