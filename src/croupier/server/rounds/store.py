@@ -427,13 +427,14 @@ def earlier_stakes(
     """For each stake, in order: the stake resent after the round it was taken in (at
     ``table``) closed, or while that round plays on past its betting -- that round's id, the
     seat and the stake's first answer, replayed; the conflict when its key was applied to
-    another request (another table, other spots, another seat); its round's void, when that
+    another request (another table, other spots); its round's void, when that
     round was voided (:func:`voided_retry`: a restart or a malfunction; found by
     red-teaming: such a resend was told to take a seat, or that bets were closed); ``None``
     when its key was never applied. Its amount is the
     one held then: the table, the round and the details (its spots and seat) make it the
-    same stake; a stake from :data:`ANY_SEAT` is from the seat its player had in that round.
-    Three statements, whatever the number of stakes (four with a stake from no seat)."""
+    same stake, whatever seat its player has now: it is from the seat they had in that round
+    (found by red-teaming: a bet resent from the seat a player took since was refused as
+    another request). Four statements, whatever the number of stakes."""
     pairs = {(f"user:{s.user_id}", s.idempotency_key) for s in stakes}
     if not pairs:
         return []
@@ -483,8 +484,8 @@ def earlier_stakes(
             continue
         row = played.get(then_round.id) if then_round is not None else None
         seat = stake.seat
-        if row is not None and seat == ANY_SEAT:
-            seat = had.get((row.id, stake.user_id), ANY_SEAT)
+        if row is not None:  # the seat the bet was taken at (the player may have moved)
+            seat = had.get((row.id, stake.user_id), seat)
         same = False
         if row is not None and seat != ANY_SEAT and key.response:
             details = stake.details
@@ -506,9 +507,9 @@ def earlier_stakes(
 def _seats_had(
     session: Session, played: set[int], stakes: Sequence[Stake]
 ) -> dict[tuple[int, int], int]:
-    """(round, user) -> the seat the user played from in the rounds ``played``, for the
-    stakes from :data:`ANY_SEAT` (one statement; none without such a stake)."""
-    users = {s.user_id for s in stakes if s.seat == ANY_SEAT}
+    """(round, user) -> the seat the user played from in the rounds ``played`` (one
+    statement)."""
+    users = {s.user_id for s in stakes}
     if not played or not users:
         return {}
     rows = session.scalars(

@@ -162,6 +162,10 @@ class Turns:
         """What ``act`` from player ``user_id`` at ``seat`` is: the decision open for it, or
         one they answered before.
 
+        A decision they answered at the seat they had before (a retry after a lost ack,
+        from the seat they took since theirs was freed; found by red-teaming: refused as
+        stale) is answered its first answer too: a player sits at one seat of a table.
+
         Raises:
             IllegalActionError: ``stale_decision``, a turn not open, another decision than
                 the one answered under its id, or one another player at that seat answered
@@ -174,15 +178,16 @@ class Turns:
         if named is None or answers is None:
             raise stale(act.decision, "is not a turn of this table's rounds in play")
         first = answers.get((seat, named.number))
-        if first is not None:
-            decider, fingerprint, result = first
-            if decider != user_id:
-                raise stale(act.decision, "is not your turn now (it has passed)")
-            if fingerprint != _fingerprint(act, self._word):
+        if first is not None and first[0] == user_id:
+            if first[1] != _fingerprint(act, self._word):
                 raise stale(act.decision, "was answered already, with another decision")
-            return Resent(result)
-        if named.round_id == self.round_id and self._open.get(seat) == named.number:
+            return Resent(first[2])
+        open_here = named.round_id == self.round_id and self._open.get(seat) == named.number
+        if first is None and open_here:
             return Fresh(named)
+        before = self.answered_before(user_id, act)
+        if before is not None:
+            return before
         raise stale(act.decision, "is not your turn now (it has passed)")
 
     def answered_before(self, user_id: int, act: ActMessage) -> Resent | None:
