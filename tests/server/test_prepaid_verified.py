@@ -12,20 +12,17 @@ placed or applied, no hold is returned that the table did not refuse, and the le
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
-from server_testkit import Seat, Server, table_ws
+from cluster_claims import CREDIT, forge, open_round, seated, socket_of
+from server_testkit import Seat, Server
 from sqlalchemy import select
 
 from croupier.server.cluster import messages as m
-from croupier.server.cluster.seal import Purpose
 from croupier.server.db import Database
 from croupier.server.tables.connection import Prepaid
-from croupier.server.tables.models import Round, RoundPlayer
+from croupier.server.tables.models import RoundPlayer
 from croupier.server.wallet import service as wallet
 
 pytestmark = [
@@ -35,50 +32,6 @@ pytestmark = [
     ),
 ]
 
-CREDIT = 10_000
-
-
-def _socket_of(server: Server, table: str, user_id: int) -> tuple[str, int]:
-    """The gateway and socket id the table's stream names the user's connection by."""
-    import redis
-
-    client = redis.Redis.from_url(str(server.settings.redis_url))
-    seal = server.app.state.node.bus.seal  # the stream's messages are sealed (issue 27)
-    stream = m.command_stream(table)
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            for _, fields in client.xrange(stream):
-                opened = seal.open(Purpose.COMMAND, stream, fields[b"m"], fresh=False)
-                for command in m.decode_commands(opened.payload, "test"):
-                    if isinstance(command, m.Connect) and command.user_id == user_id:
-                        return command.gateway, command.conn
-            assert time.monotonic() < deadline, "the user's socket never connected"
-            time.sleep(0.05)
-    finally:
-        client.close()
-
-
-def _forge(server: Server, table: str, submit: m.Submit) -> None:
-    """Put ``submit`` on the table's stream through the owner's own bus (as any process of
-    the cluster would send it)."""
-    bus = server.app.state.node.bus
-    server.app.state.test_client.portal.call(bus.send, table, submit)
-
-
-def _open_round(db: Database, table: str) -> int:
-    """The table's round open now (a cluster records its next round while idle)."""
-    deadline = time.monotonic() + 10
-    while True:
-        with db.session() as session:
-            found = session.scalars(
-                select(Round.id).where(Round.table_name == table, Round.status == "open")
-            ).all()
-        if len(found) == 1:
-            return int(found[0])
-        assert time.monotonic() < deadline, found
-        time.sleep(0.05)
-
 
 def _staked(db: Database, round_id: int) -> dict[int, int]:
     with db.session() as session:
@@ -86,19 +39,6 @@ def _staked(db: Database, round_id: int) -> dict[int, int]:
             select(RoundPlayer.user_id, RoundPlayer.staked).where(RoundPlayer.round_id == round_id)
         ).all()
     return {int(user): int(staked) for user, staked in rows}
-
-
-@contextmanager
-def _seated(server: Server, table: str, names: list[str]) -> Iterator[list[tuple[int, str, Seat]]]:
-    with ExitStack() as stack:
-        seated = []
-        for name in names:
-            user, token = server.player(name, credit=CREDIT)
-            seat = Seat(stack.enter_context(table_ws(server.client, table, token)))
-            seat.welcome()
-            assert seat.request({"type": "join"})["type"] == "ack"
-            seated.append((user, token, seat))
-        yield seated
 
 
 def _answer(seat: Seat, ref: str) -> dict[str, Any]:
@@ -111,9 +51,9 @@ def _submit(gateway: str, cid: int, message: dict[str, Any], prepaid: Prepaid) -
 
 def test_a_bet_whose_hold_does_not_exist_is_refused(server: Server) -> None:
     db: Database = server.app.state.db
-    with _seated(server, "casino", ["ann"]) as [(user, token, seat)]:
-        round_id = _open_round(db, "casino")
-        gateway, cid = _socket_of(server, "casino", user)
+    with seated(server, "casino", ["ann"]) as [(user, token, seat)]:
+        round_id = open_round(db, "casino")
+        gateway, cid = socket_of(server, "casino", user)
         forged = Prepaid(
             round_id=round_id,
             transaction_id=987_654,
@@ -123,7 +63,7 @@ def test_a_bet_whose_hold_does_not_exist_is_refused(server: Server) -> None:
             seat=0,
         )
         bet = {"type": "bet", "key": "free", "bets": {"ante": 100}, "id": "forged"}
-        _forge(server, "casino", _submit(gateway, cid, bet, forged))
+        forge(server, "casino", _submit(gateway, cid, bet, forged))
         answer = _answer(seat, "forged")
         assert answer["type"] == "error" and answer["reason"] == "hold_unverified", answer
         assert server.balance(token) == CREDIT
@@ -139,7 +79,7 @@ def test_a_bet_naming_another_players_hold_is_refused_and_that_hold_stands(
     server: Server,
 ) -> None:
     db: Database = server.app.state.db
-    with _seated(server, "casino", ["bea", "cid"]) as [
+    with seated(server, "casino", ["bea", "cid"]) as [
         (thief, t_token, t_seat),
         (_, v_token, v_seat),
     ]:
@@ -148,7 +88,7 @@ def test_a_bet_naming_another_players_hold_is_refused_and_that_hold_stands(
         round_id = held["result"]["round_id"]
         with db.session() as session:
             (hold,) = wallet.round_holds(session, round_id=round_id)
-        gateway, cid = _socket_of(server, "casino", thief)
+        gateway, cid = socket_of(server, "casino", thief)
         forged = Prepaid(
             round_id=round_id,
             transaction_id=hold,
@@ -158,7 +98,7 @@ def test_a_bet_naming_another_players_hold_is_refused_and_that_hold_stands(
             seat=0,
         )
         bet = {"type": "bet", "key": "mine", "bets": {"ante": 100}, "id": "forged"}
-        _forge(server, "casino", _submit(gateway, cid, bet, forged))
+        forge(server, "casino", _submit(gateway, cid, bet, forged))
         answer = _answer(t_seat, "forged")
         assert answer["type"] == "error" and answer["reason"] == "hold_unverified", answer
         assert server.balance(t_token) == CREDIT
@@ -173,12 +113,12 @@ def test_a_bet_naming_the_players_own_hold_of_another_bet_is_refused(server: Ser
     """A UTH seat that has bet may add Trips: a forged Trips bet naming the hold of the
     seat's own Ante (an amount that matches) is not a hold of that bet."""
     db: Database = server.app.state.db
-    with _seated(server, "casino", ["dan"]) as [(user, token, seat)]:
+    with seated(server, "casino", ["dan"]) as [(user, token, seat)]:
         held = seat.request({"type": "bet", "key": "ante", "bets": {"ante": 100}})
         round_id = held["result"]["round_id"]
         with db.session() as session:
             (hold,) = wallet.round_holds(session, round_id=round_id)
-        gateway, cid = _socket_of(server, "casino", user)
+        gateway, cid = socket_of(server, "casino", user)
         forged = Prepaid(
             round_id=round_id,
             transaction_id=hold,
@@ -188,7 +128,7 @@ def test_a_bet_naming_the_players_own_hold_of_another_bet_is_refused(server: Ser
             seat=0,
         )
         trips = {"type": "bet", "key": "trips", "bets": {"trips": 200}, "id": "forged"}
-        _forge(server, "casino", _submit(gateway, cid, trips, forged))
+        forge(server, "casino", _submit(gateway, cid, trips, forged))
         answer = _answer(seat, "forged")
         assert answer["type"] == "error" and answer["reason"] == "hold_unverified", answer
         assert _staked(db, round_id) == {user: 200}
@@ -199,13 +139,13 @@ def test_a_decision_whose_hold_does_not_exist_is_refused(server: Server) -> None
     """A live table's Play bet the gateway would hold: forged with a hold that does not
     exist, the decision is not applied and the seat still has its turn."""
     db: Database = server.app.state.db
-    with _seated(server, "live", ["eve"]) as [(user, token, seat)]:
+    with seated(server, "live", ["eve"]) as [(user, token, seat)]:
         assert seat.request({"type": "bet", "key": "b", "bets": {"ante": 100}})["type"] == "ack"
         server.clock.advance(10)
         turn = seat.after(
             0, lambda f: f["type"] == "seat_event" and f["event"]["kind"] == "your_turn"
         )["event"]
-        gateway, cid = _socket_of(server, "live", user)
+        gateway, cid = socket_of(server, "live", user)
         forged = Prepaid(
             round_id=turn["round_id"],
             transaction_id=876_543,
@@ -216,7 +156,7 @@ def test_a_decision_whose_hold_does_not_exist_is_refused(server: Server) -> None
             phase="pre-flop",
         )
         play = {"type": "act", "action": "4x", "id": "forged"}
-        _forge(server, "live", _submit(gateway, cid, play, forged))
+        forge(server, "live", _submit(gateway, cid, play, forged))
         answer = _answer(seat, "forged")
         assert answer["type"] == "error" and answer["reason"] == "hold_unverified", answer
         assert server.balance(token) == CREDIT - 200
