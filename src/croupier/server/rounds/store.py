@@ -430,11 +430,10 @@ def earlier_stakes(
     another request (another table, other spots); its round's void, when that
     round was voided (:func:`voided_retry`: a restart or a malfunction; found by
     red-teaming: such a resend was told to take a seat, or that bets were closed); ``None``
-    when its key was never applied. Its amount is the
-    one held then: the table, the round and the details (its spots and seat) make it the
-    same stake, whatever seat its player has now: it is from the seat they had in that round
-    (found by red-teaming: a bet resent from the seat a player took since was refused as
-    another request). Four statements, whatever the number of stakes."""
+    when its key was never applied. Its amount is the one held then: the table, the round
+    and the details (its spots and seat) make it the same stake, whatever seat its player
+    has now: it is from the seat they had in that round (found by red-teaming: one resent
+    from the seat taken since was refused). Four statements, whatever the number of stakes."""
     pairs = {(f"user:{s.user_id}", s.idempotency_key) for s in stakes}
     if not pairs:
         return []
