@@ -18,8 +18,9 @@ A round recorded and never played -- the table stops or an operator closes it --
 (:func:`drop`): every stake a gateway held for it is returned, as any void returns them
 (:func:`.rounds.void_round`). So is one holding stakes whose bets never came for
 :data:`UNCLAIMED_SECONDS` (lost on the bus, or refused ``table_moved`` by a new owner):
-nothing else would return them while nobody bets (:meth:`NextRounds.unclaimed`). It has no deck to reveal: none was shuffled for it. New rules
-do not void it: it is the next round they apply from (:meth:`NextRounds.renew`).
+nothing else would return them while nobody bets (:meth:`NextRounds.unclaimed`). It has no
+deck to reveal: none was shuffled for it. New rules do not void it: it is the next round
+they apply from (:meth:`NextRounds.renew`).
 """
 
 from __future__ import annotations
