@@ -79,10 +79,18 @@ def forge(server: Server, table: str, submit: m.Submit) -> None:
     server.app.state.test_client.portal.call(bus.send, table, submit)
 
 
-def resend(server: Server, table: str, submit: m.Submit, *, ref: str, **changes: Any) -> None:
-    """``submit`` delivered again (a new request number, its frame's id ``ref``), its
-    prepaid hold's fields ``changes`` changed."""
-    body = {**json.loads(submit.message), "id": ref}
+def resend(
+    server: Server,
+    table: str,
+    submit: m.Submit,
+    *,
+    ref: str,
+    message: dict[str, Any] | None = None,
+    **changes: Any,
+) -> None:
+    """``submit`` delivered again (a new request number, its frame's id ``ref``), with
+    another ``message`` if given, its prepaid hold's fields ``changes`` changed."""
+    body = {**(json.loads(submit.message) if message is None else message), "id": ref}
     paid = submit.prepaid
     if changes:
         assert paid is not None

@@ -11,6 +11,11 @@ red-teaming, issue 26's attacks of the same kinds).
 - A bet delivered again after its round settled was told "its stake is returned": it had
   been played. It now gets its first answer, as a client's resend does.
 - A hold of another amount than the table's price was refused without a ``reason``.
+- A decision whose hold its turn's close returned before it arrived (sent as the timer ran
+  out) was told it had been refused before (``idempotency_conflict``): now ``stale_decision``.
+- A Play spelt ``play`` with ``multiple`` arriving after its round settled was checked under
+  the word ``play`` against the ``4x`` held, and told its stake was not held: now its first
+  answer, as ``4x`` gets.
 """
 
 from __future__ import annotations
@@ -196,4 +201,57 @@ def test_a_hold_of_another_price_is_refused_price_changed_and_returned(server: S
                 == "ack"
             )
         s1.seen("round_closed")
+    ledger_settled(server)
+
+
+@pytest.mark.parametrize("db_url", [CLUSTER], indirect=True)
+def test_a_decision_whose_turn_closed_on_its_way_is_stale(server: Server) -> None:
+    with seated(server, "live", ["una", "vic"]) as [(u1, t1, s1), (_, _, s2)]:
+        for one in (s1, s2):
+            assert one.request({"type": "bet", "key": "a", "bets": {"ante": 100}})["type"] == "ack"
+        server.clock.advance(10)
+        turn = your_turn(s1, "pre-flop")
+        paid = gateway_decision_hold(
+            server, "live", u1, seat=0, turn=turn, word="4x", amount=turn["stakes"]["4x"]
+        )
+        assert server.balance(t1) == CREDIT - 600
+        server.clock.advance(20)  # the turn times out: both check, the hold is returned
+        your_turn(s1, "flop")
+        assert server.balance(t1) == CREDIT - 200
+        gateway, cid = socket_of(server, "live", u1)
+        act = {"type": "act", "action": "4x", "decision": turn["decision"], "id": "late"}
+        forge(server, "live", m.Submit(gateway, cid, 5_000_003, json.dumps(act), paid, u1, "una"))
+        late = answer(s1, "late")
+        assert late["type"] == "error" and late["reason"] == "stale_decision", late
+        assert server.balance(t1) == CREDIT - 200
+        for action in ("check", "fold"):
+            for one in (s1, s2):
+                assert one.request({"type": "act", "action": action})["type"] == "ack"
+        s1.seen("round_closed")
+    ledger_settled(server)
+
+
+@pytest.mark.parametrize("db_url", [CLUSTER], indirect=True)
+def test_a_play_in_another_spelling_after_its_round_settled_gets_its_first_answer(
+    server: Server,
+) -> None:
+    with seated(server, "live", ["wes", "xia"]) as [(_, t1, s1), (_, _, s2)]:
+        for one in (s1, s2):
+            assert one.request({"type": "bet", "key": "a", "bets": {"ante": 100}})["type"] == "ack"
+        server.clock.advance(10)
+        turn = your_turn(s1, "pre-flop")
+        s1.send({"type": "act", "action": "4x", "decision": turn["decision"], "id": "p"})
+        first = answer(s1, "p")
+        assert first["type"] == "ack" and first["result"]["staked"] == 400, first
+        sub = genuine(server, "live", "p")
+        assert sub.prepaid is not None, "the gateway did not hold the Play"
+        assert s2.request({"type": "act", "action": "4x"})["type"] == "ack"
+        s1.seen("round_closed")
+        after = server.balance(t1)
+        spelt = {"type": "act", "action": "play", "multiple": 4, "decision": turn["decision"]}
+        resend(server, "live", sub, ref="again", message=spelt)
+        again = answer(s1, "again")
+        assert again["type"] == "ack" and again["result"]["replayed"], again
+        assert again["result"]["staked"] == 400
+        assert server.balance(t1) == after
     ledger_settled(server)

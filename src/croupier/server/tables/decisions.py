@@ -187,7 +187,7 @@ class Decisions:
             deciding.add(seat)
             valid.append((request, message, seat, action, extra, decision))
             if extra and paid is None:
-                word = game_round.decision_word(message) or message.action
+                word = self.turns.word(message)
                 plays.append(
                     stake_order(
                         request.conn.user_id,
@@ -219,17 +219,18 @@ class Decisions:
         if not paid:
             return requests
         claims = []
-        game_round = self.life.round
         for request in paid:
             prepaid = request.prepaid
             assert prepaid is not None and isinstance(request.message, ActMessage)
-            word = game_round.decision_word(request.message) if game_round else None
+            # The game's name of the decision, also once its round is over (found by
+            # red-teaming: ``play`` 4 arriving after the settlement was checked as ``play``
+            # against the ``4x`` held, and told its stake was not held).
             stake = stake_order(
                 request.conn.user_id,
                 seat=prepaid.seat,
                 amount=prepaid.amount,
                 decision=str(prepaid.decision),
-                word=word or request.message.action,
+                word=self.turns.word(request.message),
             )
             claims.append((prepaid, stake))
         verdicts = await self.escrow.verify(claims)
@@ -239,12 +240,21 @@ class Decisions:
             assert prepaid is not None
             if verdict is window.Verdict.UNKNOWN:
                 self.out.refuse(request, unverified_hold())
+            elif verdict is window.Verdict.RETURNED and self._passed(prepaid):
+                # Returned as its turn closed before it arrived (found by red-teaming: a
+                # decision sent as the timer ran out was told it was refused before).
+                decision = str(prepaid.decision)
+                self.out.refuse(request, stale(decision, "is not your turn now (it has passed)"))
             elif verdict is window.Verdict.RETURNED:
                 self.out.refuse(request, returned_hold(prepaid.transaction_id, what="decision"))
             else:
                 continue
             refused.add(id(request))
         return [r for r in requests if id(r) not in refused]
+
+    def _passed(self, paid: Prepaid) -> bool:
+        """Whether the turn ``paid`` was held for is over."""
+        return str(self.turns.current(paid.seat)) != paid.decision
 
     async def _release_decisions(self, refused: list[tuple[Request, CroupierError]]) -> None:
         """Return the holds of the decisions refused whose stakes a gateway held, then say

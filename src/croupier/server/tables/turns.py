@@ -151,6 +151,12 @@ class Turns:
         for seat in seats:
             self._open.pop(seat, None)
 
+    def word(self, act: ActMessage) -> str:
+        """The name a decision's stake is recorded under: the game's name of ``act`` (one
+        for its spellings), else its action -- whether or not a round is in play."""
+        named = self._word(act) if self._word is not None else None
+        return named or act.action
+
     def current(self, seat: int | None) -> DecisionId | None:
         """The decision ``seat`` is asked for now."""
         number = None if seat is None else self._open.get(seat)
