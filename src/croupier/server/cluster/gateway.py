@@ -300,7 +300,7 @@ class ClusterAccess:
                 continue
             del self._pending[request]
             moved = ServiceUnavailable(
-                "the table moved to another server: the round in play was voided and every "
+                "the table moved to another server: any round in play was voided and every "
                 "stake returned; nothing of this request was done",
                 reason="table_moved",
             )
