@@ -40,7 +40,7 @@ from cluster_claims import (
     socket_of,
     your_turn,
 )
-from server_testkit import Server
+from server_testkit import Seat, Server
 
 from croupier.server.cluster import host as host_module
 from croupier.server.cluster import messages as m
@@ -51,16 +51,22 @@ CLUSTER = pytest.param("cluster", marks=pytest.mark.postgres)
 pytestmark = pytest.mark.timeout(150)
 
 
+def _dealt(server: Server, *seats: Seat) -> dict[str, Any]:
+    """Each of ``seats`` bets an Ante of 100 at the live table, the cards are dealt: the
+    first seat's pre-flop ``your_turn``."""
+    for seat in seats:
+        assert seat.request({"type": "bet", "key": "a", "bets": {"ante": 100}})["type"] == "ack"
+    server.clock.advance(10)
+    return your_turn(seats[0], "pre-flop")
+
+
 @pytest.mark.parametrize("db_url", ["sqlite", CLUSTER], indirect=True)
 @pytest.mark.parametrize("detail", [{"multiple": 4}, {"amount": 400}, {"cards": ["As"]}])
 def test_a_decision_refused_for_a_stray_detail_can_be_made_right_after(
     server: Server, detail: dict[str, Any]
 ) -> None:
     with seated(server, "live", ["max", "ned"]) as [(_, t1, s1), (_, _, s2)]:
-        for seat in (s1, s2):
-            assert seat.request({"type": "bet", "key": "a", "bets": {"ante": 100}})["type"] == "ack"
-        server.clock.advance(10)
-        turn = your_turn(s1, "pre-flop")
+        turn = _dealt(server, s1, s2)
         your_turn(s2, "pre-flop")
         bad = s1.request({"type": "act", "action": "4x", **detail})
         assert bad["type"] == "error" and bad["reason"] == "detail_not_for_action", bad
@@ -176,10 +182,7 @@ def test_a_hold_of_another_price_is_refused_price_changed_and_returned(server: S
         assert got["type"] == "error" and got["reason"] == "price_changed", got
         assert server.balance(token) == CREDIT
     with seated(server, "live", ["hal", "ida"]) as [(u1, t1, s1), (_, _, s2)]:
-        for one in (s1, s2):
-            assert one.request({"type": "bet", "key": "a", "bets": {"ante": 100}})["type"] == "ack"
-        server.clock.advance(10)
-        turn = your_turn(s1, "pre-flop")
+        turn = _dealt(server, s1, s2)
         paid = gateway_decision_hold(server, "live", u1, seat=0, turn=turn, word="4x", amount=100)
         assert server.balance(t1) == CREDIT - 300
         gateway, cid = socket_of(server, "live", u1)
@@ -207,10 +210,7 @@ def test_a_hold_of_another_price_is_refused_price_changed_and_returned(server: S
 @pytest.mark.parametrize("db_url", [CLUSTER], indirect=True)
 def test_a_decision_whose_turn_closed_on_its_way_is_stale(server: Server) -> None:
     with seated(server, "live", ["una", "vic"]) as [(u1, t1, s1), (_, _, s2)]:
-        for one in (s1, s2):
-            assert one.request({"type": "bet", "key": "a", "bets": {"ante": 100}})["type"] == "ack"
-        server.clock.advance(10)
-        turn = your_turn(s1, "pre-flop")
+        turn = _dealt(server, s1, s2)
         paid = gateway_decision_hold(
             server, "live", u1, seat=0, turn=turn, word="4x", amount=turn["stakes"]["4x"]
         )
@@ -236,10 +236,7 @@ def test_a_play_in_another_spelling_after_its_round_settled_gets_its_first_answe
     server: Server,
 ) -> None:
     with seated(server, "live", ["wes", "xia"]) as [(_, t1, s1), (_, _, s2)]:
-        for one in (s1, s2):
-            assert one.request({"type": "bet", "key": "a", "bets": {"ante": 100}})["type"] == "ack"
-        server.clock.advance(10)
-        turn = your_turn(s1, "pre-flop")
+        turn = _dealt(server, s1, s2)
         s1.send({"type": "act", "action": "4x", "decision": turn["decision"], "id": "p"})
         first = answer(s1, "p")
         assert first["type"] == "ack" and first["result"]["staked"] == 400, first
