@@ -55,6 +55,35 @@ def _check_screen(tab: Tab, locale: str, what: str) -> None:
     assert not violations, f"{what}: {violations}"
 
 
+# The elements matching a selector that the felt cuts off: not wholly inside the felt's
+# visible inside (its rail and its scroll area), so a player would not see them.
+CUT_BY_THE_FELT = """(sel) => {
+  const felt = document.querySelector('[data-testid=felt]');
+  const f = felt.getBoundingClientRect();
+  const top = f.top + felt.clientTop, left = f.left + felt.clientLeft;
+  const bottom = top + felt.clientHeight, right = left + felt.clientWidth;
+  return [...felt.querySelectorAll(sel)].filter(el => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && (r.top < top - 0.5 || r.bottom > bottom + 0.5 ||
+      r.left < left - 0.5 || r.right > right + 0.5);
+  }).map(el => (el.dataset.testid || el.className) + ' ' + JSON.stringify(
+    el.getBoundingClientRect()) + ' felt ' + JSON.stringify([top, bottom]));
+}"""
+
+
+# The elements matching a selector that the pay tables' button (closed) lies over.
+COVERED_BY_THE_PAY_TABLES = """(sel) => {
+  const button = document.querySelector('[data-testid=paytables] summary');
+  const b = button.getBoundingClientRect();
+  return [...document.querySelectorAll(sel)].filter(el => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.left < b.right && b.left < r.right && r.top < b.bottom &&
+      b.top < r.bottom;
+  }).map(el => (el.dataset.testid || el.className) + ' ' + JSON.stringify(
+    el.getBoundingClientRect()));
+}"""
+
+
 def _decision_in_view(tab: Tab, what: str) -> None:
     page = tab.page
     hidden = out_of_view(page, "[data-testid^=act-], [data-testid=timer][role=timer]")
@@ -154,6 +183,14 @@ def test_russian_on_every_screen(
         page.click("[data-testid=act-decline]")
     page.wait_for_selector("[data-testid=result]")
     assert page.query_selector("[data-testid=box-lines]"), "no per-bet breakdown"
+    # Each box's result is seen whole without scrolling the felt on a laptop; on a phone,
+    # where the boxes stand one above the other, the result and the first box's lines.
+    wide = width > 700
+    lines = "[data-testid=box-lines]" if wide else ".ru-box:first-child [data-testid=box-lines]"
+    cut = page.evaluate(CUT_BY_THE_FELT, f"{lines}, [data-testid=result]")
+    assert not cut, f"russian result: cut off by the felt: {cut}"
+    covered = page.evaluate(COVERED_BY_THE_PAY_TABLES, ".ru-box, [data-testid=result]")
+    assert not covered, f"russian result: under the pay tables' button: {covered}"
     _check_screen(tab, locale, "russian result")
     tab.shot(f"russian-result-{locale}-{width}x{height}")
 
