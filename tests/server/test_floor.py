@@ -90,7 +90,7 @@ def _audit(server: Server) -> list[dict[str, Any]]:
     return entries
 
 
-@THROUGH_CLUSTER
+@THROUGH_CLUSTER_SLOW
 def test_every_table_with_its_limits_and_theoretical_return(floor: Server) -> None:
     tables = _tables(floor)
     assert list(tables) == ["casino", "live", "holdem", "russian"]
