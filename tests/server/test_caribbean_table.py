@@ -198,7 +198,7 @@ def test_a_box_that_does_not_decide_folds(table_server: ServerFactory) -> None:
     assert server.balance(token) == CREDIT - 200
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_the_progressive_bet_added_after_the_ante_pays_its_prize(
     table_server: ServerFactory,
 ) -> None:

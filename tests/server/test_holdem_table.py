@@ -11,7 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_cluster import SQLITE_AND_CLUSTER, SQLITE_AND_CLUSTER_SLOW, THROUGH_CLUSTER
+from server_cluster import (
+    SQLITE_AND_CLUSTER,
+    SQLITE_AND_CLUSTER_SLOW,
+    THROUGH_CLUSTER_SLOW,
+)
 from server_testkit import (
     Seat,
     Server,
@@ -163,7 +167,7 @@ def _visible(recalled: dict[str, Any]) -> str:
     return json.dumps(shown) + " " + " ".join(cards)
 
 
-@THROUGH_CLUSTER
+@THROUGH_CLUSTER_SLOW
 def test_a_three_handed_hand_settles_with_rake(holdem: Server) -> None:
     server = holdem
     _, tokens, closed = _play_three_handed(server)

@@ -113,10 +113,30 @@ def test_a_box_that_does_not_decide_folds(russian: Server) -> None:
     assert server.balance(token) == CREDIT - 200
 
 
-@SQLITE_AND_CLUSTER
+_FAILED_BUY_RULES = [
+    ({}, 0, -100),
+    ({"failed_buy_ante": "paid", "bonus_on_fold": "stands"}, 100, 4_000),
+]
+
+
+# Both tables' rules on SQLite in `make test`, the default rules through the cluster too (the
+# rules are the owner's: the gateway's path is the same); the other rules through the cluster
+# in `make test-all`.
 @pytest.mark.parametrize(
-    ("rules", "ante", "bonus"),
-    [({}, 0, -100), ({"failed_buy_ante": "paid", "bonus_on_fold": "stands"}, 100, 4_000)],
+    ("rules", "ante", "bonus", "db_url"),
+    [
+        pytest.param(
+            rules,
+            ante,
+            bonus,
+            backend,
+            id=f"rules{i}-{ante}-{bonus}-{backend}",
+            marks=[] if backend == "sqlite" else [pytest.mark.postgres, *[pytest.mark.slow] * i],
+        )
+        for backend in ("sqlite", "cluster")
+        for i, (rules, ante, bonus) in enumerate(_FAILED_BUY_RULES)
+    ],
+    indirect=["db_url"],
 )
 def test_a_failed_buy_and_a_folded_bonus_at_a_server_table(
     table_server: ServerFactory, rules: dict[str, str], ante: int, bonus: int

@@ -220,7 +220,7 @@ def test_the_revealed_deck_says_which_card_went_where(make_server: Any, dealing:
     assert [r["seat"] for r in closed["summary"]["results"]] == [4, 2, 0]
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_uth_options_at_a_server_table(make_server: Any) -> None:
     """play_multiples, trips_needs_win and blind_rounding from the table's rules change what
     the table takes and how it settles (docs/rules.md)."""
@@ -274,7 +274,7 @@ def test_blind_rounded_up_at_a_server_table(make_server: Any) -> None:
 NOT_QUALIFIED = "Qs 4s 2c Jh 4d 7d 6c Ah Kd 9s 5c 3h"
 
 
-@SQLITE_AND_CLUSTER
+@SQLITE_AND_CLUSTER_SLOW
 def test_the_antes_come_back_first_at_a_server_table(make_server: Any) -> None:
     server: Server = make_server("casino", max_seats=6)
     tokens = [server.player(name, credit=50_000)[1] for name in ("alice", "bob")]

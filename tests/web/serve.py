@@ -15,9 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
+from argon2 import PasswordHasher
 
 from croupier.cards import DECK, Card
 from croupier.deck import Shoe
+from croupier.server.accounts import service
 from croupier.server.app import create_app
 from croupier.server.rng import live_shoe
 from croupier.server.settings import Settings
@@ -44,6 +46,11 @@ def stacked_shoes(path: Path) -> Callable[[], Shoe]:
 
 
 def main() -> None:
+    # Argon2 at the suite's minimal cost, as the server tests' child servers have it
+    # (tests/server/server_testkit.py): the browser tests register and sign in hundreds of
+    # players, and what they check is what the page shows, not the cost of a hash (each one at
+    # the production cost takes 0.15 CPU-s and 64 MiB; tests/security runs that cost).
+    service._HASHER = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
     port, database_url, tables = int(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
     settings = Settings(database_url=database_url, tables_config=tables)
     # CROUPIER_WEB_STATIC serves another client (an older one, to see a test fail on it).

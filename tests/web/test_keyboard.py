@@ -8,6 +8,9 @@ import pytest
 from web_testkit import Tab, WebServer, euros, plain, tab_to
 
 SCREENS = [("en-GB", 390, 844), ("it-IT", 1366, 650)]
+# `make test` plays the round on the laptop (a UTH table on a phone: test_screens.py,
+# test_uth_antes_browser.py); `make test-all` on both.
+SLOW = {SCREENS[0]}
 
 
 def _focused(tab: Tab) -> str | None:
@@ -17,7 +20,13 @@ def _focused(tab: Tab) -> str | None:
     return found
 
 
-@pytest.mark.parametrize("screen", SCREENS, ids=[f"{s[1]}x{s[2]}" for s in SCREENS])
+@pytest.mark.parametrize(
+    "screen",
+    [
+        pytest.param(s, id=f"{s[1]}x{s[2]}", marks=pytest.mark.slow if s in SLOW else ())
+        for s in SCREENS
+    ],
+)
 def test_a_uth_round_with_the_keyboard_alone(
     screen: tuple[str, int, int], screen_tab: object, web_server: WebServer
 ) -> None:

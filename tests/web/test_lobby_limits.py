@@ -59,7 +59,7 @@ def test_the_descriptors_name_the_lobby_settings(web_server: WebServer) -> None:
 
 
 @needs_axe
-@pytest.mark.parametrize("screen", screen_params(LOBBY_SCREENS, turn=0))
+@pytest.mark.parametrize("screen", screen_params(LOBBY_SCREENS, fast=("it-IT", 390, 844)))
 def test_the_lobby_line_of_limits_on_every_screen(
     screen: tuple[str, int, int], screen_tab: Any, web_server: WebServer
 ) -> None:

@@ -237,7 +237,7 @@ def test_an_alert_is_investigated_and_the_events_filtered_and_downloaded(
 
 
 @needs_axe
-@pytest.mark.parametrize("screen", screen_params(SCREENS, turn=2))
+@pytest.mark.parametrize("screen", screen_params(SCREENS, fast=("sl-SI", 390, 844)))
 def test_monitor_and_events_on_every_screen(
     screen: tuple[str, int, int], chromium: Any, ops_server: WebServer
 ) -> None:

@@ -225,7 +225,7 @@ def test_reports_audit_and_rng(tab: Tab, web_server: WebServer, make_bot: Any) -
 
 
 @needs_axe
-@pytest.mark.parametrize("screen", screen_params(SCREENS, turn=0))
+@pytest.mark.parametrize("screen", screen_params(SCREENS, fast=("en-GB", 1366, 650)))
 def test_every_section_on_every_screen(screen: tuple[str, int, int], screen_tab: Any) -> None:
     locale, width, height = screen
     lang = LANG[locale]

@@ -19,7 +19,15 @@ def _tables(server: WebServer) -> dict[str, Any]:
     return {t["name"]: t for t in listed}
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+# `make test` opens the table on the laptop (the console on a phone: test_operations_console.py,
+# test_operator_game_select.py, test_trust_words.py); `make test-all` on both.
+@pytest.mark.parametrize(
+    ("width", "height"),
+    [
+        pytest.param(w, h, id=f"{w}x{h}", marks=pytest.mark.slow if w < 500 else ())
+        for w, h in SIZES
+    ],
+)
 def test_the_console_opens_a_caribbean_stud_table(
     screen_tab: Any, web_server: WebServer, width: int, height: int
 ) -> None:

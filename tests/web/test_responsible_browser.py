@@ -95,7 +95,7 @@ def test_self_exclusion_is_confirmed_and_told_at_login(tab: Tab, web_server: Web
 
 
 @needs_axe
-@pytest.mark.parametrize("screen", screen_params(SCREENS, turn=1))
+@pytest.mark.parametrize("screen", screen_params(SCREENS, fast=("en-GB", 390, 844)))
 def test_limits_and_the_reality_check_on_every_screen(
     screen: tuple[str, int, int], screen_tab: Any, web_server: WebServer
 ) -> None:

@@ -4,9 +4,10 @@ sideways, the decision buttons and the timer are in view while a decision is ope
 finds no serious or critical WCAG 2.1 AA violation (lobby, each table, history, cashier).
 
 Screenshots of each table on each screen go to ``artifacts/web/``. `make test-all` runs each
-table on all six screens; `make test` each table on both sizes, in locales that differ from
-one table to the next, so that the three tables cover the six screens between them
-(``web_testkit.screen_params``).
+table on all six screens; `make test` each table on one screen (``web_testkit.screen_params``):
+UTH on a phone in Italian, Russian Poker on a laptop in Slovenian, Hold'em on a phone in
+Slovenian; the games' other tests in the fast suite show them at the other size and in the
+other languages.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def _decision_in_view(tab: Tab, what: str) -> None:
 
 
 @needs_axe
-@pytest.mark.parametrize("screen", screen_params(SCREENS, turn=0))
+@pytest.mark.parametrize("screen", screen_params(SCREENS, fast=("it-IT", 390, 844)))
 def test_uth_on_every_screen(
     screen: tuple[str, int, int], screen_tab: Any, web_server: WebServer
 ) -> None:
@@ -151,7 +152,7 @@ def test_uth_on_every_screen(
 
 
 @needs_axe
-@pytest.mark.parametrize("screen", screen_params(SCREENS, turn=1))
+@pytest.mark.parametrize("screen", screen_params(SCREENS, fast=("sl-SI", 1366, 650)))
 def test_russian_on_every_screen(
     screen: tuple[str, int, int], screen_tab: Any, web_server: WebServer
 ) -> None:
@@ -196,7 +197,7 @@ def test_russian_on_every_screen(
 
 
 @needs_axe
-@pytest.mark.parametrize("screen", screen_params(SCREENS, turn=2))
+@pytest.mark.parametrize("screen", screen_params(SCREENS, fast=("sl-SI", 390, 844)))
 def test_holdem_on_every_screen(
     screen: tuple[str, int, int], screen_tab: Any, web_server: WebServer, make_bot: Any
 ) -> None:

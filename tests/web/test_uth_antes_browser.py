@@ -45,7 +45,11 @@ def fixed_server() -> Iterator[WebServer]:
         yield server
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+# `make test` on the phone (UTH on a laptop: test_keyboard.py, test_uth_costs_browser.py);
+# `make test-all` on both.
+@pytest.mark.parametrize(
+    "size", [pytest.param(s, marks=pytest.mark.slow if s == "laptop" else ()) for s in SIZES]
+)
 def test_the_ante_comes_back_first_and_the_history_recalls_it(
     chromium: Any, fixed_server: WebServer, size: str
 ) -> None:

@@ -36,7 +36,12 @@ def figure(x: float, locale: str, *, sign: bool = True) -> str:
     return text if locale.startswith("en") else text.replace(".", ",")
 
 
-@pytest.mark.parametrize(("locale", "width", "height"), [("it-IT", 390, 844), ("en-GB", 1366, 768)])
+# `make test` reads the history on the laptop in English (UTH in Italian on a phone:
+# test_screens.py); `make test-all` in Italian on a phone too.
+@pytest.mark.parametrize(
+    ("locale", "width", "height"),
+    [pytest.param("it-IT", 390, 844, marks=pytest.mark.slow), ("en-GB", 1366, 768)],
+)
 def test_the_history_words_uths_decision_costs(
     own_server: Any, page_for: Any, locale: str, width: int, height: int
 ) -> None:

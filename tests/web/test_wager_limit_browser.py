@@ -26,7 +26,14 @@ def _cents(text: str | None) -> int:
     return int(whole) * 100 + int(frac.ljust(2, "0"))
 
 
-@pytest.mark.parametrize(("width", "height"), [(390, 844), (1366, 768)], ids=["phone", "laptop"])
+# `make test` on the phone (Hold'em on a laptop: test_trust_holdem.py); `make test-all` on both.
+@pytest.mark.parametrize(
+    ("width", "height"),
+    [
+        pytest.param(390, 844, id="phone"),
+        pytest.param(1366, 768, id="laptop", marks=pytest.mark.slow),
+    ],
+)
 def test_the_page_offers_only_what_the_wager_limit_allows(
     screen_tab: Any, web_server: WebServer, make_bot: Any, width: int, height: int
 ) -> None:

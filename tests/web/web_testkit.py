@@ -121,16 +121,17 @@ VIEWPORTS = ((390, 844), (1366, 650))
 SCREENS = tuple((loc, vw, vh) for loc in LOCALES for vw, vh in VIEWPORTS)
 
 
-def screen_params(screens: Sequence[tuple[str, int, int]], *, turn: int) -> list[Any]:
+def screen_params(
+    screens: Sequence[tuple[str, int, int]], *, fast: tuple[str, int, int]
+) -> list[Any]:
     """``screens`` (every locale at every size) as parameters, the full matrix for `make
-    test-all` and a sample for `make test`: each size once, in a locale that moves with
-    ``turn``, so that the tests of a module given turns 0, 1 and 2 run every locale at every
-    size between them; the others carry the ``slow`` marker."""
-    locales = list(dict.fromkeys(s[0] for s in screens))
-    sizes = list(dict.fromkeys(s[1:] for s in screens))
-    sampled = {(locales[(turn + k) % len(locales)], *size) for k, size in enumerate(sizes)}
+    test-all` and one screen of it, ``fast``, for `make test`; the others carry the ``slow``
+    marker. The fast screens are chosen test by test so that the fast suite still shows each
+    game's screens (and the operator's console) at a phone's and a laptop's size and in each
+    of the three languages between its tests."""
+    assert fast in screens, fast
     return [
-        pytest.param(s, id=f"{s[0]}-{s[1]}x{s[2]}", marks=() if s in sampled else pytest.mark.slow)
+        pytest.param(s, id=f"{s[0]}-{s[1]}x{s[2]}", marks=() if s == fast else pytest.mark.slow)
         for s in screens
     ]
 
